@@ -1,0 +1,38 @@
+import { ContractError } from '../contract/index.js';
+
+/** Exit codes of every plantstore command. */
+export const EXIT = {
+  /** The command did what it was asked and found nothing wrong. */
+  ok: 0,
+  /** The command ran and found a problem (a failed check, an invalid document). */
+  failed: 1,
+  /** The command could not run: usage, configuration or environment error. */
+  cannotRun: 2,
+} as const;
+
+/** A mistake in how a command was called or configured; the message says what to do instead. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * The one place that turns an error escaping a command into a one-line message and an exit code.
+ * Unknown errors are bugs: they get a message that says so, still on one line and still exit 2.
+ */
+export function describeFailure(error: unknown): { message: string; exitCode: number } {
+  if (error instanceof UsageError || error instanceof ContractError) {
+    return { message: error.message, exitCode: EXIT.cannotRun };
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return { message: 'That port is already in use: choose another with --port.', exitCode: EXIT.cannotRun };
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    return {
+      message: 'Cannot listen on that host and port: choose another --host or --port.',
+      exitCode: EXIT.cannotRun,
+    };
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return { message: `unexpected error: ${text.split('\n')[0] ?? ''} (please report this)`, exitCode: EXIT.cannotRun };
+}

@@ -1,0 +1,27 @@
+import type { ParseArgsConfig } from 'node:util';
+
+/** Where a command writes and what it may read of its environment; tests pass their own. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Resolves when the user asks the process to stop (Ctrl-C, SIGTERM); listens only once called. */
+  waitForStop(): Promise<void>;
+}
+
+/** Parsed option values: strings and booleans, exactly as typed. */
+export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** A plantstore sub-command: its flags, its help text, and what it does. */
+export interface CliCommand {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** The full `--help` text. */
+  readonly help: string;
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  readonly allowPositionals: boolean;
+  /** Runs the command and resolves to its exit code. */
+  run(values: OptionValues, positionals: string[], io: CliIo): Promise<number>;
+}

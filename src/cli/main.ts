@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { PACKAGE_VERSION } from '../contract/index.js';
+import { describeFailure, EXIT, UsageError } from './cli-errors.js';
+import type { CliCommand, CliIo } from './command.js';
+import { serveCommand } from './serve-command.js';
+import { validateCommand } from './validate-command.js';
+
+/** Every sub-command, in the order `plantstore --help` lists them. */
+export const COMMANDS: readonly CliCommand[] = [serveCommand, validateCommand];
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `plantstore ${PACKAGE_VERSION}: mock and conformance-testing harness for the Plant Store API
+
+Usage: plantstore <command> [options]
+
+Commands:
+${lines.join('\n')}
+
+Options:
+  -h, --help      Show help (also after a command: plantstore serve --help)
+  -v, --version   Show the version
+
+Exit codes: 0 success, 1 a check failed, 2 usage or configuration error.`;
+}
+
+/**
+ * Runs the CLI with the given arguments (without `node` and the script) and resolves to the
+ * process exit code. Every error is reported here, on one line, and mapped to an exit code.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(`${overview()}\n`);
+    return name === undefined ? EXIT.cannotRun : EXIT.ok;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout.write(`${PACKAGE_VERSION}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(
+      `plantstore: unknown command "${name}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')} (see plantstore --help).\n`,
+    );
+    return EXIT.cannotRun;
+  }
+  try {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      io.stdout.write(`${command.help}\n`);
+      return EXIT.ok;
+    }
+    const parsed = parseCommandLine(command, rest);
+    return await command.run(parsed.values, parsed.positionals, io);
+  } catch (error) {
+    const { message, exitCode } = describeFailure(error);
+    io.stderr.write(`plantstore ${command.name}: ${message}\n`);
+    return exitCode;
+  }
+}
+
+function parseCommandLine(command: CliCommand, args: string[]): ReturnType<typeof parseArgs> {
+  try {
+    return parseArgs({ args, options: command.options, allowPositionals: command.allowPositionals, strict: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new UsageError(`${reason ?? 'invalid arguments'} (see plantstore ${command.name} --help)`);
+  }
+}

@@ -1,0 +1,116 @@
+import { isLosslessNumber, parse, stringify } from 'lossless-json';
+
+/**
+ * JSON with exact numbers. Values come back with ordinary JavaScript numbers, so schema validators
+ * and application code see familiar types, while the digits each number was written with stay
+ * available through {@link numberText} for exact integer checks.
+ */
+
+/** Thrown when a text is not JSON this project accepts; `message` says what and where. */
+export class JsonSyntaxError extends Error {
+  override readonly name = 'JsonSyntaxError';
+}
+
+/** Thrown when a JSON text nests arrays and objects deeper than allowed. */
+export class JsonDepthError extends Error {
+  override readonly name = 'JsonDepthError';
+}
+
+/** Deep enough for any realistic document; shallow enough that no parser recursion can overflow. */
+export const DEFAULT_MAX_DEPTH = 256;
+
+const numberTexts = new WeakMap<object, Map<string | number, string>>();
+
+/**
+ * The digits a number was written with in the JSON text it was parsed from, given the object or
+ * array that holds it and its key or index; `undefined` when that value was not a parsed number.
+ */
+export function numberText(parent: object, key: string | number): string | undefined {
+  return numberTexts.get(parent)?.get(key);
+}
+
+/**
+ * Parses JSON text exactly: duplicate keys with different values are rejected, `__proto__` is an
+ * ordinary key, objects have no prototype, and every number keeps its text (see {@link numberText}).
+ */
+export function parseExactJson(text: string, maxDepth = DEFAULT_MAX_DEPTH): unknown {
+  const depth = nestingDepth(text);
+  if (depth > maxDepth) {
+    throw new JsonDepthError(`JSON nests ${depth} levels deep; at most ${maxDepth} are accepted`);
+  }
+  let lossless: unknown;
+  try {
+    lossless = parse(text);
+  } catch (error) {
+    throw new JsonSyntaxError(error instanceof Error ? error.message : String(error));
+  }
+  return toPlain(lossless);
+}
+
+/** Serialises a value as JSON; `bigint` values and numbers parsed by this module keep every digit. */
+export function stringifyExactJson(value: unknown): string {
+  const text = stringify(value);
+  if (text === undefined) throw new TypeError('value cannot be represented as JSON');
+  return text;
+}
+
+function toPlain(value: unknown): unknown {
+  if (isLosslessNumber(value)) return finiteNumber(value.value);
+  if (Array.isArray(value)) {
+    const array: unknown[] = [];
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (isLosslessNumber(item)) remember(array, index, item.value);
+      array.push(toPlain(item));
+    }
+    return array;
+  }
+  if (value !== null && typeof value === 'object') {
+    const object = Object.create(null) as Record<string, unknown>;
+    for (const [key, item] of Object.entries(value)) {
+      if (isLosslessNumber(item)) remember(object, key, item.value);
+      // A null prototype makes `__proto__` and `constructor` ordinary keys.
+      object[key] = toPlain(item);
+    }
+    return object;
+  }
+  return value;
+}
+
+function remember(parent: object, key: string | number, text: string): void {
+  let texts = numberTexts.get(parent);
+  if (!texts) {
+    texts = new Map();
+    numberTexts.set(parent, texts);
+  }
+  texts.set(key, text);
+}
+
+/** Numbers beyond ±1.8e308 become the largest finite double: their exact text is what gets judged. */
+function finiteNumber(text: string): number {
+  const value = Number(text);
+  if (Number.isFinite(value)) return value;
+  return value > 0 ? Number.MAX_VALUE : -Number.MAX_VALUE;
+}
+
+/** The deepest nesting of arrays and objects, found without recursion (strings are skipped). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+  return deepest;
+}

@@ -1,0 +1,21 @@
+/**
+ * The contract: `openapi.yaml` loaded once, its schemas compiled, exact-integer JSON, the Error
+ * shapes and codes, and bearer authentication. The reference server, the mock and the runner all
+ * use this module; it imports none of them.
+ */
+export { createBearerCheck, type BearerCheck } from './auth.js';
+export {
+  DEFAULT_MAX_DEPTH,
+  JsonDepthError,
+  JsonSyntaxError,
+  nestingDepth,
+  numberText,
+  parseExactJson,
+  stringifyExactJson,
+} from './exact-json.js';
+export { exactInteger, INT32, INT64, integerProblem, type IntegerFormat } from './integers.js';
+export { checkMediaType, readNewPlant, type NewPlant, type NewPlantResult } from './new-plant-request.js';
+export { PACKAGE_ROOT, PACKAGE_VERSION } from './package-files.js';
+export { errorBody, problem, PROBLEMS, type Problem, type ProblemKind } from './problems.js';
+export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type ViolationKind } from './schemas.js';
+export { ContractError, DEFAULT_SPEC_PATH, loadContract, OPERATION, validateDocument, type Contract } from './spec.js';

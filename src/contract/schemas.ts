@@ -1,0 +1,143 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+import { numberText } from './exact-json.js';
+import { INT32, INT64, integerProblem, type IntegerFormat } from './integers.js';
+
+/** A JSON Schema object as found in the dereferenced OpenAPI document. */
+export type JsonSchema = Record<string, unknown>;
+
+/** What kind of rule a value broke; each kind has its own error code. */
+export type ViolationKind = 'not-object' | 'required' | 'type' | 'integer' | 'constraint';
+
+/** One way a value fails its schema, in words a person can act on. */
+export interface Violation {
+  readonly kind: ViolationKind;
+  /** Dotted path of the field, `""` for the whole body. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Checks a parsed JSON value (from `parseExactJson`) against one schema of the contract. */
+export type SchemaCheck = (value: unknown) => Violation[];
+
+const EXACT_KEYWORD = 'x-plantstore-exact-integer';
+const EXACT_FORMATS: Record<string, IntegerFormat> = { int32: INT32, int64: INT64 };
+
+/** One ajv instance for the whole process: schemas compile once, then validate many times. */
+const ajv = createAjv();
+
+function createAjv(): Ajv2020 {
+  // OpenAPI documents carry keywords JSON Schema does not know (example, xml, discriminator).
+  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true });
+  const addFormats = formatsPlugin as unknown as (target: Ajv2020) => Ajv2020;
+  addFormats(instance);
+  // ajv-formats judges int64 on a double and accepts 2^63; the exact keyword below does the work.
+  for (const name of Object.keys(EXACT_FORMATS)) instance.addFormat(name, { type: 'number', validate: () => true });
+  instance.addKeyword({
+    keyword: EXACT_KEYWORD,
+    type: 'number',
+    schemaType: 'string',
+    errors: true,
+    validate: function exactInteger(
+      this: unknown,
+      format: string,
+      data: number,
+      _parentSchema?: unknown,
+      context?: { parentData: unknown; parentDataProperty: string | number },
+    ): boolean {
+      const parent = context?.parentData;
+      const text =
+        parent !== null && typeof parent === 'object' && context
+          ? (numberText(parent, context.parentDataProperty) ?? String(data))
+          : String(data);
+      const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
+      if (problem === undefined) return true;
+      (exactInteger as { errors?: Partial<ErrorObject>[] }).errors = [
+        { keyword: EXACT_KEYWORD, message: problem, params: { format } },
+      ];
+      return false;
+    },
+  });
+  return instance;
+}
+
+/** A copy of the schema where every int32/int64 integer is also judged exactly on its text. */
+function withExactIntegers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withExactIntegers);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = withExactIntegers(value);
+  if (typeof copy.format === 'string' && copy.format in EXACT_FORMATS) copy[EXACT_KEYWORD] = copy.format;
+  return copy;
+}
+
+/** Compiles a schema of the contract into a check that reports violations in plain words. */
+export function compileSchemaCheck(schema: JsonSchema, subject: string): SchemaCheck {
+  const validate: ValidateFunction = ajv.compile(withExactIntegers(schema) as JsonSchema);
+  return (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [], subject));
+}
+
+function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
+  // An exact-integer error makes any other complaint about the same number redundant.
+  const exactPaths = new Set(errors.filter((e) => e.keyword === EXACT_KEYWORD).map((e) => e.instancePath));
+  const seen = new Set<string>();
+  const violations: Violation[] = [];
+  for (const error of errors) {
+    if (exactPaths.has(error.instancePath) && error.keyword !== EXACT_KEYWORD) continue;
+    const violation = describeError(error, subject);
+    const key = `${violation.field}\u0000${violation.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push(violation);
+  }
+  return violations;
+}
+
+function describeError(error: ErrorObject, subject: string): Violation {
+  const field = pointerToField(error.instancePath);
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty?: unknown }).missingProperty);
+    const full = field ? `${field}.${missing}` : missing;
+    return { kind: 'required', field: full, message: `field "${full}" is required but missing` };
+  }
+  if (error.keyword === 'type') {
+    const expected = String((error.params as { type?: unknown }).type);
+    const got = describeValue(error.data);
+    if (field === '' && expected === 'object') {
+      return { kind: 'not-object', field, message: `the body must be a JSON object (${subject}), got ${got}` };
+    }
+    return { kind: 'type', field, message: `field "${field}" must be ${article(expected)}, got ${got}` };
+  }
+  if (error.keyword === EXACT_KEYWORD) {
+    return { kind: 'integer', field, message: `field "${field}" ${error.message ?? 'is not a valid integer'}` };
+  }
+  const where = field ? `field "${field}"` : 'the body';
+  return { kind: 'constraint', field, message: `${where} ${error.message ?? 'is invalid'}` };
+}
+
+function pointerToField(pointer: string): string {
+  if (pointer === '') return '';
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** A short description of a JSON value for messages: its type and, for scalars, a preview. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+    return `a string ${JSON.stringify(shown)}`;
+  }
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return `the boolean ${value}`;
+  return typeof value;
+}

@@ -1,0 +1,141 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { errorBody, problem, type Problem } from '../contract/index.js';
+
+/** A server of this project, listening: where to reach it and how to stop it. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** Stops accepting connections and closes open ones. */
+  close(): Promise<void>;
+}
+
+/** The default request body limit of the servers: far above any real NewPlant, far below harm. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Writes a JSON answer; `text` must already be JSON. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = Buffer.from(text, 'utf8');
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+  });
+  res.end(body);
+}
+
+/** Answers with the contract's Error body, the problem's status and the headers HTTP asks for. */
+export function sendProblem(
+  res: ServerResponse,
+  failure: Problem,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void {
+  sendJson(res, failure.status, errorBody(failure), { ...failure.headers, ...extraHeaders });
+}
+
+/** The outcome of reading a request body under a size limit. */
+export type BodyResult =
+  { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly problem: Problem };
+
+/**
+ * Reads the whole request body, refusing it as soon as it passes `limit` bytes (by its
+ * Content-Length or while it streams), so an oversize body costs no more than `limit` of memory.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const tooLarge = (): BodyResult => ({
+    ok: false,
+    problem: problem('bodyTooLarge', `The request body is larger than ${limit} bytes; send a smaller NewPlant.`),
+  });
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge());
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: BodyResult): void => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        settle(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks, size) }));
+    const incomplete = (): void =>
+      settle({ ok: false, problem: problem('malformedRequest', 'The request body ended before it was complete.') });
+    req.on('error', incomplete);
+    req.on('close', incomplete);
+  });
+}
+
+/**
+ * True when answering now would leave body bytes that are not worth draining: a body that is
+ * chunked (unbounded) or declared larger than `limit`. Such a connection is closed after the answer.
+ */
+export function mustCloseAfterAnswer(req: IncomingMessage, limit: number): boolean {
+  if (req.complete) return false;
+  const declared = req.headers['content-length'];
+  if (declared === undefined) return req.headers['transfer-encoding'] !== undefined;
+  return !(Number(declared) <= limit);
+}
+
+/**
+ * Makes a `node:http` server safe to face any client: bounded header and request times, and a
+ * malformed request (bad framing, oversize headers, both Content-Length and Transfer-Encoding)
+ * answered with a 400 Error and a closed connection instead of an exception.
+ */
+export function hardenServer(server: Server): void {
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || (error.code === 'ECONNRESET' && socket.destroyed)) {
+      socket.destroy();
+      return;
+    }
+    const failure =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? problem('headersTooLarge', 'The request headers are larger than this server accepts.')
+        : problem('malformedRequest', 'The request is not well-formed HTTP/1.1.');
+    const body = errorBody(failure);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/** Starts listening and resolves once the server accepts connections. */
+export function listen(server: Server, host: string, port: number): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${shownHost}:${address.port}`,
+        host: address.address,
+        port: address.port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,17 @@
+/**
+ * plantstore's programmatic API: everything the CLI does is available here.
+ *
+ * - the contract: `loadContract`, exact-integer JSON, the Error codes;
+ * - the reference implementation: `createReferenceServer`.
+ */
+export * from './contract/index.js';
+export { DEFAULT_BODY_LIMIT, type RunningServer } from './http/server-kit.js';
+export {
+  createReferenceHandler,
+  createReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  type RequestLogEntry,
+} from './reference/server.js';
+export { createMemoryStore, type PlantStore } from './reference/plant-store.js';
+export { runCli } from './cli/main.js';

@@ -1,0 +1,26 @@
+import type { NewPlant } from '../contract/index.js';
+
+/** Where the reference keeps plants. The in-memory store is the embedded default. */
+export interface PlantStore {
+  /** Adds the plant; false when its id is already taken. */
+  add(plant: NewPlant): boolean;
+}
+
+/**
+ * An in-memory store that remembers ids, oldest first, up to `capacity`; past it the oldest id is
+ * forgotten, so a long-running server under load keeps a bounded memory.
+ */
+export function createMemoryStore(capacity = 1_000_000): PlantStore {
+  const ids = new Set<bigint>();
+  return {
+    add(plant) {
+      if (ids.has(plant.id)) return false;
+      ids.add(plant.id);
+      if (ids.size > capacity) {
+        const oldest = ids.values().next();
+        if (!oldest.done) ids.delete(oldest.value);
+      }
+      return true;
+    },
+  };
+}
