@@ -1,0 +1,104 @@
+/**
+ * The value `runConformance` resolves to, and the shape of `report.json`. Stable: fields are only
+ * ever added. Reporters (console, JSON, JUnit, HTML) render it; only the runner builds it.
+ */
+
+/** Stable identifiers of the conformance checks; each is tied to a sentence of the contract. */
+export type CheckId =
+  | 'positive-acceptance'
+  | 'response-schema'
+  | 'documented-status'
+  | 'content-type'
+  | 'negative-rejection'
+  | 'auth-enforced'
+  | 'no-server-error'
+  | 'echo'
+  | 'repeated-id'
+  | 'integer-spellings';
+
+/** `warn`: something a person should look at that the contract does not make a failure. */
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+
+/** A request as sent, with the credential replaced by `$PLANTSTORE_TOKEN`. */
+export interface RecordedRequest {
+  readonly method: string;
+  /** Full URL. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body exactly as sent (UTF-8 text), or `null` when none was sent. */
+  readonly body: string | null;
+  /** Set when the body is not valid UTF-8 text: the bytes as base64, and `body` is a lossy preview. */
+  readonly bodyBase64?: string;
+}
+
+/** What came back, or how the exchange failed at the transport level. */
+export interface RecordedResponse {
+  /** 0 when no HTTP response was received. */
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text (capped; see `truncated`), or `null` when none arrived. */
+  readonly body: string | null;
+  /** True when the body was longer than the runner reads, and was cut. */
+  readonly truncated?: boolean;
+  /** Transport failure: `timeout`, `connection-reset`, `connection-refused`, `incomplete-body`, `not-http`, ... */
+  readonly transportError?: string;
+  readonly durationMs: number;
+}
+
+/** One minimal counterexample of a failed (or warned) check. */
+export interface Failure {
+  /** What the target did wrong, in one or two sentences, citing the contract. */
+  readonly reason: string;
+  readonly request: RecordedRequest;
+  readonly response: RecordedResponse;
+  /** A ready-to-paste curl command; the token reads `$PLANTSTORE_TOKEN`. */
+  readonly curl: string;
+  /** How to run exactly this case again, e.g. `plantstore test --seed 42 --replay positive-acceptance:17:0.3`. */
+  readonly replay: string;
+  /** How many shrink steps led from the first failing case to this one. */
+  readonly shrinkSteps: number;
+}
+
+/** The outcome of one check over every case it judged. */
+export interface CheckResult {
+  readonly id: CheckId | string;
+  readonly title: string;
+  /** The contract sentence (or HTTP rule) this check enforces. */
+  readonly rule: string;
+  readonly status: CheckStatus;
+  /** How many cases this check judged. */
+  readonly cases: number;
+  /** Minimal counterexamples, the most useful first; empty when the check passed. */
+  readonly failures: readonly Failure[];
+  /** Why the check was skipped, when it was. */
+  readonly skipReason?: string;
+}
+
+/** The whole result of a conformance run. */
+export interface Report {
+  readonly tool: { readonly name: 'plantstore'; readonly version: string };
+  readonly target: {
+    readonly baseUrl: string;
+    /** True when the embedded reference implementation was tested. */
+    readonly embedded: boolean;
+  };
+  /** The seed that reproduces this run's cases. */
+  readonly seed: number;
+  readonly startedAt: string;
+  readonly summary: {
+    readonly cases: number;
+    readonly passed: number;
+    readonly failed: number;
+    readonly warnings: number;
+    readonly skipped: number;
+    readonly durationMs: number;
+  };
+  readonly checks: readonly CheckResult[];
+  /** Problems with the run itself (budget exhausted, target throttling), not with the target. */
+  readonly notes: readonly string[];
+}
+
+/** The exit code a report means: 0 conformant, 1 at least one check failed. */
+export function reportExitCode(report: Report): 0 | 1 {
+  return report.checks.some((check) => check.status === 'fail') ? 1 : 0;
+}
