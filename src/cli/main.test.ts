@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_VERSION } from '../contract/index.js';
+import type { CliIo } from './command.js';
+import { COMMANDS, runCli } from './main.js';
+
+function io(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return {
+    stdout,
+    stderr,
+    env,
+    cwd: process.cwd(),
+    waitForStop: () => Promise.resolve(),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('plantstore CLI', () => {
+  it('prints the version', async () => {
+    const cli = io();
+    expect(await runCli(['--version'], cli)).toBe(0);
+    expect(cli.out().trim()).toBe(PACKAGE_VERSION);
+  });
+
+  it('has --help on every command', async () => {
+    for (const command of COMMANDS) {
+      const cli = io();
+      expect(await runCli([command.name, '--help'], cli)).toBe(0);
+      expect(cli.out()).toContain(`Usage: plantstore ${command.name}`);
+    }
+  });
+
+  it('exits 2 with a one-line message on an unknown command or option', async () => {
+    const unknown = io();
+    expect(await runCli(['frobnicate'], unknown)).toBe(2);
+    expect(unknown.err().trim().split('\n')).toHaveLength(1);
+    const badOption = io();
+    expect(await runCli(['serve', '--prot', '1'], badOption)).toBe(2);
+    expect(badOption.err()).toMatch(/--prot.*plantstore serve --help/);
+    const badPort = io();
+    expect(await runCli(['serve', '--port', 'eighty'], badPort)).toBe(2);
+    expect(badPort.err()).toMatch(/--port must be a whole number/);
+  });
+
+  it('validates the contract and exits 0', async () => {
+    const cli = io();
+    expect(await runCli(['validate'], cli)).toBe(0);
+    expect(cli.out()).toMatch(/valid OpenAPI 3\.1\.0 document, 1 operation/);
+  });
+
+  it('reports an invalid document with the location of each problem and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-validate-'));
+    const file = join(dir, 'broken.yaml');
+    writeFileSync(file, 'openapi: 3.1.0\ninfo:\n  title: x\npaths:\n  /a:\n    get:\n      responses: 7\n');
+    const cli = io();
+    expect(await runCli(['validate', file], cli)).toBe(1);
+    expect(cli.err()).toMatch(/at \/info.*version|at \/paths/);
+  });
+
+  it('exits 2 when the document cannot be read', async () => {
+    const cli = io();
+    expect(await runCli(['validate', 'no-such-file.yaml'], cli)).toBe(2);
+  });
+
+  it('exits 2 when a serve port is taken', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const cli = io({ PLANTSTORE_TOKEN: 't' });
+    expect(await runCli(['serve', '--port', String(port)], cli)).toBe(2);
+    expect(cli.err()).toMatch(/port is already in use/);
+    blocker.close();
+  });
+});
