@@ -2,7 +2,8 @@
  * plantstore's programmatic API: everything the CLI does is available here.
  *
  * - the contract: `loadContract`, exact-integer JSON, the Error codes;
- * - the reference implementation: `createReferenceServer`.
+ * - the reference implementation: `createReferenceServer`;
+ * - the mock for frontend work: `createMockServer`.
  */
 export * from './contract/index.js';
 export { DEFAULT_BODY_LIMIT, type RunningServer } from './http/server-kit.js';
@@ -14,4 +15,13 @@ export {
   type RequestLogEntry,
 } from './reference/server.js';
 export { createMemoryStore, type PlantStore } from './reference/plant-store.js';
+export {
+  createMockHandler,
+  createMockServer,
+  DEV_TOKEN,
+  MOCK_PROBLEMS,
+  type MockRequestLogEntry,
+  type MockServer,
+  type MockServerOptions,
+} from './mock/index.js';
 export { runCli } from './cli/main.js';

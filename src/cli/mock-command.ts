@@ -1,0 +1,73 @@
+import { createMockServer, DEV_TOKEN, type MockRequestLogEntry } from '../mock/index.js';
+import { EXIT, UsageError } from './cli-errors.js';
+import type { CliCommand } from './command.js';
+import { integerOption, portOption, stringOption, tokenOptions } from './cli-options.js';
+import { formatLogLine } from './serve-command.js';
+
+/** `plantstore mock`: the Prism-driven mock of POST /plants for frontend work, until stopped. */
+export const mockCommand: CliCommand = {
+  name: 'mock',
+  summary: 'Run a Prism-driven mock of POST /plants for frontend work (CORS, dev token)',
+  help: `Usage: plantstore mock [options]
+
+Runs a mock of the Plant Store for frontend work. Prism (@stoplight/prism-http) decides every
+answer from openapi.yaml; the mock makes those answers follow the contract: a 200 echoes the
+plant you sent, a 400 Error says what was wrong, ids are exact int64, authentication is real,
+and pages on other origins may call it (CORS). Logs one line per request to stdout (never a
+token). Stops on Ctrl-C or SIGTERM.
+
+Options:
+  --port <n>         Port to listen on (default 4010; 0 picks a free port)
+  --host <addr>      Interface to bind (default 127.0.0.1)
+  --dynamic          Answer 200 with plants generated from the schema instead of an echo
+  --seed <n>         Seed of the generated plants: same seed, same requests, same plants
+  --token <t>        Accept this bearer token instead of the development token (repeatable).
+                     Prefer --token-file or PLANTSTORE_TOKEN: command lines show up in process lists.
+  --token-file <f>   Accept the tokens in this file, one per line
+  --any-token        Accept any non-empty bearer token
+  --quiet            No request log
+  -h, --help         Show this help
+
+Environment:
+  PLANTSTORE_TOKEN   A bearer token to accept, used when neither --token nor --token-file is given
+
+With no token configured, the mock accepts the development token "${DEV_TOKEN}"
+(not a secret). Send "Prefer: code=400" to get the documented Error, "Prefer: dynamic=true" for a
+generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    dynamic: { type: 'boolean' },
+    seed: { type: 'string' },
+    token: { type: 'string', multiple: true },
+    'token-file': { type: 'string' },
+    'any-token': { type: 'boolean' },
+    quiet: { type: 'boolean' },
+  },
+  allowPositionals: false,
+  async run(values, _positionals, io) {
+    const tokens = tokenOptions(values, io.env);
+    const anyToken = values['any-token'] === true;
+    if (anyToken && tokens.length > 0) {
+      throw new UsageError('--any-token accepts every token: drop --token, --token-file or PLANTSTORE_TOKEN.');
+    }
+    const seed = integerOption(values, 'seed', 0, Number.MAX_SAFE_INTEGER);
+    const dynamic = values.dynamic === true;
+    const server = await createMockServer({
+      tokens,
+      anyToken,
+      dynamic,
+      host: stringOption(values, 'host') ?? '127.0.0.1',
+      port: portOption(values, 4010),
+      ...(seed === undefined ? {} : { seed }),
+      ...(values.quiet === true
+        ? {}
+        : { onRequest: (entry: MockRequestLogEntry) => io.stdout.write(formatLogLine(entry)) }),
+    });
+    const mode = dynamic ? `generated plants, seed ${server.seed}` : 'echoing the plant sent';
+    io.stdout.write(`plantstore mock listening on ${server.url} (POST /plants, ${mode}); ${server.accepting}\n`);
+    await io.waitForStop();
+    await server.close();
+    return EXIT.ok;
+  },
+};

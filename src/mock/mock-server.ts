@@ -1,0 +1,76 @@
+import { randomInt } from 'node:crypto';
+import { createServer } from 'node:http';
+import { DEFAULT_SPEC_PATH, loadContract } from '../contract/index.js';
+import { DEFAULT_BODY_LIMIT, hardenServer, listen, type RunningServer } from '../http/server-kit.js';
+import { createMockHandler, type MockRequestLogEntry } from './mock-handler.js';
+import { createPrismEngine } from './prism-engine.js';
+
+/**
+ * The token the mock accepts when none is configured. It is not a secret: it is printed in the
+ * startup line and the README so a frontend can be wired up at once.
+ */
+export const DEV_TOKEN = 'plantstore-dev-token';
+
+/** Options of {@link createMockServer}. */
+export interface MockServerOptions {
+  /** Accepted bearer tokens; when given, {@link DEV_TOKEN} is no longer accepted. */
+  readonly tokens?: readonly string[];
+  /** Accept any non-empty bearer token (quick UI work). */
+  readonly anyToken?: boolean;
+  /** Answer 200 with plants Prism generates from the schema instead of echoing the request. */
+  readonly dynamic?: boolean;
+  /** Seed of the generated plants: the same seed and requests give the same answers. Random by default. */
+  readonly seed?: number;
+  /** Interface to bind; `127.0.0.1` unless told otherwise. */
+  readonly host?: string;
+  /** Port to bind; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  readonly bodyLimit?: number;
+  /** The OpenAPI document (default: the package's `openapi.yaml`). */
+  readonly spec?: string;
+  /** Called once per answered request. */
+  readonly onRequest?: (entry: MockRequestLogEntry) => void;
+}
+
+/** A running mock. */
+export interface MockServer extends RunningServer {
+  /** Which tokens the mock accepts, in words safe to print (a configured token is never shown). */
+  readonly accepting: string;
+  /** The seed of generated plants (pass it as `seed` to get the same plants again). */
+  readonly seed: number;
+}
+
+/**
+ * Starts the mock of `POST /plants` for frontend work: Prism decides every answer from
+ * `openapi.yaml`, and a thin layer makes those answers follow the contract and the project's
+ * decisions (exact int64, Error bodies that say what was wrong, real bearer authentication, CORS).
+ */
+export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  const dynamic = options.dynamic ?? false;
+  const engine = await createPrismEngine(contract, dynamic);
+  const tokens = options.tokens?.length ? options.tokens : [DEV_TOKEN];
+  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const handler = createMockHandler({
+    contract,
+    engine,
+    tokens,
+    anyToken: options.anyToken ?? false,
+    dynamic,
+    seed,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  });
+  const server = createServer(handler);
+  hardenServer(server);
+  const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  return { ...running, accepting: describeAccepted(options), seed };
+}
+
+function describeAccepted(options: MockServerOptions): string {
+  if (options.anyToken) return 'accepting ANY non-empty bearer token (--any-token)';
+  const count = options.tokens?.length ?? 0;
+  if (count === 0) return `accepting the development token: Authorization: Bearer ${DEV_TOKEN}`;
+  return `accepting the ${count === 1 ? 'configured token' : `${count} configured tokens`}`;
+}

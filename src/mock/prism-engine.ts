@@ -1,0 +1,104 @@
+import { createInstance, getHttpOperationsFromSpec } from '@stoplight/prism-http';
+import type { IHttpConfig, IHttpOperationConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
+import type { IHttpOperation } from '@stoplight/types';
+import { OPERATION, type Contract } from '../contract/index.js';
+
+/** What the mock asks Prism for one request: the validated body and the caller's preferences. */
+export interface PrismQuestion {
+  /** A lower-case `Authorization` header that Prism's bearer check can read (`Bearer <token>`). */
+  readonly authorization: string;
+  readonly accept: string | undefined;
+  /** The parsed body, with an id Prism's validator can hold (see `prismSafeBody`). */
+  readonly body: unknown;
+  readonly bodyLength: number;
+  readonly preferences: Pick<IHttpOperationConfig, 'code' | 'exampleKey' | 'dynamic' | 'seed'>;
+}
+
+/** Prism's decision: a response built from the spec, or a problem Prism raised (status and detail). */
+export type PrismDecision =
+  | {
+      readonly kind: 'response';
+      readonly response: IHttpResponse;
+      /** Request violations Prism found (empty when it judged the request valid). */
+      readonly violations: readonly string[];
+    }
+  | { readonly kind: 'problem'; readonly status: number; readonly type: string; readonly detail: string };
+
+/** Prism, prepared once: the one operation resolved, one instance, asked once per request. */
+export interface PrismEngine {
+  decide(question: PrismQuestion): Promise<PrismDecision>;
+}
+
+/**
+ * Prism calls these levels (`success` is a custom pino level); a no-op logger whose `child` is
+ * itself costs nothing per request, where pino would build a child logger every time.
+ */
+const noop = (): void => undefined;
+const silentLogger = {
+  child: () => silentLogger,
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+  fatal: noop,
+  success: noop,
+};
+
+/** The one thing per request Prism's output would be checked against is a body it generated itself. */
+const BASE_CONFIG = {
+  validateRequest: true,
+  validateResponse: false,
+  checkSecurity: true,
+  errors: false,
+  upstreamProxy: undefined,
+  isProxy: false,
+} as const;
+
+/**
+ * Converts the contract's document into Prism's operations once and keeps the instance: Prism's
+ * validators are cached by schema identity, so reusing the same operation objects compiles nothing
+ * after the first request.
+ */
+export async function createPrismEngine(contract: Contract, dynamic: boolean): Promise<PrismEngine> {
+  // getHttpOperationsFromSpec dereferences in place: give it a copy.
+  const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
+  const operation = operations.find((op) => op.method === OPERATION.method && op.path === OPERATION.path);
+  if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${OPERATION.path} operation`);
+  const resources: IHttpOperation[] = [operation];
+  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger });
+
+  return {
+    async decide(question) {
+      const input: IHttpRequest = {
+        method: OPERATION.method,
+        url: { path: OPERATION.path },
+        headers: {
+          authorization: question.authorization,
+          'content-type': 'application/json',
+          'content-length': String(question.bodyLength),
+          ...(question.accept === undefined ? {} : { accept: question.accept }),
+        },
+        body: question.body,
+      };
+      // A fresh mock object every time: Prism writes the Accept media types into it.
+      const config: IHttpConfig = { ...BASE_CONFIG, mock: { dynamic, ...definedOnly(question.preferences) } };
+      const result = await prism.request(input, resources, config)();
+      if (result._tag === 'Right') {
+        const { output, validations } = result.right;
+        return { kind: 'response', response: output, violations: validations.input.map((v) => v.message) };
+      }
+      const failure = result.left as Error & { status?: number; detail?: string };
+      return {
+        kind: 'problem',
+        status: failure.status ?? 500,
+        type: failure.name,
+        detail: failure.detail ?? failure.message,
+      };
+    },
+  };
+}
+
+function definedOnly<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
