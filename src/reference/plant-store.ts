@@ -10,7 +10,7 @@ export interface PlantStore {
  * An in-memory store that remembers ids, oldest first, up to `capacity`; past it the oldest id is
  * forgotten, so a long-running server under load keeps a bounded memory.
  */
-export function createMemoryStore(capacity = 1_000_000): PlantStore {
+export function createMemoryStore(capacity = 100_000): PlantStore {
   const ids = new Set<bigint>();
   return {
     add(plant) {

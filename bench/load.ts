@@ -1,0 +1,70 @@
+import autocannon from 'autocannon';
+
+/** What one load run measured. */
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly status2xx: number;
+  readonly status4xx: number;
+  readonly status5xx: number;
+  readonly total: number;
+}
+
+/** The token every benchmarked server is started with (not a secret: a local benchmark value). */
+export const BENCH_TOKEN = 'plantstore-bench-token';
+
+/**
+ * Loads `url` with POST /plants for `seconds` at `connections`: valid NewPlants with fresh ids, and,
+ * when `invalidShare` > 0, that share of invalid bodies (missing field, wrong type, malformed JSON, no token).
+ */
+export async function loadPlants(
+  url: string,
+  options: { connections: number; seconds: number; invalidShare?: number; token?: string },
+): Promise<LoadResult> {
+  let next = 1_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e9)) * 1_000_000n;
+  const invalid = [
+    { body: '{"name":"no id"}', auth: true },
+    { body: '{"id":"12","name":"string id"}', auth: true },
+    { body: '{"id":1,', auth: true },
+    { body: '{"id":1,"name":"no token"}', auth: false },
+  ];
+  let counter = 0;
+  const token = options.token ?? BENCH_TOKEN;
+  const result = await autocannon({
+    url: `${url}/plants`,
+    connections: options.connections,
+    duration: options.seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    requests: [
+      {
+        setupRequest: (request) => {
+          counter++;
+          const share = options.invalidShare ?? 0;
+          if (share > 0 && counter % Math.round(1 / share) === 0) {
+            const pick = invalid[counter % invalid.length] ?? invalid[0]!;
+            const headers: Record<string, string> = { 'content-type': 'application/json' };
+            if (pick.auth) headers.authorization = `Bearer ${token}`;
+            return { ...request, headers, body: pick.body };
+          }
+          next++;
+          return { ...request, body: `{"id":${next},"name":"Fern ${counter}","tag":"fern"}` };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    status2xx: result['2xx'],
+    status4xx: result['4xx'],
+    status5xx: result['5xx'],
+    total: result.requests.total,
+  };
+}

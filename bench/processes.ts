@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** A server under benchmark, running in its own process so the load generator does not share its core. */
+export interface BenchProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** Milliseconds from spawn to the first successful answer. */
+  readonly startupMs: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `command`, waits for `readyPattern` (whose first group is the base URL) on its stdout, then
+ * for a first answer to `probe`, and returns it running. Gives up after `timeoutMs`.
+ */
+export async function startProcess(
+  command: string,
+  args: readonly string[],
+  readyPattern: RegExp,
+  probe: (url: string) => Promise<boolean>,
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<BenchProcess> {
+  const started = performance.now();
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await waitForUrl(child, readyPattern, timeoutMs);
+  while (!(await probe(url).catch(() => false))) {
+    if (performance.now() - started > timeoutMs) throw new Error(`${command} never answered at ${url}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const startupMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid ?? 0,
+    startupMs,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+function waitForUrl(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line after ${timeoutMs} ms: ${output.slice(-500)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output.slice(-500)}`)));
+  });
+}
+
+/** Resident set size of a process in MiB, read from /proc (Linux). */
+export function residentMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kib / 1024;
+}

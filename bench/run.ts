@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { benchServe, soak, startServe } from './serve-bench.js';
+
+/**
+ * `npm run bench`: every benchmark side by side in one run, as ratios, written to reports/bench.json.
+ * `npm run bench -- --quick` shortens every measurement (for a smoke run, not for figures).
+ */
+const quick = process.argv.includes('--quick');
+const seconds = quick ? 3 : 10;
+const soakSeconds = quick ? 12 : 60;
+
+interface Section {
+  name: string;
+  run: () => Promise<unknown>;
+}
+
+const sections: Section[] = [
+  { name: 'serve', run: () => benchServe(seconds) },
+  {
+    name: 'serveSoak',
+    run: async () => {
+      const server = await startServe();
+      try {
+        return await soak(server, soakSeconds);
+      } finally {
+        await server.stop();
+      }
+    },
+  },
+];
+
+for (const [name, file, exportName] of [
+  ['mock', './mock-bench.js', 'benchMock'],
+  ['runner', './runner-bench.js', 'benchRunner'],
+] as const) {
+  sections.push({
+    name,
+    run: async () => {
+      const module = (await import(file)) as Record<string, (options: { quick: boolean }) => Promise<unknown>>;
+      const bench = module[exportName];
+      if (!bench) throw new Error(`${file} has no ${exportName}`);
+      return bench({ quick });
+    },
+  });
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: process.platform,
+};
+const results: Record<string, unknown> = { machine, quick, startedAt: new Date().toISOString() };
+for (const section of sections) {
+  process.stdout.write(`bench: ${section.name}…\n`);
+  try {
+    results[section.name] = await section.run();
+  } catch (error) {
+    results[section.name] = { error: error instanceof Error ? error.message : String(error) };
+  }
+  process.stdout.write(`${JSON.stringify(results[section.name], null, 2)}\n`);
+}
+const out = join(process.cwd(), 'reports');
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`bench: wrote ${join(out, 'bench.json')}\n`);

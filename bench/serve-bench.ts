@@ -1,0 +1,81 @@
+import { fileURLToPath } from 'node:url';
+import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
+import { residentMiB, startProcess, type BenchProcess } from './processes.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+const BASELINE = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
+
+async function answers(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/plants`, { method: 'POST', body: '{}' });
+  await res.arrayBuffer();
+  return res.status > 0;
+}
+
+/** Starts the reference `plantstore serve` as a user would, in its own process. */
+export function startServe(): Promise<BenchProcess> {
+  return startProcess(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--quiet'],
+    /listening on (http:\/\/\S+)/,
+    answers,
+    { PLANTSTORE_TOKEN: BENCH_TOKEN },
+  );
+}
+
+/** Reference `serve` against a bare node:http JSON echo, the same load side by side. */
+export async function benchServe(seconds: number): Promise<Record<string, unknown>> {
+  const results: Record<string, LoadResult & { startupMs: number }> = {};
+  for (const [name, start] of [
+    ['bare node:http echo', () => startProcess(process.execPath, [BASELINE], /listening on (http:\/\/\S+)/, answers)],
+    ['plantstore serve', startServe],
+  ] as const) {
+    const server = await start();
+    try {
+      await loadPlants(server.url, { connections: 50, seconds: 2 });
+      results[name] = { ...(await loadPlants(server.url, { connections: 50, seconds })), startupMs: server.startupMs };
+    } finally {
+      await server.stop();
+    }
+  }
+  const bare = results['bare node:http echo'];
+  const serve = results['plantstore serve'];
+  return {
+    connections: 50,
+    seconds,
+    results,
+    serveShareOfBare: bare && serve ? serve.requestsPerSecond / bare.requestsPerSecond : null,
+    goal: 'serve >= 60% of the bare node:http requests per second',
+  };
+}
+
+/**
+ * Mixed valid and invalid traffic at 100 connections for `seconds`, sampling the server's resident
+ * memory each second: errors, 5xx and memory growth after the warm-up are what matter.
+ */
+export async function soak(server: BenchProcess, seconds: number): Promise<Record<string, unknown>> {
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    try {
+      samples.push(residentMiB(server.pid));
+    } catch {
+      // The process may be gone; the load result will say so.
+    }
+  }, 1000);
+  const load = await loadPlants(server.url, { connections: 100, seconds, invalidShare: 0.3 });
+  clearInterval(timer);
+  const warm = samples.slice(Math.min(10, Math.floor(samples.length / 6)));
+  const first = warm[0] ?? 0;
+  const peak = Math.max(...warm);
+  return {
+    seconds,
+    connections: 100,
+    load,
+    rssMiB: { atWarmUp: round(first), peakAfterWarmUp: round(peak), last: round(warm.at(-1) ?? 0) },
+    rssGrowthAfterWarmUpMiB: round(peak - first),
+    goal: 'zero errors, zero 5xx, resident memory flat from the 10th second on',
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
