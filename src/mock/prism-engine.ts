@@ -11,7 +11,7 @@ export interface PrismQuestion {
   /** The parsed body, with an id Prism's validator can hold (see `prismSafeBody`). */
   readonly body: unknown;
   readonly bodyLength: number;
-  readonly preferences: Pick<IHttpOperationConfig, 'code' | 'exampleKey' | 'dynamic' | 'seed'>;
+  readonly preferences: Partial<Pick<IHttpOperationConfig, 'code' | 'exampleKey' | 'dynamic' | 'seed'>>;
 }
 
 /** Prism's decision: a response built from the spec, or a problem Prism raised (status and detail). */

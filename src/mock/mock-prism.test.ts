@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract, type Contract } from '../contract/index.js';
+import { createMockServer, DEV_TOKEN, type MockServer, type MockServerOptions } from './mock-server.js';
+import { createPrismEngine } from './prism-engine.js';
+import { prismSafeBody } from './prism-answer.js';
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly json: unknown;
+}
+
+async function send(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+  body = '{"id": 1, "name": "Fern"}',
+): Promise<Reply> {
+  const response = await fetch(`${baseUrl}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json', ...headers },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: JSON.parse(text) };
+}
+
+async function withMock<T>(options: MockServerOptions, use: (server: MockServer) => Promise<T>): Promise<T> {
+  const server = await createMockServer(options);
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
+let mock: MockServer;
+let contract: Contract;
+
+beforeAll(async () => {
+  contract = await loadContract();
+  mock = await createMockServer();
+});
+afterAll(() => mock.close());
+
+describe('Prefer', () => {
+  it('code=400 forces the documented Error, contract-valid, saying why', async () => {
+    const reply = await send(mock.url, { prefer: 'code=400' });
+    expect(reply.status).toBe(400);
+    expect(contract.check.error(reply.json)).toEqual([]);
+    expect(reply.json).toMatchObject({ error: 4001, message: expect.stringContaining('Prefer: code=400') as string });
+  });
+
+  it('code=200 answers the echo', async () => {
+    const reply = await send(mock.url, { prefer: 'code=200' }, '{"id": 2, "name": "Ivy"}');
+    expect(reply).toMatchObject({ status: 200, json: { name: 'Ivy' } });
+  });
+
+  it.each([
+    ['code=401', /code=401 .*200, 400/],
+    ['code=abc', /not an HTTP status/],
+    ['dynamic=maybe', /dynamic=true or dynamic=false/],
+    ['example=no-such-example', /no example/],
+  ])('%s gets a 400 Error explaining what the mock cannot do', async (prefer, explanation) => {
+    const reply = await send(mock.url, { prefer });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ error: 4002, message: expect.stringMatching(explanation) as string });
+  });
+
+  it('an invalid body wins over Prefer: the real problem is reported', async () => {
+    const reply = await send(mock.url, { prefer: 'code=200' }, '{"id": 1}');
+    expect(reply.json).toMatchObject({ error: 1005 });
+  });
+
+  it('dynamic=true returns a generated, schema-valid plant instead of the echo', async () => {
+    const reply = await send(mock.url, { prefer: 'dynamic=true' }, '{"id": 3, "name": "Echo me"}');
+    expect(reply.status).toBe(200);
+    expect(contract.check.plant(reply.json)).toEqual([]);
+    expect(reply.json).not.toEqual({ name: 'Echo me' });
+  });
+
+  it('an Accept that excludes JSON gets a 400 Error from Prism negotiation', async () => {
+    const reply = await send(mock.url, { accept: 'application/xml' });
+    expect(reply).toMatchObject({ status: 400, json: { error: 4003 } });
+  });
+});
+
+describe('--dynamic and --seed', () => {
+  async function plants(seed: number, count: number): Promise<unknown[]> {
+    return withMock({ dynamic: true, seed }, async (server) => {
+      const bodies: unknown[] = [];
+      for (let i = 0; i < count; i++) bodies.push((await send(server.url)).json);
+      return bodies;
+    });
+  }
+
+  it('generates schema-valid plants, the same for the same seed, others for another seed', async () => {
+    const first = await plants(42, 5);
+    for (const plant of first) expect(contract.check.plant(plant)).toEqual([]);
+    expect(new Set(first.map((p) => JSON.stringify(p))).size).toBeGreaterThan(1);
+    expect(await plants(42, 5)).toEqual(first);
+    expect(await plants(43, 5)).not.toEqual(first);
+  });
+
+  it('dynamic=false in dynamic mode answers the echo', async () => {
+    await withMock({ dynamic: true, seed: 1 }, async (server) => {
+      const reply = await send(server.url, { prefer: 'dynamic=false' }, '{"id": 1, "name": "Fern", "tag": "t"}');
+      expect(reply.json).toEqual({ name: 'Fern', tag: 't' });
+    });
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight from another origin with 204 and what the browser asked for', async () => {
+    const response = await fetch(`${mock.url}/plants`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-request-id',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, x-request-id');
+    expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+  });
+
+  it('lets a page on another origin read answers and the WWW-Authenticate header', async () => {
+    const ok = await send(mock.url, { origin: 'http://localhost:5173' });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const denied = await send(mock.url, { origin: 'http://localhost:5173', authorization: '' });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(denied.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+  });
+});
+
+describe('Prism is asked', () => {
+  it('Prism judges the body it is given: a safe id passes, a missing name does not', async () => {
+    const engine = await createPrismEngine(contract, false);
+    const question = { authorization: 'Bearer x', accept: undefined, bodyLength: 20, preferences: {} };
+    const valid = await engine.decide({ ...question, body: prismSafeBody({ id: 2n ** 63n - 1n, name: 'F' }) });
+    expect(valid).toMatchObject({ kind: 'response', violations: [], response: { statusCode: 200 } });
+    const invalid = await engine.decide({ ...question, body: { id: 1 } });
+    expect(invalid).toMatchObject({ kind: 'response', response: { statusCode: 400 } });
+    expect(invalid.kind === 'response' && invalid.violations.join()).toContain('name');
+  });
+
+  it('Prism still makes the security decision for a header it can read', async () => {
+    const engine = await createPrismEngine(contract, false);
+    const decision = await engine.decide({
+      authorization: 'Basic x',
+      accept: undefined,
+      body: { id: 1, name: 'F' },
+      bodyLength: 20,
+      preferences: {},
+    });
+    expect(decision).toMatchObject({ kind: 'problem', status: 401 });
+  });
+
+  it('hands Prism an id of the same sign within its ±(2^53-1) bounds', () => {
+    expect(prismSafeBody({ id: -(2n ** 63n), name: 'F', tag: 't' })).toEqual({
+      id: -Number.MAX_SAFE_INTEGER,
+      name: 'F',
+      tag: 't',
+    });
+    expect(prismSafeBody({ id: 12n, name: 'F' })).toEqual({ id: 12, name: 'F' });
+  });
+});
