@@ -22,6 +22,9 @@ export interface CliCommand {
   readonly help: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
   readonly allowPositionals: boolean;
-  /** Runs the command and resolves to its exit code. */
+  /**
+   * Runs the command and resolves to its exit code. Import heavy modules (servers, Prism, the
+   * runner) inside `run`, so that `--help`, `--version` and the other commands start fast.
+   */
   run(values: OptionValues, positionals: string[], io: CliIo): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PACKAGE_VERSION } from '../contract/index.js';
+import { PACKAGE_VERSION } from '../contract/package-files.js';
 import { describeFailure, EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo } from './command.js';
 import { mockCommand } from './mock-command.js';

@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createReferenceServer, type RequestLogEntry } from '../reference/server.js';
+import type { RequestLogEntry } from '../reference/server.js';
 import { EXIT } from './cli-errors.js';
 import type { CliCommand, CliIo, OptionValues } from './command.js';
 import { integerOption, listOption, portOption, stringOption, tokenOptions } from './cli-options.js';
@@ -48,6 +48,7 @@ the startup line says where (read it with: export PLANTSTORE_TOKEN=$(cat <file>)
     const quiet = values.quiet === true;
     const spec = stringOption(values, 'spec');
     const bodyLimit = integerOption(values, 'body-limit', 64, 1024 * 1024 * 1024);
+    const { createReferenceServer } = await import('../reference/server.js');
     const server = await createReferenceServer({
       tokens,
       host: stringOption(values, 'host') ?? '127.0.0.1',

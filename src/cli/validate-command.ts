@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ContractError, DEFAULT_SPEC_PATH, validateDocument } from '../contract/index.js';
+import { ContractError, DEFAULT_SPEC_PATH } from '../contract/index.js';
 import { EXIT } from './cli-errors.js';
 import type { CliCommand } from './command.js';
 
@@ -27,6 +27,7 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
       return EXIT.cannotRun;
     }
     const file = positionals[0] === undefined ? DEFAULT_SPEC_PATH : resolve(io.cwd, positionals[0]);
+    const { validateDocument } = await import('../contract/spec.js');
     try {
       const document = await validateDocument(file);
       const version = JSON.stringify(document.openapi ?? document.swagger ?? '?').replace(/"/g, '');
