@@ -1,4 +1,5 @@
-import { createMockServer, DEV_TOKEN, type MockRequestLogEntry } from '../mock/index.js';
+import { DEV_TOKEN } from '../mock/dev-token.js';
+import type { MockRequestLogEntry } from '../mock/mock-handler.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand } from './command.js';
 import { integerOption, portOption, stringOption, tokenOptions } from './cli-options.js';
@@ -53,6 +54,7 @@ generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
     }
     const seed = integerOption(values, 'seed', 0, Number.MAX_SAFE_INTEGER);
     const dynamic = values.dynamic === true;
+    const { createMockServer } = await import('../mock/mock-server.js');
     const server = await createMockServer({
       tokens,
       anyToken,

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, DEV_TOKEN, type MockServer } from './mock-server.js';
+import { DEV_TOKEN } from './dev-token.js';
+import { createMockServer, type MockServer } from './mock-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 // In CI the browser test must run (.ci/run installs Chromium); elsewhere it may be skipped.

@@ -4,6 +4,7 @@
  */
 export { MOCK_PROBLEMS, type MockAnswer, type MockProblemKind } from './answers.js';
 export { createMockHandler, type MockHandlerSettings, type MockRequestLogEntry } from './mock-handler.js';
-export { createMockServer, DEV_TOKEN, type MockServer, type MockServerOptions } from './mock-server.js';
+export { DEV_TOKEN } from './dev-token.js';
+export { createMockServer, type MockServer, type MockServerOptions } from './mock-server.js';
 export { parsePrefer, type MockPreferences, type PreferResult } from './prefer.js';
 export { createPrismEngine, type PrismDecision, type PrismEngine, type PrismQuestion } from './prism-engine.js';

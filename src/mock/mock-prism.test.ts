@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.js';
-import { createMockServer, DEV_TOKEN, type MockServer, type MockServerOptions } from './mock-server.js';
+import { DEV_TOKEN } from './dev-token.js';
+import { createMockServer, type MockServer, type MockServerOptions } from './mock-server.js';
 import { createPrismEngine } from './prism-engine.js';
 import { prismSafeBody } from './prism-answer.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.js';
-import { createMockServer, DEV_TOKEN, type MockServer } from './mock-server.js';
+import { DEV_TOKEN } from './dev-token.js';
+import { createMockServer, type MockServer } from './mock-server.js';
 import type { MockRequestLogEntry } from './mock-handler.js';
 
 interface Reply {

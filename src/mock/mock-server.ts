@@ -2,14 +2,9 @@ import { randomInt } from 'node:crypto';
 import { createServer } from 'node:http';
 import { DEFAULT_SPEC_PATH, loadContract } from '../contract/index.js';
 import { DEFAULT_BODY_LIMIT, hardenServer, listen, type RunningServer } from '../http/server-kit.js';
+import { DEV_TOKEN } from './dev-token.js';
 import { createMockHandler, type MockRequestLogEntry } from './mock-handler.js';
 import { createPrismEngine } from './prism-engine.js';
-
-/**
- * The token the mock accepts when none is configured. It is not a secret: it is printed in the
- * startup line and the README so a frontend can be wired up at once.
- */
-export const DEV_TOKEN = 'plantstore-dev-token';
 
 /** Options of {@link createMockServer}. */
 export interface MockServerOptions {
