@@ -1,0 +1,91 @@
+/** The console reporter's text: opening and closing lines, the summary table, failure details. */
+import type { CheckResult, CheckStatus, Failure, Report } from '../runner/report.js';
+import { oneLine, printable, requestText, responseText } from './exchange-text.js';
+import type { RunStart } from './reporter.js';
+import { paint, type Style, type TerminalMode } from './terminal.js';
+
+const STATUS_STYLE: Record<CheckStatus, Style> = { pass: 'green', fail: 'red', warn: 'yellow', skip: 'dim' };
+const BODY_LIMIT = { maxBody: 400 };
+const MAX_LINES_PER_BLOCK = 30;
+/** Counterexamples printed per check; the rest are in the report files. */
+export const MAX_FAILURES_SHOWN = 3;
+
+/** The first line of a run: the seed, then what is tested. */
+export function openingLine(run: RunStart): string {
+  const target = `${printable(run.target.baseUrl)}${run.target.embedded ? ' (embedded reference)' : ''}`;
+  return `plantstore test: seed ${run.seed}, target ${target}, ${run.plannedCases} cases planned\n`;
+}
+
+/** One line as a check's verdict becomes final (plain mode's running log). */
+export function checkLine(check: CheckResult, mode: TerminalMode): string {
+  const note = check.status === 'skip' ? ` (${oneLine(check.skipReason ?? 'no reason given', 80)})` : '';
+  return `${statusLabel(check.status, mode)} ${printable(String(check.id))}: ${check.cases} cases${note}\n`;
+}
+
+/** The summary table: check, cases, status, first counterexample (or skip reason) on one line. */
+export function summaryTable(report: Report, mode: TerminalMode): string {
+  const idWidth = Math.max(5, ...report.checks.map((check) => printable(String(check.id)).length));
+  const casesWidth = Math.max(5, ...report.checks.map((check) => String(check.cases).length));
+  const lastWidth = Math.max(30, mode.width - idWidth - casesWidth - 4 - 6);
+  const header = `${'check'.padEnd(idWidth)}  ${'cases'.padStart(casesWidth)}  status  first counterexample`;
+  const rows = report.checks.map((check) => {
+    const first = check.failures[0]?.reason ?? check.skipReason ?? '';
+    const id = printable(String(check.id)).padEnd(idWidth);
+    return `${id}  ${String(check.cases).padStart(casesWidth)}  ${statusLabel(check.status, mode)}    ${oneLine(first, lastWidth)}`.trimEnd();
+  });
+  return [paint(mode, 'bold', header), ...rows].join('\n') + '\n';
+}
+
+/** Every failed or warned check with its counterexamples: reason, request, response, curl, replay. */
+export function failureDetails(report: Report, mode: TerminalMode): string {
+  const shown = report.checks.filter((check) => check.status === 'fail' || (check.status === 'warn' && check.failures.length > 0));
+  return shown.map((check) => checkDetails(check, mode)).join('');
+}
+
+function checkDetails(check: CheckResult, mode: TerminalMode): string {
+  const heading = `${statusLabel(check.status, mode)} ${paint(mode, 'bold', printable(String(check.id)))}: ${oneLine(check.title, 100)}`;
+  const lines = ['', heading, `  rule: ${oneLine(check.rule, 200)}`];
+  check.failures.slice(0, MAX_FAILURES_SHOWN).forEach((failure, index) => lines.push(...failureLines(failure, index + 1)));
+  const hidden = check.failures.length - MAX_FAILURES_SHOWN;
+  if (hidden > 0) lines.push(`  (${hidden} more counterexample${hidden === 1 ? '' : 's'} in report.json and report.html)`);
+  return lines.join('\n') + '\n';
+}
+
+// Continuation lines start with "|" so no text from a target can begin a line of a CI log
+// (GitHub Actions reads "::command::" at the start of a line).
+function failureLines(failure: Failure, index: number): string[] {
+  return [
+    `  ${index}) ${oneLine(failure.reason, 400)}`,
+    ...block('request ', requestText(failure.request, BODY_LIMIT)),
+    ...block('response', responseText(failure.response, BODY_LIMIT)),
+    ...block('curl    ', printable(failure.curl)),
+    ...block('replay  ', printable(failure.replay)),
+  ];
+}
+
+function block(label: string, text: string): string[] {
+  const lines = text.split('\n');
+  const kept = lines.slice(0, MAX_LINES_PER_BLOCK);
+  if (lines.length > kept.length) kept.push(`… (${lines.length - kept.length} more lines in report.html)`);
+  return kept.map((line, index) => `     ${index === 0 ? label : ' '.repeat(label.length)} | ${line}`.trimEnd());
+}
+
+/** The closing line: the verdict, the counts and the seed to replay the run. */
+export function closingLine(report: Report, mode: TerminalMode): string {
+  const counts = tally(report.checks);
+  const failed = counts.fail > 0;
+  const verdict = paint(mode, failed ? 'red' : 'green', failed ? 'NOT CONFORMANT' : 'CONFORMANT');
+  const seconds = (report.summary.durationMs / 1000).toFixed(1);
+  const parts = `${counts.fail} failed, ${counts.warn} warned, ${counts.pass} passed, ${counts.skip} skipped`;
+  return `${verdict}: ${parts} of ${report.checks.length} checks; ${report.summary.cases} cases in ${seconds} s; seed ${report.seed} (replay with --seed ${report.seed})\n`;
+}
+
+function tally(checks: readonly CheckResult[]): Record<CheckStatus, number> {
+  const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+  for (const check of checks) counts[check.status] += 1;
+  return counts;
+}
+
+function statusLabel(status: CheckStatus, mode: TerminalMode): string {
+  return paint(mode, STATUS_STYLE[status], status.toUpperCase());
+}

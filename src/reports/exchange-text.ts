@@ -1,0 +1,88 @@
+/**
+ * Plain-text renderings of recorded exchanges, shared by the console, JUnit and HTML reporters.
+ * Text from a target is hostile: control characters, bidi overrides and lone surrogates are shown
+ * as `<U+XXXX>` so they can neither drive a terminal nor hide in a report, and long bodies are cut.
+ */
+import type { Failure, RecordedRequest, RecordedResponse } from '../runner/report.js';
+
+// Control characters (C0, DEL, C1), invisible format characters (zero-width, bidi marks and
+// overrides, line/paragraph separators, BOM), noncharacters U+FFFE/FFFF and lone surrogates.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+// eslint-disable-next-line no-control-regex -- as above, but newline and tab stay
+const INVISIBLE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+
+/** `text` with invisible and terminal-driving characters spelled `<U+XXXX>`; newlines kept if asked. */
+export function printable(text: string, options: { keepLines?: boolean } = {}): string {
+  const pattern = options.keepLines === true ? INVISIBLE_KEEP_LINES : INVISIBLE;
+  return text.replace(pattern, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+/** `text` cut to at most `max` UTF-16 units (never inside a surrogate pair), saying how much was cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+}
+
+/** One line of at most about `max` characters, for tables and messages. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ').trim();
+  return printable(truncate(flat, max));
+}
+
+/** Limits for rendering an exchange. */
+export interface ExchangeLimits {
+  /** Longest body shown, in UTF-16 units. */
+  readonly maxBody: number;
+}
+
+/** The request as an HTTP-like text block: request line, headers, blank line, body. */
+export function requestText(request: RecordedRequest, limits: ExchangeLimits): string {
+  const lines = [`${printable(request.method)} ${printable(request.url)}`, ...headerLines(request.headers)];
+  if (request.body !== null) lines.push('', bodyText(request.body, limits));
+  if (request.bodyBase64 !== undefined) lines.push(`(not UTF-8; exact bytes as base64: ${truncate(request.bodyBase64, limits.maxBody)})`);
+  return lines.join('\n');
+}
+
+/** The response as an HTTP-like text block, or what went wrong at the transport level. */
+export function responseText(response: RecordedResponse, limits: ExchangeLimits): string {
+  const timing = `after ${Math.round(response.durationMs)} ms`;
+  const lines =
+    response.status === 0
+      ? [`no HTTP response (${printable(response.transportError ?? 'unknown transport error')}) ${timing}`]
+      : [`HTTP ${response.status} ${timing}`, ...headerLines(response.headers)];
+  if (response.status !== 0 && response.transportError !== undefined) {
+    lines.push(`(transport error: ${printable(response.transportError)})`);
+  }
+  if (response.body !== null) lines.push('', bodyText(response.body, limits));
+  if (response.truncated === true) lines.push('(body cut short by the runner: the target sent more)');
+  return lines.join('\n');
+}
+
+/** A failure as text: reason, request, response, curl line and replay command. */
+export function failureText(failure: Failure, limits: ExchangeLimits): string {
+  return [
+    `Reason: ${printable(failure.reason, { keepLines: true })}`,
+    '',
+    'Request:',
+    requestText(failure.request, limits),
+    '',
+    'Response:',
+    responseText(failure.response, limits),
+    '',
+    `curl: ${printable(failure.curl)}`,
+    `replay: ${printable(failure.replay)}`,
+  ].join('\n');
+}
+
+function headerLines(headers: Readonly<Record<string, string>>): string[] {
+  return Object.entries(headers).map(([name, value]) => `${printable(name)}: ${printable(value)}`);
+}
+
+function bodyText(body: string, limits: ExchangeLimits): string {
+  if (body === '') return '(empty body)';
+  return printable(truncate(body, limits.maxBody), { keepLines: true });
+}

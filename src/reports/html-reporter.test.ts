@@ -1,0 +1,63 @@
+/* eslint-disable no-control-regex -- these tests look for control characters in the output */
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, renderHtmlReport } from './html-reporter.js';
+import { passingReport, sampleReport } from './sample-reports.js';
+
+describe('report.html', () => {
+  const html = renderHtmlReport(sampleReport());
+
+  it('escapes every piece of content: a <script> in a response body stays text', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('&lt;html&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('skipped with --skip-check repeated-id &lt;b&gt;');
+  });
+
+  it('loads nothing from anywhere and needs no script', () => {
+    expect(html).not.toMatch(/\b(src|href)="(?!#)/i);
+    expect(html).not.toMatch(/url\(|@import/i);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(html).toContain('<style>');
+  });
+
+  it('shows control characters and lone surrogates instead of writing them raw', () => {
+    expect(html).toContain('NUL&lt;U+0000&gt;');
+    expect(html).toContain('lone-high&lt;U+D800&gt;');
+    expect(html).not.toMatch(/[\u0000\u0001\u001b\ud800-\udfff\ufffe]/u);
+  });
+
+  it('has the verdict, the seed and a summary row per check linking to its section', () => {
+    expect(html).toContain('<p class="verdict fail">NOT CONFORMANT</p>');
+    expect(html).toContain('<dd>42 (replay: plantstore test --seed 42)</dd>');
+    expect(html).toContain('<dd>2 failed, 1 warned, 1 passed, 1 skipped</dd>');
+    for (let index = 1; index <= 5; index++) {
+      expect(html).toContain(`<a href="#check-${index}">`);
+      expect(html).toContain(`id="check-${index}"`);
+    }
+  });
+
+  it('shows each counterexample with reason, request, response, curl and replay', () => {
+    const section = html.slice(html.indexOf('id="check-1"'), html.indexOf('id="check-2"'));
+    expect(section).toContain('Counterexample 1 of 2 <small>(after 7 shrink steps)</small>');
+    expect(section).toContain('Counterexample 2 of 2 <small>(after 1 shrink step)</small>');
+    expect(section).toContain('<pre>POST http://127.0.0.1:4010/plants\nauthorization: Bearer $PLANTSTORE_TOKEN');
+    expect(section).toContain('<pre>HTTP 500 after 12 ms');
+    expect(section).toContain('<h4>curl</h4>\n<pre>curl -sS -X POST &#39;http://127.0.0.1:4010/plants&#39;');
+    expect(section).toContain('<pre>plantstore test --seed 42 --replay positive-acceptance:17:0.3</pre>');
+  });
+
+  it('says so when the transport failed or the runner cut a body', () => {
+    expect(html).toContain('no HTTP response (timeout) after 5000 ms');
+    expect(html).toContain('body cut short by the runner');
+  });
+
+  it('calls a run without failures conformant', () => {
+    expect(renderHtmlReport(passingReport())).toContain('<p class="verdict pass">CONFORMANT</p>');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five characters that matter in content and attributes', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+});

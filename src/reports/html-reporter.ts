@@ -1,0 +1,139 @@
+import type { CheckResult, Failure, Report } from '../runner/report.js';
+import { oneLine, printable, requestText, responseText } from './exchange-text.js';
+import { HTML_STYLE } from './html-style.js';
+import type { Reporter } from './reporter.js';
+import { writeReportFile } from './report-file.js';
+
+/** The file name the HTML reporter writes. */
+export const HTML_REPORT_FILE = 'report.html';
+
+const LIMITS = { maxBody: 64 * 1024 };
+/** Counterexamples shown per check; report.json keeps them all. */
+const MAX_FAILURES_PER_CHECK = 20;
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** `text` escaped for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char] ?? char);
+}
+
+/** Text from the report, made visible (control characters spelled out) and escaped. */
+function h(text: string): string {
+  return escapeHtml(printable(text));
+}
+
+function pre(text: string): string {
+  return `<pre>${escapeHtml(text)}</pre>`;
+}
+
+/**
+ * `report.html`: one self-contained page (inline CSS, no script, a CSP that forbids loading
+ * anything) with the verdict, a summary table, and a section per check with its counterexamples.
+ */
+export function renderHtmlReport(report: Report): string {
+  const failed = report.checks.some((check) => check.status === 'fail');
+  const verdict = failed ? 'NOT CONFORMANT' : 'CONFORMANT';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>plantstore test: ${verdict}: ${h(report.target.baseUrl)}</title>
+<style>${HTML_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>plantstore conformance report</h1>
+<p class="verdict ${failed ? 'fail' : 'pass'}">${verdict}</p>
+${runFacts(report)}
+</header>
+${summarySection(report)}
+${notesSection(report)}
+${report.checks.map(checkSection).join('\n')}
+</body>
+</html>
+`;
+}
+
+function runFacts(report: Report): string {
+  const { summary } = report;
+  const facts: [string, string][] = [
+    ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+    ['Seed', `${report.seed} (replay: plantstore test --seed ${report.seed})`],
+    ['Started', report.startedAt],
+    ['Duration', `${(summary.durationMs / 1000).toFixed(1)} s`],
+    ['Cases', String(summary.cases)],
+    ['Checks', checkCounts(report.checks)],
+    ['Tool', `${report.tool.name} ${report.tool.version}`],
+  ];
+  return `<dl class="run">${facts.map(([term, value]) => `<dt>${term}</dt><dd>${h(value)}</dd>`).join('')}</dl>`;
+}
+
+function checkCounts(checks: readonly CheckResult[]): string {
+  const count = (status: CheckResult['status']): number => checks.filter((check) => check.status === status).length;
+  return `${count('fail')} failed, ${count('warn')} warned, ${count('pass')} passed, ${count('skip')} skipped`;
+}
+
+function summarySection(report: Report): string {
+  const rows = report.checks.map((check, index) => {
+    const first = check.failures[0]?.reason ?? check.skipReason ?? '';
+    return `<tr class="${check.status}"><td><a href="#check-${index + 1}">${h(String(check.id))}</a></td><td>${h(check.title)}</td><td class="num">${check.cases}</td><td class="status">${check.status.toUpperCase()}</td><td class="first">${h(oneLine(first, 300))}</td></tr>`;
+  });
+  return `<section>
+<h2>Summary</h2>
+<table>
+<thead><tr><th>Check</th><th>Title</th><th>Cases</th><th>Status</th><th>First counterexample</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</section>`;
+}
+
+function notesSection(report: Report): string {
+  if (report.notes.length === 0) return '';
+  return `<section><h2>Notes on the run</h2><ul>${report.notes.map((note) => `<li>${h(note)}</li>`).join('')}</ul></section>`;
+}
+
+function checkSection(check: CheckResult, index: number): string {
+  const shown = check.failures.slice(0, MAX_FAILURES_PER_CHECK);
+  const hidden = check.failures.length - shown.length;
+  const lines = [
+    `<section class="check ${check.status}" id="check-${index + 1}">`,
+    `<h2><span class="status">${check.status.toUpperCase()}</span> ${h(String(check.id))}: ${h(check.title)}</h2>`,
+    `<p class="rule">${h(check.rule)}</p>`,
+    `<p>${check.cases} cases judged.</p>`,
+  ];
+  if (check.skipReason !== undefined) lines.push(`<p>Skipped: ${h(check.skipReason)}</p>`);
+  shown.forEach((failure, i) => lines.push(failureArticle(failure, i + 1, check.failures.length)));
+  if (hidden > 0) lines.push(`<p>${hidden} more counterexamples are in report.json.</p>`);
+  lines.push('</section>');
+  return lines.join('\n');
+}
+
+function failureArticle(failure: Failure, number: number, total: number): string {
+  const steps = failure.shrinkSteps === 1 ? '1 shrink step' : `${failure.shrinkSteps} shrink steps`;
+  return `<article class="failure">
+<h3>Counterexample ${number} of ${total} <small>(after ${steps})</small></h3>
+<p class="reason">${escapeHtml(printable(failure.reason, { keepLines: true }))}</p>
+<h4>Request</h4>
+${pre(requestText(failure.request, LIMITS))}
+<h4>Response</h4>
+${pre(responseText(failure.response, LIMITS))}
+<h4>curl</h4>
+${pre(printable(failure.curl))}
+<h4>Replay</h4>
+${pre(printable(failure.replay))}
+</article>`;
+}
+
+/** The HTML reporter: writes `report.html` into `outDir` when the run ends. */
+export function createHtmlReporter(options: { readonly outDir: string }): Reporter {
+  return {
+    name: 'html',
+    file: HTML_REPORT_FILE,
+    onRunEnd: (report) => writeReportFile(options.outDir, HTML_REPORT_FILE, renderHtmlReport(report)),
+  };
+}

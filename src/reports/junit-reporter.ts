@@ -1,0 +1,88 @@
+import type { CheckResult, Report } from '../runner/report.js';
+import { failureText, oneLine, printable } from './exchange-text.js';
+import type { Reporter } from './reporter.js';
+import { writeReportFile } from './report-file.js';
+import { escapeXmlText, xmlElement } from './xml.js';
+
+/** The file name the JUnit reporter writes. */
+export const JUNIT_REPORT_FILE = 'junit.xml';
+
+const LIMITS = { maxBody: 4000 };
+/** Counterexamples written into one testcase; report.json keeps them all. */
+const MAX_FAILURES_PER_CASE = 10;
+
+/**
+ * `junit.xml`: one testsuite, one testcase per check (classname `plantstore`, name `id: title`).
+ * A failed check carries its minimal counterexamples in `<failure>`, a skipped one its reason in
+ * `<skipped>`, and a warned one passes with the warning in `<system-out>`.
+ */
+export function renderJunitReport(report: Report): string {
+  const count = (status: CheckResult['status']): number => report.checks.filter((c) => c.status === status).length;
+  const totals = {
+    tests: report.checks.length,
+    failures: count('fail'),
+    errors: 0,
+    skipped: count('skip'),
+    time: (report.summary.durationMs / 1000).toFixed(3),
+  };
+  const suite = xmlElement(
+    'testsuite',
+    { name: 'plantstore conformance', ...totals, timestamp: report.startedAt },
+    `\n${properties(report)}${report.checks.map(testcase).join('')}${suiteOutput(report)}  `,
+  );
+  const suites = xmlElement('testsuites', { name: 'plantstore', ...totals }, `\n  ${suite}\n`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${suites}\n`;
+}
+
+function properties(report: Report): string {
+  const entries = {
+    target: report.target.baseUrl,
+    embedded: String(report.target.embedded),
+    seed: String(report.seed),
+    tool: `${report.tool.name} ${report.tool.version}`,
+  };
+  const items = Object.entries(entries).map(([name, value]) => `      ${xmlElement('property', { name, value })}\n`);
+  return `    ${xmlElement('properties', {}, `\n${items.join('')}    `)}\n`;
+}
+
+function testcase(check: CheckResult): string {
+  const attributes = { classname: 'plantstore', name: `${check.id}: ${check.title}` };
+  const inner = caseContent(check);
+  return `    ${xmlElement('testcase', attributes, inner === '' ? undefined : `\n${inner}    `)}\n`;
+}
+
+function caseContent(check: CheckResult): string {
+  if (check.status === 'skip') {
+    return `      ${xmlElement('skipped', { message: oneLine(check.skipReason ?? 'skipped', 1000) })}\n`;
+  }
+  if (check.status === 'fail') {
+    const message = oneLine(check.failures[0]?.reason ?? 'the check failed', 1000);
+    return `      ${xmlElement('failure', { message, type: String(check.id) }, escapeXmlText(counterexamples(check)))}\n`;
+  }
+  if (check.status === 'warn') {
+    const text = `WARNING (not a failure of the contract)\n${counterexamples(check)}`;
+    return `      ${xmlElement('system-out', {}, escapeXmlText(text))}\n`;
+  }
+  return '';
+}
+
+function counterexamples(check: CheckResult): string {
+  const shown = check.failures.slice(0, MAX_FAILURES_PER_CASE);
+  const blocks = shown.map((failure, index) => `Counterexample ${index + 1} of ${check.failures.length}\n${failureText(failure, LIMITS)}`);
+  return [`Rule: ${printable(check.rule, { keepLines: true })}`, ...blocks].join('\n\n') + '\n';
+}
+
+function suiteOutput(report: Report): string {
+  if (report.notes.length === 0) return '';
+  const text = report.notes.map((note) => `note: ${printable(note, { keepLines: true })}`).join('\n');
+  return `    ${xmlElement('system-out', {}, escapeXmlText(text))}\n`;
+}
+
+/** The JUnit reporter: writes `junit.xml` into `outDir` when the run ends. */
+export function createJunitReporter(options: { readonly outDir: string }): Reporter {
+  return {
+    name: 'junit',
+    file: JUNIT_REPORT_FILE,
+    onRunEnd: (report) => writeReportFile(options.outDir, JUNIT_REPORT_FILE, renderJunitReport(report)),
+  };
+}

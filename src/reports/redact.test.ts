@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { redact, REDACTED, redactValue } from './redact.js';
+
+const SECRET = 's3cr3t-T0KEN/with+odd"chars';
+
+describe('redact', () => {
+  it('replaces the raw, URL-encoded and JSON-escaped spellings of a secret', () => {
+    const text = `a ${SECRET} b ${encodeURIComponent(SECRET)} c ${JSON.stringify(SECRET)}`;
+    const result = redact(text, [SECRET]);
+    expect(result).not.toContain(SECRET);
+    expect(result).not.toContain(encodeURIComponent(SECRET));
+    expect(result).not.toContain(JSON.stringify(SECRET).slice(1, -1));
+    expect(result).toBe(`a ${REDACTED} b ${REDACTED} c "${REDACTED}"`);
+  });
+
+  it('leaves text alone when there are no secrets, and ignores empty ones', () => {
+    expect(redact('Bearer abc', [])).toBe('Bearer abc');
+    expect(redact('Bearer abc', [''])).toBe('Bearer abc');
+  });
+
+  it('picks another placeholder when the usual one would spell the secret', () => {
+    const result = redact('token=TOKEN', ['TOKEN']);
+    expect(result).not.toContain('TOKEN');
+    expect(result).toBe('token=[redacted]');
+  });
+
+  it('never leaves a secret behind, whatever the text and the secret', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), fc.string({ minLength: 1, maxLength: 6 }), (text, secret) => {
+        const mixed = `${text}${secret}${text.slice(0, 3)}${secret}`;
+        expect(redact(mixed, [secret])).not.toContain(secret);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('redactValue', () => {
+  it('redacts every string and key of a nested value without changing the original', () => {
+    const value = { [`k-${SECRET}`]: [`v ${SECRET}`, 3, null, { deep: SECRET, flag: true }] };
+    const result = redactValue(value, [SECRET]);
+    expect(JSON.stringify(result)).not.toContain('s3cr3t');
+    expect(result).toEqual({ [`k-${REDACTED}`]: [`v ${REDACTED}`, 3, null, { deep: REDACTED, flag: true }] });
+    expect(JSON.stringify(value)).toContain('s3cr3t');
+  });
+
+  it('looks inside base64 bodies', () => {
+    const bodyBase64 = Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(`Bearer ${SECRET}`)]).toString('base64');
+    const result = redactValue({ bodyBase64 }, [SECRET]);
+    const decoded = Buffer.from(result.bodyBase64, 'base64');
+    expect(decoded.includes(Buffer.from(SECRET))).toBe(false);
+    expect(decoded.subarray(0, 2)).toEqual(Buffer.from([0xff, 0x00]));
+    expect(decoded.subarray(2).toString()).toBe(`Bearer ${REDACTED}`);
+  });
+});
