@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createBearerCheck,
   DEFAULT_SPEC_PATH,
@@ -12,7 +12,8 @@ import {
 } from '../contract/index.js';
 import {
   DEFAULT_BODY_LIMIT,
-  hardenServer,
+  createHardenedServer,
+  type ClientTimeouts,
   mustCloseAfterAnswer,
   listen,
   readBody,
@@ -33,7 +34,7 @@ export interface RequestLogEntry {
 }
 
 /** Options of {@link createReferenceServer}. */
-export interface ReferenceServerOptions {
+export interface ReferenceServerOptions extends ClientTimeouts {
   /** Accepted bearer tokens. When none are given, one is generated (see `generatedToken`). */
   readonly tokens?: readonly string[];
   /** Interface to bind; `127.0.0.1` unless told otherwise. */
@@ -67,8 +68,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     ...options,
     tokens: generatedToken === undefined ? (options.tokens ?? []) : [generatedToken],
   });
-  const server = createServer(handler);
-  hardenServer(server);
+  const server = createHardenedServer(handler, options);
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   return generatedToken === undefined ? running : { ...running, generatedToken };
 }
