@@ -25,3 +25,24 @@ export {
   type MockServerOptions,
 } from './mock/index.js';
 export { runCli } from './cli/main.js';
+export {
+  createReporters,
+  isReporterName,
+  redact,
+  REDACTED,
+  renderHtmlReport,
+  renderJsonReport,
+  renderJunitReport,
+  REPORTER_NAMES,
+  UnknownReporterError,
+  writeReports,
+  type CaseProgress,
+  type Reporter,
+  type ReporterGroup,
+  type ReporterName,
+  type ReporterOptions,
+  type ReportOutcome,
+  type RunStart,
+  type TextSink,
+  type WriteReportsOptions,
+} from './reports/index.js';
