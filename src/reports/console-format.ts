@@ -26,7 +26,8 @@ export function checkLine(check: CheckResult, mode: TerminalMode): string {
 export function summaryTable(report: Report, mode: TerminalMode): string {
   const idWidth = Math.max(5, ...report.checks.map((check) => printable(String(check.id)).length));
   const casesWidth = Math.max(5, ...report.checks.map((check) => String(check.cases).length));
-  const lastWidth = Math.max(30, mode.width - idWidth - casesWidth - 4 - 6);
+  // check, two spaces, cases, two spaces, status (4) and four spaces, then the counterexample.
+  const lastWidth = Math.max(30, mode.width - idWidth - casesWidth - 12 - 1);
   const header = `${'check'.padEnd(idWidth)}  ${'cases'.padStart(casesWidth)}  status  first counterexample`;
   const rows = report.checks.map((check) => {
     const first = check.failures[0]?.reason ?? check.skipReason ?? '';

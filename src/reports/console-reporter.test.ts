@@ -62,6 +62,19 @@ describe('console reporter in CI', () => {
     expect(lines[header + 5]).toMatch(/^no-server-error\s+1200\s+FAIL\s+The target did not answer within 5000 ms$/);
   });
 
+  it('keeps table rows within the width: 120 columns in a log, the terminal width on a TTY', async () => {
+    const log = capture(false);
+    await runThrough(createConsoleReporter({ stdout: log, env: { CI: 'true' } }), sampleReport());
+    const logRows = log.text().split('\n').filter((line) => /^(positive-acceptance|no-server-error) /.test(line));
+    expect(logRows.map((row) => row.length <= 120)).toEqual([true, true]);
+    expect(logRows[0]!.length).toBe(119); // one column spare: terminals wrap at the last one
+
+    const tty = capture(true, 80);
+    await runThrough(createConsoleReporter({ stdout: tty, env: { NO_COLOR: '1' } }), sampleReport());
+    const ttyRows = tty.text().split('\n').filter((line) => line.startsWith('positive-acceptance '));
+    expect(ttyRows.map((row) => row.length)).toEqual([79]);
+  });
+
   it('details each failure: reason, request, response, curl and replay', async () => {
     const out = capture(false);
     await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), sampleReport());

@@ -34,7 +34,12 @@ describe('truncate', () => {
 describe('oneLine', () => {
   it('flattens line breaks and cuts to length', () => {
     expect(oneLine('first\n  second\nthird', 100)).toBe('first second third');
-    expect(oneLine('x'.repeat(50), 10)).toBe(`${'x'.repeat(10)}… (40 more characters)`);
+    expect(oneLine('x'.repeat(50), 10)).toBe(`${'x'.repeat(9)}…`);
+  });
+
+  it('stays within its width even when characters are spelled out', () => {
+    expect(oneLine('\u0000'.repeat(10), 20)).toHaveLength(20);
+    expect(oneLine('ab😀', 3)).toBe('ab…');
   });
 });
 

@@ -22,15 +22,21 @@ export function printable(text: string, options: { keepLines?: boolean } = {}): 
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
   return `${text.slice(0, end)}… (${text.length - end} more characters)`;
 }
 
-/** One line of at most about `max` characters, for tables and messages. */
+/** One line of at most `max` characters (an ellipsis marks a cut), for tables and messages. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ').trim();
-  return printable(truncate(flat, max));
+  const flat = printable(text.replace(/\s*\n\s*/g, ' ').trim());
+  if (flat.length <= max) return flat;
+  let end = Math.max(0, max - 1);
+  if (isHighSurrogate(flat.charCodeAt(end - 1))) end -= 1;
+  return `${flat.slice(0, end)}…`;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 /** Limits for rendering an exchange. */
