@@ -58,6 +58,36 @@ describe('the reporter registry', () => {
   });
 });
 
+describe('a reporter group', () => {
+  it('takes the runner progress events in order and ends with the summary', async () => {
+    const stdout = capture();
+    const group = createReporters(['console'], { outDir: 'unused', stdout, env: { CI: 'true' } });
+    const report = sampleReport();
+    group.onProgress({ kind: 'run-start', target: report.target, seed: 42, plannedCases: 3 });
+    group.onProgress({ kind: 'case', done: 1, planned: 3, failed: 0, phase: 'run' });
+    for (const check of report.checks) group.onProgress({ kind: 'check', check });
+    await group.onRunEnd(report);
+    const lines = stdout.text().split('\n');
+    expect(lines[0]).toBe('plantstore test: seed 42, target http://127.0.0.1:4010, 3 cases planned');
+    expect(lines.slice(1, 6)).toEqual([
+      'FAIL positive-acceptance: 300 cases',
+      'PASS response-schema: 900 cases',
+      'WARN echo: 300 cases',
+      'SKIP repeated-id: 0 cases (skipped with --skip-check repeated-id <b>)',
+      'FAIL no-server-error: 1200 cases',
+    ]);
+  });
+
+  it('passes the path of every file written to the console, which runs last', async () => {
+    const outDir = await freshDir();
+    const stdout = capture();
+    const group = createReporters(['console', 'html', 'json'], { outDir, stdout });
+    const outcome = await group.onRunEnd(sampleReport());
+    expect(outcome.files).toEqual([join(outDir, 'report.html'), join(outDir, 'report.json')]);
+    expect(stdout.text()).toContain(`Reports: ${join(outDir, 'report.html')}, ${join(outDir, 'report.json')}\n`);
+  });
+});
+
 describe('writeReports', () => {
   it('writes report.json, junit.xml and report.html, and report.json is exactly the report', async () => {
     const outDir = join(await freshDir(), 'nested', 'reports');

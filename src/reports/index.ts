@@ -9,9 +9,9 @@ import { createHtmlReporter } from './html-reporter.js';
 import { createJsonReporter } from './json-reporter.js';
 import { createJunitReporter } from './junit-reporter.js';
 import { redact, redactValue, secretSet, type SecretSet } from './redact.js';
-import type { CaseProgress, Reporter, RunStart, TextSink } from './reporter.js';
+import type { CaseProgress, ProgressEvent, Reporter, RunStart, TextSink } from './reporter.js';
 
-export type { CaseProgress, Reporter, RunStart, TextSink } from './reporter.js';
+export type { CaseProgress, ProgressEvent, Reporter, RunStart, TextSink } from './reporter.js';
 export { redact, redactValue, REDACTED } from './redact.js';
 export { renderJsonReport, JSON_REPORT_FILE } from './json-reporter.js';
 export { renderJunitReport, JUNIT_REPORT_FILE } from './junit-reporter.js';
@@ -71,6 +71,8 @@ export interface ReporterGroup {
   onRunStart(run: RunStart): void;
   onCaseDone(progress: CaseProgress): void;
   onCheckDone(check: CheckResult): void;
+  /** The three hooks above as one listener: pass it as `runConformance({ onProgress })`. */
+  onProgress(event: ProgressEvent): void;
   /** Runs every reporter's `onRunEnd` (files first, console last); never rejects. */
   onRunEnd(report: Report): Promise<ReportOutcome>;
 }
@@ -103,8 +105,13 @@ function groupOf(reporters: readonly Reporter[], secrets: SecretSet, stderr: Tex
       errors.push({ reporter: reporter.name, error });
     }
   };
-  return {
+  const group: ReporterGroup = {
     reporters,
+    onProgress: (event) => {
+      if (event.kind === 'run-start') group.onRunStart(event);
+      else if (event.kind === 'case') group.onCaseDone(event);
+      else group.onCheckDone(event.check);
+    },
     onRunStart: (run) => {
       const clean = redactValue(run, secrets);
       for (const r of reporters) safely(r, () => r.onRunStart?.(clean));
@@ -132,6 +139,7 @@ function groupOf(reporters: readonly Reporter[], secrets: SecretSet, stderr: Tex
       return { files, errors: [...errors] };
     },
   };
+  return group;
 }
 
 function describe(error: unknown): string {

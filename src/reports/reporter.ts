@@ -20,6 +20,12 @@ export interface CaseProgress {
   readonly phase?: 'run' | 'shrink';
 }
 
+/** The runner's progress as one event stream (the shape of `runConformance`'s `onProgress`). */
+export type ProgressEvent =
+  | ({ readonly kind: 'run-start' } & RunStart)
+  | ({ readonly kind: 'case' } & CaseProgress)
+  | { readonly kind: 'check'; readonly check: CheckResult };
+
 /**
  * A reporter renders a run. Every hook is optional; the runner calls them in order:
  * `onRunStart` once, `onCaseDone` after each case, `onCheckDone` as each check's verdict is final,
