@@ -37,6 +37,7 @@ export {
   UnknownReporterError,
   writeReports,
   type CaseProgress,
+  type ProgressEvent,
   type Reporter,
   type ReporterGroup,
   type ReporterName,
