@@ -1,6 +1,6 @@
 /** The console reporter's text: opening and closing lines, the summary table, failure details. */
 import type { CheckResult, CheckStatus, Failure, Report } from '../runner/report.js';
-import { oneLine, printable, requestText, responseText } from './exchange-text.js';
+import { counted, oneLine, printable, requestText, responseText } from './exchange-text.js';
 import type { RunStart } from './reporter.js';
 import { paint, type Style, type TerminalMode } from './terminal.js';
 
@@ -13,13 +13,13 @@ export const MAX_FAILURES_SHOWN = 3;
 /** The first line of a run: the seed, then what is tested. */
 export function openingLine(run: RunStart): string {
   const target = `${printable(run.target.baseUrl)}${run.target.embedded ? ' (embedded reference)' : ''}`;
-  return `plantstore test: seed ${run.seed}, target ${target}, ${run.plannedCases} cases planned\n`;
+  return `plantstore test: seed ${run.seed}, target ${target}, ${counted(run.plannedCases, 'case')} planned\n`;
 }
 
 /** One line as a check's verdict becomes final (plain mode's running log). */
 export function checkLine(check: CheckResult, mode: TerminalMode): string {
   const note = check.status === 'skip' ? ` (${oneLine(check.skipReason ?? 'no reason given', 80)})` : '';
-  return `${statusLabel(check.status, mode)} ${printable(String(check.id))}: ${check.cases} cases${note}\n`;
+  return `${statusLabel(check.status, mode)} ${printable(String(check.id))}: ${counted(check.cases, 'case')}${note}\n`;
 }
 
 /** The summary table: check, cases, status, first counterexample (or skip reason) on one line. */
@@ -45,7 +45,7 @@ export function failureDetails(report: Report, mode: TerminalMode): string {
 
 function checkDetails(check: CheckResult, mode: TerminalMode): string {
   const heading = `${statusLabel(check.status, mode)} ${paint(mode, 'bold', printable(String(check.id)))}: ${oneLine(check.title, 100)}`;
-  const lines = ['', heading, `  rule: ${oneLine(check.rule, 200)}`];
+  const lines = ['', heading, `  rule: ${oneLine(check.rule, 600)}`];
   check.failures.slice(0, MAX_FAILURES_SHOWN).forEach((failure, index) => lines.push(...failureLines(failure, index + 1)));
   const hidden = check.failures.length - MAX_FAILURES_SHOWN;
   if (hidden > 0) lines.push(`  (${hidden} more counterexample${hidden === 1 ? '' : 's'} in report.json and report.html)`);
@@ -78,7 +78,7 @@ export function closingLine(report: Report, mode: TerminalMode): string {
   const verdict = paint(mode, failed ? 'red' : 'green', failed ? 'NOT CONFORMANT' : 'CONFORMANT');
   const seconds = (report.summary.durationMs / 1000).toFixed(1);
   const parts = `${counts.fail} failed, ${counts.warn} warned, ${counts.pass} passed, ${counts.skip} skipped`;
-  return `${verdict}: ${parts} of ${report.checks.length} checks; ${report.summary.cases} cases in ${seconds} s; seed ${report.seed} (replay with --seed ${report.seed})\n`;
+  return `${verdict}: ${parts} of ${counted(report.checks.length, 'check')}; ${counted(report.summary.cases, 'case')} in ${seconds} s; seed ${report.seed} (replay with --seed ${report.seed})\n`;
 }
 
 function tally(checks: readonly CheckResult[]): Record<CheckStatus, number> {

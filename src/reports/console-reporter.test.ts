@@ -115,7 +115,7 @@ describe('console reporter in CI', () => {
     await createConsoleReporter({ stdout: out, env: {} }).onRunEnd?.(passingReport(), []);
     const lines = out.text().trimEnd().split('\n');
     expect(lines[0]).toBe('plantstore test: seed 42, target http://127.0.0.1:4010, 900 cases planned');
-    expect(lines.at(-1)).toMatch(/^CONFORMANT: 0 failed, 0 warned, 1 passed, 0 skipped of 1 checks; .* seed 42/);
+    expect(lines.at(-1)).toMatch(/^CONFORMANT: 0 failed, 0 warned, 1 passed, 0 skipped of 1 check; .* seed 42/);
   });
 });
 

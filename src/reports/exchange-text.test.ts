@@ -1,6 +1,6 @@
 /* eslint-disable no-control-regex -- these tests look for control characters in the output */
 import { describe, expect, it } from 'vitest';
-import { failureText, oneLine, printable, requestText, responseText, truncate } from './exchange-text.js';
+import { counted, failureText, oneLine, printable, requestText, responseText, truncate } from './exchange-text.js';
 import { sampleReport } from './sample-reports.js';
 
 describe('printable', () => {
@@ -80,5 +80,11 @@ describe('exchange text', () => {
       expect(text).toContain(part);
     }
     expect(text).not.toMatch(/[\u0000\u001b\ud800]/u);
+  });
+});
+
+describe('counted', () => {
+  it('uses the singular for one only', () => {
+    expect([0, 1, 2].map((n) => counted(n, 'case'))).toEqual(['0 cases', '1 case', '2 cases']);
   });
 });

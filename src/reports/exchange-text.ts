@@ -92,3 +92,8 @@ function bodyText(body: string, limits: ExchangeLimits): string {
   if (body === '') return '(empty body)';
   return printable(truncate(body, limits.maxBody), { keepLines: true });
 }
+
+/** `count` and the noun, plural unless the count is one: `1 case`, `3 cases`. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

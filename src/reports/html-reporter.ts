@@ -1,5 +1,5 @@
 import type { CheckResult, Failure, Report } from '../runner/report.js';
-import { oneLine, printable, requestText, responseText } from './exchange-text.js';
+import { counted, oneLine, printable, requestText, responseText } from './exchange-text.js';
 import { HTML_STYLE } from './html-style.js';
 import type { Reporter } from './reporter.js';
 import { writeReportFile } from './report-file.js';
@@ -104,7 +104,7 @@ function checkSection(check: CheckResult, index: number): string {
     `<section class="check ${check.status}" id="check-${index + 1}">`,
     `<h2><span class="status">${check.status.toUpperCase()}</span> ${h(String(check.id))}: ${h(check.title)}</h2>`,
     `<p class="rule">${h(check.rule)}</p>`,
-    `<p>${check.cases} cases judged.</p>`,
+    `<p>${counted(check.cases, 'case')} judged.</p>`,
   ];
   if (check.skipReason !== undefined) lines.push(`<p>Skipped: ${h(check.skipReason)}</p>`);
   shown.forEach((failure, i) => lines.push(failureArticle(failure, i + 1, check.failures.length)));

@@ -143,6 +143,6 @@ describe('secrets', () => {
     const stdout = capture();
     const group = createReporters(['console'], { outDir: 'unused', stdout, secrets: [SENTINEL] });
     group.onRunStart({ target: { baseUrl: `http://${SENTINEL}@example.test`, embedded: false }, seed: 1, plannedCases: 1 });
-    expect(stdout.text()).toBe('plantstore test: seed 1, target http://$PLANTSTORE_TOKEN@example.test, 1 cases planned\n');
+    expect(stdout.text()).toBe('plantstore test: seed 1, target http://$PLANTSTORE_TOKEN@example.test, 1 case planned\n');
   });
 });
