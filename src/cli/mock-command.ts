@@ -55,6 +55,7 @@ generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
     const seed = integerOption(values, 'seed', 0, Number.MAX_SAFE_INTEGER);
     const dynamic = values.dynamic === true;
     const { createMockServer } = await import('../mock/mock-server.js');
+    const log = batchedWriter(io.stdout);
     const server = await createMockServer({
       tokens,
       anyToken,
@@ -62,14 +63,33 @@ generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
       host: stringOption(values, 'host') ?? '127.0.0.1',
       port: portOption(values, 4010),
       ...(seed === undefined ? {} : { seed }),
-      ...(values.quiet === true
-        ? {}
-        : { onRequest: (entry: MockRequestLogEntry) => io.stdout.write(formatLogLine(entry)) }),
+      ...(values.quiet === true ? {} : { onRequest: (entry: MockRequestLogEntry) => log.write(formatLogLine(entry)) }),
     });
     const mode = dynamic ? `generated plants, seed ${server.seed}` : 'echoing the plant sent';
     io.stdout.write(`plantstore mock listening on ${server.url} (POST /plants, ${mode}); ${server.accepting}\n`);
     await io.waitForStop();
     await server.close();
+    log.flush();
     return EXIT.ok;
   },
 };
+
+/**
+ * Log lines gathered and written once per turn of the event loop: under load, one write per
+ * request to a pipe costs more than answering the request.
+ */
+function batchedWriter(stream: NodeJS.WritableStream): { write(text: string): void; flush(): void } {
+  let pending = '';
+  const flush = (): void => {
+    if (pending === '') return;
+    stream.write(pending);
+    pending = '';
+  };
+  return {
+    write(text) {
+      if (pending === '') setImmediate(flush);
+      pending += text;
+    },
+    flush,
+  };
+}

@@ -1,5 +1,12 @@
 import { createInstance, getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import type { IHttpConfig, IHttpOperationConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
+import type {
+  IHttpConfig,
+  IHttpOperationConfig,
+  IHttpRequest,
+  IHttpResponse,
+  PrismHttpComponents,
+} from '@stoplight/prism-http';
+import { createRequire } from 'node:module';
 import type { IHttpOperation } from '@stoplight/types';
 import { OPERATION, type Contract } from '../contract/index.js';
 
@@ -66,7 +73,7 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   const operation = operations.find((op) => op.method === OPERATION.method && op.path === OPERATION.path);
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${OPERATION.path} operation`);
   const resources: IHttpOperation[] = [operation];
-  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger });
+  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger, mock: memoizedMocker() });
 
   return {
     async decide(question) {
@@ -101,4 +108,37 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
 
 function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+type Mocker = PrismHttpComponents['mock'];
+
+/** Prism's mocker component; required, because ESM and test runners disagree on a CommonJS default. */
+const prismMocker = createRequire(import.meta.url)('@stoplight/prism-http/dist/mocker/index.js') as {
+  default: Mocker;
+};
+
+/** At most this many distinct static answers are kept (Accept and Prefer vary them; clients choose those). */
+const STATIC_ANSWERS_KEPT = 64;
+
+/**
+ * Prism's own mocker, remembered where its answer is the same each time: a static (not dynamic)
+ * answer to a request Prism found valid depends only on the preferred status, example and Accept,
+ * never on the body. Prism still negotiates and builds it the first time; later requests reuse it,
+ * skipping the negotiation, the sampling and the logging of a body no one reads.
+ */
+function memoizedMocker(): Mocker {
+  const mock = prismMocker.default;
+  const answers = new Map<string, ReturnType<ReturnType<Mocker>>>();
+  return (options) => {
+    if (options.config.dynamic || options.input.validations.length > 0) return mock(options);
+    const { code, exampleKey } = options.config;
+    const key = JSON.stringify([code, exampleKey, options.input.data.headers?.accept]);
+    return (logger) => {
+      const known = answers.get(key);
+      if (known) return known;
+      const answer = mock(options)(logger);
+      if (answers.size < STATIC_ANSWERS_KEPT) answers.set(key, answer);
+      return answer;
+    };
+  };
 }

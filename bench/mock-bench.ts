@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../src/contract/package-files.js';
+import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
+import { startProcess, type BenchProcess } from './processes.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+const PRISM = join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism');
+const SPEC = join(PACKAGE_ROOT, 'openapi.yaml');
+const CONNECTIONS = 50;
+
+/** A first answer of any kind means the server is up. */
+async function answers(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' },
+    body: '{"id":1,"name":"first"}',
+  });
+  await res.arrayBuffer();
+  return res.status > 0;
+}
+
+/** Prism's CLI needs a port number up front: ask the OS for a free one. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Spawns a server that prints nothing and polls `url` until it answers. */
+async function startSilent(command: string, args: readonly string[], url: string): Promise<BenchProcess> {
+  const started = performance.now();
+  const child = spawn(command, args, { stdio: 'ignore' });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    });
+  while (!(await answers(url).catch(() => false))) {
+    if (child.exitCode !== null || performance.now() - started > 30_000) {
+      await stop();
+      throw new Error(`${command} never answered at ${url}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { url, pid: child.pid ?? 0, startupMs: performance.now() - started, stop };
+}
+
+interface Contender {
+  readonly name: string;
+  start(): Promise<BenchProcess>;
+}
+
+function contenders(quiet: boolean): Contender[] {
+  const ready = /listening on (http:\/\/\S+)/;
+  return [
+    {
+      name: quiet ? 'prism mock -v silent' : 'prism mock',
+      start: async () => {
+        const port = String(await freePort());
+        const args = ['mock', '-h', '127.0.0.1', '-p', port, ...(quiet ? ['-v', 'silent'] : []), SPEC];
+        // With -v silent Prism prints no ready line: wait for its first answer instead.
+        return quiet ? startSilent(PRISM, args, `http://127.0.0.1:${port}`) : startProcess(PRISM, args, ready, answers);
+      },
+    },
+    {
+      name: quiet ? 'plantstore mock --quiet' : 'plantstore mock',
+      start: () =>
+        startProcess(process.execPath, [CLI, 'mock', '--port', '0', ...(quiet ? ['--quiet'] : [])], ready, answers, {
+          PLANTSTORE_TOKEN: BENCH_TOKEN,
+        }),
+    },
+  ];
+}
+
+async function measure(contender: Contender, seconds: number): Promise<LoadResult & { startupMs: number }> {
+  const server = await contender.start();
+  try {
+    await loadPlants(server.url, { connections: CONNECTIONS, seconds: Math.min(2, seconds) });
+    const load = await loadPlants(server.url, { connections: CONNECTIONS, seconds });
+    return { ...load, startupMs: Math.round(server.startupMs) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * `plantstore mock` against `prism mock` on the same openapi.yaml: the same valid POST /plants
+ * requests at 50 connections, one server after the other in one run, each in its own process, with
+ * their default request logs and again with logging off. Reports requests/s, p99 latency and the
+ * time from spawn to first answer, and the ratio of requests/s.
+ */
+export async function benchMock(options: { quick?: boolean } = {}): Promise<object> {
+  const seconds = options.quick ? 3 : 10;
+  const pairs: Record<string, unknown> = {};
+  for (const quiet of [false, true]) {
+    const results: Record<string, LoadResult & { startupMs: number }> = {};
+    for (const contender of contenders(quiet)) results[contender.name] = await measure(contender, seconds);
+    const [prism, ours] = Object.values(results);
+    pairs[quiet ? 'logging off' : 'default logging'] = {
+      results,
+      rpsRatio: prism && ours ? Math.round((ours.requestsPerSecond / prism.requestsPerSecond) * 10) / 10 : null,
+      mockP99Ms: ours?.p99Ms ?? null,
+    };
+  }
+  return {
+    connections: CONNECTIONS,
+    seconds,
+    pairs,
+    goal: 'plantstore mock >= 5x prism mock requests/s, p99 < 10 ms at 50 connections',
+  };
+}
