@@ -1,0 +1,71 @@
+import type fc from 'fast-check';
+import type { Contract } from '../contract/index.js';
+import { caseBias, caseRandom } from './generate/case-random.js';
+import type { FreshIds } from './generate/fresh-ids.js';
+import type { PlannedRequest, Probe } from './probe.js';
+
+/** One generated case: the fast-check Value (kept for shrinking) and the requests it became. */
+export interface GeneratedCase {
+  readonly probe: Probe<unknown>;
+  readonly index: number;
+  readonly value: fc.Value<unknown>;
+  readonly plans: readonly PlannedRequest[];
+}
+
+/** Everything generation depends on: same inputs, same cases. */
+export interface GenerationInputs {
+  readonly contract: Contract;
+  readonly seed: number;
+  readonly runs: number;
+  readonly fresh: FreshIds;
+  readonly arbitraries: ArbitraryCache;
+}
+
+/** How many cases a probe gets in a run of `runs`: its share, and at least one per variant. */
+export function caseCount(probe: Probe<unknown>, runs: number, contract: Contract): number {
+  return Math.max(1, probe.variants?.(contract) ?? 1, Math.round(runs * probe.share));
+}
+
+/** The salt naming a case (and a shrink path below it) for its fresh ids; part of the replay string. */
+export function caseSalt(probe: Probe<unknown>, index: number, path: readonly number[]): string {
+  return `${probe.name}:${index}:${path.join('.')}`;
+}
+
+/** One arbitrary per probe variant per run: shrink contexts belong to the instance that generated them. */
+export type ArbitraryCache = (probe: Probe<unknown>, index: number) => fc.Arbitrary<unknown>;
+
+export function createArbitraryCache(contract: Contract): ArbitraryCache {
+  const cache = new Map<Probe<unknown>, fc.Arbitrary<unknown>[]>();
+  return (probe, index) => {
+    const variant = index % (probe.variants?.(contract) ?? 1);
+    let arbitraries = cache.get(probe);
+    if (!arbitraries) {
+      arbitraries = [];
+      cache.set(probe, arbitraries);
+    }
+    let arbitrary = arbitraries[variant];
+    if (!arbitrary) {
+      arbitrary = probe.arbitrary(contract, variant);
+      arbitraries[variant] = arbitrary;
+    }
+    return arbitrary;
+  };
+}
+
+/**
+ * Generates every case of every probe, in probe order then index order. Generation is sequential
+ * and cheap, so fixed ids are claimed in the same order on every run with the same seed.
+ */
+export function generateCases(probes: readonly Probe<unknown>[], inputs: GenerationInputs): GeneratedCase[] {
+  const cases: GeneratedCase[] = [];
+  for (const probe of probes) {
+    for (let index = 0; index < caseCount(probe, inputs.runs, inputs.contract); index++) {
+      const arbitrary = inputs.arbitraries(probe, index);
+      const value = arbitrary.generate(caseRandom(inputs.seed, probe.name, index), caseBias(index));
+      const salt = caseSalt(probe, index, []);
+      const plans = probe.plan(value.value, { contract: inputs.contract, fresh: inputs.fresh, salt });
+      cases.push({ probe, index, value, plans });
+    }
+  }
+  return cases;
+}

@@ -1,0 +1,67 @@
+import type { Contract } from '../contract/index.js';
+import type { Exchange } from './http/client.js';
+import type { Probe } from './probe.js';
+import type { CheckId } from './report.js';
+
+/** One check's judgement of one exchange. */
+export interface Verdict {
+  readonly outcome: 'pass' | 'fail' | 'warn';
+  /** Why, for `fail` and `warn`: what the target did and the contract sentence it breaks. */
+  readonly reason?: string;
+}
+
+/** What a check may know besides the exchange. */
+export interface JudgeContext {
+  readonly contract: Contract;
+  /**
+   * Whether the target answers a repeated id with 400 (probed before the run): a fixed-value id an
+   * earlier run may have stored is then no evidence against it. `undefined` when unknown.
+   */
+  readonly targetRejectsRepeats: boolean | undefined;
+}
+
+/** A conformance check: a stable id, the rule it enforces, the probes it needs, and its judge. */
+export interface CheckDefinition {
+  // A user's own suites add ids of their own; CheckId documents the built-in ones.
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents
+  readonly id: CheckId | string;
+  readonly title: string;
+  /** The contract sentence (or HTTP rule) the check enforces, quoted in reports. */
+  readonly rule: string;
+  /** The probes whose cases this check needs; `'all'`: it judges whatever the other checks send. */
+  readonly probes: readonly Probe<unknown>[] | 'all';
+  /**
+   * Judges one exchange; `undefined` when the exchange says nothing about this check (another
+   * intent, or a status another check owns).
+   */
+  judge(exchange: Exchange, context: JudgeContext, caseExchanges: readonly Exchange[]): Verdict | undefined;
+}
+
+/** A named group of checks; `runConformance` runs the checks of every suite it is given. */
+export interface Suite {
+  readonly name: string;
+  readonly description: string;
+  readonly checks: readonly CheckDefinition[];
+}
+
+/** Declares a check (identity, for type inference and a single place to find every check). */
+export function defineCheck(check: CheckDefinition): CheckDefinition {
+  return check;
+}
+
+/** Declares a suite of checks. */
+export function defineSuite(suite: Suite): Suite {
+  return suite;
+}
+
+export const PASS: Verdict = { outcome: 'pass' };
+
+/** A failing verdict. */
+export function fail(reason: string): Verdict {
+  return { outcome: 'fail', reason };
+}
+
+/** A warning: worth a look, not a contract violation. */
+export function warn(reason: string): Verdict {
+  return { outcome: 'warn', reason };
+}

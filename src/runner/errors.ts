@@ -1,0 +1,15 @@
+/** The target could not be reached before any case was sent: nothing to judge (CLI exit 2). */
+export class TargetUnreachableError extends Error {
+  override readonly name = 'TargetUnreachableError';
+  constructor(
+    readonly baseUrl: string,
+    readonly transportError: string,
+  ) {
+    super(`Cannot reach ${baseUrl}: ${transportError}. Check --base-url and that the server is running.`);
+  }
+}
+
+/** Options of `runConformance` that cannot work together (unknown check id, bad replay string, ...). */
+export class ConformanceOptionsError extends Error {
+  override readonly name = 'ConformanceOptionsError';
+}

@@ -1,0 +1,19 @@
+import { createHash } from 'node:crypto';
+import { Random } from 'fast-check';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+
+/**
+ * The random source of one generated case: a function of the run's seed, the probe and the case's
+ * index only, so case 17 is the same whether the run has 20 cases or 2000, and a replay can
+ * regenerate exactly one case.
+ */
+export function caseRandom(seed: number, probe: string, index: number): Random {
+  const digest = createHash('sha256').update(`${seed}\u0000${probe}\u0000${index}`).digest();
+  return new Random(xoroshiro128plus(digest.readInt32BE(0)));
+}
+
+/** fast-check's bias factor for a case: some cases biased toward small and edge values, others not. */
+export function caseBias(index: number): number | undefined {
+  const factors = [undefined, 2, 3, 5, 10];
+  return factors[index % factors.length];
+}

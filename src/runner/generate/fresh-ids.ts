@@ -1,0 +1,43 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** How many bits of an id are fresh: enough that runs against the same server practically never collide. */
+export const FRESH_BITS = 40n;
+
+/**
+ * Fresh id material for one run. Ids have a shape drawn from the seed (which edge, which offset)
+ * and fresh bits drawn from the run's nonce, so the structure of a case is reproducible and its
+ * value unused by earlier runs against a server that keeps its plants.
+ */
+export interface FreshIds {
+  /** The run's nonce as hex, recorded in replay strings. */
+  readonly nonce: string;
+  /** A number in 1..2^40, the same for the same salt within a run. */
+  bits(salt: string): bigint;
+  /**
+   * Claims a fixed id for this run; false when an earlier case of the run already sent it. Only
+   * consulted while the run's cases are generated, in order, so the answer is reproducible.
+   */
+  claim(id: bigint): boolean;
+}
+
+/** A random nonce; pass `nonce` to reproduce a recorded run. */
+export function createFreshIds(nonce: string = randomBytes(8).toString('hex')): FreshIds {
+  const claimed = new Set<bigint>();
+  return {
+    nonce,
+    bits(salt) {
+      const digest = createHash('sha256').update(`${nonce}\u0000${salt}`).digest();
+      return (digest.readBigUInt64BE(0) % (1n << FRESH_BITS)) + 1n;
+    },
+    claim(id) {
+      if (claimed.has(id)) return false;
+      claimed.add(id);
+      return true;
+    },
+  };
+}
+
+/** A source whose claims always succeed: for shrink candidates and replays, judged by the repeat policy. */
+export function unclaimedFreshIds(fresh: FreshIds): FreshIds {
+  return { nonce: fresh.nonce, bits: (salt) => fresh.bits(salt), claim: () => true };
+}

@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { INT64 } from '../../contract/index.js';
+import type { FreshIds } from './fresh-ids.js';
+
+/** The places of the int64 range where implementations break, and a uniform draw over all of it. */
+export type IdAnchor =
+  'max' | 'min' | 'zero' | 'minus-one' | 'above-2^53' | 'below-minus-2^53' | 'int32-max' | 'int32-min' | 'anywhere';
+
+/**
+ * The reproducible structure of an id: an anchor, an offset from it (toward the inside of the range),
+ * and whether fresh bits from the run's nonce are added so the value is new to the target.
+ */
+export interface IdShape {
+  readonly anchor: IdAnchor;
+  readonly offset: bigint;
+  /** False: the exact value (e.g. 2^63-1), which an earlier run may already have stored. */
+  readonly fresh: boolean;
+  /** The position within the full range, for the `anywhere` anchor. */
+  readonly position: bigint;
+}
+
+const ANCHORS: Record<IdAnchor, { readonly base: bigint; readonly direction: 1n | -1n }> = {
+  max: { base: INT64.max, direction: -1n },
+  min: { base: INT64.min, direction: 1n },
+  zero: { base: 0n, direction: 1n },
+  'minus-one': { base: -1n, direction: -1n },
+  'above-2^53': { base: 2n ** 53n, direction: 1n },
+  'below-minus-2^53': { base: -(2n ** 53n), direction: -1n },
+  'int32-max': { base: 2n ** 31n - 1n, direction: 1n },
+  'int32-min': { base: -(2n ** 31n), direction: -1n },
+  anywhere: { base: 0n, direction: 1n },
+};
+
+const edgeAnchor = fc.constantFrom<IdAnchor>(
+  'max',
+  'min',
+  'zero',
+  'minus-one',
+  'above-2^53',
+  'below-minus-2^53',
+  'int32-max',
+  'int32-min',
+);
+
+/** Mostly fresh ids; shrinking moves toward fresh (first alternative), which replays reproducibly. */
+const freshness = fc.oneof({ arbitrary: fc.constant(true), weight: 9 }, { arbitrary: fc.constant(false), weight: 1 });
+
+const offset = fc.oneof(
+  { arbitrary: fc.bigInt({ min: 0n, max: 2n }), weight: 4 },
+  { arbitrary: fc.bigInt({ min: 0n, max: 2n ** 20n }), weight: 1 },
+);
+
+/** Ids over the whole int64 range, weighted to the edges where parsers and storage lose precision. */
+export function int64IdArbitrary(): fc.Arbitrary<IdShape> {
+  const nearEdge = fc.record({ anchor: edgeAnchor, offset, fresh: freshness, position: fc.constant(0n) });
+  const anywhere = fc.record({
+    anchor: fc.constant<IdAnchor>('anywhere'),
+    offset: fc.constant(0n),
+    fresh: fc.constant(true),
+    position: fc.bigInt({ min: INT64.min, max: INT64.max }),
+  });
+  return fc.oneof({ arbitrary: nearEdge, weight: 3 }, { arbitrary: anywhere, weight: 1 });
+}
+
+/** The id a shape stands for in this run; `salt` names the case and slot so each gets its own bits. */
+export function materializeId(shape: IdShape, fresh: FreshIds, salt: string): { id: bigint; mayRepeat: boolean } {
+  const { base, direction } = ANCHORS[shape.anchor];
+  if (shape.anchor === 'anywhere') {
+    const lowMask = (1n << 40n) - 1n;
+    const id = clampInt64((shape.position & ~lowMask) | (fresh.bits(salt) & lowMask));
+    return { id, mayRepeat: false };
+  }
+  if (!shape.fresh) {
+    const id = clampInt64(base + direction * shape.offset);
+    // An exact value sent once per run; a second draw of it in the same run gets fresh bits instead.
+    if (fresh.claim(id)) return { id, mayRepeat: true };
+  }
+  return { id: clampInt64(base + direction * (shape.offset + fresh.bits(salt))), mayRepeat: false };
+}
+
+function clampInt64(value: bigint): bigint {
+  if (value > INT64.max) return INT64.max;
+  if (value < INT64.min) return INT64.min;
+  return value;
+}

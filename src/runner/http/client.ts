@@ -1,0 +1,177 @@
+import { Pool } from 'undici';
+import type { AuthHeader } from '../generate/auth-probe.js';
+import type { PlannedRequest } from '../probe.js';
+import type { RecordedRequest, RecordedResponse } from '../report.js';
+import { describeTransportError } from './transport-errors.js';
+import { redact, TOKEN_VARIABLE } from './redact.js';
+
+/** One request as sent and what came back, both recorded without the token. */
+export interface Exchange {
+  readonly plan: PlannedRequest;
+  readonly request: RecordedRequest;
+  readonly response: RecordedResponse;
+}
+
+/** Options of {@link createTargetClient}. */
+export interface TargetClientOptions {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly concurrency: number;
+  /** Whole-request deadline: connect, headers and body. */
+  readonly timeoutMs: number;
+  /** Response bodies are cut after this many bytes. */
+  readonly maxBodyBytes: number;
+}
+
+/** Sends planned requests to the target over a pool of keep-alive connections. */
+export interface TargetClient {
+  send(plan: PlannedRequest): Promise<Exchange>;
+  close(): Promise<void>;
+}
+
+/** Largest response body read: a Plant or Error is tiny, anything beyond this is a flood. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** A client for one target; redirects are not followed (a 3xx is an answer the contract does not document). */
+export function createTargetClient(options: TargetClientOptions): TargetClient {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const pool = new Pool(base.origin, {
+    connections: options.concurrency,
+    pipelining: 1,
+    connectTimeout: options.timeoutMs,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  // Errors of idle sockets (a target resetting connections) surface on requests; nothing else to do.
+  pool.on('connectionError', () => undefined);
+  return {
+    send: (plan) => sendOne(pool, `${base.origin}${basePath}`, basePath, plan, options),
+    close: () => pool.destroy().catch(() => undefined),
+  };
+}
+
+async function sendOne(
+  pool: Pool,
+  urlBase: string,
+  basePath: string,
+  plan: PlannedRequest,
+  options: TargetClientOptions,
+): Promise<Exchange> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'plantstore-conformance' };
+  if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
+  const authorization = authorizationValue(plan.auth, options.token);
+  if (authorization !== undefined) headers.authorization = authorization;
+  const request: RecordedRequest = {
+    method: plan.method,
+    url: `${urlBase}${plan.path}`,
+    headers: { ...headers, ...recordedAuthorization(plan.auth) },
+    body: plan.body,
+  };
+  const started = performance.now();
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  let status = 0;
+  let responseHeaders: Record<string, string> = {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    const response = await pool.request({
+      method: plan.method,
+      path: `${basePath}${plan.path}`,
+      headers,
+      body: plan.body,
+      signal: abort.signal,
+    });
+    status = response.statusCode;
+    responseHeaders = flattenHeaders(response.headers);
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      const room = options.maxBodyBytes - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (chunk.length > room) {
+        truncated = true;
+        response.body.destroy();
+        break;
+      }
+    }
+    return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started }, options.token);
+  } catch (error) {
+    const kind = describeTransportError(error, abort.signal.aborted);
+    // The status line arrived, then the connection died: the body is what is missing.
+    const transportError = status !== 0 && kind === 'connection-reset' ? 'incomplete-body' : kind;
+    return exchange(
+      plan,
+      request,
+      { status, headers: responseHeaders, chunks, truncated, started, transportError },
+      options.token,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly chunks: readonly Buffer[];
+  readonly truncated: boolean;
+  readonly started: number;
+  readonly transportError?: string;
+}
+
+function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawResponse, token: string): Exchange {
+  const received = raw.status !== 0 || raw.chunks.length > 0;
+  const response: RecordedResponse = {
+    status: raw.status,
+    headers: Object.fromEntries(Object.entries(raw.headers).map(([name, value]) => [name, redact(value, token)])),
+    body: received ? redact(Buffer.concat(raw.chunks).toString('utf8'), token) : null,
+    ...(raw.truncated ? { truncated: true } : {}),
+    ...(raw.transportError === undefined ? {} : { transportError: raw.transportError }),
+    durationMs: Math.round((performance.now() - raw.started) * 10) / 10,
+  };
+  return { plan, request, response };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** The real header value: the only place the token is used. */
+function authorizationValue(auth: AuthHeader, token: string): string | undefined {
+  switch (auth.kind) {
+    case 'none':
+      return undefined;
+    case 'literal':
+      return auth.value;
+    case 'token':
+      return `${auth.scheme} ${token}`;
+    case 'token-variant':
+      if (auth.variant === 'suffix') return `Bearer ${token}x`;
+      if (auth.variant === 'prefix') return `Bearer x${token}`;
+      if (auth.variant === 'bare') return token;
+      return `Bearer ${token.slice(0, -1)}`;
+  }
+}
+
+/** The header as recorded: shell syntax that rebuilds it from `$PLANTSTORE_TOKEN`. */
+function recordedAuthorization(auth: AuthHeader): Record<string, string> {
+  switch (auth.kind) {
+    case 'none':
+      return {};
+    case 'literal':
+      return { authorization: auth.value };
+    case 'token':
+      return { authorization: `${auth.scheme} $${TOKEN_VARIABLE}` };
+    case 'token-variant':
+      if (auth.variant === 'suffix') return { authorization: `Bearer \${${TOKEN_VARIABLE}}x` };
+      if (auth.variant === 'prefix') return { authorization: `Bearer x\${${TOKEN_VARIABLE}}` };
+      if (auth.variant === 'bare') return { authorization: `$${TOKEN_VARIABLE}` };
+      return { authorization: `Bearer \${${TOKEN_VARIABLE}%?}` };
+  }
+}

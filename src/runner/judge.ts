@@ -1,0 +1,66 @@
+import { parseExactJson } from '../contract/index.js';
+import type { Exchange } from './http/client.js';
+import type { RecordedResponse } from './report.js';
+
+/**
+ * Helpers checks share to read an exchange. They judge only by the contract and HTTP: no status,
+ * code or message this project happens to choose is ever expected of a target.
+ */
+
+/** 429 and 503 say the target is throttling or unavailable: notes about the run, not findings. */
+export function isThrottled(response: RecordedResponse): boolean {
+  return response.status === 429 || response.status === 503;
+}
+
+/** An HTTP answer arrived completely and is not throttling: something a check can judge. */
+export function isJudgeable(response: RecordedResponse): boolean {
+  return response.status !== 0 && response.transportError === undefined && !isThrottled(response);
+}
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+export function isServerError(status: number): boolean {
+  return status >= 500 && status !== 503;
+}
+
+/** The parsed response body, or why it is not JSON. */
+export type ParsedBody =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+
+const parsed = new WeakMap<RecordedResponse, ParsedBody>();
+
+/** Parses the response body exactly (numbers keep their digits), once per response. */
+export function responseJson(exchange: Exchange): ParsedBody {
+  const { response } = exchange;
+  let result = parsed.get(response);
+  if (!result) {
+    result = parseBody(response);
+    parsed.set(response, result);
+  }
+  return result;
+}
+
+function parseBody(response: RecordedResponse): ParsedBody {
+  if (response.truncated) return { ok: false, reason: 'the body was cut at the size limit' };
+  if (response.body === null || response.body.trim() === '') return { ok: false, reason: 'the body is empty' };
+  try {
+    return { ok: true, value: parseExactJson(response.body) };
+  } catch (error) {
+    return { ok: false, reason: `the body is not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** `application/json` in any letter case, with or without parameters (RFC 9110 media types). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type = ''] = contentType.split(';');
+  return type.trim().toLowerCase() === 'application/json';
+}
+
+/** A value for a message: JSON, cut to a readable length. */
+export function shown(value: unknown, max = 80): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,73 @@
+import type fc from 'fast-check';
+import type { Contract } from '../contract/index.js';
+import type { AuthHeader } from './generate/auth-probe.js';
+import type { FreshIds } from './generate/fresh-ids.js';
+
+/** What a request is meant to test; checks judge an exchange by its intent. */
+export type Intent =
+  | {
+      /** A valid NewPlant with a valid credential: the contract says 200 with a Plant. */
+      readonly kind: 'valid';
+      /** The string properties sent, which the 200 Plant echoes. */
+      readonly strings: Readonly<Record<string, string>>;
+      /** The id is an exact fixed value an earlier run may have stored. */
+      readonly idMayRepeat: boolean;
+      /** Set when the id is written in an unusual spelling JSON Schema still counts as an integer. */
+      readonly spelling?: string;
+      /** Extra explanation for a failure, e.g. why this id is special. */
+      readonly note?: string;
+    }
+  | { readonly kind: 'invalid-body'; readonly what: string }
+  | { readonly kind: 'media-type'; readonly what: string }
+  | { readonly kind: 'auth'; readonly what: string }
+  /** The same valid NewPlant sent again: the contract does not say what happens. */
+  | { readonly kind: 'repeat' };
+
+/** A request to send, with the credential described rather than included. */
+export interface PlannedRequest {
+  readonly method: string;
+  /** Path below the base URL, e.g. `/plants`. */
+  readonly path: string;
+  readonly auth: AuthHeader;
+  /** `undefined`: no Content-Type header. */
+  readonly contentType: string | undefined;
+  /** `null`: no body. */
+  readonly body: string | null;
+  readonly intent: Intent;
+}
+
+/** What a probe may use while turning a generated value into requests. */
+export interface PlanContext {
+  readonly contract: Contract;
+  readonly fresh: FreshIds;
+  /** Names the case (probe, index, shrink path) so fresh ids differ between cases. */
+  readonly salt: string;
+}
+
+/**
+ * A kind of case the runner sends: a fast-check arbitrary and how one generated value becomes a
+ * short sequence of requests (sent one after another, on one case).
+ */
+export interface Probe<V = unknown> {
+  /** Stable name, used in replay strings. */
+  readonly name: string;
+  /** What the probe sends, for people. */
+  readonly title: string;
+  /** Cases per run, as a fraction of `runs` (at least one case per variant is always sent). */
+  readonly share: number;
+  /**
+   * How many variants the probe has (default 1): case `i` uses variant `i % variants`, so every kind of
+   * invalid body or bad credential is sent even in a short run, and each case shrinks within its kind.
+   */
+  variants?(contract: Contract): number;
+  arbitrary(contract: Contract, variant: number): fc.Arbitrary<V>;
+  plan(value: V, context: PlanContext): PlannedRequest[];
+}
+
+/** Declares a probe; the identity function, for type inference. */
+export function defineProbe<V>(probe: Probe<V>): Probe<V> {
+  return probe;
+}
+
+/** The one operation of the contract. */
+export const PLANTS_PATH = '/plants';

@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { defineProbe } from '../probe.js';
+import { validRequest } from './valid-plants.js';
+
+/** Regions where consecutive integers share one double: the spacing of doubles there, and the direction. */
+const REGIONS = [
+  { base: 2n ** 62n, spacing: 1024n, direction: 1n },
+  { base: -(2n ** 62n), spacing: 1024n, direction: -1n },
+  { base: 2n ** 60n, spacing: 256n, direction: 1n },
+] as const;
+
+/**
+ * Two fresh ids one apart that are equal as doubles (e.g. 2^62+2k and 2^62+2k+1): distinct exactly,
+ * so both must be accepted; a target that stores ids as doubles answers the second as a duplicate.
+ */
+export const precisionPairs = defineProbe<{ draft: PlantDraft; region: number; offset: number }>({
+  name: 'precision-pair',
+  title: 'two fresh ids one apart that are equal as doubles',
+  share: 0.05,
+  arbitrary: (contract) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      region: fc.integer({ min: 0, max: REGIONS.length - 1 }),
+      offset: fc.integer({ min: 0, max: 100 }),
+    }),
+  plan: ({ draft, region, offset }, { fresh, salt }) => {
+    const { base, spacing, direction } = REGIONS[region] ?? REGIONS[0];
+    const first = base + direction * (spacing * fresh.bits(`${salt}:pair`) + BigInt(offset));
+    const second = first + direction;
+    const idFields = draft.fields.filter((field) => field.kind === 'id').map((field) => field.name);
+    const render = (id: bigint) => renderPlant(draft, fresh, salt, new Map(idFields.map((name) => [name, `${id}`])));
+    const note = `The ids ${first} and ${second} differ by one but are the same double: a target that stores ids as floating point treats the second as a repeat.`;
+    return [validRequest(render(first)), validRequest(render(second), 'Bearer', note)];
+  },
+});

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { AUTH_PROBE_KINDS, authProbeArbitrary, type AuthProbe } from '../generate/auth-probe.js';
+import { invalidBodyArbitrary, mutationsOf, renderInvalidBody, type InvalidBody } from '../generate/invalid-body.js';
+import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { defineProbe, PLANTS_PATH } from '../probe.js';
+
+/** Bodies the schema rejects, each with a valid token and `application/json`. */
+export const invalidBodies = defineProbe<InvalidBody>({
+  name: 'invalid-body',
+  title: 'invalid NewPlant bodies with a valid token',
+  share: 1,
+  variants: (contract) => mutationsOf(contract.schemas.newPlant).length,
+  arbitrary: (contract, variant) => invalidBodyArbitrary(contract.schemas.newPlant, variant),
+  plan: (value, { fresh, salt }) => [
+    {
+      method: 'POST',
+      path: PLANTS_PATH,
+      auth: { kind: 'token', scheme: 'Bearer' },
+      contentType: 'application/json',
+      body: renderInvalidBody(value, fresh, salt),
+      intent: { kind: 'invalid-body', what: value.mutation.what },
+    },
+  ],
+});
+
+const WRONG_MEDIA_TYPES = [
+  undefined,
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'multipart/form-data; boundary=plantstore',
+  'application/octet-stream',
+];
+
+/** A valid NewPlant sent without `Content-Type: application/json`. */
+export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: string | undefined }>({
+  name: 'media-type',
+  title: 'a valid NewPlant with a missing or wrong Content-Type',
+  share: 0.15,
+  variants: () => WRONG_MEDIA_TYPES.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      contentType: fc.constant(WRONG_MEDIA_TYPES[variant]),
+    }),
+  plan: ({ draft, contentType }, { fresh, salt }) => [
+    {
+      method: 'POST',
+      path: PLANTS_PATH,
+      auth: { kind: 'token', scheme: 'Bearer' },
+      contentType,
+      body: renderPlant(draft, fresh, salt).text,
+      intent: {
+        kind: 'media-type',
+        what: contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`,
+      },
+    },
+  ],
+});
+
+/** A valid NewPlant with a missing, malformed, foreign or wrong credential. */
+export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
+  name: 'auth',
+  title: 'a valid NewPlant with no or a bad credential',
+  share: 0.3,
+  variants: () => AUTH_PROBE_KINDS.length,
+  arbitrary: (contract, variant) =>
+    fc.record({ draft: newPlantArbitrary(contract.schemas.newPlant), probe: authProbeArbitrary(variant) }),
+  plan: ({ draft, probe }, { fresh, salt }) => [
+    {
+      method: 'POST',
+      path: PLANTS_PATH,
+      auth: probe.header,
+      contentType: 'application/json',
+      body: renderPlant(draft, fresh, salt).text,
+      intent: { kind: 'auth', what: probe.what },
+    },
+  ],
+});

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { bearerSchemeArbitrary } from '../generate/auth-probe.js';
+import { spell, SPELLINGS, type Spelling } from '../generate/integer-spelling.js';
+import { newPlantArbitrary, renderPlant, type PlantDraft, type RenderedPlant } from '../generate/new-plant.js';
+import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
+
+/** A valid NewPlant request with the right token, as the contract's rule 1 describes it. */
+export function validRequest(rendered: RenderedPlant, scheme = 'Bearer', note?: string): PlannedRequest {
+  return {
+    method: 'POST',
+    path: PLANTS_PATH,
+    auth: { kind: 'token', scheme },
+    contentType: 'application/json',
+    body: rendered.text,
+    intent: {
+      kind: 'valid',
+      strings: rendered.strings,
+      idMayRepeat: rendered.idMayRepeat,
+      ...(note === undefined ? {} : { note }),
+    },
+  };
+}
+
+/** Valid NewPlants over the whole space the schema allows, with the bearer scheme in any letter case. */
+export const validPlants = defineProbe<{ draft: PlantDraft; scheme: string }>({
+  name: 'valid-plant',
+  title: 'valid NewPlants with a valid token',
+  share: 1,
+  arbitrary: (contract) =>
+    fc.record({ draft: newPlantArbitrary(contract.schemas.newPlant), scheme: bearerSchemeArbitrary() }),
+  plan: ({ draft, scheme }, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt), scheme)],
+});
+
+/** The same fresh NewPlant twice: the contract leaves repeated ids open, so only the answer's form is judged. */
+export const repeatedIds = defineProbe<PlantDraft>({
+  name: 'repeated-id',
+  title: 'a valid NewPlant sent twice',
+  share: 0.05,
+  arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
+  plan: (draft, { fresh, salt }) => {
+    const first = validRequest(renderPlant(draft, fresh, salt));
+    return [first, { ...first, intent: { kind: 'repeat' } }];
+  },
+});
+
+/**
+ * Integer spellings JSON Schema counts as integers (`5.0`, `5e0`, `1.2345e4`, `-0`): a valid NewPlant
+ * with a plain id, then a twin whose id of the same size is spelled that way. Only the twin's
+ * answer is judged by `integer-spellings`, and only when the plain one was accepted, so a target
+ * that rejects large ids is not blamed for rejecting spellings.
+ */
+export const integerSpellings = defineProbe<{ draft: PlantDraft; spelling: Spelling }>({
+  name: 'integer-spelling',
+  title: 'valid NewPlants whose id is spelled 1.0, 1e2, 1.2345e4 or -0',
+  share: 0.1,
+  variants: () => SPELLINGS.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      spelling: fc.constant(SPELLINGS[variant % SPELLINGS.length] ?? 'fraction-zero'),
+    }),
+  plan: ({ draft: drawn, spelling }, { fresh, salt }) => {
+    // Both twins get fresh ids of the same shape, so they differ in spelling only.
+    const draft = {
+      ...drawn,
+      fields: drawn.fields.map((field) =>
+        field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
+      ),
+    };
+    const plain = renderPlant(draft, fresh, salt);
+    const twin = renderPlant(draft, fresh, `${salt}:spelled`);
+    const idField = draft.fields.find((field) => field.kind === 'id');
+    const id = twin.ids[0];
+    if (!idField || id === undefined) return [validRequest(plain)];
+    let spelled = spell(id, spelling);
+    // `-0` is the fixed value 0: sent once per run; a later draw spells the fresh id instead.
+    if (spelled.value !== id && !fresh.claim(spelled.value)) spelled = spell(id, 'fraction-zero');
+    const rendered = renderPlant(draft, fresh, `${salt}:spelled`, new Map([[idField.name, spelled.text]]));
+    const request = validRequest({ ...rendered, idMayRepeat: spelled.value === 0n });
+    const intent = { ...request.intent, spelling: spelled.text } as PlannedRequest['intent'];
+    return [validRequest(plain), { ...request, intent }];
+  },
+});

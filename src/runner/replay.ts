@@ -1,0 +1,31 @@
+import { ConformanceOptionsError } from './errors.js';
+
+/** A parsed `--replay` string: `<probe>:<case index>:<shrink path or ->:<nonce>`. */
+export interface ReplaySpec {
+  readonly probe: string;
+  readonly index: number;
+  readonly path: readonly number[];
+  /** The nonce the fresh ids were made from; absent: fresh ids new to the target. */
+  readonly nonce?: string;
+}
+
+/** The replay string of a case, as failures record it. */
+export function formatReplay(probe: string, index: number, path: readonly number[], nonce: string): string {
+  return `${probe}:${index}:${path.length ? path.join('.') : '-'}:${nonce}`;
+}
+
+export function parseReplay(text: string): ReplaySpec {
+  const match = /^([a-z0-9-]+):(\d+):(-|\d+(?:\.\d+)*)(?::([0-9a-f]+))?$/.exec(text.trim());
+  if (!match) {
+    throw new ConformanceOptionsError(
+      `--replay "${text}" is not a replay string (expected e.g. valid-plant:17:0.3:9f86d081884c7d65, as printed with a failure).`,
+    );
+  }
+  const [, probe = '', index = '0', path = '-', nonce] = match;
+  return {
+    probe,
+    index: Number(index),
+    path: path === '-' ? [] : path.split('.').map(Number),
+    ...(nonce === undefined ? {} : { nonce }),
+  };
+}

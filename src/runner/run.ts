@@ -1,0 +1,187 @@
+import { randomInt } from 'node:crypto';
+import { DEFAULT_SPEC_PATH, loadContract, PACKAGE_VERSION } from '../contract/index.js';
+import { BUILT_IN_SUITES } from '../../suites/index.js';
+import { createArbitraryCache, generateCases, type GeneratedCase } from './cases.js';
+import type { JudgeContext } from './check.js';
+import { checkResult, type JudgedRun } from './check-results.js';
+import { dispatch, type CaseRun, type DispatchResult } from './execute.js';
+import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import { createTargetClient, DEFAULT_MAX_BODY_BYTES } from './http/client.js';
+import { isThrottled } from './judge.js';
+import { DEFAULTS, type ConformanceOptions } from './options.js';
+import { formatReplay, parseReplay, type ReplaySpec } from './replay.js';
+import type { CheckResult, Report } from './report.js';
+import { replayCase } from './replay-case.js';
+import { selectChecks, type CheckSelection } from './selection.js';
+import { openTarget, probeTarget, type Target } from './target.js';
+import { judgeCase } from './verdicts.js';
+
+/**
+ * Runs the conformance suites against a Plant Store implementation and resolves to the report.
+ * Problems of the target are findings inside the report; only a target that cannot be reached at
+ * all (`TargetUnreachableError`) or contradictory options (`ConformanceOptionsError`) throw.
+ */
+export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const runs = options.runs ?? DEFAULTS.runs;
+  const concurrency = options.concurrency ?? DEFAULTS.concurrency;
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const deadline = started + (options.budgetMs ?? Math.max(60_000, 6 * timeoutMs));
+  const selection = selectChecks(options.suites ?? BUILT_IN_SUITES, options.checks, options.skipChecks);
+  const replay = options.replay === undefined ? undefined : parseReplay(options.replay);
+  const fresh = createFreshIds(replay?.nonce);
+  const target = await openTarget(options);
+  try {
+    const client = createTargetClient({
+      baseUrl: target.baseUrl,
+      token: target.token,
+      concurrency,
+      timeoutMs,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    });
+    try {
+      const arbitraries = createArbitraryCache(contract);
+      const generated = generateCases(selection.allProbes, { contract, seed, runs, fresh, arbitraries });
+      const traits = await probeTarget(client, contract, fresh, target.baseUrl);
+      const judgeContext: JudgeContext = { contract, targetRejectsRepeats: traits.rejectsRepeats };
+      const toSend = replay
+        ? [replayCase(replay, generated, { contract, fresh, arbitraries })]
+        : generated.filter((entry) => selection.sentProbes.has(entry.probe));
+      const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
+      options.onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: toSend.length });
+      const judged: JudgedRun[] = [];
+      let failedCases = 0;
+      const dispatched = await dispatch(toSend, client, {
+        concurrency,
+        deadline,
+        onCaseDone: (run, done) => {
+          const entry = judgeRun(run, selection, judgeContext);
+          judged.push(entry);
+          if ([...entry.verdicts.values()].some((verdict) => verdict.outcome === 'fail')) failedCases++;
+          options.onProgress?.({ kind: 'case', done, planned: toSend.length, failed: failedCases, phase: 'run' });
+        },
+      });
+      judged.sort((a, b) => toSend.indexOf(a.run.generated) - toSend.indexOf(b.run.generated));
+      let shrinkSteps = 0;
+      const replayCommand = (run: CaseRun, path: readonly number[]): string =>
+        describeReplayCommand(
+          seed,
+          runs,
+          target,
+          formatReplay(run.generated.probe.name, run.generated.index, path, fresh.nonce),
+        );
+      const checks: CheckResult[] = [];
+      for (const check of selection.ordered) {
+        const result =
+          'skipReason' in check
+            ? check.result
+            : await checkResult(check.check, judged, {
+                contract,
+                client,
+                fresh,
+                judgeContext,
+                arbitraries,
+                deadline,
+                replayCommand,
+                onShrinkStep: () =>
+                  options.onProgress?.({
+                    kind: 'case',
+                    done: dispatched.runs.length + ++shrinkSteps,
+                    planned: toSend.length + shrinkSteps,
+                    failed: failedCases,
+                    phase: 'shrink',
+                  }),
+              });
+        checks.push(result);
+        options.onProgress?.({ kind: 'check', check: result });
+      }
+      return {
+        tool: { name: 'plantstore', version: PACKAGE_VERSION },
+        target: targetInfo,
+        seed,
+        startedAt,
+        summary: summarize(checks, dispatched.runs.length, Date.now() - started),
+        checks,
+        notes: runNotes(
+          dispatched,
+          traits.rejectsRepeats,
+          fresh,
+          replay,
+          options.budgetMs ?? Math.max(60_000, 6 * timeoutMs),
+        ),
+      };
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+function judgeRun(run: CaseRun, selection: CheckSelection, context: JudgeContext): JudgedRun {
+  const verdicts = new Map<(typeof selection.selected)[number], NonNullable<ReturnType<typeof judgeCase>>>();
+  for (const check of selection.selected) {
+    const verdict = judgeCase(check, run.exchanges, context);
+    if (verdict) verdicts.set(check, verdict);
+  }
+  return { run, verdicts };
+}
+
+function summarize(checks: readonly CheckResult[], cases: number, durationMs: number): Report['summary'] {
+  const count = (status: CheckResult['status']): number => checks.filter((check) => check.status === status).length;
+  return {
+    cases,
+    passed: count('pass'),
+    failed: count('fail'),
+    warnings: count('warn'),
+    skipped: count('skip'),
+    durationMs,
+  };
+}
+
+function describeReplayCommand(seed: number, runs: number, target: Target, replay: string): string {
+  const where = target.embedded ? '' : ` --base-url ${target.baseUrl}`;
+  return `plantstore test --seed ${seed} --runs ${runs}${where} --replay ${replay}`;
+}
+
+function runNotes(
+  dispatched: DispatchResult,
+  rejectsRepeats: boolean | undefined,
+  fresh: FreshIds,
+  replay: ReplaySpec | undefined,
+  budgetMs: number,
+): string[] {
+  const notes: string[] = [];
+  if (replay)
+    notes.push(
+      `Replayed one case: ${replay.probe} #${replay.index}${replay.path.length ? `, shrink path ${replay.path.join('.')}` : ''}.`,
+    );
+  notes.push(`Fresh ids of this run come from nonce ${fresh.nonce} (recorded in every replay string).`);
+  if (rejectsRepeats === true)
+    notes.push(
+      'The target answers a repeated id with 400: a 400 on a fixed id (e.g. 2^63-1) an earlier run may have stored is a warning, not a failure.',
+    );
+  if (rejectsRepeats === false)
+    notes.push('The target accepts a repeated id (200), so every valid id must be accepted, fixed ones included.');
+  if (dispatched.stopped === 'budget')
+    notes.push(
+      `The run's budget of ${budgetMs} ms ran out: ${dispatched.unsent} cases were not sent (raise --budget).`,
+    );
+  if (dispatched.stopped === 'unresponsive')
+    notes.push(
+      `The target stopped answering (only transport failures in a row): ${dispatched.unsent} cases were not sent.`,
+    );
+  const throttled = dispatched.runs
+    .flatMap((run) => run.exchanges)
+    .filter((exchange) => isThrottled(exchange.response)).length;
+  if (throttled > 0)
+    notes.push(
+      `${throttled} answers were 429 or 503 (throttling or unavailable): they were not judged. Lower --concurrency.`,
+    );
+  return notes;
+}
+
+export type { GeneratedCase };

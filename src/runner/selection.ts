@@ -1,0 +1,59 @@
+import type { CheckDefinition, Suite } from './check.js';
+import { ConformanceOptionsError } from './errors.js';
+import type { Probe } from './probe.js';
+import type { CheckResult } from './report.js';
+
+/** Which checks run, which are skipped and why, and which probes that takes. */
+export interface CheckSelection {
+  readonly selected: readonly CheckDefinition[];
+  /** Every check in report order: to run, or already decided as skipped. */
+  readonly ordered: readonly (
+    { readonly check: CheckDefinition } | { readonly skipReason: string; readonly result: CheckResult }
+  )[];
+  /** Every probe of every check, in a fixed order: always generated, so ids are claimed the same way. */
+  readonly allProbes: readonly Probe<unknown>[];
+  /** The probes whose cases are sent. */
+  readonly sentProbes: ReadonlySet<Probe<unknown>>;
+}
+
+/** Applies `--check` and `--skip-check` to the suites' checks; an unknown id is an options error. */
+export function selectChecks(
+  suites: readonly Suite[],
+  only: readonly string[] = [],
+  skip: readonly string[] = [],
+): CheckSelection {
+  const all = suites.flatMap((suite) => suite.checks);
+  const known = new Set(all.map((check) => check.id));
+  const unknown = [...only, ...skip].filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new ConformanceOptionsError(
+      `unknown check "${unknown.join('", "')}"; the checks are ${[...known].join(', ')}`,
+    );
+  }
+  const ordered = all.map((check) => {
+    const reason =
+      only.length > 0 && !only.includes(check.id)
+        ? 'not selected (--check)'
+        : skip.includes(check.id)
+          ? 'skipped with --skip-check'
+          : undefined;
+    if (reason === undefined) return { check };
+    const result: CheckResult = {
+      id: check.id,
+      title: check.title,
+      rule: check.rule,
+      status: 'skip',
+      cases: 0,
+      failures: [],
+      skipReason: reason,
+    };
+    return { skipReason: reason, result };
+  });
+  const selected = ordered.flatMap((entry) => ('check' in entry && entry.check ? [entry.check] : []));
+  const probesOf = (checks: readonly CheckDefinition[]): Probe<unknown>[] => [
+    ...new Set(checks.flatMap((check) => (check.probes === 'all' ? [] : check.probes))),
+  ];
+  const allProbes = probesOf(all);
+  const needsAll = selected.some((check) => check.probes === 'all');
+  return { selected, ordered, allProbes, sentProbes: new Set(needsAll ? allProbes : probesOf(selected)) };
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import type { Contract } from '../contract/index.js';
+import { createReferenceServer } from '../reference/server.js';
+import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
+import type { FreshIds } from './generate/fresh-ids.js';
+import { renderPlant, type DraftField } from './generate/new-plant.js';
+import { schemaFields } from './generate/schema-fields.js';
+import type { TargetClient } from './http/client.js';
+import { UNREACHABLE } from './http/transport-errors.js';
+import { validRequest } from './probes/valid-plants.js';
+
+/** The implementation under test: where it is, its token, and how to let it go. */
+export interface Target {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** The given target, or the reference started in-process with a random token on a free port. */
+export async function openTarget(options: { baseUrl?: string; token?: string; spec?: string }): Promise<Target> {
+  if (options.baseUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new ConformanceOptionsError(
+        `"${options.baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:8080.`,
+      );
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConformanceOptionsError(`--base-url must be http:// or https://, got ${url.protocol}`);
+    }
+    return {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      token: options.token ?? '',
+      embedded: false,
+      close: async () => {},
+    };
+  }
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const server = await createReferenceServer({
+    tokens: [token],
+    ...(options.spec === undefined ? {} : { spec: options.spec }),
+  });
+  return { baseUrl: server.url, token, embedded: true, close: () => server.close() };
+}
+
+/** What the runner learns about the target before the run. */
+export interface TargetTraits {
+  /** The target answers a repeated id with 400 (true), 200 (false), or something else (undefined). */
+  readonly rejectsRepeats: boolean | undefined;
+}
+
+/**
+ * Sends one fresh valid NewPlant twice. Nothing listening → {@link TargetUnreachableError}; otherwise
+ * the second answer tells how the target treats repeated ids.
+ */
+export async function probeTarget(
+  client: TargetClient,
+  contract: Contract,
+  fresh: FreshIds,
+  baseUrl: string,
+): Promise<TargetTraits> {
+  const fields: DraftField[] = schemaFields(contract.schemas.newPlant)
+    .filter((field) => field.required)
+    .map((field) =>
+      field.type === 'integer'
+        ? { name: field.name, kind: 'id', shape: { anchor: 'anywhere', offset: 0n, fresh: true, position: 2n ** 61n } }
+        : { name: field.name, kind: 'value', value: field.type === 'string' ? 'plantstore preflight' : true },
+    );
+  const request = validRequest(renderPlant({ fields, extras: [] }, fresh, 'preflight'));
+  const first = await client.send(request);
+  const failure = first.response.transportError;
+  if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
+  if (first.response.status === 0) return { rejectsRepeats: undefined };
+  const second = await client.send(request);
+  if (second.response.status === 400) return { rejectsRepeats: true };
+  if (second.response.status === 200) return { rejectsRepeats: false };
+  return { rejectsRepeats: undefined };
+}

@@ -1,0 +1,126 @@
+import {
+  defineCheck,
+  defineSuite,
+  fail,
+  isJudgeable,
+  isServerError,
+  PASS,
+  precisionPairs,
+  responseJson,
+  schemaFields,
+  shown,
+  validPlants,
+  warn,
+  integerSpellings,
+  type JudgeContext,
+  type Verdict,
+} from '../src/runner/suite-kit.js';
+import type { Contract } from '../src/contract/index.js';
+
+/** A 400 on an exact fixed id is no evidence when the target rejects repeats: an earlier run may have stored it. */
+function repeatExcuse(idMayRepeat: boolean, status: number, context: JudgeContext): Verdict | undefined {
+  if (status !== 400 || !idMayRepeat || context.targetRejectsRepeats === false) return undefined;
+  return warn(
+    'A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids, and an earlier run may already have stored this one, so this is not counted as a failure; run against a fresh target to be sure.',
+  );
+}
+
+export const positiveAcceptance = defineCheck({
+  id: 'positive-acceptance',
+  title: 'Valid NewPlants with valid authentication are accepted',
+  rule: 'Rule 1: when a valid NewPlant body is sent with valid authentication, the response is 200 with a Plant body.',
+  probes: [validPlants, precisionPairs],
+  judge({ plan, response }, context) {
+    const { intent } = plan;
+    // Server errors are no-server-error's finding; one defect, one failing check.
+    if (
+      intent.kind !== 'valid' ||
+      intent.spelling !== undefined ||
+      !isJudgeable(response) ||
+      isServerError(response.status)
+    ) {
+      return undefined;
+    }
+    if (response.status === 200) return PASS;
+    const excuse = repeatExcuse(intent.idMayRepeat, response.status, context);
+    if (excuse) return excuse;
+    const note = intent.note === undefined ? '' : ` ${intent.note}`;
+    return fail(
+      `A valid NewPlant with a valid token was answered ${response.status}; rule 1 says 200 with a Plant.${note}`,
+    );
+  },
+});
+
+const plantStrings = new WeakMap<Contract, string[]>();
+
+/** The string properties of the Plant schema: what a 200 answer carries back. */
+function echoedFields(contract: Contract): string[] {
+  let fields = plantStrings.get(contract);
+  if (!fields) {
+    fields = schemaFields(contract.schemas.plant)
+      .filter((field) => field.type === 'string')
+      .map((field) => field.name);
+    plantStrings.set(contract, fields);
+  }
+  return fields;
+}
+
+export const echo = defineCheck({
+  id: 'echo',
+  title: 'The 200 Plant carries the name and tag sent',
+  rule: 'POST /plants creates the plant sent: the 200 Plant carries its `name` and `tag` exactly (no trimming or normalisation), and no `tag` when none was sent.',
+  probes: [validPlants],
+  judge(exchange, { contract }) {
+    const { plan, response } = exchange;
+    if (plan.intent.kind !== 'valid' || response.status !== 200 || !isJudgeable(response)) return undefined;
+    const body = responseJson(exchange);
+    if (!body.ok) return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`);
+    if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
+      return fail('The 200 answer does not carry the plant sent: its body is not a JSON object.');
+    }
+    const plant = body.value as Record<string, unknown>;
+    for (const field of echoedFields(contract)) {
+      const sent = plan.intent.strings[field];
+      const got = plant[field];
+      if (sent === undefined && got !== undefined) {
+        return fail(`No "${field}" was sent, but the 200 Plant has "${field}": ${shown(got)}.`);
+      }
+      if (sent !== undefined && got !== sent) {
+        return fail(
+          `"${field}" was sent as ${shown(sent)} (${sent.length} UTF-16 units) but came back as ${shown(got)}${typeof got === 'string' ? ` (${got.length} units)` : ''}.`,
+        );
+      }
+    }
+    return PASS;
+  },
+});
+
+export const integerSpellingsCheck = defineCheck({
+  id: 'integer-spellings',
+  title: 'Integers written as 1.0, 1e2 or -0 are accepted as ids',
+  rule: 'The id is a JSON Schema (2020-12) integer, and JSON Schema counts any number with a zero fractional part as an integer: `5.0`, `5e0`, `1.2345e4` and `-0` are valid ids.',
+  probes: [integerSpellings],
+  judge({ plan, response }, context, caseExchanges) {
+    const { intent } = plan;
+    if (intent.kind !== 'valid' || intent.spelling === undefined || !isJudgeable(response)) return undefined;
+    // Judged only beside a plain twin that was accepted: the spelling, not the id, must be the difference.
+    const twin = caseExchanges.find(
+      (other) => other.plan.intent.kind === 'valid' && other.plan.intent.spelling === undefined,
+    );
+    if (twin?.response.status !== 200) return undefined;
+    if (response.status === 200) return PASS;
+    if (response.status !== 400) return undefined;
+    const excuse = repeatExcuse(intent.idMayRepeat, response.status, context);
+    if (excuse) return excuse;
+    return fail(
+      `A valid NewPlant whose id is written ${intent.spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${intent.spelling} as an integer, so rule 1 says 200.`,
+    );
+  },
+});
+
+/** Valid requests: accepted, echoed, whatever the spelling of their integers. */
+export default defineSuite({
+  name: 'acceptance',
+  description: 'Valid NewPlants with valid authentication are created and echoed.',
+  checks: [positiveAcceptance, echo, integerSpellingsCheck],
+});

@@ -1,0 +1,31 @@
+import {
+  authProbes,
+  defineCheck,
+  defineSuite,
+  fail,
+  isJudgeable,
+  isServerError,
+  isSuccess,
+  PASS,
+} from '../src/runner/suite-kit.js';
+
+export const authEnforced = defineCheck({
+  id: 'auth-enforced',
+  title: 'Requests without a valid bearer token are refused',
+  rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted).',
+  probes: [authProbes],
+  judge({ plan, response }) {
+    if (plan.intent.kind !== 'auth' || !isJudgeable(response) || isServerError(response.status)) return undefined;
+    if (!isSuccess(response.status)) return PASS;
+    return fail(
+      `A request with ${plan.intent.what} was answered ${response.status}; bearerAuth secures every request.`,
+    );
+  },
+});
+
+/** Bearer authentication guards the operation. */
+export default defineSuite({
+  name: 'authentication',
+  description: 'No plant is created without a valid bearer token.',
+  checks: [authEnforced],
+});

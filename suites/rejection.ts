@@ -1,0 +1,51 @@
+import {
+  defineCheck,
+  defineSuite,
+  fail,
+  invalidBodies,
+  isJudgeable,
+  isServerError,
+  isSuccess,
+  PASS,
+  warn,
+  wrongMediaTypes,
+} from '../src/runner/suite-kit.js';
+
+export const negativeRejection = defineCheck({
+  id: 'negative-rejection',
+  title: 'Invalid requests are rejected',
+  rule: 'Only a valid NewPlant (id an int64 integer, name a string, tag a string when present) is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error.',
+  probes: [invalidBodies, wrongMediaTypes],
+  judge({ plan, response }) {
+    const { intent } = plan;
+    if (intent.kind !== 'invalid-body' && intent.kind !== 'media-type') return undefined;
+    if (!isJudgeable(response) || isServerError(response.status)) return undefined;
+    const { status } = response;
+    if (intent.kind === 'media-type') {
+      if (!isSuccess(status))
+        return status === 400 || status === 415
+          ? PASS
+          : fail(
+              `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
+            );
+      return warn(
+        `A valid NewPlant sent with ${intent.what} was accepted (${status}). The contract names application/json as the request type; accepting others is lenient rather than wrong.`,
+      );
+    }
+    if (status === 400) return PASS;
+    if (isSuccess(status))
+      return fail(
+        `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
+      );
+    return fail(
+      `An invalid body (${intent.what}) was answered ${status}; rule 2: a failed request is answered 400 with an Error.`,
+    );
+  },
+});
+
+/** Invalid bodies and media types never create a plant. */
+export default defineSuite({
+  name: 'rejection',
+  description: 'Bodies that are not valid NewPlants are rejected, never created.',
+  checks: [negativeRejection],
+});

@@ -1,0 +1,85 @@
+import {
+  defineCheck,
+  defineSuite,
+  fail,
+  isJsonMediaType,
+  isJudgeable,
+  isServerError,
+  PASS,
+  responseJson,
+  type Intent,
+} from '../src/runner/suite-kit.js';
+
+export const responseSchema = defineCheck({
+  id: 'response-schema',
+  title: 'A 200 carries a Plant, a 400 an Error',
+  rule: 'Responses: 200 is a JSON Plant; rule 2: when the request fails with status 400, the body is an Error object with both `error` (int32) and `message` present.',
+  probes: 'all',
+  judge(exchange, { contract }) {
+    const { status } = exchange.response;
+    if (!isJudgeable(exchange.response) || (status !== 200 && status !== 400)) return undefined;
+    const schema = status === 200 ? 'Plant' : 'Error';
+    const body = responseJson(exchange);
+    if (!body.ok)
+      return fail(
+        `The ${status} answer should carry ${schema === 'Plant' ? 'a Plant' : 'an Error'}, but ${body.reason}.`,
+      );
+    const violations = (status === 200 ? contract.check.plant : contract.check.error)(body.value);
+    if (violations.length === 0) return PASS;
+    return fail(
+      `The ${status} body is not a valid ${schema}: ${violations
+        .map((v) => v.message)
+        .slice(0, 3)
+        .join('; ')}.`,
+    );
+  },
+});
+
+export const contentType = defineCheck({
+  id: 'content-type',
+  title: 'JSON answers say application/json',
+  rule: 'The contract documents the 200 and 400 bodies as `application/json` (any letter case and parameters such as charset are allowed, per RFC 9110).',
+  probes: 'all',
+  judge({ response }) {
+    if (!isJudgeable(response) || (response.status !== 200 && response.status !== 400)) return undefined;
+    const type = response.headers['content-type'];
+    if (isJsonMediaType(type)) return PASS;
+    return fail(
+      `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the contract documents application/json.`,
+    );
+  },
+});
+
+/**
+ * The statuses a target may answer with for a request of this intent. The contract is silent on
+ * authentication failures, so 401 and 403 are always documented answers (whether refusing was right
+ * is positive-acceptance's and auth-enforced's business).
+ */
+function allowedStatuses(intent: Intent): readonly number[] {
+  // HTTP's own answer to a body in a media type the operation does not take.
+  if (intent.kind === 'media-type') return [200, 400, 401, 403, 415];
+  return [200, 400, 401, 403];
+}
+
+export const documentedStatus = defineCheck({
+  id: 'documented-status',
+  title: 'Only documented statuses are answered',
+  rule: 'POST /plants documents 200 and 400 only, plus what HTTP defines for what the contract leaves open: 401/403 for authentication, 415 for a wrong Content-Type. 3xx redirects and other 4xx are undocumented.',
+  probes: 'all',
+  judge({ plan, response }) {
+    // Server errors belong to no-server-error, throttling is a note.
+    if (!isJudgeable(response) || isServerError(response.status)) return undefined;
+    const allowed = allowedStatuses(plan.intent);
+    if (allowed.includes(response.status)) return PASS;
+    return fail(
+      `The target answered ${response.status}, which the contract does not document for this request (expected ${allowed.join(' or ')}).`,
+    );
+  },
+});
+
+/** The form of every answer: status, body schema, media type. */
+export default defineSuite({
+  name: 'responses',
+  description: 'Every answer uses a documented status, carries the documented body and says it is JSON.',
+  checks: [responseSchema, contentType, documentedStatus],
+});

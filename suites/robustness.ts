@@ -1,0 +1,48 @@
+import {
+  defineCheck,
+  defineSuite,
+  fail,
+  isServerError,
+  isThrottled,
+  PASS,
+  repeatedIds,
+} from '../src/runner/suite-kit.js';
+
+export const noServerError = defineCheck({
+  id: 'no-server-error',
+  title: 'No server errors, dropped connections or timeouts',
+  rule: 'The contract documents 200 and 400 only: every request gets a complete HTTP answer within the timeout, never a 5xx (503 counts as throttling), a dropped connection or a truncated body.',
+  probes: 'all',
+  judge({ response }) {
+    if (response.transportError !== undefined) {
+      return fail(
+        `No complete answer: ${response.transportError}${response.status ? ` after status ${response.status}` : ''}.`,
+      );
+    }
+    if (response.truncated) return fail(`The answer body is larger than the runner reads (flooding); it was cut.`);
+    if (isThrottled(response)) return undefined;
+    if (isServerError(response.status)) return fail(`The target answered ${response.status}, a server error.`);
+    return PASS;
+  },
+});
+
+export const repeatedId = defineCheck({
+  id: 'repeated-id',
+  title: 'A repeated id gets a documented answer',
+  rule: 'Rule 3: behaviour when the id already exists is not shown; whatever the target decides (200 or 400), it is a documented answer, not a 5xx.',
+  probes: [repeatedIds],
+  judge({ plan, response }, _context, caseExchanges) {
+    if (plan.intent.kind !== 'repeat' || response.status === 0 || isThrottled(response)) return undefined;
+    // Only a repeat of an id the target did store says anything about repeats.
+    if (caseExchanges[0]?.response.status !== 200) return undefined;
+    if (response.status === 200 || response.status === 400) return PASS;
+    return fail(`Sending an existing id again was answered ${response.status}; the contract documents 200 and 400.`);
+  },
+});
+
+/** The target survives whatever it is sent, repeats included. */
+export default defineSuite({
+  name: 'robustness',
+  description: 'Every request gets a complete, documented answer: no crashes, hangs or server errors.',
+  checks: [noServerError, repeatedId],
+});
