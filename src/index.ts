@@ -3,7 +3,8 @@
  *
  * - the contract: `loadContract`, exact-integer JSON, the Error codes;
  * - the reference implementation: `createReferenceServer`;
- * - the mock for frontend work: `createMockServer`.
+ * - the mock for frontend work: `createMockServer`;
+ * - the conformance runner: `runConformance`, its suites and report types.
  */
 export * from './contract/index.js';
 export { DEFAULT_BODY_LIMIT, type RunningServer } from './http/server-kit.js';
@@ -24,6 +25,7 @@ export {
   type MockServer,
   type MockServerOptions,
 } from './mock/index.js';
+export * from './runner/index.js';
 export { runCli } from './cli/main.js';
 export {
   createReporters,
