@@ -72,7 +72,7 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
   const operation = operations.find((op) => op.method === OPERATION.method && op.path === OPERATION.path);
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${OPERATION.path} operation`);
-  const resources: IHttpOperation[] = [operation];
+  const resources: IHttpOperation[] = [withoutEmptyParameterLists(operation)];
   const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger, mock: memoizedMocker() });
 
   return {
@@ -104,6 +104,19 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       };
     },
   };
+}
+
+/**
+ * The operation without its empty header, query, path and cookie parameter lists: Prism validates
+ * each list it is given (parsing the path template every time) even when there is nothing to check.
+ */
+function withoutEmptyParameterLists(operation: IHttpOperation): IHttpOperation {
+  const request = operation.request;
+  if (!request) return operation;
+  const kept = Object.fromEntries(
+    Object.entries(request).filter(([, value]) => !(Array.isArray(value) && value.length === 0)),
+  );
+  return { ...operation, request: kept };
 }
 
 function definedOnly<T extends object>(record: T): Partial<T> {
