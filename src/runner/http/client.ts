@@ -39,7 +39,8 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   const pool = new Pool(base.origin, {
     connections: options.concurrency,
     pipelining: 1,
-    connectTimeout: options.timeoutMs,
+    // Before the whole-request deadline, so a host that never accepts reads as unreachable, not slow.
+    connectTimeout: Math.max(1, Math.floor(options.timeoutMs * 0.9)),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
   });

@@ -1,0 +1,147 @@
+import { resolve } from 'node:path';
+import type { ReporterGroup } from '../reports/index.js';
+import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
+import type { ConformanceOptions, RunProgress } from '../runner/options.js';
+import { reportExitCode } from '../runner/report.js';
+import { UsageError } from './cli-errors.js';
+import type { CliCommand, CliIo, OptionValues } from './command.js';
+import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
+
+/** `plantstore test`: the conformance suites against a target (the embedded reference by default). */
+export const testCommand: CliCommand = {
+  name: 'test',
+  summary: 'Judge a Plant Store implementation against the contract (property-based)',
+  help: `Usage: plantstore test [options]
+
+Runs the conformance suites against a Plant Store implementation and writes reports. Without
+--base-url it starts the reference implementation in-process and tests that.
+
+Options:
+  --base-url <url>     The implementation to test, e.g. https://staging.example.com/api
+  --token <t>          Its bearer token. Prefer PLANTSTORE_TOKEN or --token-file: command
+                       lines show up in process lists and CI logs.
+  --token-file <f>     Read the token from this file (first line)
+  --seed <n>           Seed of the generated cases (printed on every run; same seed, same cases)
+  --runs <n>           Cases per probe (default 100)
+  --concurrency <n>    Requests in flight (default 16)
+  --timeout <ms>       Per-request timeout (default 10000)
+  --budget <ms>        Deadline of the whole run, shrinking included (default 60000 or 6 timeouts)
+  --out <dir>          Where reports go (default reports/)
+  --reporter <name>    console, json, junit or html (repeatable; default all four)
+  --check <id>         Run only this check (repeatable)
+  --skip-check <id>    Skip this check (repeatable)
+  --replay <r>         Run one recorded case again (the replay string printed with a failure)
+  --spec <file>        OpenAPI document of the contract (default: the package's openapi.yaml)
+  -h, --help           Show this help
+
+Environment:
+  PLANTSTORE_TOKEN     The bearer token, when neither --token nor --token-file is given
+
+Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec, unreachable target).`,
+  options: {
+    'base-url': { type: 'string' },
+    token: { type: 'string', multiple: true },
+    'token-file': { type: 'string' },
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    concurrency: { type: 'string' },
+    timeout: { type: 'string' },
+    budget: { type: 'string' },
+    out: { type: 'string' },
+    reporter: { type: 'string', multiple: true },
+    check: { type: 'string', multiple: true },
+    'skip-check': { type: 'string', multiple: true },
+    replay: { type: 'string' },
+    spec: { type: 'string' },
+  },
+  allowPositionals: false,
+  async run(values, _positionals, io) {
+    // Loaded only when the command runs, so --help and the other commands start fast.
+    const { createReporters, isReporterName, REPORTER_NAMES } = await import('../reports/index.js');
+    const { runConformance } = await import('../runner/run.js');
+    const options = conformanceOptions(values, io);
+    const reporterNames = reporterSelection(values, isReporterName, REPORTER_NAMES);
+    const reporters = createReporters(reporterNames, {
+      outDir: resolve(io.cwd, stringOption(values, 'out') ?? 'reports'),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: io.env,
+      secrets: options.token === undefined ? [] : [options.token],
+    });
+    if (options.baseUrl !== undefined) warnAboutPlainHttp(options.baseUrl, io);
+    try {
+      const report = await runConformance({ ...options, onProgress: (event) => forward(event, reporters) });
+      if (!reporterNames.includes('console')) io.stdout.write(`plantstore test: seed ${report.seed}\n`);
+      await reporters.onRunEnd(report);
+      return reportExitCode(report);
+    } catch (error) {
+      if (error instanceof TargetUnreachableError || error instanceof ConformanceOptionsError) {
+        throw new UsageError(error.message);
+      }
+      throw error;
+    }
+  },
+};
+
+function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions {
+  const baseUrl = stringOption(values, 'base-url');
+  const [token] = tokenOptions(values, io.env);
+  if (baseUrl !== undefined && token === undefined) {
+    throw new UsageError(
+      "--base-url needs the target's bearer token: set PLANTSTORE_TOKEN, or pass --token-file (or --token).",
+    );
+  }
+  const optional = <K extends keyof ConformanceOptions>(key: K, value: ConformanceOptions[K] | undefined) =>
+    value === undefined ? {} : { [key]: value };
+  const checks = listOption(values, 'check');
+  const skipChecks = listOption(values, 'skip-check');
+  return {
+    ...optional('baseUrl', baseUrl),
+    ...optional('token', baseUrl === undefined ? undefined : token),
+    ...optional('seed', integerOption(values, 'seed', 0, 2 ** 31 - 1)),
+    ...optional('runs', integerOption(values, 'runs', 1, 1_000_000)),
+    ...optional('concurrency', integerOption(values, 'concurrency', 1, 1024)),
+    ...optional('timeoutMs', integerOption(values, 'timeout', 1, 3_600_000)),
+    ...optional('budgetMs', integerOption(values, 'budget', 1, 86_400_000)),
+    ...optional('replay', stringOption(values, 'replay')),
+    ...optional('spec', stringOption(values, 'spec')),
+    ...(checks.length ? { checks } : {}),
+    ...(skipChecks.length ? { skipChecks } : {}),
+  };
+}
+
+function reporterSelection(
+  values: OptionValues,
+  isReporterName: (name: string) => boolean,
+  REPORTER_NAMES: readonly string[],
+): string[] {
+  const names = listOption(values, 'reporter').flatMap((name) => name.split(','));
+  const unknown = names.filter((name) => !isReporterName(name));
+  if (unknown.length) {
+    throw new UsageError(`unknown reporter "${unknown.join('", "')}"; the reporters are ${REPORTER_NAMES.join(', ')}.`);
+  }
+  return names.length ? names : [...REPORTER_NAMES];
+}
+
+function forward(event: RunProgress, reporters: ReporterGroup): void {
+  if (event.kind === 'run-start') reporters.onRunStart(event);
+  else if (event.kind === 'case') reporters.onCaseDone(event);
+  else reporters.onCheckDone(event.check);
+}
+
+/** A bearer token over plain http to another machine can be read on the way. */
+function warnAboutPlainHttp(baseUrl: string, io: CliIo): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
+  if (url.protocol === 'http:' && !loopback) {
+    io.stderr.write(
+      `plantstore test: warning: the bearer token will be sent over plain http to ${url.host}; use https for anything but a local target.\n`,
+    );
+  }
+}
