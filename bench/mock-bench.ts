@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../src/contract/package-files.js';
@@ -7,6 +8,7 @@ import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
 import { startProcess, type BenchProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+const BARE_ECHO = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
 const PRISM = join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism');
 const SPEC = join(PACKAGE_ROOT, 'openapi.yaml');
 const CONNECTIONS = 50;
@@ -101,6 +103,8 @@ async function measure(contender: Contender, seconds: number): Promise<LoadResul
  */
 export async function benchMock(options: { quick?: boolean } = {}): Promise<object> {
   const seconds = options.quick ? 3 : 10;
+  // Other processes on the machine change every figure: the 1-minute load average says how busy it was.
+  const loadBefore = loadavg()[0] ?? 0;
   const pairs: Record<string, unknown> = {};
   for (const quiet of [false, true]) {
     const results: Record<string, LoadResult & { startupMs: number }> = {};
@@ -112,10 +116,20 @@ export async function benchMock(options: { quick?: boolean } = {}): Promise<obje
       mockP99Ms: ours?.p99Ms ?? null,
     };
   }
+  // The ceiling on this machine: node:http echoing JSON.parse'd bodies, no auth, no validation.
+  const ceiling = await measure(
+    {
+      name: 'bare node:http echo',
+      start: () => startProcess(process.execPath, [BARE_ECHO], /listening on (http:\/\/\S+)/, answers),
+    },
+    seconds,
+  );
   return {
     connections: CONNECTIONS,
     seconds,
     pairs,
+    ceiling: { name: 'bare node:http echo', requestsPerSecond: ceiling.requestsPerSecond, p99Ms: ceiling.p99Ms },
+    loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     goal: 'plantstore mock >= 5x prism mock requests/s, p99 < 10 ms at 50 connections',
   };
 }
