@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../contract/index.js';
+import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
+import type { CliIo } from './command.js';
+import { runCli } from './main.js';
+
+const SENTINEL = 'cli-sentinel-token-51d0e2';
+const run = promisify(execFile);
+
+function io(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const cwd = mkdtempSync(join(tmpdir(), 'plantstore-test-cli-'));
+  return {
+    stdout,
+    stderr,
+    env: { CI: 'true', ...env },
+    cwd,
+    waitForStop: () => Promise.resolve(),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+function reportFiles(dir: string): string {
+  const reports = join(dir, 'reports');
+  return existsSync(reports)
+    ? readdirSync(reports)
+        .map((file) => readFileSync(join(reports, file), 'utf8'))
+        .join('\n')
+    : '';
+}
+
+describe('plantstore test', () => {
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    reference = await createReferenceServer({ tokens: [SENTINEL] });
+  });
+  afterAll(() => reference.close());
+
+  it('passes a conformant target, prints the seed, writes reports, and never shows the token', async () => {
+    const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+    const code = await runCli(['test', '--base-url', reference.url, '--runs', '5', '--seed', '99'], cli);
+    expect(code, cli.err()).toBe(0);
+    expect(cli.out()).toContain('99');
+    const written = reportFiles(cli.cwd);
+    expect(written).toContain('"seed": 99');
+    for (const text of [cli.out(), cli.err(), written]) expect(text).not.toContain(SENTINEL);
+  });
+
+  it('reads the token from --token-file', async () => {
+    const cli = io();
+    const file = join(cli.cwd, 'token');
+    writeFileSync(file, `${SENTINEL}\n`);
+    const args = ['test', '--base-url', reference.url, '--token-file', file, '--runs', '3', '--reporter', 'json'];
+    expect(await runCli(args, cli)).toBe(0);
+    expect(cli.out() + cli.err() + reportFiles(cli.cwd)).not.toContain(SENTINEL);
+  });
+
+  it('exits 1 when a check fails (wrong token: valid plants are refused)', async () => {
+    const cli = io({ PLANTSTORE_TOKEN: 'not-the-token' });
+    const args = ['test', '--base-url', reference.url, '--runs', '3', '--check', 'positive-acceptance'];
+    expect(await runCli([...args, '--reporter', 'json'], cli)).toBe(1);
+  });
+
+  it('exits 2 with one line when the target is unreachable, the token is missing or a check is unknown', async () => {
+    const closed = await createReferenceServer({ tokens: [SENTINEL] });
+    await closed.close();
+    const cases: { args: string[]; env: Record<string, string>; message: RegExp }[] = [
+      { args: ['--base-url', closed.url], env: { PLANTSTORE_TOKEN: SENTINEL }, message: /Cannot reach/ },
+      { args: ['--base-url', reference.url], env: {}, message: /needs the target's bearer token/ },
+      { args: ['--check', 'no-such-check'], env: {}, message: /unknown check "no-such-check"/ },
+      { args: ['--reporter', 'pdf'], env: {}, message: /unknown reporter/ },
+    ];
+    for (const { args, env, message } of cases) {
+      const cli = io(env);
+      expect(await runCli(['test', ...args], cli)).toBe(2);
+      expect(cli.err()).toMatch(message);
+      expect(cli.err().trim().split('\n')).toHaveLength(1);
+      expect(cli.err()).not.toContain(SENTINEL);
+    }
+  });
+
+  it('runs from the built bin on the embedded reference and exits 0', async () => {
+    const bin = join(PACKAGE_ROOT, 'dist/src/cli/bin.js');
+    if (!existsSync(bin)) throw new Error('build first: npm run build');
+    const cwd = mkdtempSync(join(tmpdir(), 'plantstore-test-bin-'));
+    const { stdout } = await run(process.execPath, [bin, 'test', '--runs', '5', '--reporter', 'console'], {
+      cwd,
+      env: { ...process.env, CI: 'true' },
+    });
+    expect(stdout).toMatch(/seed \d+/);
+  });
+});

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../report.js';
+import { curlLine } from './curl.js';
+
+/** Runs a curl line in bash with `curl` replaced by a function that prints its arguments and stdin. */
+function argumentsOf(line: string, token = 'T0KEN'): string[] {
+  const script = `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; if [ "$*" != "\${*%@-}" ]; then printf 'STDIN:'; base64 -w0; printf '\\0'; fi; }\n${line}`;
+  const output = execFileSync('bash', ['--norc', '--noprofile', '-c', script], {
+    env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: token },
+  });
+  return output.toString('utf8').split('\0').slice(0, -1);
+}
+
+const request = (body: string | null, headers: Record<string, string> = {}): RecordedRequest => ({
+  method: 'POST',
+  url: 'http://127.0.0.1:8080/plants',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer $PLANTSTORE_TOKEN', ...headers },
+  body,
+});
+
+describe('curl lines', () => {
+  it('send the body byte for byte, quotes and all', () => {
+    const body = `{"name":"it's \\"quoted\\" $HOME \`x\` \\\\ 🌱","id":1}`;
+    const args = argumentsOf(curlLine(request(body)));
+    expect(args[args.indexOf('--data-binary') + 1]).toBe(body);
+  });
+
+  it('expand the token from $PLANTSTORE_TOKEN and never contain it', () => {
+    const line = curlLine(request('{}'));
+    expect(line).toContain('$PLANTSTORE_TOKEN');
+    expect(argumentsOf(line, 's3cret')).toContain('Authorization: Bearer s3cret');
+  });
+
+  it('rebuild damaged tokens from the variable', () => {
+    const line = curlLine(request('{}', { authorization: 'Bearer ${PLANTSTORE_TOKEN%?}' }));
+    expect(argumentsOf(line, 'abcd')).toContain('Authorization: Bearer abc');
+  });
+
+  it('pipe bodies with control characters through base64', () => {
+    const body = '{"name":"a\u0001\u0000b"}';
+    const line = curlLine(request(body));
+    expect(line).toContain('base64 -d');
+    const args = argumentsOf(line);
+    expect(args.at(-1)).toBe(`STDIN:${Buffer.from(body).toString('base64')}`);
+  });
+
+  it('clear the Content-Type curl would add when the request had none', () => {
+    const args = argumentsOf(curlLine({ ...request('{}'), headers: { authorization: 'Bearer $PLANTSTORE_TOKEN' } }));
+    expect(args).toContain('Content-Type:');
+  });
+});

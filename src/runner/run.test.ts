@@ -1,0 +1,161 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBearerCheck, errorBody, loadContract, readNewPlant } from '../contract/index.js';
+import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
+import { BUILT_IN_SUITES } from '../../suites/index.js';
+import type { JudgeContext } from './check.js';
+import { TargetUnreachableError } from './errors.js';
+import type { Exchange } from './http/client.js';
+import { reportExitCode } from './report.js';
+import { runConformance } from './run.js';
+
+const TOKEN = 'sentinel-token-7f3a9c';
+const contract = await loadContract();
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+/** A small target built on the contract module, with one twist given by `answer`. */
+async function startTarget(answer: Handler): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => answer(req, res, Buffer.concat(chunks)));
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+const checkBearer = createBearerCheck([TOKEN]);
+
+/** Conformant and stateless, except that it trims the name it echoes. */
+const trimmingTarget: Handler = (req, res, body) => {
+  const send = (status: number, text: string) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+  const authProblem = checkBearer(req.headers.authorization);
+  if (authProblem) return send(401, errorBody(authProblem));
+  const read = readNewPlant(contract, req.headers['content-type'], body);
+  if (!read.ok) return send(400, errorBody(read.problem));
+  const { name, tag } = read.plant;
+  send(200, JSON.stringify(tag === undefined ? { name: name.trim() } : { name: name.trim(), tag }));
+};
+
+const QUICK = { runs: 12, concurrency: 4, timeoutMs: 3_000, budgetMs: 30_000 } as const;
+
+describe('runConformance against the reference', () => {
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    reference = await createReferenceServer({ tokens: [TOKEN] });
+  });
+  afterAll(() => reference.close());
+
+  it('finds nothing wrong, judges every check, and never records the token', async () => {
+    const report = await runConformance({ ...QUICK, seed: 42, baseUrl: reference.url, token: TOKEN });
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual(
+      BUILT_IN_SUITES.flatMap((suite) => suite.checks).map((check) => [check.id, 'pass']),
+    );
+    expect(report.summary.failed).toBe(0);
+    expect(report.seed).toBe(42);
+    expect(JSON.stringify(report)).not.toContain(TOKEN);
+  });
+
+  it('reaches the same verdict when run again with the same seed against the same (stateful) server', async () => {
+    const first = await runConformance({ ...QUICK, seed: 7, baseUrl: reference.url, token: TOKEN });
+    const second = await runConformance({ ...QUICK, seed: 7, baseUrl: reference.url, token: TOKEN });
+    // Fixed ids (2^63-1, 0, ...) stored by the first run come back 400 from this repeat-rejecting
+    // server: a warning that says so, never a failure.
+    const verdicts = (report: typeof first) =>
+      report.checks.map((check) => [check.id, check.status === 'warn' ? 'pass' : check.status]);
+    expect(verdicts(second)).toEqual(verdicts(first));
+    expect(reportExitCode(second)).toBe(reportExitCode(first));
+    for (const warning of second.checks.filter((check) => check.status === 'warn')) {
+      expect(warning.failures[0]?.reason).toContain('earlier run may already have stored');
+    }
+  });
+
+  it('starts and tests the embedded reference when no base URL is given', async () => {
+    const report = await runConformance({ ...QUICK, seed: 3 });
+    expect(report.target.embedded).toBe(true);
+    expect(report.summary.failed).toBe(0);
+  });
+});
+
+describe('runConformance against a faulty target', () => {
+  it('reports a shrunk counterexample that still fails, and replays the exact request', async () => {
+    const target = await startTarget(trimmingTarget);
+    try {
+      const report = await runConformance({ ...QUICK, runs: 40, seed: 1, baseUrl: target.url, token: TOKEN });
+      const failing = report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
+      expect(failing).toEqual(['echo']);
+      const echo = report.checks.find((check) => check.id === 'echo');
+      const failure = echo?.failures[0];
+      if (!failure) throw new Error('no echo failure');
+      expect(failure.curl).toContain('$PLANTSTORE_TOKEN');
+      expect(JSON.stringify(report)).not.toContain(TOKEN);
+
+      // The shrunk counterexample, judged again, still fails.
+      const check = BUILT_IN_SUITES.flatMap((suite) => suite.checks).find((c) => c.id === 'echo');
+      const context: JudgeContext = { contract, targetRejectsRepeats: undefined };
+      const sent = JSON.parse(failure.request.body ?? '{}') as { name: string; tag?: string };
+      const strings = sent.tag === undefined ? { name: sent.name } : { name: sent.name, tag: sent.tag };
+      const exchange = {
+        plan: { intent: { kind: 'valid', strings, idMayRepeat: false } },
+        request: failure.request,
+        response: failure.response,
+      } as unknown as Exchange;
+      expect(check?.judge(exchange, context, [exchange])?.outcome).toBe('fail');
+
+      const replay = /--replay (\S+)/.exec(failure.replay)?.[1] ?? '';
+      const again = await runConformance({ ...QUICK, runs: 40, seed: 1, baseUrl: target.url, token: TOKEN, replay });
+      const replayed = again.checks.find((c) => c.id === 'echo');
+      expect(replayed?.status).toBe('fail');
+      expect(replayed?.failures[0]?.request.body).toBe(failure.request.body);
+      expect(again.summary.cases).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('finishes within its budget against a target that never answers', async () => {
+    const target = await startTarget(() => undefined);
+    try {
+      const report = await runConformance({
+        runs: 5,
+        concurrency: 4,
+        timeoutMs: 200,
+        budgetMs: 4_000,
+        baseUrl: target.url,
+        token: TOKEN,
+      });
+      expect(report.checks.find((check) => check.id === 'no-server-error')?.status).toBe('fail');
+      expect(report.checks.find((check) => check.id === 'no-server-error')?.failures[0]?.response.transportError).toBe(
+        'timeout',
+      );
+      expect(report.summary.durationMs).toBeLessThan(10_000);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('throws TargetUnreachableError when nothing listens', async () => {
+    const target = await startTarget(() => undefined);
+    const { url } = target;
+    await target.close();
+    await expect(runConformance({ ...QUICK, baseUrl: url, token: TOKEN })).rejects.toBeInstanceOf(
+      TargetUnreachableError,
+    );
+  });
+});

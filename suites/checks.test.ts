@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../src/contract/index.js';
+import type { JudgeContext } from '../src/runner/check.js';
+import type { Exchange } from '../src/runner/http/client.js';
+import type { Intent } from '../src/runner/probe.js';
+import type { RecordedResponse } from '../src/runner/report.js';
+import { echo, integerSpellingsCheck, positiveAcceptance } from './acceptance.js';
+import { authEnforced } from './authentication.js';
+import { negativeRejection } from './rejection.js';
+import { contentType, documentedStatus, responseSchema } from './responses.js';
+import { noServerError, repeatedId } from './robustness.js';
+
+const contract = await loadContract();
+const context: JudgeContext = { contract, targetRejectsRepeats: true };
+const VALID: Intent = { kind: 'valid', strings: { name: 'Fern', tag: ' x ' }, idMayRepeat: false };
+
+function exchange(
+  intent: Intent,
+  status: number,
+  body: string | null,
+  extra: Partial<RecordedResponse> = {},
+): Exchange {
+  return {
+    plan: {
+      method: 'POST',
+      path: '/plants',
+      auth: { kind: 'token', scheme: 'Bearer' },
+      contentType: 'application/json',
+      body: '{}',
+      intent,
+    },
+    request: { method: 'POST', url: 'http://127.0.0.1/plants', headers: {}, body: '{}' },
+    response: { status, headers: { 'content-type': 'application/json' }, body, durationMs: 1, ...extra },
+  };
+}
+
+const outcome = (check: typeof echo, ex: Exchange, all: readonly Exchange[] = [ex], ctx = context) =>
+  check.judge(ex, ctx, all)?.outcome;
+
+describe('acceptance checks', () => {
+  it('positive-acceptance: 200 passes, 400 and 201 fail, a 5xx is left to no-server-error', () => {
+    expect(outcome(positiveAcceptance, exchange(VALID, 200, '{"name":"Fern"}'))).toBe('pass');
+    expect(outcome(positiveAcceptance, exchange(VALID, 400, '{"error":1,"message":"no"}'))).toBe('fail');
+    expect(outcome(positiveAcceptance, exchange(VALID, 201, '{"name":"Fern"}'))).toBe('fail');
+    expect(outcome(positiveAcceptance, exchange(VALID, 500, ''))).toBeUndefined();
+  });
+
+  it('positive-acceptance: a 400 on a fixed id is a warning only when the target rejects repeats', () => {
+    const fixed: Intent = { ...VALID, idMayRepeat: true };
+    expect(outcome(positiveAcceptance, exchange(fixed, 400, '{"error":1,"message":"dup"}'))).toBe('warn');
+    const accepting = { ...context, targetRejectsRepeats: false };
+    expect(outcome(positiveAcceptance, exchange(fixed, 400, '{"error":1,"message":"dup"}'), undefined, accepting)).toBe(
+      'fail',
+    );
+  });
+
+  it('positive-acceptance: throttling (429, 503) is not judged', () => {
+    expect(outcome(positiveAcceptance, exchange(VALID, 429, ''))).toBeUndefined();
+    expect(outcome(positiveAcceptance, exchange(VALID, 503, ''))).toBeUndefined();
+  });
+
+  it('echo: exact strings pass, extra response fields are allowed', () => {
+    expect(outcome(echo, exchange(VALID, 200, '{"name":"Fern","tag":" x ","id":7,"extra":true}'))).toBe('pass');
+  });
+
+  it('echo: a trimmed tag, an invented tag, a missing name and a non-JSON body fail', () => {
+    expect(outcome(echo, exchange(VALID, 200, '{"name":"Fern","tag":"x"}'))).toBe('fail');
+    const noTag: Intent = { ...VALID, strings: { name: 'Fern' } };
+    expect(outcome(echo, exchange(noTag, 200, '{"name":"Fern","tag":""}'))).toBe('fail');
+    expect(outcome(echo, exchange(VALID, 200, '{"plant":{"name":"Fern","tag":" x "}}'))).toBe('fail');
+    expect(outcome(echo, exchange(VALID, 200, '{"name":"Fe'))).toBe('fail');
+  });
+
+  it('integer-spellings: judged only beside an accepted plain twin', () => {
+    const spelled: Intent = { ...VALID, spelling: '5.0' };
+    const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
+    const plainRefused = exchange(VALID, 400, '{"error":1,"message":"big"}');
+    const refused = exchange(spelled, 400, '{"error":1,"message":"no"}');
+    expect(outcome(integerSpellingsCheck, refused, [plainOk, refused])).toBe('fail');
+    expect(outcome(integerSpellingsCheck, refused, [plainRefused, refused])).toBeUndefined();
+    const accepted = exchange(spelled, 200, '{"name":"Fern"}');
+    expect(outcome(integerSpellingsCheck, accepted, [plainOk, accepted])).toBe('pass');
+  });
+});
+
+describe('response checks', () => {
+  it('response-schema: a Plant on 200, an Error with an int32 code on 400', () => {
+    expect(outcome(responseSchema, exchange(VALID, 200, '{"name":"Fern","more":[1]}'))).toBe('pass');
+    expect(outcome(responseSchema, exchange(VALID, 200, '{"tag":"x"}'))).toBe('fail');
+    expect(outcome(responseSchema, exchange(VALID, 400, '{"error":2147483647,"message":"m"}'))).toBe('pass');
+    expect(outcome(responseSchema, exchange(VALID, 400, '{"error":2147483648,"message":"m"}'))).toBe('fail');
+    expect(outcome(responseSchema, exchange(VALID, 400, '{"error":1}'))).toBe('fail');
+    expect(outcome(responseSchema, exchange(VALID, 400, '<html>'))).toBe('fail');
+  });
+
+  it('response-schema: 401 and 403 bodies are not judged', () => {
+    const auth: Intent = { kind: 'auth', what: 'no token' };
+    expect(outcome(responseSchema, exchange(auth, 401, 'Unauthorized'))).toBeUndefined();
+    expect(outcome(responseSchema, exchange(auth, 403, ''))).toBeUndefined();
+  });
+
+  it('content-type: application/json in any case with parameters passes; others fail', () => {
+    const typed = (type: string | undefined) =>
+      exchange(VALID, 200, '{"name":"Fern"}', { headers: type === undefined ? {} : { 'content-type': type } });
+    expect(outcome(contentType, typed('Application/JSON; charset=UTF-8'))).toBe('pass');
+    expect(outcome(contentType, typed('text/plain'))).toBe('fail');
+    expect(outcome(contentType, typed(undefined))).toBe('fail');
+  });
+
+  it('documented-status: 401/403 are documented answers, 415 only for a wrong media type, 3xx and 422 are not', () => {
+    const auth: Intent = { kind: 'auth', what: 'no token' };
+    for (const status of [400, 401, 403]) expect(outcome(documentedStatus, exchange(auth, status, ''))).toBe('pass');
+    const media: Intent = { kind: 'media-type', what: 'text/plain' };
+    expect(outcome(documentedStatus, exchange(media, 415, ''))).toBe('pass');
+    expect(outcome(documentedStatus, exchange(VALID, 415, ''))).toBe('fail');
+    expect(outcome(documentedStatus, exchange(VALID, 307, ''))).toBe('fail');
+    expect(outcome(documentedStatus, exchange({ kind: 'invalid-body', what: 'x' }, 422, ''))).toBe('fail');
+  });
+});
+
+describe('rejection and authentication', () => {
+  const invalid: Intent = { kind: 'invalid-body', what: 'name missing' };
+  it('negative-rejection: 400 passes, 2xx and other 4xx fail', () => {
+    expect(outcome(negativeRejection, exchange(invalid, 400, '{"error":1,"message":"m"}'))).toBe('pass');
+    expect(outcome(negativeRejection, exchange(invalid, 200, '{"name":"x"}'))).toBe('fail');
+    expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
+  });
+
+  it('negative-rejection: accepting a wrong Content-Type is only a warning; 415 is fine', () => {
+    const media: Intent = { kind: 'media-type', what: 'text/plain' };
+    expect(outcome(negativeRejection, exchange(media, 200, '{"name":"x"}'))).toBe('warn');
+    expect(outcome(negativeRejection, exchange(media, 415, ''))).toBe('pass');
+  });
+
+  it('auth-enforced: 400, 401 and 403 pass, 2xx fails', () => {
+    const auth: Intent = { kind: 'auth', what: 'a wrong token' };
+    for (const status of [400, 401, 403]) expect(outcome(authEnforced, exchange(auth, status, ''))).toBe('pass');
+    expect(outcome(authEnforced, exchange(auth, 200, '{"name":"x"}'))).toBe('fail');
+  });
+});
+
+describe('robustness', () => {
+  it('no-server-error: 5xx, transport failures and floods fail; 503 is throttling', () => {
+    expect(outcome(noServerError, exchange(VALID, 500, ''))).toBe('fail');
+    expect(outcome(noServerError, exchange(VALID, 0, null, { transportError: 'timeout' }))).toBe('fail');
+    expect(outcome(noServerError, exchange(VALID, 200, '{', { truncated: true }))).toBe('fail');
+    expect(outcome(noServerError, exchange(VALID, 503, ''))).toBeUndefined();
+    expect(outcome(noServerError, exchange(VALID, 400, '{}'))).toBe('pass');
+  });
+
+  it('repeated-id: 200 and 400 pass after a stored original; anything else fails', () => {
+    const first = exchange(VALID, 200, '{"name":"Fern"}');
+    const again = (status: number) => exchange({ kind: 'repeat' }, status, '');
+    expect(outcome(repeatedId, again(200), [first, again(200)])).toBe('pass');
+    expect(outcome(repeatedId, again(400), [first, again(400)])).toBe('pass');
+    expect(outcome(repeatedId, again(409), [first, again(409)])).toBe('fail');
+    expect(outcome(repeatedId, again(500), [exchange(VALID, 500, ''), again(500)])).toBeUndefined();
+  });
+});
