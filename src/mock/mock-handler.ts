@@ -55,7 +55,6 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
       authorization: (req.headers.authorization ?? '').trim().replace(/^\S+\s+/, 'Bearer '),
       accept: req.headers.accept,
       body: prismSafeBody(result.plant),
-      bodyLength: read.body.length,
       // Prism's generator seed is process-wide: a seed per request keeps a run reproducible.
       preferences: { ...preferences, dynamic, ...(dynamic ? { seed: `${settings.seed}-${generated++}` } : {}) },
     });

@@ -141,7 +141,7 @@ describe('CORS', () => {
 describe('Prism is asked', () => {
   it('Prism judges the body it is given: a safe id passes, a missing name does not', async () => {
     const engine = await createPrismEngine(contract, false);
-    const question = { authorization: 'Bearer x', accept: undefined, bodyLength: 20, preferences: {} };
+    const question = { authorization: 'Bearer x', accept: undefined, preferences: {} };
     const valid = await engine.decide({ ...question, body: prismSafeBody({ id: 2n ** 63n - 1n, name: 'F' }) });
     expect(valid).toMatchObject({ kind: 'response', violations: [], response: { statusCode: 200 } });
     const invalid = await engine.decide({ ...question, body: { id: 1 } });
@@ -155,7 +155,6 @@ describe('Prism is asked', () => {
       authorization: 'Basic x',
       accept: undefined,
       body: { id: 1, name: 'F' },
-      bodyLength: 20,
       preferences: {},
     });
     expect(decision).toMatchObject({ kind: 'problem', status: 401 });
