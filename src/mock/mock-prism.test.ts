@@ -80,9 +80,11 @@ describe('Prefer', () => {
     expect(reply.json).not.toEqual({ name: 'Echo me' });
   });
 
-  it('an Accept that excludes JSON gets a 400 Error from Prism negotiation', async () => {
-    const reply = await send(mock.url, { accept: 'application/xml' });
-    expect(reply).toMatchObject({ status: 400, json: { error: 4003 } });
+  it('an Accept that excludes JSON, or is no media type at all, gets a 400 Error from Prism negotiation', async () => {
+    expect(await send(mock.url, { accept: 'application/xml' })).toMatchObject({ status: 400, json: { error: 4003 } });
+    expect(await send(mock.url, { accept: 'garbage;;;' })).toMatchObject({ status: 400, json: { error: 4003 } });
+    const browserLike = await send(mock.url, { accept: 'text/html,application/xml;q=0.9,*/*;q=0.8' });
+    expect(browserLike.status).toBe(200);
   });
 });
 

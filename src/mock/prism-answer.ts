@@ -1,7 +1,7 @@
 import { problem, type NewPlant } from '../contract/index.js';
 import { mockProblemAnswer, problemAnswer, type MockAnswer } from './answers.js';
 import type { MockPreferences } from './prefer.js';
-import type { PrismDecision } from './prism-engine.js';
+import { PRISM_EXCEPTION, type PrismDecision } from './prism-engine.js';
 
 /** What shapes the answer besides Prism's decision. */
 export interface AnswerContext {
@@ -62,6 +62,12 @@ function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }
     return mockProblemAnswer(
       'unsupportedPreference',
       `Prefer: example=${context.preferences.exampleKey.slice(0, 40)} names no example of openapi.yaml for this response (${decision.detail.replace(/\.$/, '')}).`,
+    );
+  }
+  if (decision.type === PRISM_EXCEPTION && /media type/i.test(decision.detail)) {
+    return mockProblemAnswer(
+      'notAcceptable',
+      'The Accept header is not a list of media types: accept application/json (or leave Accept out).',
     );
   }
   if (decision.status === 406) {

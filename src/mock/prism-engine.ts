@@ -30,6 +30,9 @@ export type PrismDecision =
     }
   | { readonly kind: 'problem'; readonly status: number; readonly type: string; readonly detail: string };
 
+/** The `type` of a problem Prism threw instead of returning. */
+export const PRISM_EXCEPTION = 'prism-exception';
+
 /** Prism, prepared once: the one operation resolved, one instance, asked once per request. */
 export interface PrismEngine {
   decide(question: PrismQuestion): Promise<PrismDecision>;
@@ -90,7 +93,14 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       };
       // A fresh mock object every time: Prism writes the Accept media types into it.
       const config: IHttpConfig = { ...BASE_CONFIG, mock: { dynamic, ...definedOnly(question.preferences) } };
-      const result = await prism.request(input, resources, config)();
+      let result: Awaited<ReturnType<ReturnType<typeof prism.request>>>;
+      try {
+        result = await prism.request(input, resources, config)();
+      } catch (error) {
+        // Prism throws instead of answering on some inputs (an Accept header that is no media type).
+        const detail = error instanceof Error ? error.message : String(error);
+        return { kind: 'problem', status: 500, type: PRISM_EXCEPTION, detail };
+      }
       if (result._tag === 'Right') {
         const { output, validations } = result.right;
         return { kind: 'response', response: output, violations: validations.input.map((v) => v.message) };
