@@ -19,10 +19,24 @@ export interface InvalidBody {
 
 const WRONG_FOR_STRING = ['null', 'true', 'false', '0', '123', '[]', '["a"]', '{}', '{"value":"a"}'];
 const WRONG_FOR_INTEGER = ['null', 'true', '"abc"', '""', '[1]', '{}', '[]'];
-const NOT_INTEGERS = ['1.5', '-0.5', '1e-3', '0.1', '9007199254740993.5', '1.0000000000000001e-1'];
+/**
+ * `{fresh}` stands for fresh digits of the run: a lenient target that stores what it wrongly accepts
+ * must not see the same value twice, or shrinking would meet its duplicate check instead of the defect.
+ */
+const FRESH = '{fresh}';
+const NOT_INTEGERS = [
+  `${FRESH}.5`,
+  `-${FRESH}.25`,
+  '1e-3',
+  `${FRESH}1e-1`,
+  '9007199254740993.5',
+  '1.0000000000000001e-1',
+];
 const OUT_OF_INT64 = [
   `${INT64.max + 1n}`,
   `${INT64.min - 1n}`,
+  `${FRESH}0000000000000000000`,
+  `-${FRESH}0000000000000000000`,
   '18446744073709551616',
   '1e19',
   '-9.3e18',
@@ -66,7 +80,7 @@ export function mutationsOf(schema: JsonSchema): Mutation[] {
 function wrongValues(field: SchemaField): string[] {
   if (field.type === 'integer') {
     const range = field.format === 'int32' ? ['2147483648', '-2147483649'] : OUT_OF_INT64;
-    return [...WRONG_FOR_INTEGER, '"5"', ...NOT_INTEGERS, ...range];
+    return [...WRONG_FOR_INTEGER, `"${FRESH}"`, ...NOT_INTEGERS, ...range];
   }
   if (field.type === 'string') return WRONG_FOR_STRING;
   if (field.type === 'boolean') return ['null', '0', '"true"', '[]', '{}'];
@@ -74,7 +88,8 @@ function wrongValues(field: SchemaField): string[] {
 }
 
 function preview(json: string): string {
-  return json.length > 24 ? `${json.slice(0, 10)}… (${json.length} characters)` : json;
+  const shown = json.replaceAll(FRESH, 'N');
+  return shown.length > 24 ? `${shown.slice(0, 10)}… (${shown.length} characters)` : shown;
 }
 
 /** Invalid NewPlant bodies: one mutation of the schema (by `variant`), applied to generated valid drafts. */
@@ -94,5 +109,6 @@ export function renderInvalidBody(body: InvalidBody, fresh: FreshIds, salt: stri
   if (mutation.kind === 'drop') return renderPlant({ ...body.draft, fields: others }, fresh, salt).text;
   // The field may be an optional one the draft left out: put it back, then write the wrong value.
   const fields = [...others, { name: mutation.field, kind: 'value' as const, value: '' }];
-  return renderPlant({ ...body.draft, fields }, fresh, salt, new Map([[mutation.field, mutation.json]])).text;
+  const json = mutation.json.replaceAll(FRESH, String(fresh.bits(`${salt}:invalid`)));
+  return renderPlant({ ...body.draft, fields }, fresh, salt, new Map([[mutation.field, json]])).text;
 }
