@@ -21,7 +21,7 @@ async function startMock(args: string[], env: Record<string, string> = {}): Prom
   const stopped = new Promise<void>((resolve) => (stopNow = resolve));
   const io: CliIo = { stdout, stderr, env, cwd: process.cwd(), waitForStop: () => stopped };
   const exit = runCli(['mock', '--port', '0', ...args], io);
-  for (let i = 0; i < 200 && !/listening on (\S+)/.test(text); i++) {
+  for (let i = 0; i < 600 && !/listening on (\S+)/.test(text); i++) {
     await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 25))]);
   }
   const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
