@@ -53,19 +53,23 @@ export function createArbitraryCache(contract: Contract): ArbitraryCache {
 }
 
 /**
- * Generates every case of every probe, in probe order then index order. Generation is sequential
- * and cheap, so fixed ids are claimed in the same order on every run with the same seed.
+ * Generates every case of every probe, in probe order then index order, lazily: the runner sends
+ * the first cases while later ones are still to be generated. The order never changes, so fixed
+ * ids are claimed the same way on every run with the same seed.
  */
-export function generateCases(probes: readonly Probe<unknown>[], inputs: GenerationInputs): GeneratedCase[] {
-  const cases: GeneratedCase[] = [];
+export function* iterateCases(probes: readonly Probe<unknown>[], inputs: GenerationInputs): Generator<GeneratedCase> {
   for (const probe of probes) {
     for (let index = 0; index < caseCount(probe, inputs.runs, inputs.contract); index++) {
       const arbitrary = inputs.arbitraries(probe, index);
       const value = arbitrary.generate(caseRandom(inputs.seed, probe.name, index), caseBias(index));
       const salt = caseSalt(probe, index, []);
       const plans = probe.plan(value.value, { contract: inputs.contract, fresh: inputs.fresh, salt });
-      cases.push({ probe, index, value, plans });
+      yield { probe, index, value, plans };
     }
   }
-  return cases;
+}
+
+/** Every case of every probe, generated at once (see {@link iterateCases}). */
+export function generateCases(probes: readonly Probe<unknown>[], inputs: GenerationInputs): GeneratedCase[] {
+  return [...iterateCases(probes, inputs)];
 }

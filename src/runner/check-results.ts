@@ -9,10 +9,46 @@ import type { CheckResult, Failure } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
 
-/** A case run with every selected check's verdict on it. */
-export interface JudgedRun {
+/** A case run on which a check failed or warned, kept as a counterexample. */
+interface Kept {
   readonly run: CaseRun;
-  readonly verdicts: ReadonlyMap<CheckDefinition, CaseVerdict>;
+  readonly verdict: CaseVerdict;
+}
+
+/** Failures reported per check: distinct probes first, each shrunk. */
+const MAX_FAILURES = 3;
+
+/**
+ * A check's verdicts, tallied as cases finish: a count, and the first failing (and warning) case
+ * of each probe. Nothing else is kept, so memory stays flat however many cases a run sends.
+ */
+export class CheckTally {
+  cases = 0;
+  readonly failures: Kept[] = [];
+  readonly warnings: Kept[] = [];
+
+  constructor(readonly check: CheckDefinition) {}
+
+  add(run: CaseRun, verdict: CaseVerdict | undefined): void {
+    if (!verdict) return;
+    this.cases++;
+    if (verdict.outcome === 'fail') keepFirstPerProbe(this.failures, { run, verdict });
+    if (verdict.outcome === 'warn') keepFirstPerProbe(this.warnings, { run, verdict });
+  }
+}
+
+/** Keeps the earliest case (in run order) of each probe, up to {@link MAX_FAILURES}. */
+function keepFirstPerProbe(kept: Kept[], entry: Kept): void {
+  const probe = entry.run.generated.probe.name;
+  const same = kept.findIndex((other) => other.run.generated.probe.name === probe);
+  if (same >= 0) {
+    const existing = kept[same];
+    if (existing && entry.run.order < existing.run.order) kept[same] = entry;
+    return;
+  }
+  kept.push(entry);
+  kept.sort((a, b) => a.run.order - b.run.order);
+  if (kept.length > MAX_FAILURES) kept.pop();
 }
 
 export interface CheckResultOptions {
@@ -29,34 +65,19 @@ export interface CheckResultOptions {
   onShrinkStep?(): void;
 }
 
-/** Failures reported per check: distinct probes first, each shrunk. */
-const MAX_FAILURES = 3;
 const SHRINK_STEPS = 150;
 const SHRINK_MS_PER_CHECK = 15_000;
 
-/** Turns the verdicts on every case into the check's result, shrinking its first counterexamples. */
-export async function checkResult(
-  check: CheckDefinition,
-  judged: readonly JudgedRun[],
-  options: CheckResultOptions,
-): Promise<CheckResult> {
+/** Turns a check's tally into its result, shrinking its first counterexamples one after another. */
+export async function checkResult(tally: CheckTally, options: CheckResultOptions): Promise<CheckResult> {
+  const { check, cases } = tally;
   const base = { id: check.id, title: check.title, rule: check.rule };
-  const concerned = judged.filter((entry) => entry.verdicts.has(check));
-  const cases = concerned.length;
-  const failing = concerned.filter((entry) => entry.verdicts.get(check)?.outcome === 'fail');
-  if (failing.length > 0) {
+  if (tally.failures.length > 0) {
     const failures: Failure[] = [];
     const deadline = Math.min(options.deadline, Date.now() + SHRINK_MS_PER_CHECK);
-    for (const entry of firstPerProbe(failing)) {
-      const verdict = entry.verdicts.get(check);
-      if (!verdict) continue;
-      const first: Counterexample = {
-        value: entry.run.generated.value,
-        path: [],
-        exchanges: entry.run.exchanges,
-        verdict,
-      };
-      const { counterexample, steps } = await shrinkCounterexample(check, entry.run.generated, first, {
+    for (const { run, verdict } of tally.failures) {
+      const first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
+      const { counterexample, steps } = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
         client: {
           send: (plan) => (options.onShrinkStep?.(), options.client.send(plan)),
@@ -64,24 +85,22 @@ export async function checkResult(
         },
         fresh: options.fresh,
         judgeContext: options.judgeContext,
-        arbitrary: options.arbitraries(entry.run.generated.probe, entry.run.generated.index),
+        arbitrary: options.arbitraries(run.generated.probe, run.generated.index),
         maxSteps: SHRINK_STEPS,
         deadline,
       });
-      failures.push(toFailure(counterexample, steps, options.replayCommand(entry.run, counterexample.path)));
+      failures.push(toFailure(counterexample, steps, options.replayCommand(run, counterexample.path)));
     }
     return { ...base, status: 'fail', cases, failures };
   }
-  const warning = concerned.filter((entry) => entry.verdicts.get(check)?.outcome === 'warn');
-  if (warning.length > 0) {
-    const failures = firstPerProbe(warning).map((entry) => {
-      const verdict = entry.verdicts.get(check) as CaseVerdict;
-      return toFailure(
-        { value: entry.run.generated.value, path: [], exchanges: entry.run.exchanges, verdict },
+  if (tally.warnings.length > 0) {
+    const failures = tally.warnings.map(({ run, verdict }) =>
+      toFailure(
+        { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
-        options.replayCommand(entry.run, []),
-      );
-    });
+        options.replayCommand(run, []),
+      ),
+    );
     return { ...base, status: 'warn', cases, failures };
   }
   if (cases === 0) {
@@ -94,19 +113,6 @@ export async function checkResult(
     };
   }
   return { ...base, status: 'pass', cases, failures: [] };
-}
-
-function firstPerProbe(entries: readonly JudgedRun[]): JudgedRun[] {
-  const seen = new Set<string>();
-  const picked: JudgedRun[] = [];
-  for (const entry of entries) {
-    const name = entry.run.generated.probe.name;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    picked.push(entry);
-    if (picked.length === MAX_FAILURES) break;
-  }
-  return picked;
 }
 
 function toFailure(counterexample: Counterexample, shrinkSteps: number, replay: string): Failure {

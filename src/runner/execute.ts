@@ -1,19 +1,24 @@
 import type { GeneratedCase } from './cases.js';
 import type { Exchange, TargetClient } from './http/client.js';
+import { isThrottled } from './judge.js';
 import type { PlannedRequest } from './probe.js';
 
 /** A case and the exchanges it produced (one per planned request). */
 export interface CaseRun {
   readonly generated: GeneratedCase;
   readonly exchanges: readonly Exchange[];
+  /** Position in the run's order of cases. */
+  readonly order: number;
 }
 
 /** Why dispatch stopped before every case was sent. */
 export type StopReason = 'budget' | 'unresponsive';
 
 export interface DispatchResult {
-  /** Runs of the cases that were sent, in case order. */
-  readonly runs: readonly CaseRun[];
+  /** How many cases were sent (each judged as it finished, then let go). */
+  readonly sent: number;
+  /** Answers that were 429 or 503: throttling, not judged. */
+  readonly throttled: number;
   readonly unsent: number;
   readonly stopped?: StopReason;
 }
@@ -38,36 +43,42 @@ export async function sendSequence(client: TargetClient, plans: readonly Planned
  * so a dead or hanging target ends the run quickly instead of timing out case after case.
  */
 export async function dispatch(
-  cases: readonly GeneratedCase[],
+  cases: Iterable<GeneratedCase>,
+  planned: number,
   client: TargetClient,
   options: DispatchOptions,
 ): Promise<DispatchResult> {
-  const runs: (CaseRun | undefined)[] = new Array<CaseRun | undefined>(cases.length);
+  const source = cases[Symbol.iterator]();
+  let throttled = 0;
   const giveUpAfter = options.concurrency + 8;
-  let next = 0;
+  let taken = 0;
   let done = 0;
   let failuresInARow = 0;
   let stopped: StopReason | undefined;
+  let exhausted = false;
   const worker = async (): Promise<void> => {
-    while (stopped === undefined && next < cases.length) {
+    while (stopped === undefined && !exhausted) {
       if (Date.now() > options.deadline) {
         stopped = 'budget';
         break;
       }
-      const index = next++;
-      const generated = cases[index];
-      if (!generated) break;
+      const next = source.next();
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      const generated = next.value;
+      const index = taken++;
       const exchanges = await sendSequence(client, generated.plans);
       for (const exchange of exchanges) {
         failuresInARow = exchange.response.status === 0 ? failuresInARow + 1 : 0;
       }
       if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
-      const run = { generated, exchanges };
-      runs[index] = run;
+      const run = { generated, exchanges, order: index };
+      throttled += exchanges.filter((exchange) => isThrottled(exchange.response)).length;
       options.onCaseDone?.(run, ++done);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  const sent = runs.filter((run): run is CaseRun => run !== undefined);
-  return { runs: sent, unsent: cases.length - sent.length, ...(stopped ? { stopped } : {}) };
+  return { sent: done, throttled, unsent: Math.max(0, planned - done), ...(stopped ? { stopped } : {}) };
 }

@@ -1,13 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { DEFAULT_SPEC_PATH, loadContract, PACKAGE_VERSION } from '../contract/index.js';
 import { BUILT_IN_SUITES } from '../../suites/index.js';
-import { createArbitraryCache, generateCases, type GeneratedCase } from './cases.js';
+import { caseCount, createArbitraryCache, generateCases, iterateCases, type GeneratedCase } from './cases.js';
 import type { JudgeContext } from './check.js';
-import { checkResult, type JudgedRun } from './check-results.js';
+import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, type CaseRun, type DispatchResult } from './execute.js';
 import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES } from './http/client.js';
-import { isThrottled } from './judge.js';
 import { DEFAULTS, type ConformanceOptions } from './options.js';
 import { formatReplay, parseReplay, type ReplaySpec } from './replay.js';
 import type { CheckResult, Report } from './report.js';
@@ -44,27 +43,33 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     });
     try {
       const arbitraries = createArbitraryCache(contract);
-      const generated = generateCases(selection.allProbes, { contract, seed, runs, fresh, arbitraries });
+      const inputs = { contract, seed, runs, fresh, arbitraries };
       const traits = await probeTarget(client, contract, fresh, target.baseUrl);
       const judgeContext: JudgeContext = { contract, targetRejectsRepeats: traits.rejectsRepeats };
       const toSend = replay
-        ? [replayCase(replay, generated, { contract, fresh, arbitraries })]
-        : generated.filter((entry) => selection.sentProbes.has(entry.probe));
+        ? [replayCase(replay, generateCases(selection.allProbes, inputs), { contract, fresh, arbitraries })]
+        : sentCases(iterateCases(selection.allProbes, inputs), selection);
+      const planned = replay
+        ? 1
+        : [...selection.sentProbes].reduce((sum, probe) => sum + caseCount(probe, runs, contract), 0);
       const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
-      options.onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: toSend.length });
-      const judged: JudgedRun[] = [];
+      options.onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
+      const tallies = new Map(selection.selected.map((check) => [check, new CheckTally(check)]));
       let failedCases = 0;
-      const dispatched = await dispatch(toSend, client, {
+      const dispatched = await dispatch(toSend, planned, client, {
         concurrency,
         deadline,
         onCaseDone: (run, done) => {
-          const entry = judgeRun(run, selection, judgeContext);
-          judged.push(entry);
-          if ([...entry.verdicts.values()].some((verdict) => verdict.outcome === 'fail')) failedCases++;
-          options.onProgress?.({ kind: 'case', done, planned: toSend.length, failed: failedCases, phase: 'run' });
+          let failed = false;
+          for (const [check, tally] of tallies) {
+            const verdict = judgeCase(check, run.exchanges, judgeContext);
+            tally.add(run, verdict);
+            failed ||= verdict?.outcome === 'fail';
+          }
+          if (failed) failedCases++;
+          options.onProgress?.({ kind: 'case', done, planned, failed: failedCases, phase: 'run' });
         },
       });
-      judged.sort((a, b) => toSend.indexOf(a.run.generated) - toSend.indexOf(b.run.generated));
       let shrinkSteps = 0;
       const replayCommand = (run: CaseRun, path: readonly number[]): string =>
         describeReplayCommand(
@@ -78,7 +83,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         const result =
           'skipReason' in check
             ? check.result
-            : await checkResult(check.check, judged, {
+            : await checkResult(tallies.get(check.check) ?? new CheckTally(check.check), {
                 contract,
                 client,
                 fresh,
@@ -89,8 +94,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
                 onShrinkStep: () =>
                   options.onProgress?.({
                     kind: 'case',
-                    done: dispatched.runs.length + ++shrinkSteps,
-                    planned: toSend.length + shrinkSteps,
+                    done: dispatched.sent + ++shrinkSteps,
+                    planned: planned + shrinkSteps,
                     failed: failedCases,
                     phase: 'shrink',
                   }),
@@ -103,7 +108,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         target: targetInfo,
         seed,
         startedAt,
-        summary: summarize(checks, dispatched.runs.length, Date.now() - started),
+        summary: summarize(checks, dispatched.sent, Date.now() - started),
         checks,
         notes: runNotes(
           dispatched,
@@ -121,13 +126,9 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   }
 }
 
-function judgeRun(run: CaseRun, selection: CheckSelection, context: JudgeContext): JudgedRun {
-  const verdicts = new Map<(typeof selection.selected)[number], NonNullable<ReturnType<typeof judgeCase>>>();
-  for (const check of selection.selected) {
-    const verdict = judgeCase(check, run.exchanges, context);
-    if (verdict) verdicts.set(check, verdict);
-  }
-  return { run, verdicts };
+/** The cases of the probes the selected checks need; the others are generated only to claim ids in order. */
+function* sentCases(cases: Iterable<GeneratedCase>, selection: CheckSelection): Generator<GeneratedCase> {
+  for (const entry of cases) if (selection.sentProbes.has(entry.probe)) yield entry;
 }
 
 function summarize(checks: readonly CheckResult[], cases: number, durationMs: number): Report['summary'] {
@@ -174,9 +175,7 @@ function runNotes(
     notes.push(
       `The target stopped answering (only transport failures in a row): ${dispatched.unsent} cases were not sent.`,
     );
-  const throttled = dispatched.runs
-    .flatMap((run) => run.exchanges)
-    .filter((exchange) => isThrottled(exchange.response)).length;
+  const { throttled } = dispatched;
   if (throttled > 0)
     notes.push(
       `${throttled} answers were 429 or 503 (throttling or unavailable): they were not judged. Lower --concurrency.`,

@@ -65,8 +65,19 @@ const WHOLE_BODIES: readonly Mutation[] = [
   { kind: 'wrap-in-array', what: 'a valid NewPlant wrapped in an array' },
 ];
 
+const mutationsBySchema = new WeakMap<JsonSchema, readonly Mutation[]>();
+
 /** Every way the schema says a body is invalid, derived from its fields. */
-export function mutationsOf(schema: JsonSchema): Mutation[] {
+export function mutationsOf(schema: JsonSchema): readonly Mutation[] {
+  let mutations = mutationsBySchema.get(schema);
+  if (!mutations) {
+    mutations = deriveMutations(schema);
+    mutationsBySchema.set(schema, mutations);
+  }
+  return mutations;
+}
+
+function deriveMutations(schema: JsonSchema): Mutation[] {
   const mutations: Mutation[] = [];
   for (const field of schemaFields(schema)) {
     if (field.required) mutations.push({ kind: 'drop', field: field.name, what: `required "${field.name}" missing` });

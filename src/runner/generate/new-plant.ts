@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { stringifyExactJson, type JsonSchema } from '../../contract/index.js';
 import type { FreshIds } from './fresh-ids.js';
 import { int64IdArbitrary, materializeId, type IdShape } from './int64-id.js';
-import { plantTextArbitrary } from './plant-text.js';
+import { codePointArbitrary, plantTextArbitrary } from './plant-text.js';
 import { schemaFields, type SchemaField } from './schema-fields.js';
 
 /** One generated property of a NewPlant; ids keep their shape until a run gives them fresh bits. */
@@ -42,8 +42,19 @@ const AWKWARD_KEYS = [
   '$ref',
 ];
 
+const built = new WeakMap<JsonSchema, fc.Arbitrary<PlantDraft>>();
+
 /** Valid NewPlants over the whole space the schema allows, derived from the dereferenced schema. */
 export function newPlantArbitrary(schema: JsonSchema): fc.Arbitrary<PlantDraft> {
+  let arbitrary = built.get(schema);
+  if (!arbitrary) {
+    arbitrary = buildNewPlantArbitrary(schema);
+    built.set(schema, arbitrary);
+  }
+  return arbitrary;
+}
+
+function buildNewPlantArbitrary(schema: JsonSchema): fc.Arbitrary<PlantDraft> {
   const fields = schemaFields(schema);
   const declared = new Set(fields.map((field) => field.name));
   const fieldArbitraries = fields.map((field) => {
@@ -51,7 +62,7 @@ export function newPlantArbitrary(schema: JsonSchema): fc.Arbitrary<PlantDraft> 
     return field.required ? value : fc.option(value, { nil: undefined, freq: 3 });
   });
   const key = fc
-    .oneof(fc.constantFrom(...AWKWARD_KEYS), fc.string({ unit: 'binary', maxLength: 8 }))
+    .oneof(fc.constantFrom(...AWKWARD_KEYS), fc.string({ unit: codePointArbitrary, maxLength: 8 }))
     .filter((name) => !declared.has(name));
   const extras = fc.uniqueArray(fc.tuple(key, fc.jsonValue({ maxDepth: 2 })), {
     maxLength: 3,

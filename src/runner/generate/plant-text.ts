@@ -36,12 +36,26 @@ const whitespace = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u3
 /** Longest long string, in code points: keeps every valid body under 32 KiB even if all escape to \uXXXX. */
 export const LONG_TEXT_MAX = 2000;
 
+/**
+ * One Unicode scalar value from every plane, weighted toward printable ASCII and controls. (fast-check's
+ * own `binary` unit builds a table of the whole range on first use, which costs a second per process.)
+ */
+export const codePointArbitrary: fc.Arbitrary<string> = fc
+  .oneof(
+    { arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 4 },
+    { arbitrary: fc.integer({ min: 0, max: 0x1f }), weight: 1 },
+    { arbitrary: fc.integer({ min: 0x7f, max: 0xd7ff }), weight: 2 },
+    { arbitrary: fc.integer({ min: 0xe000, max: 0xffff }), weight: 1 },
+    { arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }), weight: 2 },
+  )
+  .map((codePoint) => String.fromCodePoint(codePoint));
+
 /** Any text the contract allows for `name` and `tag` (any JSON string), weighted toward awkward ones. */
 export function plantTextArbitrary(): fc.Arbitrary<string> {
-  const anyUnicode = fc.string({ unit: 'binary', maxLength: 40 });
+  const anyUnicode = fc.string({ unit: codePointArbitrary, maxLength: 40 });
   const graphemes = fc.string({ unit: 'grapheme', maxLength: 20 });
   const edged = fc.tuple(whitespace, anyUnicode, whitespace).map(([before, core, after]) => before + core + after);
-  const long = fc.string({ unit: 'binary', minLength: 1000, maxLength: LONG_TEXT_MAX });
+  const long = fc.string({ unit: codePointArbitrary, minLength: 1000, maxLength: LONG_TEXT_MAX });
   return fc.oneof(
     { arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 20 }), weight: 3 },
     { arbitrary: fc.constantFrom(...AWKWARD), weight: 3 },
