@@ -1,13 +1,18 @@
 import { randomInt } from 'node:crypto';
-import { createServer } from 'node:http';
 import { DEFAULT_SPEC_PATH, loadContract } from '../contract/index.js';
-import { DEFAULT_BODY_LIMIT, hardenServer, listen, type RunningServer } from '../http/server-kit.js';
+import {
+  createHardenedServer,
+  DEFAULT_BODY_LIMIT,
+  listen,
+  type ClientTimeouts,
+  type RunningServer,
+} from '../http/server-kit.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockHandler, type MockRequestLogEntry } from './mock-handler.js';
 import { createPrismEngine } from './prism-engine.js';
 
 /** Options of {@link createMockServer}. */
-export interface MockServerOptions {
+export interface MockServerOptions extends ClientTimeouts {
   /** Accepted bearer tokens; when given, {@link DEV_TOKEN} is no longer accepted. */
   readonly tokens?: readonly string[];
   /** Accept any non-empty bearer token (quick UI work). */
@@ -57,8 +62,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
-  const server = createServer(handler);
-  hardenServer(server);
+  const server = createHardenedServer(handler, options);
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   return { ...running, accepting: describeAccepted(options), seed };
 }
