@@ -17,7 +17,6 @@ export {
 } from './reference/server.js';
 export { createMemoryStore, type PlantStore } from './reference/plant-store.js';
 export {
-  createMockHandler,
   createMockServer,
   DEV_TOKEN,
   MOCK_PROBLEMS,
