@@ -153,7 +153,10 @@ function memoizedMocker(): Mocker {
   const mock = prismMocker.default;
   const answers = new Map<string, ReturnType<ReturnType<Mocker>>>();
   return (options) => {
-    if (options.config.dynamic || options.input.validations.length > 0) return mock(options);
+    // Callbacks are requests Prism makes per answer: an operation with any is never remembered.
+    if (options.config.dynamic || options.input.validations.length > 0 || options.resource.callbacks?.length) {
+      return mock(options);
+    }
     const { code, exampleKey } = options.config;
     const key = JSON.stringify([code, exampleKey, options.input.data.headers?.accept]);
     return (logger) => {
