@@ -1,4 +1,6 @@
 import {
+  errorCodeOf,
+  type Exchange,
   defineCheck,
   defineSuite,
   fail,
@@ -17,9 +19,15 @@ import {
 } from '../src/runner/suite-kit.js';
 import type { Contract } from '../src/contract/index.js';
 
-/** A 400 on an exact fixed id is no evidence when the target rejects repeats: an earlier run may have stored it. */
-function repeatExcuse(idMayRepeat: boolean, status: number, context: JudgeContext): Verdict | undefined {
-  if (status !== 400 || !idMayRepeat || context.targetRejectsRepeats === false) return undefined;
+/**
+ * A 400 on an exact fixed id is no evidence when the target rejects repeats: an earlier run may have
+ * stored it. Unless the target's own Error says otherwise: another `error` value than its answer to a
+ * repeat means this 400 is not about a repeat.
+ */
+function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeContext): Verdict | undefined {
+  if (exchange.response.status !== 400 || !idMayRepeat || context.targetRejectsRepeats === false) return undefined;
+  const code = errorCodeOf(exchange);
+  if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
   return warn(
     'A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids, and an earlier run may already have stored this one, so this is not counted as a failure; run against a fresh target to be sure.',
   );
@@ -30,7 +38,8 @@ export const positiveAcceptance = defineCheck({
   title: 'Valid NewPlants with valid authentication are accepted',
   rule: 'Rule 1: when a valid NewPlant body is sent with valid authentication, the response is 200 with a Plant body.',
   probes: [validPlants, precisionPairs],
-  judge({ plan, response }, context) {
+  judge(exchange, context) {
+    const { plan, response } = exchange;
     const { intent } = plan;
     // Server errors are no-server-error's finding; one defect, one failing check.
     if (
@@ -42,7 +51,7 @@ export const positiveAcceptance = defineCheck({
       return undefined;
     }
     if (response.status === 200) return PASS;
-    const excuse = repeatExcuse(intent.idMayRepeat, response.status, context);
+    const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = intent.note === undefined ? '' : ` ${intent.note}`;
     return fail(
@@ -100,7 +109,8 @@ export const integerSpellingsCheck = defineCheck({
   title: 'Integers written as 1.0, 1e2 or -0 are accepted as ids',
   rule: 'The id is a JSON Schema (2020-12) integer, and JSON Schema counts any number with a zero fractional part as an integer: `5.0`, `5e0`, `1.2345e4` and `-0` are valid ids.',
   probes: [integerSpellings],
-  judge({ plan, response }, context, caseExchanges) {
+  judge(exchange, context, caseExchanges) {
+    const { plan, response } = exchange;
     const { intent } = plan;
     if (intent.kind !== 'valid' || intent.spelling === undefined || !isJudgeable(response)) return undefined;
     // Judged only beside a plain twin that was accepted: the spelling, not the id, must be the difference.
@@ -110,7 +120,7 @@ export const integerSpellingsCheck = defineCheck({
     if (twin?.response.status !== 200) return undefined;
     if (response.status === 200) return PASS;
     if (response.status !== 400) return undefined;
-    const excuse = repeatExcuse(intent.idMayRepeat, response.status, context);
+    const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     return fail(
       `A valid NewPlant whose id is written ${intent.spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${intent.spelling} as an integer, so rule 1 says 200.`,

@@ -157,3 +157,18 @@ describe('robustness', () => {
     expect(outcome(repeatedId, again(500), [exchange(VALID, 500, ''), again(500)])).toBeUndefined();
   });
 });
+
+describe('fixed ids and repeats', () => {
+  const fixed: Intent = { ...VALID, idMayRepeat: true };
+  const withCode = (code: number) => exchange(fixed, 400, `{"error":${code},"message":"m"}`);
+
+  it("excuses a 400 on a fixed id that carries the target's own repeat code", () => {
+    const knowsCode = { ...context, repeatErrorCode: '1010' };
+    expect(outcome(positiveAcceptance, withCode(1010), undefined, knowsCode)).toBe('warn');
+  });
+
+  it('fails a 400 on a fixed id whose error code says it is not about a repeat', () => {
+    const knowsCode = { ...context, repeatErrorCode: '1010' };
+    expect(outcome(positiveAcceptance, withCode(406), undefined, knowsCode)).toBe('fail');
+  });
+});

@@ -65,7 +65,7 @@ export interface CheckResultOptions {
   onShrinkStep?(): void;
 }
 
-const SHRINK_STEPS = 150;
+const SHRINK_STEPS = 300;
 const SHRINK_MS_PER_CHECK = 15_000;
 
 /** Turns a check's tally into its result, shrinking its first counterexamples one after another. */

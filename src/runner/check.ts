@@ -18,6 +18,11 @@ export interface JudgeContext {
    * earlier run may have stored is then no evidence against it. `undefined` when unknown.
    */
   readonly targetRejectsRepeats: boolean | undefined;
+  /**
+   * The `error` value (as written) of the target's own 400 to a repeated id, when it sent one: a 400
+   * with another `error` value is, by the target's own account, not about a repeat.
+   */
+  readonly repeatErrorCode?: string;
 }
 
 /** A conformance check: a stable id, the rule it enforces, the probes it needs, and its judge. */

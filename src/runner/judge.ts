@@ -1,4 +1,4 @@
-import { parseExactJson } from '../contract/index.js';
+import { numberText, parseExactJson } from '../contract/index.js';
 import type { Exchange } from './http/client.js';
 import type { RecordedResponse } from './report.js';
 
@@ -63,4 +63,13 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 export function shown(value: unknown, max = 80): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The `error` value of a 400 Error body exactly as written, or `undefined` when there is none. */
+export function errorCodeOf(exchange: Exchange): string | undefined {
+  const body = responseJson(exchange);
+  if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
+  const value = (body.value as Record<string, unknown>).error;
+  if (typeof value !== 'number') return undefined;
+  return numberText(body.value, 'error') ?? String(value);
 }

@@ -45,7 +45,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       const arbitraries = createArbitraryCache(contract);
       const inputs = { contract, seed, runs, fresh, arbitraries };
       const traits = await probeTarget(client, contract, fresh, target.baseUrl);
-      const judgeContext: JudgeContext = { contract, targetRejectsRepeats: traits.rejectsRepeats };
+      const judgeContext: JudgeContext = {
+        contract,
+        targetRejectsRepeats: traits.rejectsRepeats,
+        ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
+      };
       const toSend = replay
         ? [replayCase(replay, generateCases(selection.allProbes, inputs), { contract, fresh, arbitraries })]
         : sentCases(iterateCases(selection.allProbes, inputs), selection);

@@ -16,6 +16,7 @@ export {
 } from './check.js';
 export type { Exchange } from './http/client.js';
 export {
+  errorCodeOf,
   isJsonMediaType,
   isJudgeable,
   isServerError,

@@ -6,6 +6,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import { renderPlant, type DraftField } from './generate/new-plant.js';
 import { schemaFields } from './generate/schema-fields.js';
 import type { TargetClient } from './http/client.js';
+import { errorCodeOf } from './judge.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { validRequest } from './probes/valid-plants.js';
 
@@ -50,6 +51,8 @@ export async function openTarget(options: { baseUrl?: string; token?: string; sp
 export interface TargetTraits {
   /** The target answers a repeated id with 400 (true), 200 (false), or something else (undefined). */
   readonly rejectsRepeats: boolean | undefined;
+  /** The `error` value of that 400, as written, when its body is an Error. */
+  readonly repeatErrorCode?: string;
 }
 
 /**
@@ -75,7 +78,10 @@ export async function probeTarget(
   if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
   if (first.response.status === 0) return { rejectsRepeats: undefined };
   const second = await client.send(request);
-  if (second.response.status === 400) return { rejectsRepeats: true };
+  if (second.response.status === 400) {
+    const code = errorCodeOf(second);
+    return code === undefined ? { rejectsRepeats: true } : { rejectsRepeats: true, repeatErrorCode: code };
+  }
   if (second.response.status === 200) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
 }
