@@ -1,14 +1,8 @@
 import { createInstance, getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import type {
-  IHttpConfig,
-  IHttpOperationConfig,
-  IHttpRequest,
-  IHttpResponse,
-  PrismHttpComponents,
-} from '@stoplight/prism-http';
-import { createRequire } from 'node:module';
+import type { IHttpConfig, IHttpOperationConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
 import { OPERATION, type Contract } from '../contract/index.js';
+import { memoizedMocker, memoizedRouter, silentLogger } from './prism-components.js';
 
 /** What the mock asks Prism for one request: the validated body and the caller's preferences. */
 export interface PrismQuestion {
@@ -38,22 +32,6 @@ export interface PrismEngine {
   decide(question: PrismQuestion): Promise<PrismDecision>;
 }
 
-/**
- * Prism calls these levels (`success` is a custom pino level); a no-op logger whose `child` is
- * itself costs nothing per request, where pino would build a child logger every time.
- */
-const noop = (): void => undefined;
-const silentLogger = {
-  child: () => silentLogger,
-  trace: noop,
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: noop,
-  fatal: noop,
-  success: noop,
-};
-
 /** The one thing per request Prism's output would be checked against is a body it generated itself. */
 const BASE_CONFIG = {
   validateRequest: true,
@@ -75,7 +53,10 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   const operation = operations.find((op) => op.method === OPERATION.method && op.path === OPERATION.path);
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${OPERATION.path} operation`);
   const resources: IHttpOperation[] = [withoutEmptyParameterLists(operation)];
-  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger, mock: memoizedMocker() });
+  const prism = createInstance(
+    { ...BASE_CONFIG, mock: { dynamic } },
+    { logger: silentLogger, route: memoizedRouter(), mock: memoizedMocker() },
+  );
 
   return {
     async decide(question) {
@@ -131,40 +112,4 @@ function withoutEmptyParameterLists(operation: IHttpOperation): IHttpOperation {
 
 function definedOnly<T extends object>(record: T): Partial<T> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-type Mocker = PrismHttpComponents['mock'];
-
-/** Prism's mocker component; required, because ESM and test runners disagree on a CommonJS default. */
-const prismMocker = createRequire(import.meta.url)('@stoplight/prism-http/dist/mocker/index.js') as {
-  default: Mocker;
-};
-
-/** At most this many distinct static answers are kept (Accept and Prefer vary them; clients choose those). */
-const STATIC_ANSWERS_KEPT = 64;
-
-/**
- * Prism's own mocker, remembered where its answer is the same each time: a static (not dynamic)
- * answer to a request Prism found valid depends only on the preferred status, example and Accept,
- * never on the body. Prism still negotiates and builds it the first time; later requests reuse it,
- * skipping the negotiation, the sampling and the logging of a body no one reads.
- */
-function memoizedMocker(): Mocker {
-  const mock = prismMocker.default;
-  const answers = new Map<string, ReturnType<ReturnType<Mocker>>>();
-  return (options) => {
-    // Callbacks are requests Prism makes per answer: an operation with any is never remembered.
-    if (options.config.dynamic || options.input.validations.length > 0 || options.resource.callbacks?.length) {
-      return mock(options);
-    }
-    const { code, exampleKey } = options.config;
-    const key = JSON.stringify([code, exampleKey, options.input.data.headers?.accept]);
-    return (logger) => {
-      const known = answers.get(key);
-      if (known) return known;
-      const answer = mock(options)(logger);
-      if (answers.size < STATIC_ANSWERS_KEPT) answers.set(key, answer);
-      return answer;
-    };
-  };
 }
