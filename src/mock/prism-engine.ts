@@ -32,7 +32,7 @@ export interface PrismEngine {
   decide(question: PrismQuestion): Promise<PrismDecision>;
 }
 
-/** The one thing per request Prism's output would be checked against is a body it generated itself. */
+/** No validation of Prism's own output: it is generated from the very schema it would be checked against. */
 const BASE_CONFIG = {
   validateRequest: true,
   validateResponse: false,
