@@ -1,0 +1,102 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBearerCheck, errorBody, loadContract, readNewPlant, type NewPlant } from '../contract/index.js';
+import { runConformance } from './run.js';
+
+const TOKEN = 'shrink-test-token';
+const contract = await loadContract();
+const checkBearer = createBearerCheck([TOKEN]);
+
+/** A stateless target, correct but for `twist`, which may answer instead of the correct code. */
+function target(twist: (plant: NewPlant, res: ServerResponse) => boolean) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const send = (status: number, text: string) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+      const authProblem = checkBearer(req.headers.authorization);
+      if (authProblem) return send(401, errorBody(authProblem));
+      const read = readNewPlant(contract, req.headers['content-type'], Buffer.concat(chunks));
+      if (!read.ok) return send(400, errorBody(read.problem));
+      if (twist(read.plant, res)) return;
+      const { name, tag } = read.plant;
+      send(200, JSON.stringify(tag === undefined ? { name } : { name, tag }));
+    });
+  };
+}
+
+const TARGETS = {
+  /** Refuses names with astral characters: positive-acceptance. */
+  astral: target((plant, res) => {
+    if (!/[\u{10000}-\u{10ffff}]/u.test(plant.name)) return false;
+    res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":1,"message":"bad name"}');
+    return true;
+  }),
+  /** Crashes on a tag with a control character: no-server-error. */
+  control: target((plant, res) => {
+    // eslint-disable-next-line no-control-regex
+    if (!/[\u0000-\u001f]/.test(plant.tag ?? '')) return false;
+    res.writeHead(500).end();
+    return true;
+  }),
+  /** Stores ids in a double and refuses ids it cannot represent: positive-acceptance. */
+  double: target((plant, res) => {
+    if (BigInt(Number(plant.id)) === plant.id) return false;
+    res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":2,"message":"id"}');
+    return true;
+  }),
+};
+
+const urls: Record<string, string> = {};
+const servers: ReturnType<typeof createServer>[] = [];
+beforeAll(async () => {
+  for (const [name, handler] of Object.entries(TARGETS)) {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    urls[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+});
+afterAll(() => Promise.all(servers.map((server) => new Promise((done) => server.close(done)))));
+
+describe('shrinking', () => {
+  it('every reported counterexample still fails when replayed, with the exact same request', async () => {
+    let replayed = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(TARGETS)),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        async (name, seed) => {
+          const options = { baseUrl: urls[name], token: TOKEN, seed, runs: 30, concurrency: 4, timeoutMs: 3_000 };
+          const report = await runConformance(options);
+          const failing = report.checks.filter((check) => check.status === 'fail');
+          for (const check of failing) {
+            for (const failure of check.failures) {
+              const replay = /--replay (\S+)/.exec(failure.replay)?.[1] ?? '';
+              const again = await runConformance({ ...options, replay, checks: [String(check.id)] });
+              const result = again.checks.find((other) => other.id === check.id);
+              expect(result?.status, `${name} ${check.id} ${replay}`).toBe('fail');
+              const replayedBodies = result?.failures.map((other) => other.request.body);
+              expect(replayedBodies).toContain(failure.request.body);
+              replayed++;
+            }
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
+    expect(replayed).toBeGreaterThan(0);
+  });
+
+  it('shrinks to small counterexamples that keep the defect', async () => {
+    const report = await runConformance({ baseUrl: urls.astral, token: TOKEN, seed: 5, runs: 60, concurrency: 4 });
+    const failure = report.checks.find((check) => check.id === 'positive-acceptance')?.failures[0];
+    const body = JSON.parse(failure?.request.body ?? '{}') as { name?: string };
+    expect(body.name).toMatch(/[\u{10000}-\u{10ffff}]/u);
+    expect([...(body.name ?? '')].length).toBeLessThanOrEqual(2);
+    expect(failure?.shrinkSteps).toBeGreaterThan(0);
+  });
+});
