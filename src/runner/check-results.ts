@@ -63,6 +63,8 @@ export interface CheckResultOptions {
   replayCommand(run: CaseRun, path: readonly number[]): string;
   /** Called before each candidate sent while shrinking. */
   onShrinkStep?(): void;
+  /** False when replaying: the case named by the replay string is reported as it is. */
+  readonly shrink: boolean;
 }
 
 const SHRINK_STEPS = 300;
@@ -86,7 +88,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         fresh: options.fresh,
         judgeContext: options.judgeContext,
         arbitrary: options.arbitraries(run.generated.probe, run.generated.index),
-        maxSteps: SHRINK_STEPS,
+        maxSteps: options.shrink ? SHRINK_STEPS : 0,
         deadline,
       });
       failures.push(toFailure(counterexample, steps, options.replayCommand(run, counterexample.path)));

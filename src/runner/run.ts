@@ -80,7 +80,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
           seed,
           runs,
           target,
-          formatReplay(run.generated.probe.name, run.generated.index, path, fresh.nonce),
+          formatReplay(run.generated.probe.name, run.generated.index, [...(replay?.path ?? []), ...path], fresh.nonce),
         );
       const checks: CheckResult[] = [];
       for (const check of selection.ordered) {
@@ -95,6 +95,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
                 arbitraries,
                 deadline,
                 replayCommand,
+                shrink: replay === undefined,
                 onShrinkStep: () =>
                   options.onProgress?.({
                     kind: 'case',
