@@ -32,25 +32,24 @@ export function caseSalt(probe: Probe<unknown>, index: number, path: readonly nu
 }
 
 /**
- * One arbitrary instance per case, built on first use. fast-check arbitraries carry internal state
- * (depth counters, caches) that generating and shrinking other values would change, so each case's
- * value is generated and shrunk by an instance of its own: the shrink path recorded in a replay
- * string then leads to the same value in another process.
+ * One arbitrary instance per probe variant per run: shrink contexts belong to the instance that
+ * generated them, and building one per case would cost more than generating.
  */
 export type ArbitraryCache = (probe: Probe<unknown>, index: number) => fc.Arbitrary<unknown>;
 
 export function createArbitraryCache(contract: Contract): ArbitraryCache {
   const cache = new Map<Probe<unknown>, Map<number, fc.Arbitrary<unknown>>>();
   return (probe, index) => {
+    const variant = index % (probe.variants?.(contract) ?? 1);
     let arbitraries = cache.get(probe);
     if (!arbitraries) {
       arbitraries = new Map();
       cache.set(probe, arbitraries);
     }
-    let arbitrary = arbitraries.get(index);
+    let arbitrary = arbitraries.get(variant);
     if (!arbitrary) {
-      arbitrary = probe.arbitrary(contract, index % (probe.variants?.(contract) ?? 1));
-      arbitraries.set(index, arbitrary);
+      arbitrary = probe.arbitrary(contract, variant);
+      arbitraries.set(variant, arbitrary);
     }
     return arbitrary;
   };
