@@ -1,5 +1,6 @@
 import {
   errorCodeOf,
+  exactIds,
   type Exchange,
   defineCheck,
   defineSuite,
@@ -37,7 +38,7 @@ export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
   rule: 'Rule 1: when a valid NewPlant body is sent with valid authentication, the response is 200 with a Plant body.',
-  probes: [validPlants, precisionPairs],
+  probes: [exactIds, validPlants, precisionPairs],
   judge(exchange, context) {
     const { plan, response } = exchange;
     const { intent } = plan;

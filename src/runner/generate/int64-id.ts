@@ -50,6 +50,25 @@ const offset = fc.oneof(
   { arbitrary: fc.bigInt({ min: 0n, max: 2n ** 20n }), weight: 1 },
 );
 
+const exact = (anchor: IdAnchor, offset: bigint): IdShape => ({ anchor, offset, fresh: false, position: 0n });
+
+/**
+ * The exact values where implementations break, each sent once per run by the `exact-id` probe:
+ * the int64 ends, 0 and -1, the first integers doubles cannot hold, and the int32 ends.
+ */
+export const EXACT_EDGE_IDS: readonly IdShape[] = [
+  exact('max', 0n),
+  exact('min', 0n),
+  exact('zero', 0n),
+  exact('minus-one', 0n),
+  exact('above-2^53', 1n),
+  exact('below-minus-2^53', 1n),
+  exact('int32-max', 0n),
+  exact('int32-max', 1n),
+  exact('int32-min', 0n),
+  exact('int32-min', 1n),
+];
+
 /** Ids over the whole int64 range, weighted to the edges where parsers and storage lose precision. */
 export function int64IdArbitrary(): fc.Arbitrary<IdShape> {
   const nearEdge = fc.record({ anchor: edgeAnchor, offset, fresh: freshness, position: fc.constant(0n) });

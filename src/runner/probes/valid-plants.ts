@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { bearerSchemeArbitrary } from '../generate/auth-probe.js';
 import { spell, SPELLINGS, type Spelling } from '../generate/integer-spelling.js';
+import { EXACT_EDGE_IDS, type IdShape } from '../generate/int64-id.js';
 import { newPlantArbitrary, renderPlant, type PlantDraft, type RenderedPlant } from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
 
@@ -29,6 +30,32 @@ export const validPlants = defineProbe<{ draft: PlantDraft; scheme: string }>({
   arbitrary: (contract) =>
     fc.record({ draft: newPlantArbitrary(contract.schemas.newPlant), scheme: bearerSchemeArbitrary() }),
   plan: ({ draft, scheme }, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt), scheme)],
+});
+
+function exactEdge(variant: number): IdShape {
+  const edge = EXACT_EDGE_IDS[variant % EXACT_EDGE_IDS.length];
+  if (!edge) throw new Error('no exact edge ids');
+  return edge;
+}
+
+/**
+ * Each exact edge id (2^63-1, -2^63, 0, -1, 2^53+1, ...) in a valid NewPlant, once per run: drawn by
+ * chance they would be rare. An earlier run may have stored them (see `idMayRepeat`).
+ */
+export const exactIds = defineProbe<{ draft: PlantDraft; edge: IdShape }>({
+  name: 'exact-id',
+  title: 'valid NewPlants with each exact edge id of the int64 range',
+  share: 0,
+  variants: () => EXACT_EDGE_IDS.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      edge: fc.constant(exactEdge(variant)),
+    }),
+  plan: ({ draft, edge }, { fresh, salt }) => {
+    const fields = draft.fields.map((field) => (field.kind === 'id' ? { ...field, shape: edge } : field));
+    return [validRequest(renderPlant({ ...draft, fields }, fresh, salt))];
+  },
 });
 
 /** The same fresh NewPlant twice: the contract leaves repeated ids open, so only the answer's form is judged. */
