@@ -1,6 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BENCH_TOKEN } from './load.js';
+import { startProcess, type BenchProcess } from './processes.js';
 import { benchServe, soak, startServe } from './serve-bench.js';
 
 /**
@@ -29,7 +32,29 @@ const sections: Section[] = [
       }
     },
   },
+  {
+    name: 'mockSoak',
+    run: async () => {
+      const server = await startMock();
+      try {
+        return await soak(server, soakSeconds);
+      } finally {
+        await server.stop();
+      }
+    },
+  },
 ];
+
+function startMock(): Promise<BenchProcess> {
+  const cli = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+  return startProcess(
+    process.execPath,
+    [cli, 'mock', '--port', '0', '--quiet'],
+    /listening on (http:\/\/\S+)/,
+    async (url) => (await fetch(`${url}/plants`, { method: 'POST', body: '{}' })).status > 0,
+    { PLANTSTORE_TOKEN: BENCH_TOKEN },
+  );
+}
 
 for (const [name, file, exportName] of [
   ['mock', './mock-bench.js', 'benchMock'],

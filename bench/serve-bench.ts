@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
-import { residentMiB, startProcess, type BenchProcess } from './processes.js';
+import { cpuMs, residentMiB, startProcess, type BenchProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
@@ -24,7 +24,7 @@ export function startServe(): Promise<BenchProcess> {
 
 /** Reference `serve` against a bare node:http JSON echo, the same load side by side. */
 export async function benchServe(seconds: number): Promise<Record<string, unknown>> {
-  const results: Record<string, LoadResult & { startupMs: number }> = {};
+  const results: Record<string, LoadResult & { startupMs: number; cpuMicrosPerRequest: number }> = {};
   for (const [name, start] of [
     ['bare node:http echo', () => startProcess(process.execPath, [BASELINE], /listening on (http:\/\/\S+)/, answers)],
     ['plantstore serve', startServe],
@@ -32,7 +32,11 @@ export async function benchServe(seconds: number): Promise<Record<string, unknow
     const server = await start();
     try {
       await loadPlants(server.url, { connections: 50, seconds: 2 });
-      results[name] = { ...(await loadPlants(server.url, { connections: 50, seconds })), startupMs: server.startupMs };
+      const cpuBefore = cpuMs(server.pid);
+      const load = await loadPlants(server.url, { connections: 50, seconds });
+      // CPU time per request is steadier than requests/s when other work shares the machine.
+      const cpuMicrosPerRequest = Math.round(((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, load.total));
+      results[name] = { ...load, cpuMicrosPerRequest, startupMs: Math.round(server.startupMs) };
     } finally {
       await server.stop();
     }
@@ -43,7 +47,8 @@ export async function benchServe(seconds: number): Promise<Record<string, unknow
     connections: 50,
     seconds,
     results,
-    serveShareOfBare: bare && serve ? serve.requestsPerSecond / bare.requestsPerSecond : null,
+    serveShareOfBare: bare && serve ? round(serve.requestsPerSecond / bare.requestsPerSecond, 100) : null,
+    serveShareOfBareByCpu: bare && serve ? round(bare.cpuMicrosPerRequest / serve.cpuMicrosPerRequest, 100) : null,
     goal: 'serve >= 60% of the bare node:http requests per second',
   };
 }
@@ -76,6 +81,6 @@ export async function soak(server: BenchProcess, seconds: number): Promise<Recor
   };
 }
 
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
+function round(value: number, scale = 10): number {
+  return Math.round(value * scale) / scale;
 }
