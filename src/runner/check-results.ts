@@ -60,7 +60,7 @@ export interface CheckResultOptions {
   /** `Date.now()` after which no more shrinking starts. */
   readonly deadline: number;
   /** Builds the replay command of a counterexample. */
-  replayCommand(run: CaseRun, path: readonly number[]): string;
+  replayCommand(run: CaseRun, path: readonly number[], alwaysFresh: boolean): string;
   /** Called before each candidate sent while shrinking. */
   onShrinkStep?(): void;
   /** False when replaying: the case named by the replay string is reported as it is. */
@@ -91,7 +91,13 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         maxSteps: options.shrink ? SHRINK_STEPS : 0,
         deadline,
       });
-      failures.push(toFailure(counterexample, steps, options.replayCommand(run, counterexample.path)));
+      failures.push(
+        toFailure(
+          counterexample,
+          steps,
+          options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true),
+        ),
+      );
     }
     return { ...base, status: 'fail', cases, failures };
   }
@@ -100,7 +106,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       toFailure(
         { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
-        options.replayCommand(run, []),
+        options.replayCommand(run, [], false),
       ),
     );
     return { ...base, status: 'warn', cases, failures };

@@ -1,7 +1,7 @@
 import type { Contract } from '../contract/index.js';
 import { caseSalt, type ArbitraryCache, type GeneratedCase } from './cases.js';
 import { ConformanceOptionsError } from './errors.js';
-import { unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { ReplaySpec } from './replay.js';
 import { followShrinkPath } from './shrink.js';
 
@@ -23,7 +23,7 @@ export function replayCase(
     throw new ConformanceOptionsError(`--replay shrink path ${spec.path.join('.')} does not exist for this case.`);
   const plans = original.probe.plan(value.value, {
     contract: inputs.contract,
-    fresh: unclaimedFreshIds(inputs.fresh),
+    fresh: spec.alwaysFresh ? alwaysFreshIds(inputs.fresh) : unclaimedFreshIds(inputs.fresh),
     salt: caseSalt(original.probe, original.index, spec.path),
   });
   return { ...original, value, plans };

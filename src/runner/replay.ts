@@ -1,21 +1,26 @@
 import { ConformanceOptionsError } from './errors.js';
 
-/** A parsed `--replay` string: `<probe>:<case index>:<shrink path or ->:<nonce>`. */
+/**
+ * A parsed `--replay` string: `<probe>:<case index>:<shrink path or ->:<nonce>`. A path starting with
+ * `~` was shrunk with every id fresh (the target had stored the original case).
+ */
 export interface ReplaySpec {
   readonly probe: string;
   readonly index: number;
   readonly path: readonly number[];
+  readonly alwaysFresh: boolean;
   /** The nonce the fresh ids were made from; absent: fresh ids new to the target. */
   readonly nonce?: string;
 }
 
 /** The replay string of a case, as failures record it. */
-export function formatReplay(probe: string, index: number, path: readonly number[], nonce: string): string {
-  return `${probe}:${index}:${path.length ? path.join('.') : '-'}:${nonce}`;
+export function formatReplay(spec: ReplaySpec & { readonly nonce: string }): string {
+  const path = spec.path.length ? `${spec.alwaysFresh ? '~' : ''}${spec.path.join('.')}` : '-';
+  return `${spec.probe}:${spec.index}:${path}:${spec.nonce}`;
 }
 
 export function parseReplay(text: string): ReplaySpec {
-  const match = /^([a-z0-9-]+):(\d+):(-|\d+(?:\.\d+)*)(?::([0-9a-f]+))?$/.exec(text.trim());
+  const match = /^([a-z0-9-]+):(\d+):(-|~?\d+(?:\.\d+)*)(?::([0-9a-f]+))?$/.exec(text.trim());
   if (!match) {
     throw new ConformanceOptionsError(
       `--replay "${text}" is not a replay string (expected e.g. valid-plant:17:0.3:9f86d081884c7d65, as printed with a failure).`,
@@ -25,7 +30,8 @@ export function parseReplay(text: string): ReplaySpec {
   return {
     probe,
     index: Number(index),
-    path: path === '-' ? [] : path.split('.').map(Number),
+    path: path === '-' ? [] : path.replace('~', '').split('.').map(Number),
+    alwaysFresh: path.startsWith('~'),
     ...(nonce === undefined ? {} : { nonce }),
   };
 }

@@ -75,12 +75,18 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         },
       });
       let shrinkSteps = 0;
-      const replayCommand = (run: CaseRun, path: readonly number[]): string =>
+      const replayCommand = (run: CaseRun, path: readonly number[], alwaysFresh: boolean): string =>
         describeReplayCommand(
           seed,
           runs,
           target,
-          formatReplay(run.generated.probe.name, run.generated.index, [...(replay?.path ?? []), ...path], fresh.nonce),
+          formatReplay({
+            probe: run.generated.probe.name,
+            index: run.generated.index,
+            path: [...(replay?.path ?? []), ...path],
+            alwaysFresh: alwaysFresh || replay?.alwaysFresh === true,
+            nonce: fresh.nonce,
+          }),
         );
       const checks: CheckResult[] = [];
       for (const check of selection.ordered) {

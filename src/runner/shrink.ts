@@ -2,7 +2,7 @@ import type fc from 'fast-check';
 import { caseSalt, type GeneratedCase } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence } from './execute.js';
-import { unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { judgeCase, type CaseVerdict } from './verdicts.js';
 import type { Contract } from '../contract/index.js';
@@ -14,6 +14,8 @@ export interface Counterexample {
   readonly path: readonly number[];
   readonly exchanges: readonly Exchange[];
   readonly verdict: CaseVerdict;
+  /** Set when shrink candidates were sent with every id fresh (the target had stored the case). */
+  readonly alwaysFresh?: boolean;
 }
 
 export interface ShrinkOptions {
@@ -42,16 +44,19 @@ export async function shrinkCounterexample(
   let current = first;
   let sent = 0;
   let improved = true;
+  // A target that accepted the case stored its ids: candidates must not repeat the exact ones.
+  const stored = first.exchanges.some((exchange) => exchange.response.status >= 200 && exchange.response.status < 300);
+  const fresh = stored ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh);
   while (improved) {
     improved = false;
     let position = 0;
     for (const candidate of options.arbitrary.shrink(current.value.value, current.value.context)) {
       if (sent >= options.maxSteps || Date.now() > options.deadline)
-        return { counterexample: current, steps: current.path.length };
+        return { counterexample: { ...current, alwaysFresh: stored }, steps: current.path.length };
       const path = [...current.path, position++];
       const plans = generated.probe.plan(candidate.value, {
         contract: options.contract,
-        fresh: unclaimedFreshIds(options.fresh),
+        fresh,
         salt: caseSalt(generated.probe, generated.index, path),
       });
       sent++;
@@ -64,7 +69,7 @@ export async function shrinkCounterexample(
       }
     }
   }
-  return { counterexample: current, steps: current.path.length };
+  return { counterexample: { ...current, alwaysFresh: stored }, steps: current.path.length };
 }
 
 /** Follows a recorded shrink path from a generated value: the value a replay string names. */

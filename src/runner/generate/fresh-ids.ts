@@ -41,3 +41,8 @@ export function createFreshIds(nonce: string = randomBytes(8).toString('hex')): 
 export function unclaimedFreshIds(fresh: FreshIds): FreshIds {
   return { nonce: fresh.nonce, bits: (salt) => fresh.bits(salt), claim: () => true };
 }
+
+/** A source whose claims always fail: every id gets fresh bits, as a target that stored the case needs. */
+export function alwaysFreshIds(fresh: FreshIds): FreshIds {
+  return { nonce: fresh.nonce, bits: (salt) => fresh.bits(salt), claim: () => false };
+}
