@@ -5,6 +5,8 @@
 export function describeTransportError(error: unknown, aborted: boolean): string {
   if (aborted) return 'timeout';
   const code = errorCode(error);
+  // undici's llhttp parser errors: the bytes that came back are not HTTP.
+  if (error instanceof Error && error.name === 'HTTPParserError') return 'not-http';
   if (code === undefined) return error instanceof Error ? error.name : 'unknown';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect-timeout';
