@@ -11,7 +11,7 @@ export type AuthHeader =
   /** A header value that never contains the token. */
   | { readonly kind: 'literal'; readonly value: string }
   /** The right token, damaged or bare: a target comparing prefixes or ignoring the scheme accepts these. */
-  | { readonly kind: 'token-variant'; readonly variant: 'suffix' | 'prefix' | 'truncated' | 'bare' };
+  | { readonly kind: 'token-variant'; readonly variant: 'suffix' | 'prefix' | 'truncated' | 'bare' | 'case-flipped' };
 
 /** A credential that must not be accepted, and what is wrong with it. */
 export interface AuthProbe {
@@ -22,7 +22,7 @@ export interface AuthProbe {
 const token = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,64}$/);
 
 const literal = (value: string, what: string): AuthProbe => ({ header: { kind: 'literal', value }, what });
-const variant = (kind: 'suffix' | 'prefix' | 'truncated' | 'bare', what: string): AuthProbe => ({
+const variant = (kind: 'suffix' | 'prefix' | 'truncated' | 'bare' | 'case-flipped', what: string): AuthProbe => ({
   header: { kind: 'token-variant', variant: kind },
   what,
 });
@@ -43,6 +43,7 @@ export const AUTH_PROBE_KINDS: readonly fc.Arbitrary<AuthProbe>[] = [
     .constantFrom('suffix' as const, 'prefix' as const)
     .map((kind) => variant(kind, `the right token with a character added (${kind})`)),
   fc.constant(variant('truncated', 'the right token with its last character removed')),
+  fc.constant(variant('case-flipped', 'the right token with every letter in the other case')),
 ];
 
 /** No credential, another scheme, an empty or malformed bearer, a wrong or damaged token. */

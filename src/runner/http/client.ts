@@ -66,7 +66,7 @@ async function sendOne(
   const request: RecordedRequest = {
     method: plan.method,
     url: `${urlBase}${plan.path}`,
-    headers: { ...headers, ...recordedAuthorization(plan.auth) },
+    headers: { ...headers, ...recordedAuthorization(plan.auth, options.token) },
     body: plan.body,
   };
   const started = performance.now();
@@ -153,15 +153,32 @@ function authorizationValue(auth: AuthHeader, token: string): string | undefined
     case 'token':
       return `${auth.scheme} ${token}`;
     case 'token-variant':
-      if (auth.variant === 'suffix') return `Bearer ${token}x`;
-      if (auth.variant === 'prefix') return `Bearer x${token}`;
-      if (auth.variant === 'bare') return token;
-      return `Bearer ${token.slice(0, -1)}`;
+      return `${auth.variant === 'bare' ? '' : 'Bearer '}${damagedToken(effectiveVariant(auth.variant, token), token)}`;
   }
 }
 
+type TokenVariant = Extract<AuthHeader, { kind: 'token-variant' }>['variant'];
+
+/** A token without letters reads the same in either case: it gets the suffix variant instead. */
+function effectiveVariant(variant: TokenVariant, token: string): TokenVariant {
+  return variant === 'case-flipped' && flipCase(token) === token ? 'suffix' : variant;
+}
+
+function damagedToken(variant: TokenVariant, token: string): string {
+  if (variant === 'suffix') return `${token}-`;
+  if (variant === 'prefix') return `x${token}`;
+  if (variant === 'truncated') return token.slice(0, -1);
+  if (variant === 'case-flipped') return flipCase(token);
+  return token;
+}
+
+/** Every letter in the other case, as bash's `${VAR~~}` does. */
+function flipCase(text: string): string {
+  return [...text].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
+}
+
 /** The header as recorded: shell syntax that rebuilds it from `$PLANTSTORE_TOKEN`. */
-function recordedAuthorization(auth: AuthHeader): Record<string, string> {
+function recordedAuthorization(auth: AuthHeader, token: string): Record<string, string> {
   switch (auth.kind) {
     case 'none':
       return {};
@@ -169,10 +186,16 @@ function recordedAuthorization(auth: AuthHeader): Record<string, string> {
       return { authorization: auth.value };
     case 'token':
       return { authorization: `${auth.scheme} $${TOKEN_VARIABLE}` };
-    case 'token-variant':
-      if (auth.variant === 'suffix') return { authorization: `Bearer \${${TOKEN_VARIABLE}}x` };
-      if (auth.variant === 'prefix') return { authorization: `Bearer x\${${TOKEN_VARIABLE}}` };
-      if (auth.variant === 'bare') return { authorization: `$${TOKEN_VARIABLE}` };
-      return { authorization: `Bearer \${${TOKEN_VARIABLE}%?}` };
+    case 'token-variant': {
+      const shell: Record<TokenVariant, string> = {
+        suffix: `$${TOKEN_VARIABLE}-`,
+        prefix: `x$${TOKEN_VARIABLE}`,
+        truncated: `\${${TOKEN_VARIABLE}%?}`,
+        'case-flipped': `\${${TOKEN_VARIABLE}~~}`,
+        bare: `$${TOKEN_VARIABLE}`,
+      };
+      const variant = effectiveVariant(auth.variant, token);
+      return { authorization: variant === 'bare' ? shell.bare : `Bearer ${shell[variant]}` };
+    }
   }
 }

@@ -37,6 +37,14 @@ describe('curl lines', () => {
     expect(argumentsOf(line, 'abcd')).toContain('Authorization: Bearer abc');
   });
 
+  it('rebuild every recorded form of a damaged token in bash', () => {
+    const forms = { '$PLANTSTORE_TOKEN-': 'aB3-', x$PLANTSTORE_TOKEN: 'xaB3', '${PLANTSTORE_TOKEN~~}': 'Ab3' };
+    for (const [form, expected] of Object.entries(forms)) {
+      const line = curlLine(request('{}', { authorization: `Bearer ${form}` }));
+      expect(argumentsOf(line, 'aB3')).toContain(`Authorization: Bearer ${expected}`);
+    }
+  });
+
   it('pipe bodies with control characters through base64', () => {
     const body = '{"name":"a\u0001\u0000b"}';
     const line = curlLine(request(body));
