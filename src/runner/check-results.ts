@@ -91,13 +91,10 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         maxSteps: options.shrink ? SHRINK_STEPS : 0,
         deadline,
       });
-      failures.push(
-        toFailure(
-          counterexample,
-          steps,
-          options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true),
-        ),
-      );
+      const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
+      const failure = toFailure(counterexample, steps, replay);
+      // Shrunk cases of several probes often meet in one defect: report it once.
+      if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
     }
     return { ...base, status: 'fail', cases, failures };
   }
