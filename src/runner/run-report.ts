@@ -1,0 +1,61 @@
+import type { DispatchResult } from './execute.js';
+import type { FreshIds } from './generate/fresh-ids.js';
+import type { ReplaySpec } from './replay.js';
+import type { CheckResult, Report } from './report.js';
+import type { RunSettings } from './run-settings.js';
+import type { Target } from './target.js';
+
+/** The summary counts of a report: checks by status, cases sent, time taken. */
+export function summarize(checks: readonly CheckResult[], cases: number, durationMs: number): Report['summary'] {
+  const count = (status: CheckResult['status']): number => checks.filter((check) => check.status === status).length;
+  return {
+    cases,
+    passed: count('pass'),
+    failed: count('fail'),
+    warnings: count('warn'),
+    skipped: count('skip'),
+    durationMs,
+  };
+}
+
+/** The command that re-runs one case, as printed with each failure. */
+export function describeReplayCommand(settings: RunSettings, target: Target, replay: string): string {
+  const where = target.embedded ? '' : ` --base-url ${target.baseUrl}`;
+  return `plantstore test --seed ${settings.seed} --runs ${settings.runs}${where} --replay ${replay}`;
+}
+
+/** Notes about the run itself (not the target): nonce, repeat policy, budget, throttling. */
+export function runNotes(
+  dispatched: DispatchResult,
+  rejectsRepeats: boolean | undefined,
+  fresh: FreshIds,
+  replay: ReplaySpec | undefined,
+  budgetMs: number,
+): string[] {
+  const notes: string[] = [];
+  if (replay)
+    notes.push(
+      `Replayed one case: ${replay.probe} #${replay.index}${replay.path.length ? `, shrink path ${replay.path.join('.')}` : ''}.`,
+    );
+  notes.push(`Fresh ids of this run come from nonce ${fresh.nonce} (recorded in every replay string).`);
+  if (rejectsRepeats === true)
+    notes.push(
+      'The target answers a repeated id with 400: a 400 on a fixed id (e.g. 2^63-1) an earlier run may have stored is a warning, not a failure.',
+    );
+  if (rejectsRepeats === false)
+    notes.push('The target accepts a repeated id (200), so every valid id must be accepted, fixed ones included.');
+  if (dispatched.stopped === 'budget')
+    notes.push(
+      `The run's budget of ${budgetMs} ms ran out: ${dispatched.unsent} cases were not sent (raise --budget).`,
+    );
+  if (dispatched.stopped === 'unresponsive')
+    notes.push(
+      `The target stopped answering (only transport failures in a row): ${dispatched.unsent} cases were not sent.`,
+    );
+  const { throttled } = dispatched;
+  if (throttled > 0)
+    notes.push(
+      `${throttled} answers were 429 or 503 (throttling or unavailable): they were not judged. Lower --concurrency.`,
+    );
+  return notes;
+}

@@ -1,0 +1,45 @@
+import { randomInt } from 'node:crypto';
+import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
+import { BUILT_IN_SUITES } from '../../suites/index.js';
+import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import { DEFAULTS, type ConformanceOptions } from './options.js';
+import { parseReplay, type ReplaySpec } from './replay.js';
+import { selectChecks, type CheckSelection } from './selection.js';
+
+/** Everything a run is decided by, with every default applied. */
+export interface RunSettings {
+  readonly started: number;
+  readonly contract: Contract;
+  readonly seed: number;
+  readonly runs: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly budgetMs: number;
+  /** `Date.now()` after which no case starts and no shrinking continues. */
+  readonly deadline: number;
+  readonly selection: CheckSelection;
+  readonly replay?: ReplaySpec;
+  readonly fresh: FreshIds;
+}
+
+/** Applies the defaults; unknown check ids and bad replay strings throw `ConformanceOptionsError`. */
+export async function resolveSettings(options: ConformanceOptions): Promise<RunSettings> {
+  const started = Date.now();
+  const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const budgetMs = options.budgetMs ?? Math.max(60_000, 6 * timeoutMs);
+  const replay = options.replay === undefined ? undefined : parseReplay(options.replay);
+  return {
+    started,
+    contract,
+    seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
+    runs: options.runs ?? DEFAULTS.runs,
+    concurrency: options.concurrency ?? DEFAULTS.concurrency,
+    timeoutMs,
+    budgetMs,
+    deadline: started + budgetMs,
+    selection: selectChecks(options.suites ?? BUILT_IN_SUITES, options.checks, options.skipChecks),
+    ...(replay === undefined ? {} : { replay }),
+    fresh: createFreshIds(replay?.nonce),
+  };
+}
