@@ -28,6 +28,8 @@ export interface DispatchOptions {
   /** `Date.now()` after which no new case starts. */
   readonly deadline: number;
   onCaseDone?(run: CaseRun, done: number): void;
+  /** Checked before each case: true ends dispatch (the run is being abandoned). */
+  shouldStop?(): boolean;
 }
 
 /** Sends a case's requests one after another (a repeat must follow its original). */
@@ -57,7 +59,7 @@ export async function dispatch(
   let stopped: StopReason | undefined;
   let exhausted = false;
   const worker = async (): Promise<void> => {
-    while (stopped === undefined && !exhausted) {
+    while (stopped === undefined && !exhausted && options.shouldStop?.() !== true) {
       if (Date.now() > options.deadline) {
         stopped = 'budget';
         break;

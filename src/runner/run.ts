@@ -18,7 +18,7 @@ import { replayCase } from './replay-case.js';
 import { describeReplayCommand, runNotes, summarize } from './run-report.js';
 import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
-import { openTarget, probeTarget, type Target } from './target.js';
+import { openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
 
 /**
@@ -58,16 +58,22 @@ async function testTarget(
 ): Promise<Report> {
   const { contract, fresh, seed } = settings;
   const arbitraries = createArbitraryCache(contract);
-  const traits = await probeTarget(client, contract, fresh, target.baseUrl);
-  const judgeContext: JudgeContext = {
-    contract,
-    targetRejectsRepeats: traits.rejectsRepeats,
-    ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
-  };
+  // The preflight runs beside the first cases; their verdicts wait for what it learns.
+  const preflight = probeTarget(client, contract, fresh, target.baseUrl).then(
+    (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
+      traits,
+      judgeContext: {
+        contract,
+        targetRejectsRepeats: traits.rejectsRepeats,
+        ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
+      },
+    }),
+  );
   const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
   const { cases, planned } = casesToSend(settings, arbitraries);
   onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
-  const sent = await sendAndJudge(settings, client, cases, planned, judgeContext, onProgress);
+  const sent = await sendAndJudge(settings, client, cases, planned, preflight, onProgress);
+  const { traits, judgeContext } = await preflight;
   const checks = await settleChecks(settings, target, sent, { client, arbitraries, judgeContext, planned, onProgress });
   return {
     tool: { name: 'plantstore', version: PACKAGE_VERSION },
@@ -106,25 +112,40 @@ async function sendAndJudge(
   client: TargetClient,
   cases: Iterable<GeneratedCase>,
   planned: number,
-  judgeContext: JudgeContext,
+  preflight: Promise<{ judgeContext: JudgeContext }>,
   onProgress: Progress,
 ): Promise<SentCases> {
   const tallies = new Map(settings.selection.selected.map((check) => [check, new CheckTally(check)]));
   let failedCases = 0;
-  const dispatched = await dispatch(cases, planned, client, {
+  let judgeContext: JudgeContext | undefined;
+  const waiting: CaseRun[] = [];
+  const judge = (run: CaseRun, context: JudgeContext): void => {
+    let failed = false;
+    for (const [check, tally] of tallies) {
+      const verdict = judgeCase(check, run.exchanges, context);
+      tally.add(run, verdict);
+      failed ||= verdict?.outcome === 'fail';
+    }
+    if (failed) failedCases++;
+  };
+  const ready = preflight.then((result) => {
+    judgeContext = result.judgeContext;
+    for (const run of waiting.splice(0)) judge(run, result.judgeContext);
+  });
+  // An unreachable target rejects the preflight: stop sending at once.
+  let preflightFailed = false;
+  const dispatching = dispatch(cases, planned, client, {
     concurrency: settings.concurrency,
     deadline: settings.deadline,
+    shouldStop: () => preflightFailed,
     onCaseDone: (run, done) => {
-      let failed = false;
-      for (const [check, tally] of tallies) {
-        const verdict = judgeCase(check, run.exchanges, judgeContext);
-        tally.add(run, verdict);
-        failed ||= verdict?.outcome === 'fail';
-      }
-      if (failed) failedCases++;
+      if (judgeContext) judge(run, judgeContext);
+      else waiting.push(run);
       onProgress?.({ kind: 'case', done, planned, failed: failedCases, phase: 'run' });
     },
   });
+  ready.catch(() => (preflightFailed = true));
+  const [dispatched] = await Promise.all([dispatching, ready]);
   return { dispatched, tallies, failedCases };
 }
 
