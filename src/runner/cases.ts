@@ -64,7 +64,8 @@ export function* iterateCases(probes: readonly Probe<unknown>[], inputs: Generat
   for (const probe of probes) {
     for (let index = 0; index < caseCount(probe, inputs.runs, inputs.contract); index++) {
       const arbitrary = inputs.arbitraries(probe, index);
-      const value = arbitrary.generate(caseRandom(inputs.seed, probe.name, index), caseBias(index));
+      const variants = probe.variants?.(inputs.contract) ?? 1;
+      const value = arbitrary.generate(caseRandom(inputs.seed, probe.name, index), caseBias(index, variants));
       const salt = caseSalt(probe, index, []);
       const plans = probe.plan(value.value, { contract: inputs.contract, fresh: inputs.fresh, salt });
       yield { probe, index, value, plans };
