@@ -1,8 +1,21 @@
 /** The environment variable every recorded request and curl line names instead of the token. */
 export const TOKEN_VARIABLE = 'PLANTSTORE_TOKEN';
 
-/** Replaces every occurrence of the token (a target may echo it back) with `$PLANTSTORE_TOKEN`. */
+/** Shorter tokens are redacted only exactly: hiding every near-match of 3 letters would hide noise. */
+const MIN_VARIANT_LENGTH = 8;
+
+/**
+ * Replaces the token (a target may echo it back) with `$PLANTSTORE_TOKEN`: exactly, in any letter
+ * case, and with its last character cut, as the auth probes send it. Each of those reveals the
+ * token, or all of it but one character.
+ */
 export function redact(text: string, token: string): string {
   if (token === '') return text;
-  return text.split(token).join(`$${TOKEN_VARIABLE}`);
+  const variants = token.length >= MIN_VARIANT_LENGTH ? [token, token.slice(0, -1)] : [token];
+  const pattern = new RegExp(variants.map(escapeRegExp).join('|'), token.length >= MIN_VARIANT_LENGTH ? 'giu' : 'gu');
+  return text.replace(pattern, () => `$${TOKEN_VARIABLE}`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
