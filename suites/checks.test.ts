@@ -126,9 +126,9 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
   });
 
-  it('negative-rejection: accepting a wrong Content-Type is only a warning; 415 is fine', () => {
+  it('negative-rejection: accepting a wrong or missing Content-Type fails; 415 is fine', () => {
     const media: Intent = { kind: 'media-type', what: 'text/plain' };
-    expect(outcome(negativeRejection, exchange(media, 200, '{"name":"x"}'))).toBe('warn');
+    expect(outcome(negativeRejection, exchange(media, 200, '{"name":"x"}'))).toBe('fail');
     expect(outcome(negativeRejection, exchange(media, 415, ''))).toBe('pass');
   });
 

@@ -7,7 +7,6 @@ import {
   isServerError,
   isSuccess,
   PASS,
-  warn,
   wrongMediaTypes,
 } from '../src/runner/suite-kit.js';
 
@@ -28,8 +27,8 @@ export const negativeRejection = defineCheck({
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
             );
-      return warn(
-        `A valid NewPlant sent with ${intent.what} was accepted (${status}). The contract names application/json as the request type; accepting others is lenient rather than wrong.`,
+      return fail(
+        `A NewPlant sent with ${intent.what} was accepted (${status}); the contract's request is "Content-Type: application/json", and a request of another type is not a valid NewPlant request.`,
       );
     }
     if (status === 400) return PASS;
