@@ -7,6 +7,7 @@ import {
   isServerError,
   isSuccess,
   PASS,
+  warn,
 } from '../src/runner/suite-kit.js';
 
 export const authEnforced = defineCheck({
@@ -17,6 +18,11 @@ export const authEnforced = defineCheck({
   judge({ plan, response }) {
     if (plan.intent.kind !== 'auth' || !isJudgeable(response) || isServerError(response.status)) return undefined;
     if (!isSuccess(response.status)) return PASS;
+    if (plan.intent.lenient) {
+      return warn(
+        `A request with ${plan.intent.what} was answered ${response.status}: the token was right, but the header is not "Bearer <token>". Lenient parsing rather than an open door; a client sending the scheme is unaffected.`,
+      );
+    }
     return fail(
       `A request with ${plan.intent.what} was answered ${response.status}; bearerAuth secures every request.`,
     );

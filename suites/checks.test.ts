@@ -132,6 +132,12 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(media, 415, ''))).toBe('pass');
   });
 
+  it('auth-enforced: the right token without its scheme, accepted, is a warning', () => {
+    const bare: Intent = { kind: 'auth', what: 'the right token without the "Bearer" scheme', lenient: true };
+    expect(outcome(authEnforced, exchange(bare, 200, '{"name":"x"}'))).toBe('warn');
+    expect(outcome(authEnforced, exchange(bare, 401, ''))).toBe('pass');
+  });
+
   it('auth-enforced: 400, 401 and 403 pass, 2xx fails', () => {
     const auth: Intent = { kind: 'auth', what: 'a wrong token' };
     for (const status of [400, 401, 403]) expect(outcome(authEnforced, exchange(auth, status, ''))).toBe('pass');

@@ -19,7 +19,12 @@ export type Intent =
     }
   | { readonly kind: 'invalid-body'; readonly what: string }
   | { readonly kind: 'media-type'; readonly what: string }
-  | { readonly kind: 'auth'; readonly what: string }
+  | {
+      readonly kind: 'auth';
+      readonly what: string;
+      /** The right token, only without its scheme: accepting it is lenient parsing, not an open door. */
+      readonly lenient?: boolean;
+    }
   /** The same valid NewPlant sent again: the contract does not say what happens. */
   | { readonly kind: 'repeat' };
 

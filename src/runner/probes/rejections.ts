@@ -73,7 +73,11 @@ export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
       auth: probe.header,
       contentType: 'application/json',
       body: renderPlant(draft, fresh, salt).text,
-      intent: { kind: 'auth', what: probe.what },
+      intent: {
+        kind: 'auth',
+        what: probe.what,
+        ...(probe.header.kind === 'token-variant' && probe.header.variant === 'bare' ? { lenient: true } : {}),
+      },
     },
   ],
 });
