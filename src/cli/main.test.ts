@@ -1,29 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../contract/index.js';
-import type { CliIo } from './command.js';
+import { captureIo } from '../fixtures/cli-io.js';
 import { COMMANDS, runCli } from './main.js';
 
-function io(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return {
-    stdout,
-    stderr,
-    env,
-    cwd: process.cwd(),
-    waitForStop: () => Promise.resolve(),
-    out: () => out,
-    err: () => err,
-  };
-}
+const io = captureIo;
 
 describe('plantstore CLI', () => {
   it('prints the version', async () => {

@@ -2,35 +2,17 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../contract/index.js';
 import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
-import type { CliIo } from './command.js';
 import { runCli } from './main.js';
+import { captureIo } from '../fixtures/cli-io.js';
 
 const SENTINEL = 'cli-sentinel-token-51d0e2';
 const run = promisify(execFile);
 
-function io(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const cwd = mkdtempSync(join(tmpdir(), 'plantstore-test-cli-'));
-  return {
-    stdout,
-    stderr,
-    env: { CI: 'true', ...env },
-    cwd,
-    waitForStop: () => Promise.resolve(),
-    out: () => out,
-    err: () => err,
-  };
-}
+const io = captureIo;
 
 function reportFiles(dir: string): string {
   const reports = join(dir, 'reports');

@@ -19,7 +19,11 @@ export type CheckId =
 /** `warn`: something a person should look at that the contract does not make a failure. */
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
-/** A request as sent, with the credential replaced by `$PLANTSTORE_TOKEN`. */
+/**
+ * A request as sent, with the credential replaced by `$PLANTSTORE_TOKEN`; damaged variants of it
+ * sent by the auth probes read as shell expansions of that variable (`${PLANTSTORE_TOKEN}x`,
+ * `${PLANTSTORE_TOKEN~~}` for the case-flipped token), so a curl line still needs no secret.
+ */
 export interface RecordedRequest {
   readonly method: string;
   /** Full URL. */
