@@ -3,6 +3,7 @@ import type { IHttpConfig, IHttpOperationConfig, IHttpRequest, IHttpResponse } f
 import type { IHttpOperation } from '@stoplight/types';
 import { OPERATION, type Contract } from '../contract/index.js';
 import { memoizedMocker, memoizedRouter, silentLogger } from './prism-components.js';
+import { memoizedInputValidation, memoizedSecurityCheck } from './prism-verdicts.js';
 
 /** What the mock asks Prism for one request: the validated body and the caller's preferences. */
 export interface PrismQuestion {
@@ -55,7 +56,13 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   const resources: IHttpOperation[] = [withoutEmptyParameterLists(operation)];
   const prism = createInstance(
     { ...BASE_CONFIG, mock: { dynamic } },
-    { logger: silentLogger, route: memoizedRouter(), mock: memoizedMocker() },
+    {
+      logger: silentLogger,
+      route: memoizedRouter(),
+      mock: memoizedMocker(),
+      validateInput: memoizedInputValidation(),
+      validateSecurity: memoizedSecurityCheck(),
+    },
   );
 
   return {
