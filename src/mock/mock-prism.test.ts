@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer, type MockServerOptions } from './mock-server.js';
-import { createPrismEngine } from './prism-engine.js';
+import { createPrismEngine, type PrismQuestion } from './prism-engine.js';
 import { prismSafeBody } from './prism-answer.js';
 
 interface Reply {
@@ -149,6 +149,44 @@ describe('Prism is asked', () => {
     const invalid = await engine.decide({ ...question, body: { id: 1 } });
     expect(invalid).toMatchObject({ kind: 'response', response: { statusCode: 400 } });
     expect(invalid.kind === 'response' && invalid.violations.join()).toContain('name');
+  });
+
+  it('a remembered decision is reused only for its own class: Accept, Prefer, body shape and scheme each count', async () => {
+    const engine = await createPrismEngine(contract, false);
+    const plain: PrismQuestion = {
+      authorization: 'Bearer x',
+      accept: undefined,
+      body: { id: 1, name: 'F' },
+      preferences: {},
+    };
+    const statusOf = async (question: Partial<PrismQuestion>): Promise<unknown> => {
+      const decision = await engine.decide({ ...plain, ...question });
+      return decision.kind === 'response' ? [decision.response.statusCode, ...decision.violations] : decision.status;
+    };
+    const answers = [];
+    for (let round = 0; round < 2; round++) {
+      answers.push(
+        await statusOf({}),
+        await statusOf({ preferences: { code: 400 } }),
+        await statusOf({ accept: 'text/plain' }),
+        await statusOf({ body: { id: 1 } }),
+        await statusOf({ authorization: 'Basic x' }),
+        await statusOf({ body: { id: 2, name: 'G', tag: 't' }, authorization: 'Bearer other' }),
+      );
+    }
+    const firstRound = [[200], [400], 406, [400, expect.stringContaining('name') as string], 401, [200]];
+    expect(answers).toEqual([...firstRound, ...firstRound]);
+  });
+
+  it('a dynamic decision is generated afresh for every request', async () => {
+    const engine = await createPrismEngine(contract, true);
+    const question = { authorization: 'Bearer x', accept: undefined, body: { id: 1, name: 'F' } };
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const decision = await engine.decide({ ...question, preferences: { seed: `s-${i}` } });
+      if (decision.kind === 'response') bodies.add(JSON.stringify(decision.response.body));
+    }
+    expect(bodies.size).toBeGreaterThan(1);
   });
 
   it('Prism still makes the security decision for a header it can read', async () => {

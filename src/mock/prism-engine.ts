@@ -3,7 +3,14 @@ import type { IHttpConfig, IHttpOperationConfig, IHttpRequest, IHttpResponse } f
 import type { IHttpOperation } from '@stoplight/types';
 import { OPERATION, type Contract } from '../contract/index.js';
 import { memoizedMocker, memoizedRouter, silentLogger } from './prism-components.js';
-import { memoizedInputValidation, memoizedSecurityCheck } from './prism-verdicts.js';
+import {
+  BoundedMemo,
+  inputVerdictKey,
+  memoizedInputValidation,
+  memoizedSecurityCheck,
+  securityVerdictKey,
+  VERDICTS_KEPT,
+} from './prism-verdicts.js';
 
 /** What the mock asks Prism for one request: the validated body and the caller's preferences. */
 export interface PrismQuestion {
@@ -65,6 +72,31 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
     },
   );
 
+  const [resource] = resources as [IHttpOperation];
+  const decisions = new BoundedMemo<PrismDecision>(VERDICTS_KEPT);
+
+  async function ask(input: IHttpRequest, config: IHttpConfig): Promise<PrismDecision> {
+    let result: Awaited<ReturnType<ReturnType<typeof prism.request>>>;
+    try {
+      result = await prism.request(input, resources, config)();
+    } catch (error) {
+      // Prism throws instead of answering on some inputs (an Accept header that is no media type).
+      const detail = error instanceof Error ? error.message : String(error);
+      return { kind: 'problem', status: 500, type: PRISM_EXCEPTION, detail };
+    }
+    if (result._tag === 'Right') {
+      const { output, validations } = result.right;
+      return { kind: 'response', response: output, violations: validations.input.map((v) => v.message) };
+    }
+    const failure = result.left as Error & { status?: number; detail?: string };
+    return {
+      kind: 'problem',
+      status: failure.status ?? 500,
+      type: failure.name,
+      detail: failure.detail ?? failure.message,
+    };
+  }
+
   return {
     async decide(question) {
       const input: IHttpRequest = {
@@ -79,29 +111,37 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
         },
         body: question.body,
       };
+      const mock = { dynamic, ...definedOnly(question.preferences) };
+      const key = mock.dynamic ? undefined : staticDecisionKey(resource, input, mock);
+      const known = key === undefined ? undefined : decisions.get(key);
+      if (known) return known;
       // A fresh mock object every time: Prism writes the Accept media types into it.
-      const config: IHttpConfig = { ...BASE_CONFIG, mock: { dynamic, ...definedOnly(question.preferences) } };
-      let result: Awaited<ReturnType<ReturnType<typeof prism.request>>>;
-      try {
-        result = await prism.request(input, resources, config)();
-      } catch (error) {
-        // Prism throws instead of answering on some inputs (an Accept header that is no media type).
-        const detail = error instanceof Error ? error.message : String(error);
-        return { kind: 'problem', status: 500, type: PRISM_EXCEPTION, detail };
+      const decision = await ask(input, { ...BASE_CONFIG, mock });
+      if (key !== undefined && decision.kind === 'response' && decision.violations.length === 0) {
+        decisions.set(key, decision);
       }
-      if (result._tag === 'Right') {
-        const { output, validations } = result.right;
-        return { kind: 'response', response: output, violations: validations.input.map((v) => v.message) };
-      }
-      const failure = result.left as Error & { status?: number; detail?: string };
-      return {
-        kind: 'problem',
-        status: failure.status ?? 500,
-        type: failure.name,
-        detail: failure.detail ?? failure.message,
-      };
+      return decision;
     },
   };
+}
+
+/**
+ * The class of a request whose static (not generated) answer Prism has already decided: the same
+ * classes for its request validation and security check (see prism-verdicts.ts), the same Accept,
+ * and the same preferred status and example. Prism's router, validators and static mocker give
+ * every request of one class the same decision; only a decision without violations is kept, so an
+ * invalid request is always judged afresh. Undefined when a part cannot vouch, or with callbacks.
+ */
+function staticDecisionKey(
+  resource: IHttpOperation,
+  input: IHttpRequest,
+  mock: NonNullable<IHttpConfig['mock']>,
+): string | undefined {
+  if (resource.callbacks?.length) return undefined;
+  const body = inputVerdictKey(resource, input);
+  const security = securityVerdictKey(resource, input);
+  if (body === undefined || security === undefined) return undefined;
+  return JSON.stringify([body, security, input.headers?.accept ?? null, mock.code ?? null, mock.exampleKey ?? null]);
 }
 
 /**
