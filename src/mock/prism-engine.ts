@@ -141,7 +141,9 @@ function staticDecisionKey(
   const body = inputVerdictKey(resource, input);
   const security = securityVerdictKey(resource, input);
   if (body === undefined || security === undefined) return undefined;
-  return JSON.stringify([body, security, input.headers?.accept ?? null, mock.code ?? null, mock.exampleKey ?? null]);
+  // NUL appears in neither part key (JSON escapes it, and it is not whitespace), so it separates them.
+  const accept = input.headers?.accept;
+  return `${body}\0${security}\0${JSON.stringify(accept ?? null)}${mock.code ?? ''}\0${JSON.stringify(mock.exampleKey ?? null)}`;
 }
 
 /**
@@ -158,5 +160,7 @@ function withoutEmptyParameterLists(operation: IHttpOperation): IHttpOperation {
 }
 
 function definedOnly<T extends object>(record: T): Partial<T> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+  const defined: Partial<T> = {};
+  for (const name of Object.keys(record) as (keyof T)[]) if (record[name] !== undefined) defined[name] = record[name];
+  return defined;
 }

@@ -100,21 +100,29 @@ export function inputVerdictKey(resource: IHttpOperation, element: Element): str
   if (!shapeOnly) return undefined;
   const shape = bodyShape(element.body);
   if (shape === undefined) return undefined;
-  // Prism reads these two headers in any letter case.
-  const read = Object.entries(element.headers ?? {}).filter(([name]) => BODY_HEADERS.has(name.toLowerCase()));
-  return JSON.stringify([shape, read]);
+  // Keys are built by hand, not JSON.stringify'd: this runs once per request. Every client-chosen
+  // part is a JSON string (self-delimiting), so two different requests cannot share a key.
+  let key = `${shape}|`;
+  const headers = element.headers ?? {};
+  for (const name of Object.keys(headers)) {
+    // Prism reads these two headers in any letter case.
+    const lower = name.toLowerCase();
+    if (lower === 'content-type' || lower === 'content-length') {
+      key += JSON.stringify(name) + JSON.stringify(headers[name]);
+    }
+  }
+  return key;
 }
 
-const BODY_HEADERS = new Set(['content-type', 'content-length']);
-
-function bodyShape(body: unknown): string[] | undefined {
-  if (body === undefined) return ['(none)'];
+/** Each field as its quoted name and the kind of its value, e.g. `"id"safe-integer,"name"string,`. */
+function bodyShape(body: unknown): string | undefined {
+  if (body === undefined) return '(none)';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const shape: string[] = [];
-  for (const [name, value] of Object.entries(body)) {
-    const kind = valueKind(value);
+  let shape = '';
+  for (const name of Object.keys(body)) {
+    const kind = valueKind((body as Record<string, unknown>)[name]);
     if (kind === undefined) return undefined;
-    shape.push(name, kind);
+    shape += `${JSON.stringify(name)}${kind},`;
   }
   return shape;
 }
@@ -225,5 +233,5 @@ export function securityVerdictKey(resource: IHttpOperation, element: Element): 
   const authorization = element.headers?.authorization;
   if (authorization === undefined) return '(none)';
   const form = /^(\S*)(\s)[^\n\r\u2028\u2029]+$/.exec(authorization);
-  return form ? JSON.stringify([form[1], form[2]]) : undefined;
+  return form ? `${JSON.stringify(form[1])}${form[2]}` : undefined;
 }
