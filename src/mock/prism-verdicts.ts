@@ -17,17 +17,13 @@ const prismValidator = createRequire(import.meta.url)('@stoplight/prism-http/dis
   validateSecurity: Validator;
 };
 
-/** At most this many verdicts are kept per validator; the oldest goes first when a new class arrives. */
+/** At most this many verdicts (or decisions) are kept per memo; the oldest goes first when a new class arrives. */
 export const VERDICTS_KEPT = 256;
 
 /** A map that forgets its oldest entry when full: clients choose the keys, memory must not follow. */
 export class BoundedMemo<V> {
   private readonly entries = new Map<string, V>();
   constructor(private readonly limit: number) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
 
   get(key: string): V | undefined {
     return this.entries.get(key);
