@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { runConformance } from '../src/runner/run.js';
 import { startProcess, type BenchProcess } from './processes.js';
+import { benchRunnerMemory } from './runner-memory.js';
 
 /**
  * The reference behind a fixed delay before each answer, in its own process (as a remote staging
@@ -35,7 +36,8 @@ interface LatencyRow {
 
 /**
  * The runner's speed: cases per second against the in-process reference, and wall time against a
- * reference that answers 20 ms late at concurrency 1 (sequential), 8, the default 16, and 32.
+ * reference that answers 20 ms late at concurrency 1 (sequential), 8, the default 16, and 32; and
+ * its resident memory over 100,000 cases (10,000 with `quick`).
  */
 export async function benchRunner(options: { quick?: boolean } = {}): Promise<object> {
   const runs = options.quick ? 50 : 200;
@@ -64,9 +66,11 @@ export async function benchRunner(options: { quick?: boolean } = {}): Promise<ob
   } finally {
     await slow.stop();
   }
+  const memory = await benchRunnerMemory(options.quick ? 10_000 : 100_000);
   return {
     inProcessReference: { runs, cases: local.summary.cases, durationMs: local.summary.durationMs, casesPerSecond },
     latencyTarget: { latencyMs, runs: 100, rows },
     goal: 'the default run (concurrency 16) takes at least 10x less than the same cases sent one after another',
+    memory,
   };
 }
