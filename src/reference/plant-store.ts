@@ -12,13 +12,19 @@ export interface PlantStore {
  */
 export function createMemoryStore(capacity = 100_000): PlantStore {
   const ids = new Set<bigint>();
+  // Arrival order in a ring: asking a Set for its oldest entry walks over every deleted one first.
+  const order: bigint[] = [];
+  let oldest = 0;
   return {
     add(plant) {
       if (ids.has(plant.id)) return false;
       ids.add(plant.id);
-      if (ids.size > capacity) {
-        const oldest = ids.values().next();
-        if (!oldest.done) ids.delete(oldest.value);
+      if (order.length < capacity) {
+        order.push(plant.id);
+      } else {
+        ids.delete(order[oldest] as bigint);
+        order[oldest] = plant.id;
+        oldest = (oldest + 1) % capacity;
       }
       return true;
     },
