@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redact, REDACTED, redactValue } from './redact.js';
+import { MIN_SUBSTRING_SECRET, redact, REDACTED, redactValue } from './redact.js';
 
 const SECRET = 's3cr3t-T0KEN/with+odd"chars';
 
@@ -27,12 +27,33 @@ describe('redact', () => {
 
   it('never leaves a secret behind, whatever the text and the secret', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 60 }), fc.string({ minLength: 1, maxLength: 6 }), (text, secret) => {
-        const mixed = `${text}${secret}${text.slice(0, 3)}${secret}`;
-        expect(redact(mixed, [secret])).not.toContain(secret);
-      }),
+      fc.property(
+        fc.string({ maxLength: 60 }),
+        fc.string({ minLength: MIN_SUBSTRING_SECRET, maxLength: 12 }),
+        (text, secret) => {
+          const mixed = `${text}${secret}${text.slice(0, 3)}${secret}`;
+          expect(redact(mixed, [secret])).not.toContain(secret);
+        },
+      ),
       { numRuns: 300 },
     );
+  });
+
+  it('hides a short secret wherever it stands as a word, and leaves words that merely contain it', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        fc.stringMatching(/^[A-Za-z0-9]{1,5}$/),
+        fc.constantFrom(' ', '"', ':', '\n', '/'),
+        (text, secret, separator) => {
+          const mixed = `${text}${separator}${secret}${separator}${text}`;
+          const words = redact(mixed, [secret]).split(/[^\p{L}\p{N}_]+/u);
+          expect(words).not.toContain(secret);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(redact('NOT CONFORMANT: {"tag":"T"}', ['T'])).toBe('NOT CONFORMANT: {"tag":"[redacted]"}');
   });
 });
 

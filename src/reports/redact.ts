@@ -9,10 +9,19 @@ export const REDACTED = '$PLANTSTORE_TOKEN';
 
 const FALLBACK_PLACEHOLDERS = [REDACTED, '[redacted]', '***', '#'];
 
+/**
+ * Below this length a secret is hidden only where it stands as a word of its own: a one-letter
+ * token would otherwise turn every capital T of a report into a placeholder, and a token that
+ * short keeps nothing secret anyway.
+ */
+export const MIN_SUBSTRING_SECRET = 6;
+
 /** The secrets a reporter must hide, in every form they take in text. */
 export interface SecretSet {
   /** Raw, URL-encoded and JSON-escaped spellings, longest first. */
   readonly forms: readonly string[];
+  /** Spellings of short secrets, matched only between characters that cannot belong to a word. */
+  readonly shortForms?: RegExp;
   readonly placeholder: string;
   /** Raw bytes, to look inside base64 bodies. */
   readonly bytes: readonly Buffer[];
@@ -21,9 +30,15 @@ export interface SecretSet {
 /** Prepares secrets for `redact`; empty strings are ignored. */
 export function secretSet(secrets: readonly string[]): SecretSet {
   const raw = [...new Set(secrets.filter((secret) => secret.length > 0))];
-  const forms = [...new Set(raw.flatMap((secret) => spellings(secret)))].sort((a, b) => b.length - a.length);
-  const placeholder = FALLBACK_PLACEHOLDERS.find((p) => !forms.some((form) => p.includes(form))) ?? '';
-  return { forms, placeholder, bytes: raw.map((secret) => Buffer.from(secret, 'utf8')) };
+  const all = [...new Set(raw.flatMap((secret) => spellings(secret)))].sort((a, b) => b.length - a.length);
+  const forms = all.filter((form) => form.length >= MIN_SUBSTRING_SECRET);
+  const short = all.filter((form) => form.length < MIN_SUBSTRING_SECRET);
+  const placeholder = FALLBACK_PLACEHOLDERS.find((p) => !all.some((form) => p.includes(form))) ?? '';
+  const bytes = raw.map((secret) => Buffer.from(secret, 'utf8'));
+  if (short.length === 0) return { forms, placeholder, bytes };
+  const alternatives = short.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const shortForms = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'gu');
+  return { forms, shortForms, placeholder, bytes };
 }
 
 function spellings(secret: string): string[] {
@@ -39,8 +54,8 @@ function spellings(secret: string): string[] {
 /** `text` with every occurrence of every secret (raw, URL-encoded or JSON-escaped) replaced. */
 export function redact(text: string, secrets: SecretSet | readonly string[]): string {
   const set = isSecretSet(secrets) ? secrets : secretSet(secrets);
-  if (set.forms.length === 0) return text;
-  let result = text;
+  if (set.forms.length === 0 && !set.shortForms) return text;
+  let result = set.shortForms ? text.replace(set.shortForms, set.placeholder) : text;
   // A replacement can meet its neighbours and spell a secret again: repeat, then fall back to deleting,
   // which always ends because each pass makes the text shorter.
   for (let pass = 0; pass < 3 && containsAny(result, set.forms); pass++) {
@@ -53,7 +68,7 @@ export function redact(text: string, secrets: SecretSet | readonly string[]): st
 /** A copy of any JSON-like value (a Report, a CheckResult) with every string and key redacted. */
 export function redactValue<T>(value: T, secrets: SecretSet | readonly string[]): T {
   const set = isSecretSet(secrets) ? secrets : secretSet(secrets);
-  return set.forms.length === 0 ? value : (walk(value, set, '') as T);
+  return set.forms.length === 0 && !set.shortForms ? value : (walk(value, set, '') as T);
 }
 
 function walk(value: unknown, set: SecretSet, key: string): unknown {

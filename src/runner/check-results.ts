@@ -5,7 +5,7 @@ import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import { curlLine } from './http/curl.js';
-import type { CheckResult, Failure } from './report.js';
+import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
 
@@ -83,6 +83,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         contract: options.contract,
         client: {
           send: (plan) => (options.onShrinkStep?.(), options.client.send(plan)),
+          redact: options.client.redact,
           close: () => options.client.close(),
         },
         fresh: options.fresh,
@@ -92,7 +93,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         deadline,
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
-      const failure = toFailure(counterexample, steps, replay);
+      const failure = toFailure(counterexample, steps, replay, options.client.redact);
       // Shrunk cases of several probes often meet in one defect: report it once.
       if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
     }
@@ -104,6 +105,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
         options.replayCommand(run, [], false),
+        options.client.redact,
       ),
     );
     return { ...base, status: 'warn', cases, failures };
@@ -120,7 +122,16 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
   return { ...base, status: 'pass', cases, failures: [] };
 }
 
-function toFailure(counterexample: Counterexample, shrinkSteps: number, replay: string): Failure {
+/**
+ * A counterexample as the report shows it. Verdicts were reached on the answer exactly as it came;
+ * only here, on its way out, is the token hidden from what the target sent back.
+ */
+function toFailure(
+  counterexample: Counterexample,
+  shrinkSteps: number,
+  replay: string,
+  redact: (text: string) => string,
+): Failure {
   const { exchanges, verdict } = counterexample;
   const failing = exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
   if (!failing) throw new Error('a counterexample without an exchange');
@@ -130,11 +141,16 @@ function toFailure(counterexample: Counterexample, shrinkSteps: number, replay: 
       ? ` (request ${sequence.length} of the case; the curl lines send all ${sequence.length} in order)`
       : '';
   return {
-    reason: `${verdict.reason ?? 'failed'}${before}`,
+    reason: redact(`${verdict.reason ?? 'failed'}${before}`),
     request: failing.request,
-    response: failing.response,
+    response: redactResponse(failing.response, redact),
     curl: sequence.map((exchange) => curlLine(exchange.request)).join('\n'),
     replay,
     shrinkSteps,
   };
+}
+
+function redactResponse(response: RecordedResponse, redact: (text: string) => string): RecordedResponse {
+  const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, redact(value)]));
+  return { ...response, headers, body: response.body === null ? null : redact(response.body) };
 }

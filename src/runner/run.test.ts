@@ -159,3 +159,15 @@ describe('runConformance against a faulty target', () => {
     );
   });
 });
+
+describe('judging with a short token', () => {
+  it('judges what the target sent, not the redacted record: a tag equal to the token is no echo failure', async () => {
+    const server = await createReferenceServer({ tokens: ['T'] });
+    try {
+      const report = await runConformance({ baseUrl: server.url, token: 'T', seed: 1015807328, runs: 100 });
+      expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.id)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -25,7 +25,10 @@ export interface TargetClientOptions {
 
 /** Sends planned requests to the target over a pool of keep-alive connections. */
 export interface TargetClient {
+  /** Sends one request; the exchange holds the answer exactly as it came, to be judged as it is. */
   send(plan: PlannedRequest): Promise<Exchange>;
+  /** Hides the token in text about to be shown or stored (a target may echo it back). */
+  readonly redact: (text: string) => string;
   close(): Promise<void>;
 }
 
@@ -48,6 +51,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   pool.on('connectionError', () => undefined);
   return {
     send: (plan) => sendOne(pool, `${base.origin}${basePath}`, basePath, plan, options),
+    redact: (text) => redact(text, options.token),
     close: () => pool.destroy().catch(() => undefined),
   };
 }
@@ -97,17 +101,12 @@ async function sendOne(
         break;
       }
     }
-    return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started }, options.token);
+    return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started });
   } catch (error) {
     const kind = describeTransportError(error, abort.signal.aborted);
     // The status line arrived, then the connection died: the body is what is missing.
     const transportError = status !== 0 && kind === 'connection-reset' ? 'incomplete-body' : kind;
-    return exchange(
-      plan,
-      request,
-      { status, headers: responseHeaders, chunks, truncated, started, transportError },
-      options.token,
-    );
+    return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started, transportError });
   } finally {
     clearTimeout(timer);
   }
@@ -122,12 +121,12 @@ interface RawResponse {
   readonly transportError?: string;
 }
 
-function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawResponse, token: string): Exchange {
+function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawResponse): Exchange {
   const received = raw.status !== 0 || raw.chunks.length > 0;
   const response: RecordedResponse = {
     status: raw.status,
-    headers: Object.fromEntries(Object.entries(raw.headers).map(([name, value]) => [name, redact(value, token)])),
-    body: received ? redact(Buffer.concat(raw.chunks).toString('utf8'), token) : null,
+    headers: raw.headers,
+    body: received ? Buffer.concat(raw.chunks).toString('utf8') : null,
     ...(raw.truncated ? { truncated: true } : {}),
     ...(raw.transportError === undefined ? {} : { transportError: raw.transportError }),
     durationMs: Math.round((performance.now() - raw.started) * 10) / 10,

@@ -21,4 +21,8 @@ describe('redact', () => {
   it('leaves text without the token alone', () => {
     expect(redact('nothing to see', TOKEN)).toBe('nothing to see');
   });
+
+  it('hides a token of a few characters only where it stands alone', () => {
+    expect(redact('NOT CONFORMANT {"tag":"T"}', 'T')).toBe('NOT CONFORMANT {"tag":"$PLANTSTORE_TOKEN"}');
+  });
 });
