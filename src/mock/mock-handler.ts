@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createBearerCheck, OPERATION, problem, readNewPlant, type Contract } from '../contract/index.js';
+import {
+  createBearerCheck,
+  OPERATION,
+  problem,
+  readNewPlant,
+  requestPath,
+  routeProblem,
+  type Contract,
+} from '../contract/index.js';
 import { mustCloseAfterAnswer, readBody, sendJson } from '../http/server-kit.js';
 import { mockProblemAnswer, problemAnswer, type MockAnswer } from './answers.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
@@ -62,16 +70,9 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
   }
 
   async function answer(req: IncomingMessage): Promise<MockAnswer> {
-    const path = (req.url ?? '/').split(/[?#]/, 1)[0] ?? '/';
     if (isPreflight(req.method, req.headers)) return { status: 204, body: '', headers: preflightHeaders(req.headers) };
-    if (path !== OPERATION.path) {
-      return problemAnswer(
-        problem('notFound', `There is no ${path.slice(0, 100)} here: the only operation is POST /plants.`),
-      );
-    }
-    if (req.method !== 'POST') {
-      return problemAnswer(problem('methodNotAllowed', `${req.method ?? '?'} is not allowed on /plants: use POST.`));
-    }
+    const routeFailure = routeProblem(req.method, requestPath(req.url));
+    if (routeFailure) return problemAnswer(routeFailure);
     return answerNewPlant(req);
   }
 

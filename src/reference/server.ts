@@ -4,9 +4,10 @@ import {
   createBearerCheck,
   DEFAULT_SPEC_PATH,
   loadContract,
-  OPERATION,
   problem,
   readNewPlant,
+  requestPath,
+  routeProblem,
   type Contract,
   type Problem,
 } from '../contract/index.js';
@@ -83,21 +84,8 @@ export function createReferenceHandler(
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<Problem | undefined> {
-    const path = (req.url ?? '/').split(/[?#]/, 1)[0] ?? '/';
-    if (path !== OPERATION.path)
-      return reject(
-        req,
-        res,
-        bodyLimit,
-        problem('notFound', `There is no ${path.slice(0, 100)} here: the only operation is POST /plants.`),
-      );
-    if (req.method !== 'POST')
-      return reject(
-        req,
-        res,
-        bodyLimit,
-        problem('methodNotAllowed', `${req.method ?? '?'} is not allowed on /plants: use POST.`),
-      );
+    const routeFailure = routeProblem(req.method, requestPath(req.url));
+    if (routeFailure) return reject(req, res, bodyLimit, routeFailure);
     const authProblem = checkBearer(req.headers.authorization);
     if (authProblem) return reject(req, res, bodyLimit, authProblem);
     const read = await readBody(req, bodyLimit);

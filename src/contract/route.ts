@@ -1,0 +1,19 @@
+import { OPERATION } from './spec.js';
+import { problem, type Problem } from './problems.js';
+
+/** The path of a request target, without query or fragment (the contract has no query parameters). */
+export function requestPath(url: string | undefined): string {
+  return (url ?? '/').split(/[?#]/, 1)[0] ?? '/';
+}
+
+/**
+ * Whether a request reaches the contract's one operation: 404 for any other path, 405 (with
+ * `Allow: POST`) for any other method on `/plants`, `undefined` for `POST /plants`.
+ */
+export function routeProblem(method: string | undefined, path: string): Problem | undefined {
+  if (path !== OPERATION.path) {
+    return problem('notFound', `There is no ${path.slice(0, 100)} here: the only operation is POST /plants.`);
+  }
+  if (method !== 'POST') return problem('methodNotAllowed', `${method ?? '?'} is not allowed on /plants: use POST.`);
+  return undefined;
+}
