@@ -16,14 +16,7 @@ export {
   type RequestLogEntry,
 } from './reference/server.js';
 export { createMemoryStore, type PlantStore } from './reference/plant-store.js';
-export {
-  createMockServer,
-  DEV_TOKEN,
-  MOCK_PROBLEMS,
-  type MockRequestLogEntry,
-  type MockServer,
-  type MockServerOptions,
-} from './mock/index.js';
+export { createMockServer, DEV_TOKEN, MOCK_PROBLEMS, type MockServer, type MockServerOptions } from './mock/index.js';
 export * from './runner/index.js';
 export { runCli } from './cli/main.js';
 export {

@@ -1,5 +1,5 @@
 import { DEV_TOKEN } from '../mock/dev-token.js';
-import type { MockRequestLogEntry } from '../mock/mock-handler.js';
+import type { RequestLogEntry } from '../http/server-kit.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand } from './command.js';
 import { integerOption, portOption, stringOption, tokenOptions } from './cli-options.js';
@@ -63,7 +63,7 @@ generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
       host: stringOption(values, 'host') ?? '127.0.0.1',
       port: portOption(values, 4010),
       ...(seed === undefined ? {} : { seed }),
-      ...(values.quiet === true ? {} : { onRequest: (entry: MockRequestLogEntry) => log.write(formatLogLine(entry)) }),
+      ...(values.quiet === true ? {} : { onRequest: (entry: RequestLogEntry) => log.write(formatLogLine(entry)) }),
     });
     const mode = dynamic ? `generated plants, seed ${server.seed}` : 'echoing the plant sent';
     io.stdout.write(`plantstore mock listening on ${server.url} (POST /plants, ${mode}); ${server.accepting}\n`);

@@ -12,6 +12,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** One answered request of a server of this project, for its request log. Never carries a credential. */
+export interface RequestLogEntry {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  /** What was wrong with the request, when it failed. */
+  readonly problem?: string;
+}
+
 /** The default request body limit of the servers: far above any real NewPlant, far below harm. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 

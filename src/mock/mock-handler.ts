@@ -8,22 +8,12 @@ import {
   routeProblem,
   type Contract,
 } from '../contract/index.js';
-import { mustCloseAfterAnswer, readBody, sendJson } from '../http/server-kit.js';
+import { mustCloseAfterAnswer, readBody, sendJson, type RequestLogEntry } from '../http/server-kit.js';
 import { mockProblemAnswer, problemAnswer, type MockAnswer } from './answers.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { parsePrefer } from './prefer.js';
 import { prismSafeBody, renderDecision } from './prism-answer.js';
 import type { PrismEngine } from './prism-engine.js';
-
-/** One answered request, for a request log. Never carries a credential. */
-export interface MockRequestLogEntry {
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly ms: number;
-  /** What was wrong with the request, when it failed. */
-  readonly problem?: string;
-}
 
 /** What the handler needs besides the request: the contract, Prism, and the mock's settings. */
 export interface MockHandlerSettings {
@@ -35,7 +25,7 @@ export interface MockHandlerSettings {
   /** Base of the per-request seeds of generated bodies. */
   readonly seed: number;
   readonly bodyLimit: number;
-  readonly onRequest?: (entry: MockRequestLogEntry) => void;
+  readonly onRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** The mock as a plain `node:http` request handler. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer } from './mock-server.js';
-import type { MockRequestLogEntry } from './mock-handler.js';
+import type { RequestLogEntry } from '../http/server-kit.js';
 
 interface Reply {
   readonly status: number;
@@ -29,7 +29,7 @@ async function send(
 
 let mock: MockServer;
 let contract: Contract;
-const log: MockRequestLogEntry[] = [];
+const log: RequestLogEntry[] = [];
 
 beforeAll(async () => {
   contract = await loadContract();

@@ -8,7 +8,8 @@ import {
   type RunningServer,
 } from '../http/server-kit.js';
 import { DEV_TOKEN } from './dev-token.js';
-import { createMockHandler, type MockRequestLogEntry } from './mock-handler.js';
+import type { RequestLogEntry } from '../http/server-kit.js';
+import { createMockHandler } from './mock-handler.js';
 import { createPrismEngine } from './prism-engine.js';
 
 /** Options of {@link createMockServer}. */
@@ -30,7 +31,7 @@ export interface MockServerOptions extends ClientTimeouts {
   /** The OpenAPI document (default: the package's `openapi.yaml`). */
   readonly spec?: string;
   /** Called once per answered request. */
-  readonly onRequest?: (entry: MockRequestLogEntry) => void;
+  readonly onRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** A running mock. */

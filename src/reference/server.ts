@@ -15,6 +15,7 @@ import {
   DEFAULT_BODY_LIMIT,
   createHardenedServer,
   type ClientTimeouts,
+  type RequestLogEntry,
   mustCloseAfterAnswer,
   listen,
   readBody,
@@ -24,15 +25,7 @@ import {
 } from '../http/server-kit.js';
 import { createMemoryStore, type PlantStore } from './plant-store.js';
 
-/** One answered request, for a request log. Never carries a credential. */
-export interface RequestLogEntry {
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly ms: number;
-  /** What was wrong with the request, when it failed. */
-  readonly problem?: string;
-}
+export type { RequestLogEntry } from '../http/server-kit.js';
 
 /** Options of {@link createReferenceServer}. */
 export interface ReferenceServerOptions extends ClientTimeouts {
