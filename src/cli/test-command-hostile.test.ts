@@ -10,12 +10,12 @@ import type { Report } from '../runner/report.js';
 const BIN = join(PACKAGE_ROOT, 'dist/src/cli/bin.js');
 const BUDGET_MS = 8_000;
 /**
- * Peak resident memory allowed to the runner process. Its baseline is ~85–120 MiB; against the
- * flood (512 MiB per answer) it peaks near 290 MiB from the garbage of many capped 1 MiB reads.
- * Holding one whole flooded answer would pass 512 MiB, so this bound tells a capped read from an
- * unbounded one without failing on garbage-collection timing.
+ * Peak resident memory allowed to the runner process. Its baseline is ~85–125 MiB; against the
+ * flood (512 MiB per answer) it peaks near 180 MiB from the garbage of many capped 1 MiB reads.
+ * Holding one whole flooded answer would pass 512 MiB; the margin over 180 is for garbage-collection
+ * timing on a loaded machine.
  */
-const PEAK_RSS_LIMIT_MIB = 450;
+const PEAK_RSS_LIMIT_MIB = 320;
 
 interface CliRun {
   readonly exitCode: number | null;
