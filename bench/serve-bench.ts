@@ -81,7 +81,8 @@ export async function soak(server: BenchProcess, seconds: number): Promise<Recor
     load,
     rssMiB: { earlyMean: round(early), lateMean: round(late), peak: round(Math.max(...warm)) },
     rssTrendMiB: round(late - early),
-    goal: 'zero errors, zero 5xx, resident memory flat from the 10th second on',
+    goal: 'zero errors, zero 5xx, resident memory flat from the 10th second on (late mean within 10% of early)',
+    flat: late <= early * 1.1,
   };
 }
 
