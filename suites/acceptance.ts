@@ -15,6 +15,7 @@ import {
   validPlants,
   warn,
   integerSpellings,
+  schemeSpellings,
   type JudgeContext,
   type Verdict,
 } from '../src/runner/suite-kit.js';
@@ -34,12 +35,30 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
   );
 }
 
+/**
+ * A twin refused only for its scheme name's letter case: RFC 9110 makes the name case-insensitive,
+ * but the contract writes `Bearer` and clients following it are unaffected, so a warning.
+ */
+function schemeSpellingVerdict(
+  scheme: string,
+  status: number,
+  caseExchanges: readonly Exchange[],
+): Verdict | undefined {
+  const first = caseExchanges.find(
+    (other) => other.plan.intent.kind === 'valid' && other.plan.intent.scheme === undefined,
+  );
+  if (first?.response.status !== 200 || ![400, 401, 403].includes(status)) return undefined;
+  return warn(
+    `A valid NewPlant sent with "Authorization: ${scheme} <token>" was answered ${status}, while the same request with "Bearer" was accepted. RFC 9110 makes the scheme name case-insensitive; clients that write "Bearer", as the contract does, are unaffected.`,
+  );
+}
+
 export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
   rule: 'Rule 1: when a valid NewPlant body is sent with valid authentication, the response is 200 with a Plant body.',
-  probes: [exactIds, validPlants, precisionPairs],
-  judge(exchange, context) {
+  probes: [exactIds, validPlants, precisionPairs, schemeSpellings],
+  judge(exchange, context, caseExchanges) {
     const { plan, response } = exchange;
     const { intent } = plan;
     // Server errors are no-server-error's finding; one defect, one failing check.
@@ -52,6 +71,7 @@ export const positiveAcceptance = defineCheck({
       return undefined;
     }
     if (response.status === 200) return PASS;
+    if (intent.scheme !== undefined) return schemeSpellingVerdict(intent.scheme, response.status, caseExchanges);
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = intent.note === undefined ? '' : ` ${intent.note}`;

@@ -71,6 +71,21 @@ describe('acceptance checks', () => {
     expect(outcome(echo, exchange(VALID, 200, '{"name":"Fe'))).toBe('fail');
   });
 
+  it('positive-acceptance: a scheme name in another letter case, refused beside an accepted "Bearer", is a warning', () => {
+    const lower: Intent = { ...VALID, scheme: 'bearer' };
+    const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
+    const plainRefused = exchange(VALID, 401, '');
+    for (const status of [400, 401, 403]) {
+      const refused = exchange(lower, status, '{"error":1,"message":"no"}');
+      expect(outcome(positiveAcceptance, refused, [plainOk, refused])).toBe('warn');
+      expect(outcome(positiveAcceptance, refused, [plainRefused, refused])).toBeUndefined();
+    }
+    const accepted = exchange(lower, 200, '{"name":"Fern"}');
+    expect(outcome(positiveAcceptance, accepted, [plainOk, accepted])).toBe('pass');
+    const odd = exchange(lower, 404, '');
+    expect(outcome(positiveAcceptance, odd, [plainOk, odd])).toBeUndefined();
+  });
+
   it('integer-spellings: judged only beside an accepted plain twin', () => {
     const spelled: Intent = { ...VALID, spelling: '5.0' };
     const plainOk = exchange(VALID, 200, '{"name":"Fern"}');

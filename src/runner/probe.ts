@@ -14,6 +14,8 @@ export type Intent =
       readonly idMayRepeat: boolean;
       /** Set when the id is written in an unusual spelling JSON Schema still counts as an integer. */
       readonly spelling?: string;
+      /** Set when the credential's scheme name is written other than `Bearer` (e.g. `bearer`). */
+      readonly scheme?: string;
       /** Extra explanation for a failure, e.g. why this id is special. */
       readonly note?: string;
     }

@@ -52,7 +52,9 @@ export function authProbeArbitrary(kind: number): fc.Arbitrary<AuthProbe> {
   return arbitrary;
 }
 
-/** The scheme name of a valid credential: RFC 9110 makes it case-insensitive. */
-export function bearerSchemeArbitrary(): fc.Arbitrary<string> {
-  return fc.oneof({ arbitrary: fc.constant('Bearer'), weight: 6 }, fc.constantFrom('bearer', 'BEARER', 'bEaReR'));
-}
+/**
+ * The bearer scheme name in other letter cases. RFC 9110 makes scheme names case-insensitive, but the
+ * contract writes `Bearer`, and many servers compare the whole header: refusing these is worth a
+ * warning, never a failure.
+ */
+export const OTHER_SCHEME_SPELLINGS: readonly string[] = ['bearer', 'BEARER', 'bEaReR'];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bearerSchemeArbitrary } from '../generate/auth-probe.js';
+import { OTHER_SCHEME_SPELLINGS } from '../generate/auth-probe.js';
 import { spell, SPELLINGS, type Spelling } from '../generate/integer-spelling.js';
 import { EXACT_EDGE_IDS, type IdShape } from '../generate/int64-id.js';
 import { newPlantArbitrary, renderPlant, type PlantDraft, type RenderedPlant } from '../generate/new-plant.js';
@@ -22,14 +22,42 @@ export function validRequest(rendered: RenderedPlant, scheme = 'Bearer', note?: 
   };
 }
 
-/** Valid NewPlants over the whole space the schema allows, with the bearer scheme in any letter case. */
-export const validPlants = defineProbe<{ draft: PlantDraft; scheme: string }>({
+/** Valid NewPlants over the whole space the schema allows, sent as the contract shows: `Bearer <token>`. */
+export const validPlants = defineProbe<PlantDraft>({
   name: 'valid-plant',
   title: 'valid NewPlants with a valid token',
   share: 1,
-  arbitrary: (contract) =>
-    fc.record({ draft: newPlantArbitrary(contract.schemas.newPlant), scheme: bearerSchemeArbitrary() }),
-  plan: ({ draft, scheme }, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt), scheme)],
+  arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
+  plan: (draft, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt))],
+});
+
+/**
+ * A valid NewPlant with `Bearer`, then a twin whose scheme name is written `bearer`, `BEARER` or
+ * `bEaReR`. RFC 9110 makes the name case-insensitive; the contract only ever writes `Bearer`, so a
+ * refused twin is a warning (judged only when the first was accepted), never a failure.
+ */
+export const schemeSpellings = defineProbe<{ draft: PlantDraft; scheme: string }>({
+  name: 'scheme-spelling',
+  title: 'valid NewPlants whose scheme name is written bearer, BEARER or bEaReR',
+  share: 0.03,
+  variants: () => OTHER_SCHEME_SPELLINGS.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      scheme: fc.constant(OTHER_SCHEME_SPELLINGS[variant % OTHER_SCHEME_SPELLINGS.length] ?? 'bearer'),
+    }),
+  plan: ({ draft: drawn, scheme }, { fresh, salt }) => {
+    // Fresh ids for both, so the twin cannot be refused as a repeat of the first.
+    const draft = {
+      ...drawn,
+      fields: drawn.fields.map((field) =>
+        field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
+      ),
+    };
+    const twin = validRequest(renderPlant(draft, fresh, `${salt}:scheme`), scheme);
+    const intent = { ...twin.intent, scheme } as PlannedRequest['intent'];
+    return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, intent }];
+  },
 });
 
 function exactEdge(variant: number): IdShape {
