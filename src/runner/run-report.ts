@@ -3,7 +3,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { ReplaySpec } from './replay.js';
 import type { CheckResult, Report } from './report.js';
 import type { RunSettings } from './run-settings.js';
-import type { Target } from './target.js';
+import type { Target, TargetTraits } from './target.js';
 
 /** The summary counts of a report: checks by status, cases sent, time taken. */
 export function summarize(checks: readonly CheckResult[], cases: number, durationMs: number): Report['summary'] {
@@ -27,7 +27,7 @@ export function describeReplayCommand(settings: RunSettings, target: Target, rep
 /** Notes about the run itself (not the target): nonce, repeat policy, budget, throttling. */
 export function runNotes(
   dispatched: DispatchResult,
-  rejectsRepeats: boolean | undefined,
+  traits: TargetTraits,
   fresh: FreshIds,
   replay: ReplaySpec | undefined,
   budgetMs: number,
@@ -37,7 +37,12 @@ export function runNotes(
     notes.push(
       `Replayed one case: ${replay.probe} #${replay.index}${replay.path.length ? `, shrink path ${replay.path.join('.')}` : ''}.`,
     );
+  if (traits.notFoundAt !== undefined)
+    notes.push(
+      `A valid NewPlant sent to ${traits.notFoundAt} was answered 404 Not Found. If every check fails that way, --base-url is probably wrong: it is the address the contract's {base_url} stands for, and the runner appends /plants (e.g. --base-url https://staging.example.com/api for https://staging.example.com/api/plants).`,
+    );
   notes.push(`Fresh ids of this run come from nonce ${fresh.nonce} (recorded in every replay string).`);
+  const { rejectsRepeats } = traits;
   if (rejectsRepeats === true)
     notes.push(
       'The target answers a repeated id with 400: a 400 on a fixed id (e.g. 2^63-1) an earlier run may have stored is a warning, not a failure.',

@@ -158,6 +158,19 @@ describe('runConformance against a faulty target', () => {
       TargetUnreachableError,
     );
   });
+
+  it('points at --base-url when the operation is not found there (404)', async () => {
+    const target = await startTarget((_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"Not Found"}'),
+    );
+    try {
+      const report = await runConformance({ ...QUICK, baseUrl: `${target.url}/api`, token: TOKEN });
+      expect(reportExitCode(report)).toBe(1);
+      expect(report.notes.join('\n')).toMatch(/\/api\/plants was answered 404 Not Found.*--base-url is probably wrong/);
+    } finally {
+      await target.close();
+    }
+  });
 });
 
 describe('judging with a short token', () => {

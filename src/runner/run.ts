@@ -82,7 +82,7 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started),
     checks,
-    notes: runNotes(sent.dispatched, traits.rejectsRepeats, fresh, settings.replay, settings.budgetMs),
+    notes: runNotes(sent.dispatched, traits, fresh, settings.replay, settings.budgetMs),
   };
 }
 

@@ -53,6 +53,8 @@ export interface TargetTraits {
   readonly rejectsRepeats: boolean | undefined;
   /** The `error` value of that 400, as written, when its body is an Error. */
   readonly repeatErrorCode?: string;
+  /** Set when the first valid NewPlant was answered 404: the URL it went to, where no operation is. */
+  readonly notFoundAt?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function probeTarget(
   const failure = first.response.transportError;
   if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
   if (first.response.status === 0) return { rejectsRepeats: undefined };
+  if (first.response.status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
   const second = await client.send(request);
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
