@@ -141,10 +141,13 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
   });
 
-  it('negative-rejection: accepting a wrong or missing Content-Type fails; 415 is fine', () => {
+  it('negative-rejection: accepting a wrong Content-Type fails, accepting none only warns; 415 is fine', () => {
     const media: Intent = { kind: 'media-type', what: 'text/plain' };
     expect(outcome(negativeRejection, exchange(media, 200, '{"name":"x"}'))).toBe('fail');
     expect(outcome(negativeRejection, exchange(media, 415, ''))).toBe('pass');
+    const missing: Intent = { kind: 'media-type', what: 'no Content-Type', missing: true };
+    expect(outcome(negativeRejection, exchange(missing, 200, '{"name":"x"}'))).toBe('warn');
+    expect(outcome(negativeRejection, exchange(missing, 400, '{"error":1,"message":"no"}'))).toBe('pass');
   });
 
   it('auth-enforced: the right token without its scheme, accepted, is a warning', () => {

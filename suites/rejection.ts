@@ -7,13 +7,14 @@ import {
   isServerError,
   isSuccess,
   PASS,
+  warn,
   wrongMediaTypes,
 } from '../src/runner/suite-kit.js';
 
 export const negativeRejection = defineCheck({
   id: 'negative-rejection',
   title: 'Invalid requests are rejected',
-  rule: 'Only a valid NewPlant (id an int64 integer, name a string, tag a string when present) is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error.',
+  rule: 'Only a valid NewPlant (id an int64 integer, name a string, tag a string when present) sent as `application/json` is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error. A body with no Content-Type at all may be examined and accepted (RFC 9110, 8.3): a warning.',
   probes: [invalidBodies, wrongMediaTypes],
   judge({ plan, response }) {
     const { intent } = plan;
@@ -27,6 +28,11 @@ export const negativeRejection = defineCheck({
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
             );
+      if (intent.missing) {
+        return warn(
+          `A NewPlant sent with no Content-Type was accepted (${status}). The contract's request says "Content-Type: application/json"; RFC 9110 (8.3) lets a server examine an unlabelled body to find its type, so this is lenient parsing, not a violation. A body labelled as another type must still be refused.`,
+        );
+      }
       return fail(
         `A NewPlant sent with ${intent.what} was accepted (${status}); the contract's request is "Content-Type: application/json", and a request of another type is not a valid NewPlant request.`,
       );

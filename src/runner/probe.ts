@@ -20,7 +20,12 @@ export type Intent =
       readonly note?: string;
     }
   | { readonly kind: 'invalid-body'; readonly what: string }
-  | { readonly kind: 'media-type'; readonly what: string }
+  | {
+      readonly kind: 'media-type';
+      readonly what: string;
+      /** No Content-Type at all: RFC 9110 (8.3) lets a recipient examine the data to find its type. */
+      readonly missing?: boolean;
+    }
   | {
       readonly kind: 'auth';
       readonly what: string;

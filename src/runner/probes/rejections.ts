@@ -50,10 +50,10 @@ export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: str
       auth: { kind: 'token', scheme: 'Bearer' },
       contentType,
       body: renderPlant(draft, fresh, salt).text,
-      intent: {
-        kind: 'media-type',
-        what: contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`,
-      },
+      intent:
+        contentType === undefined
+          ? { kind: 'media-type', what: 'no Content-Type', missing: true }
+          : { kind: 'media-type', what: `Content-Type ${contentType}` },
     },
   ],
 });
