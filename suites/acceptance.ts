@@ -22,16 +22,17 @@ import {
 import type { Contract } from '../src/contract/index.js';
 
 /**
- * A 400 on an exact fixed id is no evidence when the target rejects repeats: an earlier run may have
- * stored it. Unless the target's own Error says otherwise: another `error` value than its answer to a
- * repeat means this 400 is not about a repeat.
+ * A 400 on an exact fixed id is no evidence when the target holds an earlier run's plants (it
+ * refused the canary as a repeat): that run may have stored this id. Unless the target's own Error
+ * says otherwise: another `error` value than its answer to a repeat means this 400 is not about one.
  */
 function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeContext): Verdict | undefined {
-  if (exchange.response.status !== 400 || !idMayRepeat || context.targetRejectsRepeats === false) return undefined;
+  const heldBefore = context.targetRejectsRepeats === true && context.targetHoldsEarlierRun === true;
+  if (exchange.response.status !== 400 || !idMayRepeat || !heldBefore) return undefined;
   const code = errorCodeOf(exchange);
   if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
   return warn(
-    'A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids, and an earlier run may already have stored this one, so this is not counted as a failure; run against a fresh target to be sure.',
+    'A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids and holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id, so this is not counted as a failure. Against a target that holds nothing from earlier runs, it would be.',
   );
 }
 

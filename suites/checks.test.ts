@@ -11,7 +11,7 @@ import { contentType, documentedStatus, responseSchema } from './responses.js';
 import { noServerError, repeatedId } from './robustness.js';
 
 const contract = await loadContract();
-const context: JudgeContext = { contract, targetRejectsRepeats: true };
+const context: JudgeContext = { contract, targetRejectsRepeats: true, targetHoldsEarlierRun: true };
 const VALID: Intent = { kind: 'valid', strings: { name: 'Fern', tag: ' x ' }, idMayRepeat: false };
 
 function exchange(
@@ -189,6 +189,15 @@ describe('fixed ids and repeats', () => {
   it("excuses a 400 on a fixed id that carries the target's own repeat code", () => {
     const knowsCode = { ...context, repeatErrorCode: '1010' };
     expect(outcome(positiveAcceptance, withCode(1010), undefined, knowsCode)).toBe('warn');
+  });
+
+  it('fails a 400 on a fixed id when the target holds nothing from an earlier run (it accepted the canary)', () => {
+    const fresh = { ...context, targetHoldsEarlierRun: false, repeatErrorCode: '400' };
+    expect(outcome(positiveAcceptance, withCode(400), undefined, fresh)).toBe('fail');
+    const minusZero = exchange({ ...fixed, spelling: '-0' }, 400, '{"error":400,"message":"m"}');
+    const plain = exchange(VALID, 200, '{"name":"Fern"}');
+    expect(outcome(integerSpellingsCheck, minusZero, [plain, minusZero], fresh)).toBe('fail');
+    expect(outcome(integerSpellingsCheck, minusZero, [plain, minusZero])).toBe('warn');
   });
 
   it('fails a 400 on a fixed id whose error code says it is not about a repeat', () => {

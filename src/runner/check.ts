@@ -14,10 +14,15 @@ export interface Verdict {
 export interface JudgeContext {
   readonly contract: Contract;
   /**
-   * Whether the target answers a repeated id with 400 (probed before the run): a fixed-value id an
-   * earlier run may have stored is then no evidence against it. `undefined` when unknown.
+   * Whether the target answers a repeated id with 400 (probed before the run). `undefined` when
+   * unknown.
    */
   readonly targetRejectsRepeats: boolean | undefined;
+  /**
+   * The target refused plantstore's canary plant as a repeat: it holds an earlier run's plants, so
+   * a 400 on a fixed id may be about a repeat. Otherwise every fixed id must be accepted.
+   */
+  readonly targetHoldsEarlierRun?: boolean;
   /**
    * The `error` value (as written) of the target's own 400 to a repeated id, when it sent one: a 400
    * with another `error` value is, by the target's own account, not about a repeat.

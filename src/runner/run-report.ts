@@ -3,7 +3,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { ReplaySpec } from './replay.js';
 import type { CheckResult, Report } from './report.js';
 import type { RunSettings } from './run-settings.js';
-import type { Target, TargetTraits } from './target.js';
+import { CANARY_ID, type Target, type TargetTraits } from './target.js';
 
 /** The summary counts of a report: checks by status, cases sent, time taken. */
 export function summarize(checks: readonly CheckResult[], cases: number, durationMs: number): Report['summary'] {
@@ -43,9 +43,13 @@ export function runNotes(
     );
   notes.push(`Fresh ids of this run come from nonce ${fresh.nonce} (recorded in every replay string).`);
   const { rejectsRepeats } = traits;
-  if (rejectsRepeats === true)
+  if (rejectsRepeats === true && traits.holdsEarlierRun === true)
     notes.push(
-      'The target answers a repeated id with 400: a 400 on a fixed id (e.g. 2^63-1) an earlier run may have stored is a warning, not a failure.',
+      `The target answers a repeated id with 400 and holds plants from an earlier run (it refused the canary plant, id ${CANARY_ID}, as a repeat): a 400 on a fixed id (e.g. 2^63-1) that run may have stored is a warning, not a failure.`,
+    );
+  if (rejectsRepeats === true && traits.holdsEarlierRun !== true)
+    notes.push(
+      `The target answers a repeated id with 400 and holds nothing from an earlier run (it accepted the canary plant, id ${CANARY_ID}): every fixed id (e.g. 2^63-1) must be accepted. Later runs against it will find the canary and excuse a 400 on a fixed id.`,
     );
   if (rejectsRepeats === false)
     notes.push('The target accepts a repeated id (200), so every valid id must be accepted, fixed ones included.');

@@ -65,6 +65,7 @@ async function testTarget(
       judgeContext: {
         contract,
         targetRejectsRepeats: traits.rejectsRepeats,
+        targetHoldsEarlierRun: traits.holdsEarlierRun === true,
         ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
       },
     }),

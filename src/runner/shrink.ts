@@ -41,35 +41,38 @@ export async function shrinkCounterexample(
   first: Counterexample,
   options: ShrinkOptions,
 ): Promise<{ counterexample: Counterexample; steps: number }> {
-  let current = first;
+  // A target that accepted a request stored its ids: later candidates must not repeat the exact
+  // ones, or the target's answer to a repeat would pass for the defect.
+  const storedSome = (exchanges: readonly Exchange[]): boolean =>
+    exchanges.some((exchange) => exchange.response.status >= 200 && exchange.response.status < 300);
+  let stored = storedSome(first.exchanges);
+  let current: Counterexample = { ...first, alwaysFresh: stored };
   let sent = 0;
   let improved = true;
-  // A target that accepted the case stored its ids: candidates must not repeat the exact ones.
-  const stored = first.exchanges.some((exchange) => exchange.response.status >= 200 && exchange.response.status < 300);
-  const fresh = stored ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh);
   while (improved) {
     improved = false;
     let position = 0;
     for (const candidate of options.arbitrary.shrink(current.value.value, current.value.context)) {
-      if (sent >= options.maxSteps || Date.now() > options.deadline)
-        return { counterexample: { ...current, alwaysFresh: stored }, steps: current.path.length };
+      if (sent >= options.maxSteps || Date.now() > options.deadline) break;
       const path = [...current.path, position++];
+      const alwaysFresh = stored;
       const plans = generated.probe.plan(candidate.value, {
         contract: options.contract,
-        fresh,
+        fresh: alwaysFresh ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh),
         salt: caseSalt(generated.probe, generated.index, path),
       });
       sent++;
       const exchanges = await sendSequence(options.client, plans);
+      stored ||= storedSome(exchanges);
       const verdict = judgeCase(check, exchanges, options.judgeContext);
       if (verdict?.outcome === 'fail') {
-        current = { value: candidate, path, exchanges, verdict };
+        current = { value: candidate, path, exchanges, verdict, alwaysFresh };
         improved = true;
         break;
       }
     }
   }
-  return { counterexample: { ...current, alwaysFresh: stored }, steps: current.path.length };
+  return { counterexample: current, steps: current.path.length };
 }
 
 /** Follows a recorded shrink path from a generated value: the value a replay string names. */

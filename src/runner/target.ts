@@ -55,7 +55,20 @@ export interface TargetTraits {
   readonly repeatErrorCode?: string;
   /** Set when the first valid NewPlant was answered 404: the URL it went to, where no operation is. */
   readonly notFoundAt?: string;
+  /**
+   * The target rejects repeats and refused the canary plant (id {@link CANARY_ID}, sent by every
+   * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
+   */
+  readonly holdsEarlierRun?: boolean;
 }
+
+/**
+ * The id of the canary plant every run sends before its cases. A target that rejects repeated ids
+ * and refuses the canary as one has kept an earlier run's plants; one that accepts it has not, and
+ * then no fixed id (2^63-1, 0, ...) can have been stored before. An unremarkable int32 value, so no
+ * id-range defect of a target decides it.
+ */
+export const CANARY_ID = 1_123_581_321n;
 
 /**
  * Sends one fresh valid NewPlant twice. Nothing listening → {@link TargetUnreachableError}; otherwise
@@ -83,8 +96,32 @@ export async function probeTarget(
   const second = await client.send(request);
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
-    return code === undefined ? { rejectsRepeats: true } : { rejectsRepeats: true, repeatErrorCode: code };
+    const holdsEarlierRun = await refusesCanary(client, fields, fresh, code);
+    return { rejectsRepeats: true, holdsEarlierRun, ...(code === undefined ? {} : { repeatErrorCode: code }) };
   }
   if (second.response.status === 200) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
+}
+
+/** Sends the canary plant: refused like a repeat (same `error` value, when known) means seen before. */
+async function refusesCanary(
+  client: TargetClient,
+  fields: DraftField[],
+  fresh: FreshIds,
+  repeatErrorCode: string | undefined,
+): Promise<boolean> {
+  const idField = fields.find((field) => field.kind === 'id');
+  if (!idField) return false;
+  const draft = {
+    fields: fields.map((field) =>
+      field.kind === 'value' && typeof field.value === 'string' ? { ...field, value: 'plantstore canary' } : field,
+    ),
+    extras: [],
+  };
+  const canary = await client.send(
+    validRequest(renderPlant(draft, fresh, 'canary', new Map([[idField.name, CANARY_ID.toString()]]))),
+  );
+  if (canary.response.status !== 400) return false;
+  const code = errorCodeOf(canary);
+  return repeatErrorCode === undefined || code === undefined || code === repeatErrorCode;
 }
