@@ -46,6 +46,8 @@ const OUT_OF_INT64 = [
   `-${'9'.repeat(10_000)}`,
 ];
 
+const NESTING_DEPTH = 20_000;
+
 const WHOLE_BODIES: readonly Mutation[] = [
   { kind: 'whole', text: '', what: 'an empty body' },
   { kind: 'whole', text: '[]', what: 'a JSON array instead of an object' },
@@ -62,6 +64,12 @@ const WHOLE_BODIES: readonly Mutation[] = [
   { kind: 'whole', text: '{"id": NaN, "name": "Fern"}', what: 'NaN, which JSON does not have' },
   { kind: 'whole', text: '{"id": 5, "name": "Fern"} {}', what: 'two JSON values' },
   { kind: 'whole', text: 'id=5&name=Fern', what: 'a form-encoded body' },
+  // A recursive parser without a depth limit overflows its stack here (Python's json at 1,000 levels).
+  {
+    kind: 'whole',
+    text: `${'['.repeat(NESTING_DEPTH)}${']'.repeat(NESTING_DEPTH)}`,
+    what: `arrays nested ${NESTING_DEPTH.toLocaleString('en')} deep instead of an object`,
+  },
   { kind: 'wrap-in-array', what: 'a valid NewPlant wrapped in an array' },
 ];
 
