@@ -4,6 +4,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence } from './execute.js';
 import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
+import { UNREACHABLE } from './http/transport-errors.js';
 import { judgeCase, type CaseVerdict } from './verdicts.js';
 import type { Contract } from '../contract/index.js';
 
@@ -63,6 +64,9 @@ export async function shrinkCounterexample(
       });
       sent++;
       const exchanges = await sendSequence(options.client, plans);
+      // The target went away (e.g. the case crashed it): nothing sent now can fail for the defect.
+      if (newlyUnreachable(exchanges, current.exchanges))
+        return { counterexample: current, steps: current.path.length };
       stored ||= storedSome(exchanges);
       const verdict = judgeCase(check, exchanges, options.judgeContext);
       if (verdict?.outcome === 'fail') {
@@ -73,6 +77,13 @@ export async function shrinkCounterexample(
     }
   }
   return { counterexample: current, steps: current.path.length };
+}
+
+/** Whether `exchanges` found nothing listening, while the counterexample so far had not. */
+function newlyUnreachable(exchanges: readonly Exchange[], before: readonly Exchange[]): boolean {
+  const unreachable = (list: readonly Exchange[]) =>
+    list.some((exchange) => UNREACHABLE.has(exchange.response.transportError ?? ''));
+  return unreachable(exchanges) && !unreachable(before);
 }
 
 /** Follows a recorded shrink path from a generated value: the value a replay string names. */
