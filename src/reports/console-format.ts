@@ -1,12 +1,13 @@
 /** The console reporter's text: opening and closing lines, the summary table, failure details. */
 import type { CheckResult, CheckStatus, Failure, Report } from '../runner/report.js';
-import { counted, oneLine, printable, requestText, responseText } from './exchange-text.js';
+import { counted, oneLine, printable, requestText, responseText, truncate } from './exchange-text.js';
 import type { RunStart } from './reporter.js';
 import { paint, type Style, type TerminalMode } from './terminal.js';
 
 const STATUS_STYLE: Record<CheckStatus, Style> = { pass: 'green', fail: 'red', warn: 'yellow', skip: 'dim' };
 const BODY_LIMIT = { maxBody: 400 };
 const MAX_LINES_PER_BLOCK = 30;
+const MAX_CURL_LENGTH = 4_000;
 /** Counterexamples printed per check; the rest are in the report files. */
 export const MAX_FAILURES_SHOWN = 3;
 
@@ -59,9 +60,15 @@ function failureLines(failure: Failure, index: number): string[] {
     `  ${index}) ${oneLine(failure.reason, 400)}`,
     ...block('request ', requestText(failure.request, BODY_LIMIT)),
     ...block('response', responseText(failure.response, BODY_LIMIT)),
-    ...block('curl    ', printable(failure.curl)),
+    ...block('curl    ', printable(failure.curl.split('\n').map(shortCurl).join('\n'), { keepLines: true })),
     ...block('replay  ', printable(failure.replay)),
   ];
+}
+
+/** A command too long for a log line (e.g. a deeply nested body) is cut; the report files have it whole. */
+function shortCurl(command: string): string {
+  if (command.length <= MAX_CURL_LENGTH) return command;
+  return `${truncate(command, 200)} — ${command.length.toLocaleString('en')} characters in all: copy it from report.json or report.html`;
 }
 
 function block(label: string, text: string): string[] {

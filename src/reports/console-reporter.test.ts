@@ -90,6 +90,28 @@ describe('console reporter in CI', () => {
     expect(text).toContain('Reports: reports/report.json');
   });
 
+  it('prints each curl command of a case on its own line, and cuts one too long for a log', async () => {
+    const report = sampleReport();
+    const [first, ...rest] = report.checks;
+    const [failure] = first?.failures ?? [];
+    if (!first || !failure) throw new Error('the sample report has a failure');
+    const two = `curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{"id":1}'\ncurl -sS 'http://127.0.0.1:4010/plants' --data-binary '{"id":1}'`;
+    const long = `curl -sS 'http://127.0.0.1:4010/plants' --data-binary '${'['.repeat(20_000)}'`;
+    const withCurls = (curl: string): Report => ({
+      ...report,
+      checks: [{ ...first, failures: [{ ...failure, curl }] }, ...rest],
+    });
+    const out = capture(false);
+    await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), withCurls(two));
+    expect(out.text()).toContain("     curl     | curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{\"id\":1}'\n");
+    expect(out.text()).toContain("              | curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{\"id\":1}'\n");
+    expect(out.text()).not.toContain('<U+000A>');
+    const cut = capture(false);
+    await runThrough(createConsoleReporter({ stdout: cut, env: { CI: 'true' } }), withCurls(long));
+    expect(cut.text()).toContain('20,056 characters in all: copy it from report.json or report.html');
+    expect(cut.text()).not.toContain('['.repeat(1000));
+  });
+
   it('never lets text from a target start a line, so it cannot issue CI log commands', async () => {
     const out = capture(false);
     await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), sampleReport());
