@@ -28,8 +28,18 @@ export const validPlants = defineProbe<PlantDraft>({
   title: 'valid NewPlants with a valid token',
   share: 1,
   arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
-  plan: (draft, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt))],
+  plan: (draft, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt), 'Bearer', prototypeKeyNote(draft))],
 });
+
+/**
+ * Why a body with a `__proto__` or `constructor` key is still valid: some frameworks refuse such
+ * keys by default, and the person reading the failure should learn that from it.
+ */
+function prototypeKeyNote(draft: PlantDraft): string | undefined {
+  const key = draft.extras.map(([name]) => name).find((name) => name === '__proto__' || name === 'constructor');
+  if (key === undefined) return undefined;
+  return `The body has a "${key}" property: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
+}
 
 /**
  * A valid NewPlant with `Bearer`, then a twin whose scheme name is written `bearer`, `BEARER` or
