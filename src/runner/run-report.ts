@@ -31,8 +31,13 @@ export function runNotes(
   fresh: FreshIds,
   replay: ReplaySpec | undefined,
   budgetMs: number,
+  oneConnection = false,
 ): string[] {
   const notes: string[] = [];
+  if (oneConnection)
+    notes.push(
+      'The target did not answer a second connection while a first stayed open: it serves one connection at a time (a single-threaded HTTP/1.1 server, for instance), so this run used one connection. Serving only one client at a time is not a contract matter; concurrent clients would wait.',
+    );
   if (replay)
     notes.push(
       `Replayed one case: ${replay.probe} #${replay.index}${replay.path.length ? `, shrink path ${replay.path.join('.')}` : ''}.`,

@@ -13,6 +13,8 @@ export interface RunSettings {
   readonly seed: number;
   readonly runs: number;
   readonly concurrency: number;
+  /** Set when the target serves one connection at a time, so the run uses one (concurrency 1). */
+  readonly oneConnection?: boolean;
   readonly timeoutMs: number;
   readonly budgetMs: number;
   /** `Date.now()` after which no case starts and no shrinking continues. */

@@ -11,6 +11,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, type CaseRun, type DispatchResult } from './execute.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
+import { probeConnectionCapacity } from './http/connection-capacity.js';
 import type { ConformanceOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import type { CheckResult, Report } from './report.js';
@@ -27,9 +28,15 @@ import { judgeCase } from './verdicts.js';
  * all (`TargetUnreachableError`) or contradictory options (`ConformanceOptionsError`) throw.
  */
 export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
-  const settings = await resolveSettings(options);
+  const resolved = await resolveSettings(options);
   const target = await openTarget(options);
   try {
+    const capacity =
+      target.embedded || resolved.concurrency === 1
+        ? 'concurrent'
+        : await probeConnectionCapacity(target.baseUrl, resolved.timeoutMs);
+    // A target that serves one connection at a time gets one: concurrent requests would only time out.
+    const settings = capacity === 'one-at-a-time' ? { ...resolved, concurrency: 1, oneConnection: true } : resolved;
     const client = createTargetClient({
       baseUrl: target.baseUrl,
       token: target.token,
@@ -83,7 +90,14 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started),
     checks,
-    notes: runNotes(sent.dispatched, traits, fresh, settings.replay, settings.budgetMs),
+    notes: runNotes(
+      sent.dispatched,
+      traits,
+      fresh,
+      settings.replay,
+      settings.budgetMs,
+      settings.oneConnection === true,
+    ),
   };
 }
 
