@@ -101,9 +101,13 @@ export const echo = defineCheck({
   title: 'The 200 Plant carries the name and tag sent',
   rule: 'POST /plants creates the plant sent: the 200 Plant carries its `name` and `tag` exactly (no trimming or normalisation), and no `tag` when none was sent.',
   probes: [validPlants],
-  judge(exchange, { contract }) {
+  judge(exchange, { contract, targetRejectsRepeats, targetHoldsEarlierRun }) {
     const { plan, response } = exchange;
     if (plan.intent.kind !== 'valid' || response.status !== 200 || !isJudgeable(response)) return undefined;
+    // A fixed id an earlier run may have stored, on a target that answers repeats with 200: the
+    // contract does not say which plant that answer carries (the stored one is a fair choice).
+    const surelyNew = targetRejectsRepeats === true && targetHoldsEarlierRun !== true;
+    if (plan.intent.idMayRepeat && !surelyNew) return undefined;
     const body = responseJson(exchange);
     if (!body.ok) return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`);
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {

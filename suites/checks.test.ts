@@ -63,6 +63,14 @@ describe('acceptance checks', () => {
     expect(outcome(echo, exchange(VALID, 200, '{"name":"Fern","tag":" x ","id":7,"extra":true}'))).toBe('pass');
   });
 
+  it('echo: a fixed id is judged only on a target that surely had not stored it', () => {
+    const fixed: Intent = { ...VALID, idMayRepeat: true };
+    const stored = exchange(fixed, 200, '{"name":"an earlier run\'s plant"}');
+    expect(outcome(echo, stored, undefined, { ...context, targetRejectsRepeats: false })).toBeUndefined();
+    expect(outcome(echo, stored)).toBeUndefined();
+    expect(outcome(echo, stored, undefined, { ...context, targetHoldsEarlierRun: false })).toBe('fail');
+  });
+
   it('echo: a trimmed tag, an invented tag, a missing name and a non-JSON body fail', () => {
     expect(outcome(echo, exchange(VALID, 200, '{"name":"Fern","tag":"x"}'))).toBe('fail');
     const noTag: Intent = { ...VALID, strings: { name: 'Fern' } };

@@ -24,12 +24,14 @@ const WRONG_FOR_INTEGER = ['null', 'true', '"abc"', '""', '[1]', '{}', '[]'];
  * must not see the same value twice, or shrinking would meet its duplicate check instead of the defect.
  */
 const FRESH = '{fresh}';
+/** Fresh digits of an odd integer between 2^53 and 2^54, where doubles hold only even integers. */
+const FRESH_ABOVE_2_53 = '{fresh-above-2^53}';
 const NOT_INTEGERS = [
   `${FRESH}.5`,
   `-${FRESH}.25`,
   '1e-3',
   `${FRESH}1e-1`,
-  '9007199254740993.5',
+  `${FRESH_ABOVE_2_53}.5`,
   '1.0000000000000001e-1',
 ];
 const OUT_OF_INT64 = [
@@ -57,13 +59,13 @@ const WHOLE_BODIES: readonly Mutation[] = [
   { kind: 'whole', text: 'true', what: 'a JSON boolean instead of an object' },
   { kind: 'whole', text: '{}', what: 'an empty object' },
   { kind: 'whole', text: '{', what: 'truncated JSON' },
-  { kind: 'whole', text: '{"id": 5, "name": ', what: 'JSON cut off after a key' },
-  { kind: 'whole', text: "{'id': 5, 'name': 'Fern'}", what: 'single-quoted pseudo-JSON' },
-  { kind: 'whole', text: '{"id": 5, "name": "Fern",}', what: 'JSON with a trailing comma' },
-  { kind: 'whole', text: '{"id": 05, "name": "Fern"}', what: 'a number with a leading zero (not JSON)' },
+  { kind: 'whole', text: `{"id": ${FRESH}, "name": `, what: 'JSON cut off after a key' },
+  { kind: 'whole', text: `{'id': ${FRESH}, 'name': 'Fern'}`, what: 'single-quoted pseudo-JSON' },
+  { kind: 'whole', text: `{"id": ${FRESH}, "name": "Fern",}`, what: 'JSON with a trailing comma' },
+  { kind: 'whole', text: `{"id": 0${FRESH}, "name": "Fern"}`, what: 'a number with a leading zero (not JSON)' },
   { kind: 'whole', text: '{"id": NaN, "name": "Fern"}', what: 'NaN, which JSON does not have' },
-  { kind: 'whole', text: '{"id": 5, "name": "Fern"} {}', what: 'two JSON values' },
-  { kind: 'whole', text: 'id=5&name=Fern', what: 'a form-encoded body' },
+  { kind: 'whole', text: `{"id": ${FRESH}, "name": "Fern"} {}`, what: 'two JSON values' },
+  { kind: 'whole', text: `id=${FRESH}&name=Fern`, what: 'a form-encoded body' },
   // A recursive parser without a depth limit overflows its stack here (Python's json at 1,000 levels).
   {
     kind: 'whole',
@@ -107,7 +109,7 @@ function wrongValues(field: SchemaField): string[] {
 }
 
 function preview(json: string): string {
-  const shown = json.replaceAll(FRESH, 'N');
+  const shown = json.replaceAll(FRESH_ABOVE_2_53, '2^53+N').replaceAll(FRESH, 'N');
   return shown.length > 24 ? `${shown.slice(0, 10)}… (${shown.length} characters)` : shown;
 }
 
@@ -125,12 +127,18 @@ export function invalidBodyArbitrary(schema: JsonSchema, variant: number): fc.Ar
 /** The body text of an invalid case, with fresh ids where it keeps the draft's ids. */
 export function renderInvalidBody(body: InvalidBody, fresh: FreshIds, salt: string): string {
   const { mutation } = body;
-  if (mutation.kind === 'whole') return mutation.text;
+  // Fresh digits wherever a lenient target could read an id: one it stored earlier would pass for a refusal.
+  if (mutation.kind === 'whole') return withFreshDigits(mutation.text, fresh, salt);
   if (mutation.kind === 'wrap-in-array') return `[${renderPlant(body.draft, fresh, salt).text}]`;
   const others = body.draft.fields.filter((field) => field.name !== mutation.field);
   if (mutation.kind === 'drop') return renderPlant({ ...body.draft, fields: others }, fresh, salt).text;
   // The field may be an optional one the draft left out: put it back, then write the wrong value.
   const fields = [...others, { name: mutation.field, kind: 'value' as const, value: '' }];
-  const json = mutation.json.replaceAll(FRESH, String(fresh.bits(`${salt}:invalid`)));
+  const json = withFreshDigits(mutation.json, fresh, salt);
   return renderPlant({ ...body.draft, fields }, fresh, salt, new Map([[mutation.field, json]])).text;
+}
+
+function withFreshDigits(text: string, fresh: FreshIds, salt: string): string {
+  const bits = fresh.bits(`${salt}:invalid`);
+  return text.replaceAll(FRESH, String(bits)).replaceAll(FRESH_ABOVE_2_53, String(2n ** 53n + 2n * bits + 1n));
 }
