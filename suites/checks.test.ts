@@ -149,6 +149,16 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
   });
 
+  it("negative-rejection: a 400 carrying the target's own repeat code means the invalid body was read as a NewPlant", () => {
+    const invalid: Intent = { kind: 'invalid-body', what: '"id" set to true' };
+    const asRepeat = exchange(invalid, 400, '{"error":1010,"message":"A plant with id True already exists"}');
+    const distinct = { ...context, repeatErrorCode: '1010', repeatCodeIsDistinct: true };
+    expect(outcome(negativeRejection, asRepeat, undefined, distinct)).toBe('fail');
+    expect(outcome(negativeRejection, asRepeat, undefined, { ...distinct, repeatCodeIsDistinct: false })).toBe('pass');
+    const other = exchange(invalid, 400, '{"error":1004,"message":"id must be an integer"}');
+    expect(outcome(negativeRejection, other, undefined, distinct)).toBe('pass');
+  });
+
   it('negative-rejection: accepting a wrong Content-Type fails, accepting none only warns; 415 is fine', () => {
     const media: Intent = { kind: 'media-type', what: 'text/plain' };
     expect(outcome(negativeRejection, exchange(media, 200, '{"name":"x"}'))).toBe('fail');

@@ -1,5 +1,6 @@
 import {
   defineCheck,
+  errorCodeOf,
   defineSuite,
   fail,
   invalidBodies,
@@ -16,7 +17,8 @@ export const negativeRejection = defineCheck({
   title: 'Invalid requests are rejected',
   rule: 'Only a valid NewPlant (id an int64 integer, name a string, tag a string when present) sent as `application/json` is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error. A body with no Content-Type at all may be examined and accepted (RFC 9110, 8.3): a warning.',
   probes: [invalidBodies, wrongMediaTypes],
-  judge({ plan, response }) {
+  judge(exchange, context) {
+    const { plan, response } = exchange;
     const { intent } = plan;
     if (intent.kind !== 'invalid-body' && intent.kind !== 'media-type') return undefined;
     if (!isJudgeable(response) || isServerError(response.status)) return undefined;
@@ -37,7 +39,15 @@ export const negativeRejection = defineCheck({
         `A NewPlant sent with ${intent.what} was accepted (${status}); the contract's request is "Content-Type: application/json", and a request of another type is not a valid NewPlant request.`,
       );
     }
-    if (status === 400) return PASS;
+    if (status === 400) {
+      const code = errorCodeOf(exchange);
+      if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
+        return fail(
+          `An invalid body (${intent.what}) was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise).`,
+        );
+      }
+      return PASS;
+    }
     if (isSuccess(status))
       return fail(
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,

@@ -28,6 +28,8 @@ export interface JudgeContext {
    * with another `error` value is, by the target's own account, not about a repeat.
    */
   readonly repeatErrorCode?: string;
+  /** That value is the target's own for a repeat: its answers to a missing or a string id differ. */
+  readonly repeatCodeIsDistinct?: boolean;
 }
 
 /** A conformance check: a stable id, the rule it enforces, the probes it needs, and its judge. */

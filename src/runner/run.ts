@@ -74,6 +74,7 @@ async function testTarget(
         targetRejectsRepeats: traits.rejectsRepeats,
         targetHoldsEarlierRun: traits.holdsEarlierRun === true,
         ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
+        repeatCodeIsDistinct: traits.repeatCodeIsDistinct === true,
       },
     }),
   );

@@ -60,6 +60,11 @@ export interface TargetTraits {
    * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
    */
   readonly holdsEarlierRun?: boolean;
+  /**
+   * The target's `error` value for a repeat differs from its answers to a missing and to a
+   * string id: a 400 carrying the repeat value then means "I already hold this id".
+   */
+  readonly repeatCodeIsDistinct?: boolean;
 }
 
 /**
@@ -97,10 +102,37 @@ export async function probeTarget(
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
     const holdsEarlierRun = await refusesCanary(client, fields, fresh, code);
-    return { rejectsRepeats: true, holdsEarlierRun, ...(code === undefined ? {} : { repeatErrorCode: code }) };
+    if (code === undefined) return { rejectsRepeats: true, holdsEarlierRun };
+    const repeatCodeIsDistinct = (await invalidIdCodes(client, fields, fresh)).every(
+      (other) => other !== undefined && other !== code,
+    );
+    return { rejectsRepeats: true, holdsEarlierRun, repeatErrorCode: code, repeatCodeIsDistinct };
   }
   if (second.response.status === 200) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
+}
+
+/** The `error` values of the target's answers to a NewPlant without an id and with a string id. */
+async function invalidIdCodes(
+  client: TargetClient,
+  fields: DraftField[],
+  fresh: FreshIds,
+): Promise<(string | undefined)[]> {
+  const idField = fields.find((field) => field.kind === 'id');
+  if (!idField) return [undefined];
+  const draft = { fields, extras: [] };
+  const missing = validRequest(
+    renderPlant({ ...draft, fields: fields.filter((field) => field !== idField) }, fresh, 'no-id'),
+  );
+  const stringId = validRequest(
+    renderPlant(draft, fresh, 'string-id', new Map([[idField.name, `"${fresh.bits('string-id')}"`]])),
+  );
+  const codes: (string | undefined)[] = [];
+  for (const request of [missing, stringId]) {
+    const exchange = await client.send(request);
+    codes.push(exchange.response.status === 400 ? errorCodeOf(exchange) : undefined);
+  }
+  return codes;
 }
 
 /** Sends the canary plant: refused like a repeat (same `error` value, when known) means seen before. */
