@@ -130,6 +130,12 @@ describe('response checks', () => {
     expect(outcome(contentType, typed(undefined))).toBe('fail');
   });
 
+  it('content-type: two Content-Type header lines (joined by a comma) fail; a quoted comma does not', () => {
+    const typed = (type: string) => exchange(VALID, 200, '{"name":"Fern"}', { headers: { 'content-type': type } });
+    expect(outcome(contentType, typed('application/json; charset=utf-8, text/plain'))).toBe('fail');
+    expect(outcome(contentType, typed('application/json; charset="utf-8"; x="a,b"'))).toBe('pass');
+  });
+
   it('documented-status: 401/403 are documented answers, 415 only for a wrong media type, 3xx and 422 are not', () => {
     const auth: Intent = { kind: 'auth', what: 'no token' };
     for (const status of [400, 401, 403]) expect(outcome(documentedStatus, exchange(auth, status, ''))).toBe('pass');

@@ -2,6 +2,7 @@ import {
   defineCheck,
   defineSuite,
   fail,
+  hasSeveralValues,
   isJsonMediaType,
   isJudgeable,
   isServerError,
@@ -44,6 +45,11 @@ export const contentType = defineCheck({
     if (!isJudgeable(response) || (response.status !== 200 && response.status !== 400)) return undefined;
     const type = response.headers['content-type'];
     if (isJsonMediaType(type)) return PASS;
+    if (type !== undefined && hasSeveralValues(type)) {
+      return fail(
+        `The ${response.status} answer has more than one Content-Type ("${type}"); the field takes a single value (RFC 9110, 8.3), and clients may read the body as the last one.`,
+      );
+    }
     return fail(
       `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the contract documents application/json.`,
     );

@@ -54,9 +54,17 @@ function parseBody(response: RecordedResponse): ParsedBody {
 
 /** `application/json` in any letter case, with or without parameters (RFC 9110 media types). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
+  if (contentType === undefined || hasSeveralValues(contentType)) return false;
   const [type = ''] = contentType.split(';');
   return type.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Whether a Content-Type holds more than one value: repeated header lines arrive joined by commas,
+ * and the field takes a single media type (RFC 9110, 8.3); a comma inside a quoted parameter is fine.
+ */
+export function hasSeveralValues(contentType: string): boolean {
+  return contentType.replace(/"(?:[^"\\]|\\.)*"/g, '""').includes(',');
 }
 
 /** A value for a message: JSON, cut to a readable length. */

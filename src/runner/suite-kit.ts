@@ -17,6 +17,7 @@ export {
 export type { Exchange } from './http/client.js';
 export {
   errorCodeOf,
+  hasSeveralValues,
   isJsonMediaType,
   isJudgeable,
   isServerError,
