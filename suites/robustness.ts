@@ -6,6 +6,7 @@ import {
   isThrottled,
   PASS,
   repeatedIds,
+  unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
 
 export const noServerError = defineCheck({
@@ -13,6 +14,8 @@ export const noServerError = defineCheck({
   title: 'No server errors, dropped connections or timeouts',
   rule: 'The contract documents 200 and 400 only: every request gets a complete HTTP answer within the timeout, never a 5xx (503 counts as throttling), a dropped connection or a truncated body.',
   probes: 'all',
+  // Unpaired surrogate escapes: valid JSON of unpredictable meaning; only the answer's form is judged.
+  alsoSends: [unpairedSurrogates],
   judge({ response }) {
     if (response.transportError !== undefined) {
       return fail(

@@ -42,6 +42,8 @@ export interface CheckDefinition {
   readonly rule: string;
   /** The probes whose cases this check needs; `'all'`: it judges whatever the other checks send. */
   readonly probes: readonly Probe<unknown>[] | 'all';
+  /** Probes sent for this check on top of `'all'`: cases no other check needs but this one judges. */
+  readonly alsoSends?: readonly Probe<unknown>[];
   /**
    * Judges one exchange; `undefined` when the exchange says nothing about this check (another
    * intent, or a status another check owns).

@@ -32,6 +32,8 @@ export type Intent =
       /** The right token, only without its scheme: accepting it is lenient parsing, not an open door. */
       readonly lenient?: boolean;
     }
+  /** JSON the grammar allows but whose meaning is unpredictable (RFC 8259, 8.2): any documented answer. */
+  | { readonly kind: 'unpredictable'; readonly what: string }
   /** The same valid NewPlant sent again: the contract does not say what happens. */
   | { readonly kind: 'repeat' };
 

@@ -51,7 +51,9 @@ export function selectChecks(
   });
   const selected = ordered.flatMap((entry) => ('check' in entry && entry.check ? [entry.check] : []));
   const probesOf = (checks: readonly CheckDefinition[]): Probe<unknown>[] => [
-    ...new Set(checks.flatMap((check) => (check.probes === 'all' ? [] : check.probes))),
+    ...new Set(
+      checks.flatMap((check) => [...(check.probes === 'all' ? [] : check.probes), ...(check.alsoSends ?? [])]),
+    ),
   ];
   const allProbes = probesOf(all);
   const needsAll = selected.some((check) => check.probes === 'all');

@@ -1,3 +1,4 @@
 export { authProbes, invalidBodies, wrongMediaTypes } from './rejections.js';
 export { precisionPairs } from './precision-pairs.js';
 export { exactIds, integerSpellings, repeatedIds, schemeSpellings, validPlants, validRequest } from './valid-plants.js';
+export { unpairedSurrogates } from './unpredictable.js';
