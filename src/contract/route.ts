@@ -3,7 +3,11 @@ import { problem, type Problem } from './problems.js';
 
 /** The path of a request target, without query or fragment (the contract has no query parameters). */
 export function requestPath(url: string | undefined): string {
-  return (url ?? '/').split(/[?#]/, 1)[0] ?? '/';
+  let target = url ?? '/';
+  // The absolute form (`POST http://host/plants`), which RFC 9112 (3.2.2) says servers must accept.
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (absolute) target = target.slice(absolute[0].length) || '/';
+  return target.split(/[?#]/, 1)[0] || '/';
 }
 
 /**

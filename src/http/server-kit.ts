@@ -22,6 +22,23 @@ export interface RequestLogEntry {
   readonly problem?: string;
 }
 
+/**
+ * The request target as a log shows it: at most 200 characters, query values hidden. The contract
+ * has no query parameters, but clients put tokens there (RFC 6750's `access_token`), and a log
+ * must never hold one.
+ */
+export function loggedTarget(url: string | undefined): string {
+  const target = url ?? '/';
+  const at = target.indexOf('?');
+  if (at < 0) return target.slice(0, 200);
+  const query = target
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=…` : pair))
+    .join('&');
+  return `${target.slice(0, at)}?${query}`.slice(0, 200);
+}
+
 /** The default request body limit of the servers: far above any real NewPlant, far below harm. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -105,6 +122,10 @@ export function mustCloseAfterAnswer(req: IncomingMessage, limit: number): boole
 
 /** How long a client may take; slow clients (slowloris) are cut off after these. */
 export interface ClientTimeouts {
+  /** Headers added to the 400 answers {@link hardenServer} writes itself (the mock's CORS headers). */
+  readonly rejectionHeaders?: Readonly<Record<string, string>>;
+  /** Told of each request {@link hardenServer} answers itself, for the request log. */
+  readonly onRejected?: (entry: RequestLogEntry) => void;
   /** Until the request headers are complete (default 10 s). */
   readonly headersTimeoutMs?: number;
   /** Until the whole request is complete (default 30 s). */
@@ -126,7 +147,7 @@ export function createHardenedServer(handler: RequestListener, timeouts: ClientT
     },
     handler,
   );
-  hardenServer(server);
+  hardenServer(server, timeouts);
   return server;
 }
 
@@ -135,7 +156,13 @@ export function createHardenedServer(handler: RequestListener, timeouts: ClientT
  * headers, both Content-Length and Transfer-Encoding) or one that arrives too slowly is answered
  * with a 400 Error and a closed connection instead of an exception.
  */
-export function hardenServer(server: Server): void {
+export function hardenServer(
+  server: Server,
+  options: Pick<ClientTimeouts, 'rejectionHeaders' | 'onRejected'> = {},
+): void {
+  const extra = Object.entries(options.rejectionHeaders ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (error.code === 'ECONNRESET' && socket.destroyed)) {
       socket.destroy();
@@ -149,8 +176,10 @@ export function hardenServer(server: Server): void {
           : problem('malformedRequest', 'The request is not well-formed HTTP/1.1.');
     const body = errorBody(failure);
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
     );
+    // The request line may never have arrived whole: the log says what is known.
+    options.onRejected?.({ method: '-', path: '-', status: 400, ms: 0, problem: failure.message });
   });
 }
 

@@ -9,6 +9,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
 const ALWAYS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];
+/** Headers of an answer a script may read besides the safelisted ones: the 401's challenge, the 405's methods. */
+const EXPOSED_HEADERS = 'WWW-Authenticate, Allow';
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** A preflight is an OPTIONS request carrying `Origin` and `Access-Control-Request-Method`. */
@@ -20,16 +23,22 @@ export function isPreflight(method: string | undefined, headers: IncomingHttpHea
 export function corsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const origin = headers.origin;
   return origin === undefined
-    ? { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'WWW-Authenticate' }
+    ? { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS }
     : {
+        // The origin itself rather than '*', so pages sending credentials (cookies) can read answers too.
         'access-control-allow-origin': origin,
-        'access-control-expose-headers': 'WWW-Authenticate',
+        'access-control-allow-credentials': 'true',
+        'access-control-expose-headers': EXPOSED_HEADERS,
         vary: 'Origin',
       };
 }
 
-/** Headers of the 204 answer to a preflight: POST with Authorization and Content-Type is allowed. */
+/**
+ * Headers of the 204 answer to a preflight: the requested method (so a PUT reaches the mock and gets
+ * its 405 Error, as from the real service), Authorization, Content-Type and any requested header.
+ */
 export function preflightHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const method = headers['access-control-request-method'] ?? 'POST';
   const requested = (headers['access-control-request-headers'] ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -40,7 +49,8 @@ export function preflightHeaders(headers: IncomingHttpHeaders): Record<string, s
   }
   return {
     'access-control-allow-origin': headers.origin ?? '*',
-    'access-control-allow-methods': 'POST',
+    ...(headers.origin === undefined ? {} : { 'access-control-allow-credentials': 'true' }),
+    'access-control-allow-methods': METHOD.test(method) ? method : 'POST',
     'access-control-allow-headers': [...allowed.values()].join(', '),
     'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
     vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',

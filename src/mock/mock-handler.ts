@@ -8,7 +8,7 @@ import {
   routeProblem,
   type Contract,
 } from '../contract/index.js';
-import { mustCloseAfterAnswer, readBody, sendJson, type RequestLogEntry } from '../http/server-kit.js';
+import { loggedTarget, mustCloseAfterAnswer, readBody, sendJson, type RequestLogEntry } from '../http/server-kit.js';
 import { mockProblemAnswer, problemAnswer, type MockAnswer } from './answers.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { parsePrefer } from './prefer.js';
@@ -79,7 +79,7 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
         send(req, res, reply, settings.bodyLimit);
         settings.onRequest?.({
           method: req.method ?? '?',
-          path: (req.url ?? '/').slice(0, 200),
+          path: loggedTarget(req.url),
           status: reply.status,
           ms: performance.now() - started,
           ...(reply.problem === undefined ? {} : { problem: reply.problem }),

@@ -1,4 +1,6 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../http/server-kit.js';
 import { loadContract, type Contract } from '../contract/index.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer, type MockServerOptions } from './mock-server.js';
@@ -126,6 +128,7 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(response.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, x-request-id');
     expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
   });
@@ -137,8 +140,56 @@ describe('CORS', () => {
     expect(denied.status).toBe(401);
     expect(denied.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(denied.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    expect(denied.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
+  it('lets a preflighted PUT through, so the page reads the 405 Error and its Allow header', async () => {
+    const preflight = await fetch(`${mock.url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' },
+    });
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('PUT');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+    const put = await fetch(`${mock.url}/plants`, {
+      method: 'PUT',
+      headers: { origin: 'http://localhost:5173', authorization: `Bearer ${DEV_TOKEN}` },
+      body: '{}',
+    });
+    await put.arrayBuffer();
+    expect(put.status).toBe(405);
+    expect(put.headers.get('access-control-expose-headers')).toContain('Allow');
+  });
+
+  it('puts CORS headers on the 400 the server writes itself (oversize headers), and logs it', async () => {
+    const entries: RequestLogEntry[] = [];
+    const server = await createMockServer({ onRequest: (entry) => entries.push(entry) });
+    try {
+      const { port } = new URL(server.url);
+      const raw = await rawExchange(
+        Number(port),
+        `POST /plants HTTP/1.1\r\nHost: x\r\nOrigin: http://localhost:5173\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(raw).toMatch(/^HTTP\/1\.1 400/);
+      expect(raw.toLowerCase()).toContain('access-control-allow-origin: *');
+      expect(raw).toContain('"error":1013');
+      expect(entries).toEqual([expect.objectContaining({ status: 400, problem: expect.stringContaining('headers') })]);
+    } finally {
+      await server.close();
+    }
   });
 });
+
+/** Writes raw bytes to the server and resolves with everything it sends back before closing. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let received = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
 
 describe('Prism is asked', () => {
   it('Prism judges the body it is given: a safe id passes, a missing name does not', async () => {

@@ -7,6 +7,7 @@ import {
   type ClientTimeouts,
   type RunningServer,
 } from '../http/server-kit.js';
+import { corsHeaders } from './cors.js';
 import { DEV_TOKEN } from './dev-token.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { createMockHandler } from './mock-handler.js';
@@ -63,7 +64,12 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
-  const server = createHardenedServer(handler, options);
+  const server = createHardenedServer(handler, {
+    ...options,
+    // A browser reads a rejection only with CORS headers; its Origin is unknown here, so any.
+    rejectionHeaders: corsHeaders({}),
+    ...(options.onRequest ? { onRejected: options.onRequest } : {}),
+  });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   return { ...running, accepting: describeAccepted(options), seed };
 }

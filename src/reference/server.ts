@@ -14,6 +14,7 @@ import {
 import {
   DEFAULT_BODY_LIMIT,
   createHardenedServer,
+  loggedTarget,
   type ClientTimeouts,
   type RequestLogEntry,
   mustCloseAfterAnswer,
@@ -62,7 +63,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     ...options,
     tokens: generatedToken === undefined ? (options.tokens ?? []) : [generatedToken],
   });
-  const server = createHardenedServer(handler, options);
+  const server = createHardenedServer(handler, {
+    ...options,
+    ...(options.onRequest ? { onRejected: options.onRequest } : {}),
+  });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   return generatedToken === undefined ? running : { ...running, generatedToken };
 }
@@ -114,7 +118,7 @@ export function createReferenceHandler(
       .then((failure) => {
         options.onRequest?.({
           method: req.method ?? '?',
-          path: (req.url ?? '/').slice(0, 200),
+          path: loggedTarget(req.url),
           status: res.statusCode,
           ms: performance.now() - started,
           ...(failure ? { problem: failure.message } : {}),
