@@ -172,7 +172,8 @@ describe('CORS', () => {
       expect(raw).toMatch(/^HTTP\/1\.1 400/);
       expect(raw.toLowerCase()).toContain('access-control-allow-origin: *');
       expect(raw).toContain('"error":1013');
-      expect(entries).toEqual([expect.objectContaining({ status: 400, problem: expect.stringContaining('headers') })]);
+      expect(entries.map((entry) => entry.status)).toEqual([400]);
+      expect(entries[0]?.problem).toContain('headers');
     } finally {
       await server.close();
     }
