@@ -16,6 +16,9 @@ import {
   warn,
   integerSpellings,
   schemeSpellings,
+  mediaTypeSpellings,
+  splitBodies,
+  stringEscapes,
   type JudgeContext,
   type Verdict,
 } from '../src/runner/suite-kit.js';
@@ -54,11 +57,29 @@ function schemeSpellingVerdict(
   );
 }
 
+/**
+ * A twin refused only for how its Content-Type is written (a charset, another letter case): RFC 9110
+ * and RFC 8259 make it the same media type, but the contract writes `application/json`: a warning.
+ */
+function mediaTypeSpellingVerdict(
+  mediaType: string,
+  status: number,
+  caseExchanges: readonly Exchange[],
+): Verdict | undefined {
+  const first = caseExchanges.find(
+    (other) => other.plan.intent.kind === 'valid' && other.plan.intent.mediaType === undefined,
+  );
+  if (first?.response.status !== 200 || ![400, 415].includes(status)) return undefined;
+  return warn(
+    `A valid NewPlant sent with "Content-Type: ${mediaType}" was answered ${status}, while the same request with "application/json" was accepted. RFC 9110 makes media types case-insensitive with parameters allowed, and RFC 8259 says a charset has no effect; clients that add one (jQuery, for instance) are refused.`,
+  );
+}
+
 export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
   rule: 'Rule 1: when a valid NewPlant body is sent with valid authentication, the response is 200 with a Plant body.',
-  probes: [exactIds, validPlants, precisionPairs, schemeSpellings],
+  probes: [exactIds, validPlants, precisionPairs, schemeSpellings, mediaTypeSpellings, stringEscapes, splitBodies],
   judge(exchange, context, caseExchanges) {
     const { plan, response } = exchange;
     const { intent } = plan;
@@ -73,6 +94,8 @@ export const positiveAcceptance = defineCheck({
     }
     if (response.status === 200) return PASS;
     if (intent.scheme !== undefined) return schemeSpellingVerdict(intent.scheme, response.status, caseExchanges);
+    if (intent.mediaType !== undefined)
+      return mediaTypeSpellingVerdict(intent.mediaType, response.status, caseExchanges);
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = intent.note === undefined ? '' : ` ${intent.note}`;
@@ -100,7 +123,7 @@ export const echo = defineCheck({
   id: 'echo',
   title: 'The 200 Plant carries the name and tag sent',
   rule: 'POST /plants creates the plant sent: the 200 Plant carries its `name` and `tag` exactly (no trimming or normalisation), and no `tag` when none was sent.',
-  probes: [validPlants],
+  probes: [validPlants, stringEscapes, splitBodies],
   judge(exchange, { contract, targetRejectsRepeats, targetHoldsEarlierRun }) {
     const { plan, response } = exchange;
     if (plan.intent.kind !== 'valid' || response.status !== 200 || !isJudgeable(response)) return undefined;

@@ -94,6 +94,17 @@ describe('acceptance checks', () => {
     expect(outcome(positiveAcceptance, odd, [plainOk, odd])).toBeUndefined();
   });
 
+  it('positive-acceptance: a Content-Type with a charset or in capitals, refused beside an accepted twin, is a warning', () => {
+    const charset: Intent = { ...VALID, mediaType: 'application/json; charset=utf-8' };
+    const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
+    for (const status of [400, 415]) {
+      const refused = exchange(charset, status, '{"error":1,"message":"no"}');
+      expect(outcome(positiveAcceptance, refused, [plainOk, refused])).toBe('warn');
+      expect(outcome(positiveAcceptance, refused, [exchange(VALID, 400, ''), refused])).toBeUndefined();
+      expect(outcome(documentedStatus, refused, [plainOk, refused])).not.toBe('fail');
+    }
+  });
+
   it('integer-spellings: judged only beside an accepted plain twin', () => {
     const spelled: Intent = { ...VALID, spelling: '5.0' };
     const plainOk = exchange(VALID, 200, '{"name":"Fern"}');

@@ -63,7 +63,9 @@ export const contentType = defineCheck({
  */
 function allowedStatuses(intent: Intent): readonly number[] {
   // HTTP's own answer to a body in a media type the operation does not take.
-  if (intent.kind === 'media-type') return [200, 400, 401, 403, 415];
+  if (intent.kind === 'media-type' || (intent.kind === 'valid' && intent.mediaType !== undefined)) {
+    return [200, 400, 401, 403, 415];
+  }
   return [200, 400, 401, 403];
 }
 

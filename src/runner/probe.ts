@@ -16,6 +16,8 @@ export type Intent =
       readonly spelling?: string;
       /** Set when the credential's scheme name is written other than `Bearer` (e.g. `bearer`). */
       readonly scheme?: string;
+      /** Set when the Content-Type is written other than `application/json` (e.g. with a charset). */
+      readonly mediaType?: string;
       /** Extra explanation for a failure, e.g. why this id is special. */
       readonly note?: string;
     }
@@ -47,6 +49,8 @@ export interface PlannedRequest {
   readonly contentType: string | undefined;
   /** `null`: no body. */
   readonly body: string | null;
+  /** Send the body in two writes with a pause between them (as a slow network delivers it). */
+  readonly splitBody?: boolean;
   readonly intent: Intent;
 }
 

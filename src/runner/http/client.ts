@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { AuthHeader } from '../generate/auth-probe.js';
 import type { PlannedRequest } from '../probe.js';
@@ -85,8 +86,11 @@ async function sendOne(
     const response = await pool.request({
       method: plan.method,
       path: `${basePath}${plan.path}`,
-      headers,
-      body: plan.body,
+      headers:
+        plan.splitBody && plan.body !== null
+          ? { ...headers, 'content-length': String(Buffer.byteLength(plan.body)) }
+          : headers,
+      body: plan.splitBody && plan.body !== null ? Readable.from(inTwoPieces(plan.body, abort.signal)) : plan.body,
       signal: abort.signal,
     });
     status = response.statusCode;
@@ -110,6 +114,21 @@ async function sendOne(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How long the second half of a split body waits: long enough to arrive as a separate read. */
+export const SPLIT_BODY_PAUSE_MS = 150;
+
+/** The body as two writes with a pause between them, as a slow network delivers it. */
+async function* inTwoPieces(body: string, signal: AbortSignal): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(body, 'utf8');
+  const middle = Math.floor(bytes.length / 2);
+  yield bytes.subarray(0, middle);
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, SPLIT_BODY_PAUSE_MS);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+  yield bytes.subarray(middle);
 }
 
 interface RawResponse {

@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { defineProbe, type PlannedRequest } from '../probe.js';
+import { validRequest } from './valid-plants.js';
+
+/** Ways JSON lets a string be written with escapes; a JSON parser must read each as the same string. */
+const STRING_ESCAPES = ['every character as \\uXXXX', 'solidus as \\/, non-ASCII as \\uXXXX'] as const;
+type StringEscape = (typeof STRING_ESCAPES)[number];
+
+/** What the escaped name always holds besides the drawn text: a solidus and an astral character. */
+const ESCAPED_SUFFIX = ' a/b 🌱';
+
+function hex(unit: number, upper: boolean): string {
+  const digits = unit.toString(16).padStart(4, '0');
+  return `\\u${upper ? digits.toUpperCase() : digits}`;
+}
+
+/** `value` as JSON string text, escaped the given way (surrogate pairs as two escapes). */
+export function escapedJsonString(value: string, escape: StringEscape): string {
+  let text = '';
+  for (let index = 0; index < value.length; index++) {
+    const unit = value.charCodeAt(index);
+    const char = value[index] ?? '';
+    if (escape === 'every character as \\uXXXX') text += hex(unit, false);
+    else if (char === '/') text += '\\/';
+    else if (unit > 0x7e || unit < 0x20 || char === '"' || char === '\\') text += hex(unit, true);
+    else text += char;
+  }
+  return `"${text}"`;
+}
+
+/**
+ * A valid NewPlant whose name is written with JSON escapes (`\u00e9`, a surrogate pair as
+ * `\ud83c\udf31`, `\/`). A serializer never writes these, but any client may, and a JSON parser
+ * must read them as the same string: rule 1 says 200, and the echo carries the decoded name.
+ */
+export const stringEscapes = defineProbe<{ draft: PlantDraft; escape: StringEscape }>({
+  name: 'string-escape',
+  title: 'valid NewPlants whose name is written with JSON escapes (\\uXXXX, surrogate pairs, \\/)',
+  share: 0.05,
+  variants: () => STRING_ESCAPES.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      escape: fc.constant(STRING_ESCAPES[variant % STRING_ESCAPES.length] ?? STRING_ESCAPES[0]),
+    }),
+  plan: ({ draft, escape }, { fresh, salt }) => {
+    const field = draft.fields.find((candidate) => candidate.kind === 'value' && typeof candidate.value === 'string');
+    if (field === undefined || field.kind !== 'value') return [validRequest(renderPlant(draft, fresh, salt))];
+    const value = `${String(field.value)}${ESCAPED_SUFFIX}`;
+    const rendered = renderPlant(draft, fresh, salt, new Map([[field.name, escapedJsonString(value, escape)]]));
+    const note = `The "${field.name}" is written with JSON escapes (${escape}): the same string, which a JSON parser must decode.`;
+    return [validRequest({ ...rendered, strings: { ...rendered.strings, [field.name]: value } }, 'Bearer', note)];
+  },
+});
+
+/** `application/json` as clients also write it: with a charset (RFC 8259: no effect), in other letter cases. */
+const MEDIA_TYPE_SPELLINGS = ['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'];
+
+/**
+ * A valid NewPlant sent as `application/json`, then a twin sent as `application/json; charset=utf-8`
+ * or `Application/JSON`. RFC 9110 makes the type case-insensitive and allows parameters, and RFC 8259
+ * says a charset has no effect; but the contract writes `application/json`, so a refused twin (judged
+ * only beside an accepted first) is a warning: clients such as jQuery add the charset.
+ */
+export const mediaTypeSpellings = defineProbe<{ draft: PlantDraft; mediaType: string }>({
+  name: 'media-type-spelling',
+  title: 'valid NewPlants sent as application/json; charset=utf-8 or Application/JSON',
+  share: 0.03,
+  variants: () => MEDIA_TYPE_SPELLINGS.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract.schemas.newPlant),
+      mediaType: fc.constant(MEDIA_TYPE_SPELLINGS[variant % MEDIA_TYPE_SPELLINGS.length] ?? 'application/json'),
+    }),
+  plan: ({ draft: drawn, mediaType }, { fresh, salt }) => {
+    const draft = withFreshIds(drawn);
+    const twin = validRequest(renderPlant(draft, fresh, `${salt}:media-type`));
+    const intent = { ...twin.intent, mediaType } as PlannedRequest['intent'];
+    return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, contentType: mediaType, intent }];
+  },
+});
+
+/**
+ * A valid NewPlant whose body arrives in two writes 150 ms apart, as over a slow network: a server
+ * that parses the first read (one `InputStream.read()`, one `'data'` event) sees half a body.
+ */
+export const splitBodies = defineProbe<PlantDraft>({
+  name: 'split-body',
+  title: 'valid NewPlants whose body arrives in two pieces, 150 ms apart',
+  share: 0.03,
+  arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
+  plan: (draft, { fresh, salt }) => {
+    const note =
+      'The body was sent in two pieces 150 ms apart (with its Content-Length), as a slow network delivers it: read it until Content-Length bytes have arrived.';
+    return [{ ...validRequest(renderPlant(draft, fresh, salt), 'Bearer', note), splitBody: true }];
+  },
+});
+
+/** The draft with every id fresh, so a twin is never refused as a repeat of the first. */
+function withFreshIds(draft: PlantDraft): PlantDraft {
+  return {
+    ...draft,
+    fields: draft.fields.map((field) =>
+      field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
+    ),
+  };
+}
