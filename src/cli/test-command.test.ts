@@ -73,6 +73,17 @@ describe('plantstore test', () => {
     }
   });
 
+  it('says a --base-url without a scheme is not a URL and shows it with http://', async () => {
+    for (const [value, example] of [
+      ['localhost:18431', 'http://localhost:18431'],
+      ['staging.example.com/api', 'http://staging.example.com/api'],
+    ]) {
+      const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+      expect(await runCli(['test', '--base-url', value ?? ''], cli)).toBe(2);
+      expect(cli.err()).toBe(`plantstore test: "${value}" is not a URL: pass e.g. --base-url ${example}.\n`);
+    }
+  });
+
   it('runs from the built bin on the embedded reference and exits 0', async () => {
     const bin = join(PACKAGE_ROOT, 'dist/src/cli/bin.js');
     if (!existsSync(bin)) throw new Error('build first: npm run build');

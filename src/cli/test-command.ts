@@ -85,6 +85,7 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
 
 function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions {
   const baseUrl = stringOption(values, 'base-url');
+  if (baseUrl !== undefined) checkBaseUrlHasScheme(baseUrl);
   const [token] = tokenOptions(values, io.env);
   if (baseUrl !== undefined && token === undefined) {
     throw new UsageError(
@@ -108,6 +109,18 @@ function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions
     ...(checks.length ? { checks } : {}),
     ...(skipChecks.length ? { skipChecks } : {}),
   };
+}
+
+/**
+ * `localhost:8080` parses as a URL whose scheme is `localhost:`, so the runner's check would blame
+ * the scheme; a value without `//` is a host and port (or path) that lacks its `http://`.
+ */
+function checkBaseUrlHasScheme(baseUrl: string): void {
+  if (baseUrl.includes('//')) return;
+  const example = /^[\w.-]+(:\d*)?(\/.*)?$|^\[[\da-f:.]+\](:\d*)?(\/.*)?$/i.test(baseUrl)
+    ? `http://${baseUrl}`
+    : 'http://127.0.0.1:8080';
+  throw new UsageError(`"${baseUrl}" is not a URL: pass e.g. --base-url ${example}.`);
 }
 
 function reporterSelection(
