@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,6 +82,36 @@ describe('plantstore test', () => {
       expect(await runCli(['test', '--base-url', value ?? ''], cli)).toBe(2);
       expect(cli.err()).toBe(`plantstore test: "${value}" is not a URL: pass e.g. --base-url ${example}.\n`);
     }
+  });
+
+  it('exits 2 before sending any case when --out cannot be created, naming the directory and why', async () => {
+    let requests = 0;
+    const counted = await createReferenceServer({ tokens: [SENTINEL], onRequest: () => (requests += 1) });
+    try {
+      const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+      writeFileSync(join(cli.cwd, 'file'), 'not a directory\n');
+      const cases = [
+        { out: join(cli.cwd, 'file', 'reports'), reason: 'a part of the path is a file, not a directory' },
+        { out: join(cli.cwd, 'file'), reason: 'it is a file, not a directory' },
+      ];
+      for (const { out, reason } of cases) {
+        const run = io({ PLANTSTORE_TOKEN: SENTINEL });
+        const args = ['test', '--base-url', counted.url, '--runs', '3', '--out', out];
+        expect(await runCli(args, run)).toBe(2);
+        expect(run.err()).toBe(`plantstore test: cannot write reports to ${out}: ${reason}; choose another --out.\n`);
+      }
+      expect(requests).toBe(0);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('exits 2 when a report cannot be written at the end of the run', async () => {
+    const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+    mkdirSync(join(cli.cwd, 'reports', 'report.json'), { recursive: true });
+    const args = ['test', '--base-url', reference.url, '--runs', '3', '--reporter', 'json'];
+    expect(await runCli(args, cli)).toBe(2);
+    expect(cli.err()).toMatch(/the json reporter failed: EISDIR/);
   });
 
   it('runs from the built bin on the embedded reference and exits 0', async () => {

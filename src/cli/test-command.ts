@@ -1,9 +1,10 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ReporterGroup } from '../reports/index.js';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
 import type { ConformanceOptions, RunProgress } from '../runner/options.js';
 import { reportExitCode } from '../runner/report.js';
-import { UsageError } from './cli-errors.js';
+import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo, OptionValues } from './command.js';
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
 
@@ -61,19 +62,23 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     const { runConformance } = await import('../runner/run.js');
     const options = conformanceOptions(values, io);
     const reporterNames = reporterSelection(values, isReporterName, REPORTER_NAMES);
+    const outDir = resolve(io.cwd, stringOption(values, 'out') ?? 'reports');
     const reporters = createReporters(reporterNames, {
-      outDir: resolve(io.cwd, stringOption(values, 'out') ?? 'reports'),
+      outDir,
       stdout: io.stdout,
       stderr: io.stderr,
       env: io.env,
       secrets: options.token === undefined ? [] : [options.token],
     });
+    // Found out now, not after a whole run whose reports then have nowhere to go.
+    if (reporters.reporters.some((reporter) => reporter.file !== undefined)) ensureWritableDirectory(outDir);
     if (options.baseUrl !== undefined) warnAboutPlainHttp(options.baseUrl, io);
     try {
       const report = await runConformance({ ...options, onProgress: (event) => forward(event, reporters) });
       if (!reporterNames.includes('console')) io.stdout.write(`plantstore test: seed ${report.seed}\n`);
-      await reporters.onRunEnd(report);
-      return reportExitCode(report);
+      const outcome = await reporters.onRunEnd(report);
+      // Each failed reporter has said why on stderr; a run whose reports are missing could not finish.
+      return outcome.errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
     } catch (error) {
       if (error instanceof TargetUnreachableError || error instanceof ConformanceOptionsError) {
         throw new UsageError(error.message);
@@ -121,6 +126,26 @@ function checkBaseUrlHasScheme(baseUrl: string): void {
     ? `http://${baseUrl}`
     : 'http://127.0.0.1:8080';
   throw new UsageError(`"${baseUrl}" is not a URL: pass e.g. --base-url ${example}.`);
+}
+
+/** Creates the report directory and checks that files can be written into it; a usage error if not. */
+function ensureWritableDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new UsageError(`cannot write reports to ${dir}: ${whyNotWritable(error)}; choose another --out.`);
+  }
+}
+
+function whyNotWritable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST') return 'it is a file, not a directory';
+  if (code === 'ENOTDIR') return 'a part of the path is a file, not a directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'the file system is read-only';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown reason';
 }
 
 function reporterSelection(
