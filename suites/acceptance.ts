@@ -1,5 +1,6 @@
 import {
   errorCodeOf,
+  messageShapeOf,
   exactIds,
   type Exchange,
   defineCheck,
@@ -25,17 +26,21 @@ import {
 import type { Contract } from '../src/contract/index.js';
 
 /**
- * A 400 on an exact fixed id is no evidence when the target holds an earlier run's plants (it
- * refused the canary as a repeat): that run may have stored this id. Unless the target's own Error
- * says otherwise: another `error` value than its answer to a repeat means this 400 is not about one.
+ * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
+ * a shared target, may have stored it. Excused (a warning) when the target rejects repeats and its
+ * answer says "repeat" (its own repeat `error` value or message) or it holds an earlier run's plants
+ * (the canary); failed when its `error` value says otherwise, or nothing says "repeat".
  */
 function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeContext): Verdict | undefined {
-  const heldBefore = context.targetRejectsRepeats === true && context.targetHoldsEarlierRun === true;
-  if (exchange.response.status !== 400 || !idMayRepeat || !heldBefore) return undefined;
+  if (exchange.response.status !== 400 || !idMayRepeat || context.targetRejectsRepeats !== true) return undefined;
   const code = errorCodeOf(exchange);
   if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
+  const saysRepeat =
+    (context.repeatCodeIsDistinct === true && code === context.repeatErrorCode) ||
+    (context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape);
+  if (!saysRepeat && context.targetHoldsEarlierRun !== true) return undefined;
   return warn(
-    'A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids and holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id, so this is not counted as a failure. Against a target that holds nothing from earlier runs, it would be.',
+    `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids and ${saysRepeat ? 'its answer says this id is already stored' : 'holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id'}, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
   );
 }
 

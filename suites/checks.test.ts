@@ -235,6 +235,28 @@ describe('fixed ids and repeats', () => {
     expect(outcome(integerSpellingsCheck, minusZero, [plain, minusZero])).toBe('warn');
   });
 
+  it("excuses a 400 on a fixed id that says 'repeat' by the target's own account, even with no earlier run", () => {
+    const fresh = { ...context, targetHoldsEarlierRun: false };
+    // Another client stored 2^63-1: the target's distinct repeat code says so.
+    expect(
+      outcome(positiveAcceptance, withCode(1010), undefined, {
+        ...fresh,
+        repeatErrorCode: '1010',
+        repeatCodeIsDistinct: true,
+      }),
+    ).toBe('warn');
+    // One code for every 400, but the repeat message: the same words, another id.
+    const shape = { ...fresh, repeatErrorCode: '400', repeatMessageShape: 'A plant with id # already exists' };
+    const sameWords = exchange(
+      fixed,
+      400,
+      '{"error":400,"message":"A plant with id 9223372036854775807 already exists"}',
+    );
+    expect(outcome(positiveAcceptance, sameWords, undefined, shape)).toBe('warn');
+    const otherWords = exchange(fixed, 400, '{"error":400,"message":"id must be from -9223372036854775807"}');
+    expect(outcome(positiveAcceptance, otherWords, undefined, shape)).toBe('fail');
+  });
+
   it('fails a 400 on a fixed id whose error code says it is not about a repeat', () => {
     const knowsCode = { ...context, repeatErrorCode: '1010' };
     expect(outcome(positiveAcceptance, withCode(406), undefined, knowsCode)).toBe('fail');

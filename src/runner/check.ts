@@ -30,6 +30,11 @@ export interface JudgeContext {
   readonly repeatErrorCode?: string;
   /** That value is the target's own for a repeat: its answers to a missing or a string id differ. */
   readonly repeatCodeIsDistinct?: boolean;
+  /**
+   * The `message` of the target's answer to a repeat, numbers written `#` (see `messageShapeOf`), when
+   * it differs from its messages for a missing and a string id: a 400 saying the same is about a repeat.
+   */
+  readonly repeatMessageShape?: string;
 }
 
 /** A conformance check: a stable id, the rule it enforces, the probes it needs, and its judge. */

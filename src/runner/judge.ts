@@ -81,3 +81,14 @@ export function errorCodeOf(exchange: Exchange): string | undefined {
   if (typeof value !== 'number') return undefined;
   return numberText(body.value, 'error') ?? String(value);
 }
+
+/**
+ * The `message` of an Error answer with every number written `#`: the same for two answers that say
+ * the same thing about different ids ("A plant with id # already exists").
+ */
+export function messageShapeOf(exchange: Exchange): string | undefined {
+  const body = responseJson(exchange);
+  if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
+  const message = (body.value as Record<string, unknown>).message;
+  return typeof message === 'string' && message.trim() !== '' ? message.replace(/-?\d+/g, '#') : undefined;
+}

@@ -75,6 +75,7 @@ async function testTarget(
         targetHoldsEarlierRun: traits.holdsEarlierRun === true,
         ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
         repeatCodeIsDistinct: traits.repeatCodeIsDistinct === true,
+        ...(traits.repeatMessageShape === undefined ? {} : { repeatMessageShape: traits.repeatMessageShape }),
       },
     }),
   );

@@ -23,6 +23,7 @@ export {
   isServerError,
   isSuccess,
   isThrottled,
+  messageShapeOf,
   responseJson,
   shown,
   type ParsedBody,

@@ -5,8 +5,8 @@ import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import { renderPlant, type DraftField } from './generate/new-plant.js';
 import { schemaFields } from './generate/schema-fields.js';
-import type { TargetClient } from './http/client.js';
-import { errorCodeOf } from './judge.js';
+import type { Exchange, TargetClient } from './http/client.js';
+import { errorCodeOf, messageShapeOf } from './judge.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { validRequest } from './probes/valid-plants.js';
 
@@ -65,6 +65,8 @@ export interface TargetTraits {
    * string id: a 400 carrying the repeat value then means "I already hold this id".
    */
   readonly repeatCodeIsDistinct?: boolean;
+  /** Its repeat answer's message, numbers as `#`, when that differs from its messages for bad ids. */
+  readonly repeatMessageShape?: string;
 }
 
 /**
@@ -102,22 +104,34 @@ export async function probeTarget(
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
     const holdsEarlierRun = await refusesCanary(client, fields, fresh, code);
-    if (code === undefined) return { rejectsRepeats: true, holdsEarlierRun };
-    const repeatCodeIsDistinct = (await invalidIdCodes(client, fields, fresh)).every(
-      (other) => other !== undefined && other !== code,
-    );
-    return { rejectsRepeats: true, holdsEarlierRun, repeatErrorCode: code, repeatCodeIsDistinct };
+    const invalid = await invalidIdAnswers(client, fields, fresh);
+    const shape = messageShapeOf(second);
+    const distinctShape =
+      shape !== undefined && invalid.every((answer) => answer !== undefined && messageShapeOf(answer) !== shape);
+    return {
+      rejectsRepeats: true,
+      holdsEarlierRun,
+      ...(distinctShape ? { repeatMessageShape: shape } : {}),
+      ...(code === undefined
+        ? {}
+        : {
+            repeatErrorCode: code,
+            repeatCodeIsDistinct: invalid.every(
+              (answer) => answer !== undefined && errorCodeOf(answer) !== undefined && errorCodeOf(answer) !== code,
+            ),
+          }),
+    };
   }
   if (second.response.status === 200) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
 }
 
-/** The `error` values of the target's answers to a NewPlant without an id and with a string id. */
-async function invalidIdCodes(
+/** The target's 400 answers to a NewPlant without an id and with a string id (`undefined`: not a 400). */
+async function invalidIdAnswers(
   client: TargetClient,
   fields: DraftField[],
   fresh: FreshIds,
-): Promise<(string | undefined)[]> {
+): Promise<(Exchange | undefined)[]> {
   const idField = fields.find((field) => field.kind === 'id');
   if (!idField) return [undefined];
   const draft = { fields, extras: [] };
@@ -127,12 +141,12 @@ async function invalidIdCodes(
   const stringId = validRequest(
     renderPlant(draft, fresh, 'string-id', new Map([[idField.name, `"${fresh.bits('string-id')}"`]])),
   );
-  const codes: (string | undefined)[] = [];
+  const answers: (Exchange | undefined)[] = [];
   for (const request of [missing, stringId]) {
     const exchange = await client.send(request);
-    codes.push(exchange.response.status === 400 ? errorCodeOf(exchange) : undefined);
+    answers.push(exchange.response.status === 400 ? exchange : undefined);
   }
-  return codes;
+  return answers;
 }
 
 /** Sends the canary plant: refused like a repeat (same `error` value, when known) means seen before. */
