@@ -114,6 +114,23 @@ describe('plantstore test', () => {
     expect(cli.err()).toMatch(/the json reporter failed: EISDIR/);
   });
 
+  it('says the token is set but empty when PLANTSTORE_TOKEN, --token or the token file is empty', async () => {
+    const emptyFile = join(io().cwd, 'empty-token');
+    writeFileSync(emptyFile, '\n');
+    const cases: { args: string[]; env: Record<string, string>; message: string }[] = [
+      { args: [], env: { PLANTSTORE_TOKEN: '' }, message: 'PLANTSTORE_TOKEN is set but empty' },
+      { args: [], env: { PLANTSTORE_TOKEN: '  ' }, message: 'PLANTSTORE_TOKEN is set but empty' },
+      { args: ['--token', ''], env: {}, message: '--token was given an empty value' },
+      { args: ['--token-file', emptyFile], env: {}, message: `--token-file ${emptyFile} holds no token` },
+    ];
+    for (const { args, env, message } of cases) {
+      const cli = io(env);
+      expect(await runCli(['test', '--base-url', reference.url, ...args], cli)).toBe(2);
+      expect(cli.err()).toContain(`plantstore test: ${message}`);
+      expect(cli.err().trim().split('\n')).toHaveLength(1);
+    }
+  });
+
   it('runs from the built bin on the embedded reference and exits 0', async () => {
     const bin = join(PACKAGE_ROOT, 'dist/src/cli/bin.js');
     if (!existsSync(bin)) throw new Error('build first: npm run build');

@@ -92,6 +92,11 @@ function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions
   const baseUrl = stringOption(values, 'base-url');
   if (baseUrl !== undefined) checkBaseUrlHasScheme(baseUrl);
   const [token] = tokenOptions(values, io.env);
+  if (baseUrl !== undefined && token === undefined && io.env.PLANTSTORE_TOKEN !== undefined) {
+    throw new UsageError(
+      "PLANTSTORE_TOKEN is set but empty: --base-url needs the target's bearer token; put it in PLANTSTORE_TOKEN, or pass --token-file (or --token).",
+    );
+  }
   if (baseUrl !== undefined && token === undefined) {
     throw new UsageError(
       "--base-url needs the target's bearer token: set PLANTSTORE_TOKEN, or pass --token-file (or --token).",
