@@ -104,8 +104,12 @@ export const positiveAcceptance = defineCheck({
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = intent.note === undefined ? '' : ` ${intent.note}`;
+    const refusedToken =
+      response.status === 401 || response.status === 403
+        ? ' If the token you gave is right, the target refuses valid credentials; if not, fix the token and run again.'
+        : '';
     return fail(
-      `A valid NewPlant with a valid token was answered ${response.status}; rule 1 says 200 with a Plant.${note}`,
+      `A valid NewPlant with the token you gave was answered ${response.status}; rule 1 says 200 with a Plant.${note}${refusedToken}`,
     );
   },
 });

@@ -46,6 +46,10 @@ export function runNotes(
     notes.push(
       `A valid NewPlant sent to ${traits.notFoundAt} was answered 404 Not Found. If every check fails that way, --base-url is probably wrong: it is the address the contract's {base_url} stands for, and the runner appends /plants (e.g. --base-url https://staging.example.com/api for https://staging.example.com/api/plants).`,
     );
+  if (traits.credentialRefused !== undefined)
+    notes.push(
+      `A valid NewPlant sent with the token you gave was answered ${traits.credentialRefused}. If every check that needs an accepted request fails or is skipped, check the token first (PLANTSTORE_TOKEN, --token-file or --token): a wrong or expired token makes a correct target look broken.`,
+    );
   notes.push(`Fresh ids of this run come from nonce ${fresh.nonce} (recorded in every replay string).`);
   const { rejectsRepeats } = traits;
   if (rejectsRepeats === true && traits.holdsEarlierRun === true)

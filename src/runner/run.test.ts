@@ -173,6 +173,20 @@ describe('runConformance against a faulty target', () => {
   });
 });
 
+describe('a wrong token', () => {
+  it('is named in the notes as the first thing to check, and in the failure', async () => {
+    const reference = await createReferenceServer({ tokens: [TOKEN] });
+    try {
+      const report = await runConformance({ ...QUICK, baseUrl: reference.url, token: 'not-the-token' });
+      expect(report.notes.join('\n')).toMatch(/answered 401.*check the token first/);
+      const failure = report.checks.find((check) => check.id === 'positive-acceptance')?.failures[0];
+      expect(failure?.reason).toContain('fix the token');
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
 describe('judging with a short token', () => {
   it('judges what the target sent, not the redacted record: a tag equal to the token is no echo failure', async () => {
     const server = await createReferenceServer({ tokens: ['T'] });

@@ -55,6 +55,8 @@ export interface TargetTraits {
   readonly repeatErrorCode?: string;
   /** Set when the first valid NewPlant was answered 404: the URL it went to, where no operation is. */
   readonly notFoundAt?: string;
+  /** Set when the first valid NewPlant, with the token given, was answered 401 or 403: that status. */
+  readonly credentialRefused?: number;
   /**
    * The target rejects repeats and refused the canary plant (id {@link CANARY_ID}, sent by every
    * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
@@ -100,6 +102,9 @@ export async function probeTarget(
   if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
   if (first.response.status === 0) return { rejectsRepeats: undefined };
   if (first.response.status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
+  if (first.response.status === 401 || first.response.status === 403) {
+    return { rejectsRepeats: undefined, credentialRefused: first.response.status };
+  }
   const second = await client.send(request);
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
