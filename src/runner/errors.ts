@@ -5,7 +5,11 @@ export class TargetUnreachableError extends Error {
     readonly baseUrl: string,
     readonly transportError: string,
   ) {
-    super(`Cannot reach ${baseUrl}: ${transportError}. Check --base-url and that the server is running.`);
+    super(
+      transportError.startsWith('tls-')
+        ? `Cannot talk TLS to ${baseUrl}: ${transportError}. If the server speaks plain HTTP, use http://; if its certificate is signed by your own CA, point NODE_EXTRA_CA_CERTS at that CA's certificate.`
+        : `Cannot reach ${baseUrl}: ${transportError}. Check --base-url and that the server is running.`,
+    );
   }
 }
 

@@ -159,6 +159,18 @@ describe('runConformance against a faulty target', () => {
     );
   });
 
+  it('cannot run against an https URL whose server speaks plain HTTP, and says so', async () => {
+    const target = await startTarget((_req, res) => res.writeHead(200).end('{}'));
+    try {
+      const https = target.url.replace('http://', 'https://');
+      await expect(runConformance({ ...QUICK, baseUrl: https, token: TOKEN })).rejects.toThrow(
+        /Cannot talk TLS to https:.*tls-.*use http:\/\//,
+      );
+    } finally {
+      await target.close();
+    }
+  });
+
   it('points at --base-url when the operation is not found there (404)', async () => {
     const target = await startTarget((_req, res) =>
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"Not Found"}'),

@@ -7,7 +7,7 @@ import { renderPlant, type DraftField } from './generate/new-plant.js';
 import { schemaFields } from './generate/schema-fields.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
-import { UNREACHABLE } from './http/transport-errors.js';
+import { isTlsFailure, UNREACHABLE } from './http/transport-errors.js';
 import { validRequest } from './probes/valid-plants.js';
 
 /** The implementation under test: where it is, its token, and how to let it go. */
@@ -99,7 +99,9 @@ export async function probeTarget(
   const request = validRequest(renderPlant({ fields, extras: [] }, fresh, 'preflight'));
   const first = await client.send(request);
   const failure = first.response.transportError;
-  if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
+  if (failure !== undefined && (UNREACHABLE.has(failure) || isTlsFailure(failure))) {
+    throw new TargetUnreachableError(baseUrl, failure);
+  }
   if (first.response.status === 0) return { rejectsRepeats: undefined };
   if (first.response.status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
   if (first.response.status === 401 || first.response.status === 403) {

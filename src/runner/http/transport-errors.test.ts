@@ -18,6 +18,12 @@ describe('transport error names', () => {
     expect(describeTransportError(coded('UND_ERR_ABORTED', 'AbortError'), true)).toBe('timeout');
   });
 
+  it('names TLS failures tls-…, so an https URL to a plain-HTTP server or a bad certificate reads as such', () => {
+    expect(describeTransportError(coded('ERR_SSL_WRONG_VERSION_NUMBER'), false)).toBe('tls-wrong-version-number');
+    expect(describeTransportError(coded('DEPTH_ZERO_SELF_SIGNED_CERT'), false)).toBe('tls-depth-zero-self-signed-cert');
+    expect(describeTransportError(coded('CERT_HAS_EXPIRED'), false)).toBe('tls-cert-has-expired');
+  });
+
   it('finds the code on a wrapped cause', () => {
     const wrapped = Object.assign(new Error('fetch failed'), { cause: coded('ECONNRESET') });
     expect(describeTransportError(wrapped, false)).toBe('connection-reset');

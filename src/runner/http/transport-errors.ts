@@ -17,7 +17,26 @@ export function describeTransportError(error: unknown, aborted: boolean): string
   if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'incomplete-body';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host-not-found';
   if (code.startsWith('HPE_')) return 'not-http';
+  if (isTlsCode(code))
+    return `tls-${code
+      .toLowerCase()
+      .replace(/^err_(ssl|tls)_/, '')
+      .replaceAll('_', '-')}`;
   return code.toLowerCase();
+}
+
+/** OpenSSL's and Node's codes for a TLS handshake or certificate that failed. */
+function isTlsCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('ERR_TLS_') ||
+    /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|DEPTH_ZERO/.test(code)
+  );
+}
+
+/** Whether a transport failure is a TLS one (its name starts with `tls-`). */
+export function isTlsFailure(transportError: string): boolean {
+  return transportError.startsWith('tls-');
 }
 
 /** Transport failures that mean nothing is listening there: the run cannot start. */
