@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from './cli-errors.js';
-import type { OptionValues } from './command.js';
+import type { IntegerRange, OptionValues } from './command.js';
 
 /** A string option's value, or `undefined` when it was not given. */
 export function stringOption(values: OptionValues, name: string): string | undefined {
@@ -26,9 +26,12 @@ export function integerOption(values: OptionValues, name: string, min: number, m
   return Number(text);
 }
 
+/** The bounds of `--port` (0 picks a free port). */
+export const PORT_RANGE: IntegerRange = [0, 65535];
+
 /** A TCP port option (0 picks a free port). */
 export function portOption(values: OptionValues, fallback: number): number {
-  return integerOption(values, 'port', 0, 65535) ?? fallback;
+  return integerOption(values, 'port', ...PORT_RANGE) ?? fallback;
 }
 
 /**

@@ -10,6 +10,9 @@ export interface CliIo {
   waitForStop(): Promise<void>;
 }
 
+/** The smallest and largest value a whole-number option accepts. */
+export type IntegerRange = readonly [min: number, max: number];
+
 /** Parsed option values: strings and booleans, exactly as typed. */
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -22,6 +25,11 @@ export interface CliCommand {
   readonly help: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
   readonly allowPositionals: boolean;
+  /**
+   * The whole-number options and their bounds (what `integerOption` enforces), so that a usage
+   * error raised before the command runs can say a value is out of range.
+   */
+  readonly integerOptions?: Readonly<Record<string, IntegerRange>>;
   /**
    * Runs the command and resolves to its exit code. Import heavy modules (servers, Prism, the
    * runner) inside `run`, so that `--help`, `--version` and the other commands start fast.

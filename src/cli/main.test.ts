@@ -35,6 +35,41 @@ describe('plantstore CLI', () => {
     expect(badPort.err()).toMatch(/--port must be a whole number/);
   });
 
+  it('says how to write an option value that starts with a dash, and when it is out of range anyway', async () => {
+    const cases: { args: string[]; message: string }[] = [
+      {
+        args: ['test', '--seed', '-5'],
+        message:
+          "--seed -5: a value that starts with '-' must be written --seed=-5, and --seed takes a whole number from 0 to 2147483647, so -5 is out of range anyway (see plantstore test --help)",
+      },
+      {
+        args: ['serve', '--port', '-1'],
+        message:
+          "--port -1: a value that starts with '-' must be written --port=-1, and --port takes a whole number from 0 to 65535, so -1 is out of range anyway (see plantstore serve --help)",
+      },
+      {
+        args: ['test', '--base-url', '-x'],
+        message:
+          "--base-url -x: a value that starts with '-' must be written --base-url=-x (see plantstore test --help)",
+      },
+      {
+        args: ['test', '--base-url', '--seed', '5'],
+        message:
+          "--base-url needs a value, but --seed follows it (a value that starts with '-' is written --base-url=-…) (see plantstore test --help)",
+      },
+      {
+        args: ['mock', '--token', '-secret-3b1f'],
+        message:
+          "the --token value starts with '-', so it must be written --token=<value>, with no space (see plantstore mock --help)",
+      },
+    ];
+    for (const { args, message } of cases) {
+      const cli = io();
+      expect(await runCli(args, cli)).toBe(2);
+      expect(cli.err()).toBe(`plantstore ${args[0] ?? ''}: ${message}\n`);
+    }
+  });
+
   it('validates the contract and exits 0', async () => {
     const cli = io();
     expect(await runCli(['validate'], cli)).toBe(0);

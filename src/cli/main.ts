@@ -66,7 +66,38 @@ function parseCommandLine(command: CliCommand, args: string[]): ReturnType<typeo
   try {
     return parseArgs({ args, options: command.options, allowPositionals: command.allowPositionals, strict: true });
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`${reason ?? 'invalid arguments'} (see plantstore ${command.name} --help)`);
+    const reason =
+      dashValueProblem(command, args, error) ??
+      (error instanceof Error ? error.message.split('\n')[0] : String(error)) ??
+      'invalid arguments';
+    throw new UsageError(`${reason} (see plantstore ${command.name} --help)`);
   }
+}
+
+/** Options whose values are secrets: never repeated in a message. */
+const SECRET_OPTIONS = new Set(['--token']);
+
+/**
+ * parseArgs calls `--seed -5` "ambiguous": a value after a space may not start with '-'. Says how
+ * to write it (`--seed=-5`), and that it is out of range anyway when the option takes a whole
+ * number; when an option of the command follows instead, the value was forgotten.
+ */
+function dashValueProblem(command: CliCommand, args: readonly string[], error: unknown): string | undefined {
+  const option = /^Option '(-[^' ]+)' argument is ambiguous/.exec(error instanceof Error ? error.message : '')?.[1];
+  if (option === undefined) return undefined;
+  const index = args.findIndex((arg, i) => arg === option && args[i + 1]?.startsWith('-'));
+  const value = args[index + 1];
+  if (index < 0 || value === undefined) return undefined;
+  const next = value.split('=')[0] ?? value;
+  if (next === '-h' || (next.startsWith('--') && Object.hasOwn(command.options, next.slice(2)))) {
+    return `${option} needs a value, but ${next} follows it (a value that starts with '-' is written ${option}=-…)`;
+  }
+  if (SECRET_OPTIONS.has(option)) {
+    return `the ${option} value starts with '-', so it must be written ${option}=<value>, with no space`;
+  }
+  const written = `${option} ${value}: a value that starts with '-' must be written ${option}=${value}`;
+  const range = command.integerOptions?.[option.slice(2)];
+  if (range === undefined) return written;
+  const takes = `${option} takes a whole number from ${range[0]} to ${range[1]}`;
+  return /^-\d+$/.test(value) ? `${written}, and ${takes}, so ${value} is out of range anyway` : `${written}; ${takes}`;
 }

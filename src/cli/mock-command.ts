@@ -1,9 +1,15 @@
 import { DEV_TOKEN } from '../mock/dev-token.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { EXIT, UsageError } from './cli-errors.js';
-import type { CliCommand } from './command.js';
-import { integerOption, portOption, stringOption, tokenOptions } from './cli-options.js';
+import type { CliCommand, IntegerRange } from './command.js';
+import { integerOption, PORT_RANGE, portOption, stringOption, tokenOptions } from './cli-options.js';
 import { formatLogLine } from './serve-command.js';
+
+/** The whole-number options of `plantstore mock` and their bounds. */
+const INTEGER_OPTIONS = {
+  port: PORT_RANGE,
+  seed: [0, Number.MAX_SAFE_INTEGER],
+} as const satisfies Record<string, IntegerRange>;
 
 /** `plantstore mock`: the Prism-driven mock of POST /plants for frontend work, until stopped. */
 export const mockCommand: CliCommand = {
@@ -46,13 +52,14 @@ generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
     quiet: { type: 'boolean' },
   },
   allowPositionals: false,
+  integerOptions: INTEGER_OPTIONS,
   async run(values, _positionals, io) {
     const tokens = tokenOptions(values, io.env);
     const anyToken = values['any-token'] === true;
     if (anyToken && tokens.length > 0) {
       throw new UsageError('--any-token accepts every token: drop --token, --token-file or PLANTSTORE_TOKEN.');
     }
-    const seed = integerOption(values, 'seed', 0, Number.MAX_SAFE_INTEGER);
+    const seed = integerOption(values, 'seed', ...INTEGER_OPTIONS.seed);
     const dynamic = values.dynamic === true;
     const { createMockServer } = await import('../mock/mock-server.js');
     const log = batchedWriter(io.stdout);

@@ -4,8 +4,14 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RequestLogEntry } from '../reference/server.js';
 import { EXIT } from './cli-errors.js';
-import type { CliCommand, CliIo, OptionValues } from './command.js';
-import { integerOption, listOption, portOption, stringOption, tokenOptions } from './cli-options.js';
+import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
+import { integerOption, listOption, PORT_RANGE, portOption, stringOption, tokenOptions } from './cli-options.js';
+
+/** The whole-number options of `plantstore serve` and their bounds. */
+const INTEGER_OPTIONS = {
+  port: PORT_RANGE,
+  'body-limit': [64, 1024 * 1024 * 1024],
+} as const satisfies Record<string, IntegerRange>;
 
 /** `plantstore serve`: the reference implementation on a port, until stopped. */
 export const serveCommand: CliCommand = {
@@ -43,11 +49,12 @@ the startup line says where (read it with: export PLANTSTORE_TOKEN=$(cat <file>)
     quiet: { type: 'boolean' },
   },
   allowPositionals: false,
+  integerOptions: INTEGER_OPTIONS,
   async run(values, _positionals, io) {
     const tokens = tokenOptions(values, io.env);
     const quiet = values.quiet === true;
     const spec = stringOption(values, 'spec');
-    const bodyLimit = integerOption(values, 'body-limit', 64, 1024 * 1024 * 1024);
+    const bodyLimit = integerOption(values, 'body-limit', ...INTEGER_OPTIONS['body-limit']);
     const { createReferenceServer } = await import('../reference/server.js');
     const server = await createReferenceServer({
       tokens,

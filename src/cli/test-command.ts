@@ -5,8 +5,17 @@ import { ConformanceOptionsError, TargetUnreachableError } from '../runner/error
 import type { ConformanceOptions, RunProgress } from '../runner/options.js';
 import { reportExitCode } from '../runner/report.js';
 import { EXIT, UsageError } from './cli-errors.js';
-import type { CliCommand, CliIo, OptionValues } from './command.js';
+import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
+
+/** The whole-number options of `plantstore test` and their bounds. */
+const INTEGER_OPTIONS = {
+  seed: [0, 2 ** 31 - 1],
+  runs: [1, 1_000_000],
+  concurrency: [1, 1024],
+  timeout: [1, 3_600_000],
+  budget: [1, 86_400_000],
+} as const satisfies Record<string, IntegerRange>;
 
 /** `plantstore test`: the conformance suites against a target (the embedded reference by default). */
 export const testCommand: CliCommand = {
@@ -56,6 +65,7 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     spec: { type: 'string' },
   },
   allowPositionals: false,
+  integerOptions: INTEGER_OPTIONS,
   async run(values, _positionals, io) {
     // Loaded only when the command runs, so --help and the other commands start fast.
     const { createReporters, isReporterName, REPORTER_NAMES } = await import('../reports/index.js');
@@ -109,11 +119,11 @@ function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions
   return {
     ...optional('baseUrl', baseUrl),
     ...optional('token', baseUrl === undefined ? undefined : token),
-    ...optional('seed', integerOption(values, 'seed', 0, 2 ** 31 - 1)),
-    ...optional('runs', integerOption(values, 'runs', 1, 1_000_000)),
-    ...optional('concurrency', integerOption(values, 'concurrency', 1, 1024)),
-    ...optional('timeoutMs', integerOption(values, 'timeout', 1, 3_600_000)),
-    ...optional('budgetMs', integerOption(values, 'budget', 1, 86_400_000)),
+    ...optional('seed', integerOption(values, 'seed', ...INTEGER_OPTIONS.seed)),
+    ...optional('runs', integerOption(values, 'runs', ...INTEGER_OPTIONS.runs)),
+    ...optional('concurrency', integerOption(values, 'concurrency', ...INTEGER_OPTIONS.concurrency)),
+    ...optional('timeoutMs', integerOption(values, 'timeout', ...INTEGER_OPTIONS.timeout)),
+    ...optional('budgetMs', integerOption(values, 'budget', ...INTEGER_OPTIONS.budget)),
     ...optional('replay', stringOption(values, 'replay')),
     ...optional('spec', stringOption(values, 'spec')),
     ...(checks.length ? { checks } : {}),
