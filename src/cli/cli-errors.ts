@@ -23,13 +23,17 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
   if (error instanceof UsageError || error instanceof ContractError) {
     return { message: error.message, exitCode: EXIT.cannotRun };
   }
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // A failed listen() carries the address and port it was asked for.
+  const { code, port, address } = (error ?? {}) as NodeJS.ErrnoException & { port?: unknown; address?: unknown };
   if (code === 'EADDRINUSE') {
-    return { message: 'That port is already in use: choose another with --port.', exitCode: EXIT.cannotRun };
+    const which = typeof port === 'number' ? `Port ${port} is` : 'That port is';
+    return { message: `${which} already in use: choose another with --port.`, exitCode: EXIT.cannotRun };
   }
   if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    const where =
+      typeof address === 'string' && typeof port === 'number' ? `${address} port ${port}` : 'that host and port';
     return {
-      message: 'Cannot listen on that host and port: choose another --host or --port.',
+      message: `Cannot listen on ${where}: choose another --host or --port.`,
       exitCode: EXIT.cannotRun,
     };
   }

@@ -90,14 +90,19 @@ describe('plantstore CLI', () => {
     expect(await runCli(['validate', 'no-such-file.yaml'], cli)).toBe(2);
   });
 
-  it('exits 2 when a serve port is taken', async () => {
+  it('exits 2 naming the port when the serve or mock port is taken', async () => {
     const { createServer } = await import('node:net');
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const cli = io({ PLANTSTORE_TOKEN: 't' });
-    expect(await runCli(['serve', '--port', String(port)], cli)).toBe(2);
-    expect(cli.err()).toMatch(/port is already in use/);
-    blocker.close();
+    try {
+      for (const command of ['serve', 'mock']) {
+        const cli = io({ PLANTSTORE_TOKEN: 't' });
+        expect(await runCli([command, '--port', String(port)], cli)).toBe(2);
+        expect(cli.err()).toBe(`plantstore ${command}: Port ${port} is already in use: choose another with --port.\n`);
+      }
+    } finally {
+      blocker.close();
+    }
   });
 });
