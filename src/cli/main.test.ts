@@ -85,9 +85,18 @@ describe('plantstore CLI', () => {
     expect(cli.err()).toMatch(/at \/info.*version|at \/paths/);
   });
 
-  it('exits 2 when the document cannot be read', async () => {
-    const cli = io();
-    expect(await runCli(['validate', 'no-such-file.yaml'], cli)).toBe(2);
+  it('exits 2 with "cannot read" (not "invalid") when the document is missing or a directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-validate-'));
+    const cases = [
+      { file: 'no-such-file.yaml', reason: 'no such file' },
+      { file: join(dir, 'missing.yaml'), reason: 'no such file' },
+      { file: dir, reason: 'it is a directory' },
+    ];
+    for (const { file, reason } of cases) {
+      const cli = io();
+      expect(await runCli(['validate', file], cli)).toBe(2);
+      expect(cli.err()).toBe(`plantstore validate: cannot read ${file}: ${reason}\n`);
+    }
   });
 
   it('exits 2 naming the port when the serve or mock port is taken', async () => {

@@ -1,6 +1,7 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ContractError, DEFAULT_SPEC_PATH } from '../contract/index.js';
-import { EXIT } from './cli-errors.js';
+import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand } from './command.js';
 
 /** `plantstore validate [file]`: is this a valid OpenAPI document, and if not, where is it wrong. */
@@ -27,6 +28,8 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
       return EXIT.cannotRun;
     }
     const file = positionals[0] === undefined ? DEFAULT_SPEC_PATH : resolve(io.cwd, positionals[0]);
+    // A file that is not there is not an invalid document: say so before the parser calls it one.
+    checkReadable(file, positionals[0] ?? file);
     const { validateDocument } = await import('../contract/spec.js');
     try {
       const document = await validateDocument(file);
@@ -46,3 +49,21 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
     }
   },
 };
+
+function checkReadable(file: string, shown: string): void {
+  let directory: boolean;
+  try {
+    directory = statSync(file).isDirectory();
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    throw new UsageError(`cannot read ${shown}: ${whyUnreadable(error)}`);
+  }
+  if (directory) throw new UsageError(`cannot read ${shown}: it is a directory`);
+}
+
+function whyUnreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown reason';
+}
