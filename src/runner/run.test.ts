@@ -150,6 +150,11 @@ describe('runConformance against a faulty target', () => {
     }
   });
 
+  it('refuses to test a base URL without a token, or with an empty one', async () => {
+    await expect(runConformance({ ...QUICK, baseUrl: 'http://127.0.0.1:9' })).rejects.toThrow(/No token/);
+    await expect(runConformance({ ...QUICK, baseUrl: 'http://127.0.0.1:9', token: '' })).rejects.toThrow(/empty/);
+  });
+
   it('throws TargetUnreachableError when nothing listens', async () => {
     const target = await startTarget(() => undefined);
     const { url } = target;

@@ -32,9 +32,15 @@ export async function openTarget(options: { baseUrl?: string; token?: string; sp
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ConformanceOptionsError(`--base-url must be http:// or https://, got ${url.protocol}`);
     }
+    // Without a token every case would be refused, and a correct target would look broken.
+    if (options.token === undefined || options.token === '') {
+      throw new ConformanceOptionsError(
+        `${options.token === '' ? 'The token is empty' : 'No token'}: testing ${options.baseUrl} needs its bearer token (e.g. from PLANTSTORE_TOKEN).`,
+      );
+    }
     return {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      token: options.token ?? '',
+      token: options.token,
       embedded: false,
       close: async () => {},
     };
