@@ -32,6 +32,7 @@ export function runNotes(
   replay: ReplaySpec | undefined,
   budgetMs: number,
   oneConnection = false,
+  embedded = false,
 ): string[] {
   const notes: string[] = [];
   if (oneConnection)
@@ -40,7 +41,7 @@ export function runNotes(
     );
   if (replay)
     notes.push(
-      `Replayed one case: ${replay.probe} #${replay.index}${replay.path.length ? `, shrink path ${replay.path.join('.')}` : ''}.`,
+      `Replayed one case: ${replay.probe} #${replay.index}${replay.path.length ? `, shrink path ${replay.path.join('.')}` : ''}. Checks that do not judge it show as skipped.`,
     );
   if (traits.notFoundAt !== undefined)
     notes.push(
@@ -56,7 +57,8 @@ export function runNotes(
     notes.push(
       `The target answers a repeated id with 400 and holds plants from an earlier run (it refused the canary plant, id ${CANARY_ID}, as a repeat): a 400 on a fixed id (e.g. 2^63-1) that run may have stored is a warning, not a failure.`,
     );
-  if (rejectsRepeats === true && traits.holdsEarlierRun !== true)
+  // The embedded reference is new on every run: nothing to say about earlier runs.
+  if (rejectsRepeats === true && traits.holdsEarlierRun !== true && !embedded)
     notes.push(
       `The target answers a repeated id with 400 and holds nothing from an earlier run (it accepted the canary plant, id ${CANARY_ID}): every fixed id (e.g. 2^63-1) must be accepted. Later runs against it will find the canary and excuse a 400 on a fixed id.`,
     );
