@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../contract/index.js';
+import { runCli } from './main.js';
 
 const BIN = join(PACKAGE_ROOT, 'dist/src/cli/bin.js');
 const SECRET = 'sentinel-token-7f3a9c';
@@ -92,5 +94,29 @@ describe('plantstore serve', () => {
     expect(statSync(file ?? '').mode & 0o077).toBe(0);
     expect(server.output()).not.toContain(token);
     expect((await post(server.url, '{"id":1,"name":"a"}', `Bearer ${token}`)).status).toBe(200);
+  });
+
+  it('deletes the generated token file when it stops', async () => {
+    const stdout = new PassThrough();
+    let text = '';
+    stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const exit = runCli(['serve', '--port', '0', '--quiet'], {
+      stdout,
+      stderr: new PassThrough(),
+      env: {},
+      cwd: process.cwd(),
+      waitForStop: () => stopped,
+    });
+    for (let i = 0; i < 400 && !/\$\(cat (\S+)\)/.test(text); i++) {
+      await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 25))]);
+    }
+    const file = /export PLANTSTORE_TOKEN=\$\(cat (\S+)\)/.exec(text)?.[1];
+    if (file === undefined) throw new Error(`serve did not start: ${text}`);
+    expect(existsSync(file)).toBe(true);
+    stop();
+    expect(await exit).toBe(0);
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -38,7 +38,8 @@ Environment:
   PLANTSTORE_TOKEN   A bearer token to accept, used when neither --token nor --token-file is given
 
 With no token configured, serve generates one and writes it to a file readable only by you;
-the startup line says where (read it with: export PLANTSTORE_TOKEN=$(cat <file>)).`,
+the startup line says where (read it with: export PLANTSTORE_TOKEN=$(cat <file>)). The file is
+deleted when serve stops.`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -64,13 +65,17 @@ the startup line says where (read it with: export PLANTSTORE_TOKEN=$(cat <file>)
       ...(spec === undefined ? {} : { spec }),
       ...(quiet ? {} : { onRequest: (entry: RequestLogEntry) => io.stdout.write(formatLogLine(entry)) }),
     });
-    const tokenNote =
-      server.generatedToken === undefined
-        ? describeTokenSource(values, io)
-        : writeGeneratedToken(server.generatedToken, server.port);
+    const generated =
+      server.generatedToken === undefined ? undefined : writeGeneratedToken(server.generatedToken, server.port);
+    const tokenNote = generated?.note ?? describeTokenSource(values, io);
     io.stdout.write(`plantstore reference listening on ${server.url} (POST /plants); ${tokenNote}\n`);
-    await io.waitForStop();
-    await server.close();
+    try {
+      await io.waitForStop();
+      await server.close();
+    } finally {
+      // The token dies with the server: leave no secret file behind in the temporary directory.
+      if (generated !== undefined) rmSync(generated.file, { force: true });
+    }
     return EXIT.ok;
   },
 };
@@ -83,12 +88,15 @@ function describeTokenSource(values: OptionValues, io: CliIo): string {
   return io.env.PLANTSTORE_TOKEN ? 'accepting the token in PLANTSTORE_TOKEN' : 'accepting no token';
 }
 
-/** A generated token goes to a private file, never to stdout, which CI systems keep. */
-function writeGeneratedToken(token: string, port: number): string {
+/**
+ * A generated token goes to a private file, never to stdout, which CI systems keep. The file is
+ * deleted when serve stops.
+ */
+function writeGeneratedToken(token: string, port: number): { file: string; note: string } {
   const file = join(tmpdir(), `plantstore-serve-${port}-${randomBytes(4).toString('hex')}.token`);
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return `generated a token: export PLANTSTORE_TOKEN=$(cat ${file})`;
+  return { file, note: `generated a token: export PLANTSTORE_TOKEN=$(cat ${file})` };
 }
 
 /** One request log line: method, path, status, time and what was wrong. */
