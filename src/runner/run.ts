@@ -99,6 +99,7 @@ async function testTarget(
       settings.replay,
       settings.budgetMs,
       settings.oneConnection === true,
+      target.embedded,
     ),
   };
 }
