@@ -15,11 +15,12 @@ describe('plantstore CLI', () => {
     expect(cli.out().trim()).toBe(PACKAGE_VERSION);
   });
 
-  it('has --help on every command', async () => {
+  it('has --help on every command, with its usage and its exit codes', async () => {
     for (const command of COMMANDS) {
       const cli = io();
       expect(await runCli([command.name, '--help'], cli)).toBe(0);
       expect(cli.out()).toContain(`Usage: plantstore ${command.name}`);
+      expect(cli.out(), command.name).toMatch(/^Exit codes: 0 .*, 2 /m);
     }
   });
 

@@ -40,7 +40,9 @@ Environment:
 
 With no token configured, the mock accepts the development token "${DEV_TOKEN}"
 (not a secret). Send "Prefer: code=400" to get the documented Error, "Prefer: dynamic=true" for a
-generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.`,
+generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.
+
+Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use).`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },

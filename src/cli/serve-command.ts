@@ -39,7 +39,9 @@ Environment:
 
 With no token configured, serve generates one and writes it to a file readable only by you;
 the startup line says where (read it with: export PLANTSTORE_TOKEN=$(cat <file>)). The file is
-deleted when serve stops.`,
+deleted when serve stops.
+
+Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use, invalid --spec).`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
