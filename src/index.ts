@@ -16,7 +16,9 @@ export {
   type RequestLogEntry,
 } from './reference/server.js';
 export { createMemoryStore, type PlantStore } from './reference/plant-store.js';
-export { createMockServer, DEV_TOKEN, MOCK_PROBLEMS, type MockServer, type MockServerOptions } from './mock/index.js';
+export { MOCK_PROBLEMS } from './mock/answers.js';
+export { DEV_TOKEN } from './mock/dev-token.js';
+export { createMockServer, type MockServer, type MockServerOptions } from './mock/mock-server.js';
 export * from './runner/index.js';
 export { runCli } from './cli/main.js';
 export {
