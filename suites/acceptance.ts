@@ -20,6 +20,7 @@ import {
   mediaTypeSpellings,
   splitBodies,
   stringEscapes,
+  keepAliveAfterRefusal,
   type JudgeContext,
   type Verdict,
 } from '../src/runner/suite-kit.js';
@@ -84,7 +85,16 @@ export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
   rule: 'Rule 1: when a valid NewPlant body is sent with valid authentication, the response is 200 with a Plant body.',
-  probes: [exactIds, validPlants, precisionPairs, schemeSpellings, mediaTypeSpellings, stringEscapes, splitBodies],
+  probes: [
+    exactIds,
+    validPlants,
+    precisionPairs,
+    schemeSpellings,
+    mediaTypeSpellings,
+    stringEscapes,
+    splitBodies,
+    keepAliveAfterRefusal,
+  ],
   judge(exchange, context, caseExchanges) {
     const { plan, response } = exchange;
     const { intent } = plan;

@@ -4,6 +4,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
+import type { PlannedRequest } from './probe.js';
 import { curlLine } from './http/curl.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
@@ -83,6 +84,14 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         contract: options.contract,
         client: {
           send: (plan) => (options.onShrinkStep?.(), options.client.send(plan)),
+          ...(options.client.sendOnOneConnection
+            ? {
+                sendOnOneConnection: (plans: readonly PlannedRequest[]) => (
+                  options.onShrinkStep?.(),
+                  options.client.sendOnOneConnection!(plans)
+                ),
+              }
+            : {}),
           redact: options.client.redact,
           close: () => options.client.close(),
         },

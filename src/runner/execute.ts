@@ -34,6 +34,7 @@ export interface DispatchOptions {
 
 /** Sends a case's requests one after another (a repeat must follow its original). */
 export async function sendSequence(client: TargetClient, plans: readonly PlannedRequest[]): Promise<Exchange[]> {
+  if (client.sendOnOneConnection && plans.some((plan) => plan.sameConnection)) return client.sendOnOneConnection(plans);
   const exchanges: Exchange[] = [];
   for (const plan of plans) exchanges.push(await client.send(plan));
   return exchanges;

@@ -51,6 +51,8 @@ export interface PlannedRequest {
   readonly body: string | null;
   /** Send the body in two writes with a pause between them (as a slow network delivers it). */
   readonly splitBody?: boolean;
+  /** Send the case's requests over one connection of their own, in order (see `sendOnOneConnection`). */
+  readonly sameConnection?: boolean;
   readonly intent: Intent;
 }
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import { Client, Pool, type Dispatcher } from 'undici';
 import type { AuthHeader } from '../generate/auth-probe.js';
 import type { PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';
@@ -28,6 +28,11 @@ export interface TargetClientOptions {
 export interface TargetClient {
   /** Sends one request; the exchange holds the answer exactly as it came, to be judged as it is. */
   send(plan: PlannedRequest): Promise<Exchange>;
+  /**
+   * Sends requests in order over one new connection of their own, closed afterwards: what a request
+   * leaves behind on a keep-alive connection (an unread body) then meets the next one.
+   */
+  sendOnOneConnection?(plans: readonly PlannedRequest[]): Promise<Exchange[]>;
   /** Hides the token in text about to be shown or stored (a target may echo it back). */
   readonly redact: (text: string) => string;
   close(): Promise<void>;
@@ -50,15 +55,37 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   });
   // Errors of idle sockets (a target resetting connections) surface on requests; nothing else to do.
   pool.on('connectionError', () => undefined);
+  const urlBase = `${base.origin}${basePath}`;
+  const send = (plan: PlannedRequest): Promise<Exchange> => sendOne(pool, urlBase, basePath, plan, options);
+  // One pooled connection already keeps a sequence on one connection, and a target that serves one
+  // connection at a time would never get to a second.
+  if (options.concurrency === 1)
+    return { send, redact: (text) => redact(text, options.token), close: () => pool.destroy().catch(() => undefined) };
   return {
-    send: (plan) => sendOne(pool, `${base.origin}${basePath}`, basePath, plan, options),
+    send,
+    async sendOnOneConnection(plans) {
+      const connection = new Client(base.origin, {
+        pipelining: 1,
+        connectTimeout: Math.max(1, Math.floor(options.timeoutMs * 0.9)),
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+      connection.on('connectionError', () => undefined);
+      try {
+        const exchanges: Exchange[] = [];
+        for (const plan of plans) exchanges.push(await sendOne(connection, urlBase, basePath, plan, options));
+        return exchanges;
+      } finally {
+        await connection.destroy().catch(() => undefined);
+      }
+    },
     redact: (text) => redact(text, options.token),
     close: () => pool.destroy().catch(() => undefined),
   };
 }
 
 async function sendOne(
-  pool: Pool,
+  pool: Dispatcher,
   urlBase: string,
   basePath: string,
   plan: PlannedRequest,

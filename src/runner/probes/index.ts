@@ -3,3 +3,4 @@ export { precisionPairs } from './precision-pairs.js';
 export { exactIds, integerSpellings, repeatedIds, schemeSpellings, validPlants, validRequest } from './valid-plants.js';
 export { unpairedSurrogates } from './unpredictable.js';
 export { mediaTypeSpellings, splitBodies, stringEscapes } from './spellings.js';
+export { keepAliveAfterRefusal } from './keep-alive.js';
