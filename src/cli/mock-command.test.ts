@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { DEV_TOKEN } from '../mock/index.js';
+import { DEV_TOKEN } from '../mock/dev-token.js';
 import type { CliIo } from './command.js';
 import { runCli } from './main.js';
 
@@ -89,6 +89,13 @@ describe('plantstore mock', () => {
     await cli.stop();
     expect(cli.output()).toMatch(/ANY non-empty bearer token/);
     expect(cli.output()).toMatch(/seed 7/);
+  });
+
+  it('takes --any-token over an exported PLANTSTORE_TOKEN, and shows the seed Prefer: dynamic=true uses', async () => {
+    const cli = await startMock(['--any-token', '--seed', '5'], { PLANTSTORE_TOKEN: 'exported-for-test' });
+    expect(await post(cli.url, 'anything', '{"id": 1, "name": "Fern"}')).toBe(200);
+    await cli.stop();
+    expect(cli.output()).toMatch(/Prefer: dynamic=true uses seed 5/);
   });
 
   it('refuses --any-token together with a token, exit 2', async () => {

@@ -56,10 +56,11 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
   allowPositionals: false,
   integerOptions: INTEGER_OPTIONS,
   async run(values, _positionals, io) {
-    const tokens = tokenOptions(values, io.env);
     const anyToken = values['any-token'] === true;
+    // PLANTSTORE_TOKEN is often exported for `plantstore test`: with --any-token it is beside the point.
+    const tokens = tokenOptions(values, anyToken ? { ...io.env, PLANTSTORE_TOKEN: undefined } : io.env);
     if (anyToken && tokens.length > 0) {
-      throw new UsageError('--any-token accepts every token: drop --token, --token-file or PLANTSTORE_TOKEN.');
+      throw new UsageError('--any-token accepts every token: drop --token or --token-file.');
     }
     const seed = integerOption(values, 'seed', ...INTEGER_OPTIONS.seed);
     const dynamic = values.dynamic === true;
@@ -74,7 +75,10 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
       ...(seed === undefined ? {} : { seed }),
       ...(values.quiet === true ? {} : { onRequest: (entry: RequestLogEntry) => log.write(formatLogLine(entry)) }),
     });
-    const mode = dynamic ? `generated plants, seed ${server.seed}` : 'echoing the plant sent';
+    // The seed also drives "Prefer: dynamic=true" in echo mode: shown either way, so those plants can be had again.
+    const mode = dynamic
+      ? `generated plants, seed ${server.seed}`
+      : `echoing the plant sent; Prefer: dynamic=true uses seed ${server.seed}`;
     io.stdout.write(`plantstore mock listening on ${server.url} (POST /plants, ${mode}); ${server.accepting}\n`);
     await io.waitForStop();
     await server.close();
