@@ -46,39 +46,33 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
 }
 
 /**
- * A twin refused only for its scheme name's letter case: RFC 9110 makes the name case-insensitive,
- * but the contract writes `Bearer` and clients following it are unaffected, so a warning.
+ * A twin refused only for how its request is written (the scheme name's letter case, a charset on
+ * the media type), judged beside its accepted first. HTTP makes both the same request, but the
+ * contract writes `Bearer` and `application/json`, and clients writing those are unaffected: a warning.
  */
-function schemeSpellingVerdict(
-  scheme: string,
+function refusedTwinVerdict(
+  twin: { readonly scheme?: string; readonly mediaType?: string },
   status: number,
   caseExchanges: readonly Exchange[],
 ): Verdict | undefined {
   const first = caseExchanges.find(
-    (other) => other.plan.intent.kind === 'valid' && other.plan.intent.scheme === undefined,
+    (other) =>
+      other.plan.intent.kind === 'valid' &&
+      other.plan.intent.scheme === undefined &&
+      other.plan.intent.mediaType === undefined,
   );
-  if (first?.response.status !== 200 || ![400, 401, 403].includes(status)) return undefined;
-  return warn(
-    `A valid NewPlant sent with "Authorization: ${scheme} <token>" was answered ${status}, while the same request with "Bearer" was accepted. RFC 9110 makes the scheme name case-insensitive; clients that write "Bearer", as the contract does, are unaffected.`,
-  );
-}
-
-/**
- * A twin refused only for how its Content-Type is written (a charset, another letter case): RFC 9110
- * and RFC 8259 make it the same media type, but the contract writes `application/json`: a warning.
- */
-function mediaTypeSpellingVerdict(
-  mediaType: string,
-  status: number,
-  caseExchanges: readonly Exchange[],
-): Verdict | undefined {
-  const first = caseExchanges.find(
-    (other) => other.plan.intent.kind === 'valid' && other.plan.intent.mediaType === undefined,
-  );
-  if (first?.response.status !== 200 || ![400, 415].includes(status)) return undefined;
-  return warn(
-    `A valid NewPlant sent with "Content-Type: ${mediaType}" was answered ${status}, while the same request with "application/json" was accepted. RFC 9110 makes media types case-insensitive with parameters allowed, and RFC 8259 says a charset has no effect; clients that add one (jQuery, for instance) are refused.`,
-  );
+  if (first?.response.status !== 200) return undefined;
+  if (twin.scheme !== undefined && [400, 401, 403].includes(status)) {
+    return warn(
+      `A valid NewPlant sent with "Authorization: ${twin.scheme} <token>" was answered ${status}, while the same request with "Bearer" was accepted. RFC 9110 makes the scheme name case-insensitive; clients that write "Bearer", as the contract does, are unaffected.`,
+    );
+  }
+  if (twin.mediaType !== undefined && [400, 415].includes(status)) {
+    return warn(
+      `A valid NewPlant sent with "Content-Type: ${twin.mediaType}" was answered ${status}, while the same request with "application/json" was accepted. RFC 9110 makes media types case-insensitive with parameters allowed, and RFC 8259 says a charset has no effect; clients that add one (jQuery, for instance) are refused.`,
+    );
+  }
+  return undefined;
 }
 
 export const positiveAcceptance = defineCheck({
@@ -108,9 +102,9 @@ export const positiveAcceptance = defineCheck({
       return undefined;
     }
     if (response.status === 200) return PASS;
-    if (intent.scheme !== undefined) return schemeSpellingVerdict(intent.scheme, response.status, caseExchanges);
-    if (intent.mediaType !== undefined)
-      return mediaTypeSpellingVerdict(intent.mediaType, response.status, caseExchanges);
+    if (intent.scheme !== undefined || intent.mediaType !== undefined) {
+      return refusedTwinVerdict(intent, response.status, caseExchanges);
+    }
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = intent.note === undefined ? '' : ` ${intent.note}`;

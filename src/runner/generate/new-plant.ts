@@ -145,3 +145,13 @@ export function renderPlant(
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** The draft with every id made fresh: a twin of a case is then never refused as a repeat of it. */
+export function withFreshIds(draft: PlantDraft): PlantDraft {
+  return {
+    ...draft,
+    fields: draft.fields.map((field) =>
+      field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
+    ),
+  };
+}

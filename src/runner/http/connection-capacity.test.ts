@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type RequestListener } from 'node:htt
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
+import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixture.js';
 import { createReferenceHandler } from '../../reference/server.js';
 import { reportExitCode } from '../report.js';
 import { runConformance } from '../run.js';
@@ -15,10 +16,9 @@ const handler = createReferenceHandler(contract, { tokens: [TOKEN] });
  * Serves one connection at a time, as a single-threaded HTTP/1.1 server does: later connections wait,
  * unread, until the current one closes; the current one is kept alive between requests.
  */
-async function startOneAtATime(listener: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+async function startOneAtATime(listener: RequestListener): Promise<StartedTarget> {
   const http = createHttpServer({ keepAliveTimeout: 60_000 }, listener);
   const waiting: Socket[] = [];
-  const sockets = new Set<Socket>();
   let active: Socket | undefined;
   const next = (): void => {
     if (active !== undefined) return;
@@ -32,21 +32,10 @@ async function startOneAtATime(listener: RequestListener): Promise<{ url: string
     active.resume();
   };
   const server = createNetServer({ pauseOnConnect: true }, (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
     waiting.push(socket);
     next();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, TOKEN);
 }
 
 const started: { close(): Promise<void> }[] = [];

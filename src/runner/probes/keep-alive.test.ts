@@ -1,8 +1,8 @@
-import { createServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
+import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixture.js';
 import { sendSequence } from '../execute.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
 import { createTargetClient } from '../http/client.js';
@@ -15,11 +15,8 @@ const TOKEN = 'keep-alive-token';
  * A hand-rolled HTTP/1.1 server that keeps connections alive and, with `drains` false, answers a
  * request without a credential before reading its body, as a naive server does.
  */
-async function startRawServer(drains: boolean): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
+async function startRawServer(drains: boolean): Promise<StartedTarget> {
   const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
     let buffered = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
@@ -47,16 +44,7 @@ async function startRawServer(drains: boolean): Promise<{ url: string; close(): 
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server, TOKEN);
 }
 
 async function secondStatus(drains: boolean): Promise<number> {

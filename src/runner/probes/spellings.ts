@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { newPlantArbitrary, renderPlant, withFreshIds, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe, type PlannedRequest } from '../probe.js';
 import { validRequest } from './valid-plants.js';
 
@@ -96,13 +96,3 @@ export const splitBodies = defineProbe<PlantDraft>({
     return [{ ...validRequest(renderPlant(draft, fresh, salt), 'Bearer', note), splitBody: true }];
   },
 });
-
-/** The draft with every id fresh, so a twin is never refused as a repeat of the first. */
-function withFreshIds(draft: PlantDraft): PlantDraft {
-  return {
-    ...draft,
-    fields: draft.fields.map((field) =>
-      field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
-    ),
-  };
-}

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { OTHER_SCHEME_SPELLINGS } from '../generate/auth-probe.js';
 import { spell, SPELLINGS, type Spelling } from '../generate/integer-spelling.js';
 import { EXACT_EDGE_IDS, type IdShape } from '../generate/int64-id.js';
-import { newPlantArbitrary, renderPlant, type PlantDraft, type RenderedPlant } from '../generate/new-plant.js';
+import {
+  newPlantArbitrary,
+  renderPlant,
+  withFreshIds,
+  type PlantDraft,
+  type RenderedPlant,
+} from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
 
 /** A valid NewPlant request with the right token, as the contract's rule 1 describes it. */
@@ -58,12 +64,7 @@ export const schemeSpellings = defineProbe<{ draft: PlantDraft; scheme: string }
     }),
   plan: ({ draft: drawn, scheme }, { fresh, salt }) => {
     // Fresh ids for both, so the twin cannot be refused as a repeat of the first.
-    const draft = {
-      ...drawn,
-      fields: drawn.fields.map((field) =>
-        field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
-      ),
-    };
+    const draft = withFreshIds(drawn);
     const twin = validRequest(renderPlant(draft, fresh, `${salt}:scheme`), scheme);
     const intent = { ...twin.intent, scheme } as PlannedRequest['intent'];
     return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, intent }];
@@ -126,12 +127,7 @@ export const integerSpellings = defineProbe<{ draft: PlantDraft; spelling: Spell
     }),
   plan: ({ draft: drawn, spelling }, { fresh, salt }) => {
     // Both twins get fresh ids of the same shape, so they differ in spelling only.
-    const draft = {
-      ...drawn,
-      fields: drawn.fields.map((field) =>
-        field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
-      ),
-    };
+    const draft = withFreshIds(drawn);
     const plain = renderPlant(draft, fresh, salt);
     const twin = renderPlant(draft, fresh, `${salt}:spelled`);
     const idField = draft.fields.find((field) => field.kind === 'id');
