@@ -86,8 +86,8 @@ export interface TargetTraits {
 export const CANARY_ID = 1_123_581_321n;
 
 /**
- * Sends one fresh valid NewPlant twice. Nothing listening → {@link TargetUnreachableError}; otherwise
- * the second answer tells how the target treats repeated ids.
+ * Sends one fresh valid NewPlant, then the same id with another name. Nothing listening →
+ * {@link TargetUnreachableError}; otherwise the second answer tells how the target treats repeated ids.
  */
 export async function probeTarget(
   client: TargetClient,
@@ -113,7 +113,23 @@ export async function probeTarget(
   if (first.response.status === 401 || first.response.status === 403) {
     return { rejectsRepeats: undefined, credentialRefused: first.response.status };
   }
-  const second = await client.send(request);
+  // The same id with another name: a target that answers an identical repeat with 200 (an idempotent
+  // create) may still refuse a conflicting one, and then fixed ids from earlier runs meet that refusal.
+  const conflicting = validRequest(
+    renderPlant(
+      {
+        fields: fields.map((field) =>
+          field.kind === 'value' && typeof field.value === 'string'
+            ? { ...field, value: 'plantstore preflight again' }
+            : field,
+        ),
+        extras: [],
+      },
+      fresh,
+      'preflight',
+    ),
+  );
+  const second = await client.send(conflicting);
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
     const holdsEarlierRun = await refusesCanary(client, fields, fresh, code);
@@ -172,8 +188,11 @@ async function refusesCanary(
   const idField = fields.find((field) => field.kind === 'id');
   if (!idField) return false;
   const draft = {
+    // A name of this run's own, so a target that accepts identical repeats still refuses an earlier run's canary.
     fields: fields.map((field) =>
-      field.kind === 'value' && typeof field.value === 'string' ? { ...field, value: 'plantstore canary' } : field,
+      field.kind === 'value' && typeof field.value === 'string'
+        ? { ...field, value: `plantstore canary ${fresh.nonce}` }
+        : field,
     ),
     extras: [],
   };
