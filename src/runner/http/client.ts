@@ -91,7 +91,12 @@ async function sendOne(
   plan: PlannedRequest,
   options: TargetClientOptions,
 ): Promise<Exchange> {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'plantstore-conformance' };
+  // identity: with no Accept-Encoding at all, RFC 9110 lets a server pick any content coding.
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'accept-encoding': 'identity',
+    'user-agent': 'plantstore-conformance',
+  };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
   if (authorization !== undefined) headers.authorization = authorization;
