@@ -1,5 +1,5 @@
 /** The console reporter's text: opening and closing lines, the summary table, failure details. */
-import type { CheckResult, CheckStatus, Failure, Report } from '../runner/report.js';
+import { isIncomplete, type CheckResult, type CheckStatus, type Failure, type Report } from '../runner/report.js';
 import { counted, oneLine, printable, requestText, responseText, truncate } from './exchange-text.js';
 import type { RunStart } from './reporter.js';
 import { paint, type Style, type TerminalMode } from './terminal.js';
@@ -82,7 +82,12 @@ function block(label: string, text: string): string[] {
 export function closingLine(report: Report, mode: TerminalMode): string {
   const counts = tally(report.checks);
   const failed = counts.fail > 0;
-  const verdict = paint(mode, failed ? 'red' : 'green', failed ? 'NOT CONFORMANT' : 'CONFORMANT');
+  const incomplete = !failed && isIncomplete(report);
+  const verdict = failed
+    ? paint(mode, 'red', 'NOT CONFORMANT')
+    : incomplete
+      ? paint(mode, 'yellow', 'INCOMPLETE (no verdict, see the notes)')
+      : paint(mode, 'green', 'CONFORMANT');
   const seconds = (report.summary.durationMs / 1000).toFixed(1);
   const parts = `${counts.fail} failed, ${counts.warn} warned, ${counts.pass} passed, ${counts.skip} skipped`;
   return `${verdict}: ${parts} of ${counted(report.checks.length, 'check')}; ${counted(report.summary.cases, 'case')} in ${seconds} s; seed ${report.seed} (replay with --seed ${report.seed})\n`;

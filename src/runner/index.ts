@@ -10,6 +10,7 @@ export { formatReplay, parseReplay, type ReplaySpec } from './replay.js';
 export { curlLine } from './http/curl.js';
 export * from './suite-kit.js';
 export {
+  isIncomplete,
   reportExitCode,
   type CheckId,
   type CheckResult,

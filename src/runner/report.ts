@@ -97,6 +97,8 @@ export interface Report {
     readonly failed: number;
     readonly warnings: number;
     readonly skipped: number;
+    /** Planned cases never sent: the budget ran out or the target stopped answering. */
+    readonly unsent?: number;
     readonly durationMs: number;
   };
   readonly checks: readonly CheckResult[];
@@ -104,7 +106,18 @@ export interface Report {
   readonly notes: readonly string[];
 }
 
-/** The exit code a report means: 0 conformant, 1 at least one check failed. */
-export function reportExitCode(report: Report): 0 | 1 {
-  return report.checks.some((check) => check.status === 'fail') ? 1 : 0;
+/**
+ * The exit code a report means: 1 at least one check failed; 2 no verdict to stand behind (no check
+ * judged anything, e.g. every answer was 429/503, or planned cases were left unsent); 0 conformant.
+ */
+export function reportExitCode(report: Report): 0 | 1 | 2 {
+  if (report.checks.some((check) => check.status === 'fail')) return 1;
+  if (isIncomplete(report)) return 2;
+  return 0;
+}
+
+/** No failure, but no verdict either: nothing was judged, or the run ended before every case was sent. */
+export function isIncomplete(report: Report): boolean {
+  const judged = report.checks.some((check) => check.status !== 'skip');
+  return !judged || (report.summary.unsent ?? 0) > 0;
 }

@@ -6,7 +6,12 @@ import type { RunSettings } from './run-settings.js';
 import { CANARY_ID, type Target, type TargetTraits } from './target.js';
 
 /** The summary counts of a report: checks by status, cases sent, time taken. */
-export function summarize(checks: readonly CheckResult[], cases: number, durationMs: number): Report['summary'] {
+export function summarize(
+  checks: readonly CheckResult[],
+  cases: number,
+  durationMs: number,
+  unsent = 0,
+): Report['summary'] {
   const count = (status: CheckResult['status']): number => checks.filter((check) => check.status === status).length;
   return {
     cases,
@@ -14,6 +19,7 @@ export function summarize(checks: readonly CheckResult[], cases: number, duratio
     failed: count('fail'),
     warnings: count('warn'),
     skipped: count('skip'),
+    unsent,
     durationMs,
   };
 }

@@ -90,7 +90,7 @@ async function testTarget(
     target: targetInfo,
     seed,
     startedAt: new Date(settings.started).toISOString(),
-    summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started),
+    summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent),
     checks,
     notes: runNotes(
       sent.dispatched,
