@@ -176,6 +176,16 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, other, undefined, distinct)).toBe('pass');
   });
 
+  it('negative-rejection and documented-status: a 413 is fair for an invalid body over 16 KiB, not for a small one', () => {
+    const invalid: Intent = { kind: 'invalid-body', what: 'arrays nested 20,000 deep instead of an object' };
+    const big = exchange(invalid, 413, '{"error":1,"message":"too large"}');
+    const large = { ...big, plan: { ...big.plan, body: '['.repeat(20_000) + ']'.repeat(20_000) } };
+    expect(outcome(negativeRejection, large)).toBe('pass');
+    expect(outcome(documentedStatus, large)).toBe('pass');
+    expect(outcome(negativeRejection, big)).toBe('fail');
+    expect(outcome(documentedStatus, big)).toBe('fail');
+  });
+
   it('negative-rejection: accepting a wrong Content-Type fails, accepting none only warns; 415 is fine', () => {
     const media: Intent = { kind: 'media-type', what: 'text/plain' };
     expect(outcome(negativeRejection, exchange(media, 200, '{"name":"x"}'))).toBe('fail');

@@ -5,6 +5,7 @@ import {
   fail,
   invalidBodies,
   isJudgeable,
+  isLargeBody,
   isServerError,
   isSuccess,
   PASS,
@@ -39,6 +40,8 @@ export const negativeRejection = defineCheck({
         `A NewPlant sent with ${intent.what} was accepted (${status}); the contract's request is "Content-Type: application/json", and a request of another type is not a valid NewPlant request.`,
       );
     }
+    // HTTP's answer to a body over the server's limit; the contract shows no limit.
+    if (status === 413 && isLargeBody(plan)) return PASS;
     if (status === 400) {
       const code = errorCodeOf(exchange);
       if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {

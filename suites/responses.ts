@@ -5,10 +5,11 @@ import {
   hasSeveralValues,
   isJsonMediaType,
   isJudgeable,
+  isLargeBody,
   isServerError,
   PASS,
   responseJson,
-  type Intent,
+  type PlannedRequest,
 } from '../src/runner/suite-kit.js';
 
 export const responseSchema = defineCheck({
@@ -61,23 +62,26 @@ export const contentType = defineCheck({
  * authentication failures, so 401 and 403 are always documented answers (whether refusing was right
  * is positive-acceptance's and auth-enforced's business).
  */
-function allowedStatuses(intent: Intent): readonly number[] {
+function allowedStatuses(plan: PlannedRequest): readonly number[] {
+  const { intent } = plan;
   // HTTP's own answer to a body in a media type the operation does not take.
   if (intent.kind === 'media-type' || (intent.kind === 'valid' && intent.mediaType !== undefined)) {
     return [200, 400, 401, 403, 415];
   }
+  // HTTP's own answer to a body over the server's limit, which the contract leaves open.
+  if (intent.kind === 'invalid-body' && isLargeBody(plan)) return [200, 400, 401, 403, 413];
   return [200, 400, 401, 403];
 }
 
 export const documentedStatus = defineCheck({
   id: 'documented-status',
   title: 'Only documented statuses are answered',
-  rule: 'POST /plants documents 200 and 400 only, plus what HTTP defines for what the contract leaves open: 401/403 for authentication, 415 for a wrong Content-Type. 3xx redirects and other 4xx are undocumented.',
+  rule: 'POST /plants documents 200 and 400 only, plus what HTTP defines for what the contract leaves open: 401/403 for authentication, 415 for a wrong Content-Type, 413 for an invalid body over 16 KiB. 3xx redirects and other 4xx are undocumented.',
   probes: 'all',
   judge({ plan, response }) {
     // Server errors belong to no-server-error, throttling is a note.
     if (!isJudgeable(response) || isServerError(response.status)) return undefined;
-    const allowed = allowedStatuses(plan.intent);
+    const allowed = allowedStatuses(plan);
     if (allowed.includes(response.status)) return PASS;
     return fail(
       `The target answered ${response.status}, which the contract does not document for this request (expected ${allowed.join(' or ')}).`,

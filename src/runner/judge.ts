@@ -1,5 +1,6 @@
 import { numberText, parseExactJson } from '../contract/index.js';
 import type { Exchange } from './http/client.js';
+import type { PlannedRequest } from './probe.js';
 import type { RecordedResponse } from './report.js';
 
 /**
@@ -91,4 +92,12 @@ export function messageShapeOf(exchange: Exchange): string | undefined {
   if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
   const message = (body.value as Record<string, unknown>).message;
   return typeof message === 'string' && message.trim() !== '' ? message.replace(/-?\d+/g, '#') : undefined;
+}
+
+/** Bodies above this may meet a server's size limit: the contract shows none, HTTP answers them 413. */
+export const LARGE_BODY_BYTES = 16 * 1024;
+
+/** Whether a request's body is large enough that a 413 is HTTP's fair answer to it. */
+export function isLargeBody(plan: PlannedRequest): boolean {
+  return plan.body !== null && Buffer.byteLength(plan.body) > LARGE_BODY_BYTES;
 }

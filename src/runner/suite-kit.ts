@@ -20,6 +20,7 @@ export {
   hasSeveralValues,
   isJsonMediaType,
   isJudgeable,
+  isLargeBody,
   isServerError,
   isSuccess,
   isThrottled,
