@@ -37,13 +37,15 @@ export function runNotes(
   fresh: FreshIds,
   replay: ReplaySpec | undefined,
   budgetMs: number,
-  oneConnection = false,
+  connectionLimit: number | undefined = undefined,
   embedded = false,
 ): string[] {
   const notes: string[] = [];
-  if (oneConnection)
+  if (connectionLimit !== undefined)
     notes.push(
-      'The target did not answer a second connection while a first stayed open: it serves one connection at a time (a single-threaded HTTP/1.1 server, for instance), so this run used one connection. Serving only one client at a time is not a contract matter; concurrent clients would wait.',
+      connectionLimit === 1
+        ? 'The target did not answer a second connection while a first stayed open: it serves one connection at a time (a single-threaded HTTP/1.1 server, for instance), so this run used one connection. Serving only one client at a time is not a contract matter; concurrent clients would wait.'
+        : `The target answered only ${connectionLimit} connections at once while they stayed open (a fixed pool of workers, for instance), so this run used ${Math.max(1, connectionLimit - 1)}. That is not a contract matter; more concurrent clients would wait.`,
     );
   if (replay)
     notes.push(

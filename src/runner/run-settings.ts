@@ -13,8 +13,8 @@ export interface RunSettings {
   readonly seed: number;
   readonly runs: number;
   readonly concurrency: number;
-  /** Set when the target serves one connection at a time, so the run uses one (concurrency 1). */
-  readonly oneConnection?: boolean;
+  /** Set when the target serves only this many connections at once, so the run uses fewer. */
+  readonly connectionLimit?: number;
   readonly timeoutMs: number;
   readonly budgetMs: number;
   /** `Date.now()` after which no case starts and no shrinking continues. */

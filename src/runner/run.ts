@@ -31,12 +31,17 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const resolved = await resolveSettings(options);
   const target = await openTarget(options);
   try {
+    const wanted = Math.min(resolved.concurrency, 32);
     const capacity =
       target.embedded || resolved.concurrency === 1
-        ? 'concurrent'
-        : await probeConnectionCapacity(target.baseUrl, resolved.timeoutMs);
-    // A target that serves one connection at a time gets one: concurrent requests would only time out.
-    const settings = capacity === 'one-at-a-time' ? { ...resolved, concurrency: 1, oneConnection: true } : resolved;
+        ? undefined
+        : await probeConnectionCapacity(target.baseUrl, resolved.timeoutMs, wanted);
+    // A target that serves fewer connections at once gets fewer (one spare for cases that need a
+    // connection of their own): more would only wait and time out.
+    const settings =
+      capacity !== undefined && capacity < wanted
+        ? { ...resolved, concurrency: Math.max(1, capacity - 1), connectionLimit: capacity }
+        : resolved;
     const client = createTargetClient({
       baseUrl: target.baseUrl,
       token: target.token,
@@ -98,7 +103,7 @@ async function testTarget(
       fresh,
       settings.replay,
       settings.budgetMs,
-      settings.oneConnection === true,
+      settings.connectionLimit,
       target.embedded,
     ),
   };

@@ -13,23 +13,25 @@ const contract = await loadContract();
 const handler = createReferenceHandler(contract, { tokens: [TOKEN] });
 
 /**
- * Serves one connection at a time, as a single-threaded HTTP/1.1 server does: later connections wait,
- * unread, until the current one closes; the current one is kept alive between requests.
+ * Serves `workers` connections at a time, as a server with that many workers each holding a
+ * keep-alive connection does (a single-threaded HTTP/1.1 server: one): later connections wait,
+ * unread, until one closes.
  */
-async function startOneAtATime(listener: RequestListener): Promise<StartedTarget> {
+async function startLimited(listener: RequestListener, workers = 1): Promise<StartedTarget> {
   const http = createHttpServer({ keepAliveTimeout: 60_000 }, listener);
   const waiting: Socket[] = [];
-  let active: Socket | undefined;
+  let active = 0;
   const next = (): void => {
-    if (active !== undefined) return;
-    active = waiting.shift();
-    if (active === undefined) return;
-    active.once('close', () => {
-      active = undefined;
+    if (active >= workers) return;
+    const socket = waiting.shift();
+    if (socket === undefined) return;
+    active++;
+    socket.once('close', () => {
+      active--;
       next();
     });
-    http.emit('connection', active);
-    active.resume();
+    http.emit('connection', socket);
+    socket.resume();
   };
   const server = createNetServer({ pauseOnConnect: true }, (socket) => {
     waiting.push(socket);
@@ -44,27 +46,37 @@ afterEach(async () => {
 });
 
 describe('probeConnectionCapacity', () => {
-  it('tells a server that serves one connection at a time from one that serves many', async () => {
-    const single = await startOneAtATime(handler);
+  it('counts the connections a server serves at once: one, a pool of four, or all asked for', async () => {
+    const single = await startLimited(handler);
     started.push(single);
-    expect(await probeConnectionCapacity(single.url, 5_000)).toBe('one-at-a-time');
+    expect(await probeConnectionCapacity(single.url, 5_000, 16)).toBe(1);
+    const four = await startLimited(handler, 4);
+    started.push(four);
+    expect(await probeConnectionCapacity(four.url, 5_000, 16)).toBe(4);
     const many = createHttpServer(handler);
     await new Promise<void>((resolve) => many.listen(0, '127.0.0.1', resolve));
     started.push({ close: () => new Promise((resolve) => many.close(() => resolve())) });
     const { port } = many.address() as AddressInfo;
-    expect(await probeConnectionCapacity(`http://127.0.0.1:${port}`, 5_000)).toBe('concurrent');
+    expect(await probeConnectionCapacity(`http://127.0.0.1:${port}`, 5_000, 16)).toBe(16);
+  });
+
+  it('does not take a slow but concurrent server for a limited one', async () => {
+    const slow = createHttpServer((req, res) => void setTimeout(() => handler(req, res), 800));
+    const target = await listenOnLoopback(slow, TOKEN);
+    started.push(target);
+    expect(await probeConnectionCapacity(target.url, 10_000, 8)).toBe(8);
   });
 
   it('knows nothing about a target where nothing listens', async () => {
-    const gone = await startOneAtATime(handler);
+    const gone = await startLimited(handler);
     await gone.close();
-    expect(await probeConnectionCapacity(gone.url, 1_000)).toBe('unknown');
+    expect(await probeConnectionCapacity(gone.url, 1_000, 16)).toBeUndefined();
   });
 });
 
 describe('runConformance against a target that serves one connection at a time', () => {
   it('uses one connection, so a correct target passes instead of timing out, and says so', async () => {
-    const single = await startOneAtATime(handler);
+    const single = await startLimited(handler);
     started.push(single);
     const report = await runConformance({
       baseUrl: single.url,
@@ -77,5 +89,23 @@ describe('runConformance against a target that serves one connection at a time',
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
     expect(reportExitCode(report)).toBe(0);
     expect(report.notes.join('\n')).toContain('serves one connection at a time');
+  }, 90_000);
+});
+
+describe('runConformance against a target with a fixed pool of three workers', () => {
+  it('uses fewer connections than the pool, so a correct target passes instead of timing out', async () => {
+    const pool = await startLimited(handler, 3);
+    started.push(pool);
+    const report = await runConformance({
+      baseUrl: pool.url,
+      token: TOKEN,
+      runs: 10,
+      concurrency: 16,
+      timeoutMs: 3_000,
+      budgetMs: 60_000,
+    });
+    expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+    expect(reportExitCode(report)).toBe(0);
+    expect(report.notes.join('\n')).toContain('answered only 3 connections at once');
   }, 90_000);
 });

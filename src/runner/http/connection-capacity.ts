@@ -1,33 +1,47 @@
 import { Client } from 'undici';
 
-/** How a target copes with a second connection while a first stays open. */
-export type ConnectionCapacity = 'concurrent' | 'one-at-a-time' | 'unknown';
+/**
+ * How many connections a target serves at once, as far as the probe went: `wanted` when it served
+ * them all, fewer when later connections got no answer while earlier ones stayed open, `undefined`
+ * when even the first got none (nothing to learn; the run goes on as asked).
+ */
+export type ConnectionCapacity = number | undefined;
 
-/** How long a second connection may wait before the target counts as serving one at a time. */
-const SECOND_CONNECTION_WAIT_MS = 2_000;
+/** How long the other connections may wait, at least, before they count as not served. */
+const OTHER_CONNECTIONS_WAIT_MS = 2_000;
 
 /**
- * Opens a keep-alive connection, gets one answer on it, then asks again on a second connection while
- * the first stays open. A single-threaded HTTP/1.1 server (Python's `HTTPServer` with
- * `protocol_version = "HTTP/1.1"`, for instance) keeps reading the first connection and never gets
- * to the second: run concurrently, every other request would time out, and a correct target would
- * fail for how it is deployed. Both requests carry no credential, so nothing is stored.
+ * Gets one answer on a keep-alive connection, then asks on `wanted - 1` more connections at once
+ * while the first stays open. A server with a fixed number of workers that each hold a keep-alive
+ * connection (a single-threaded HTTP/1.1 server holds one) never gets to the rest: run at full
+ * concurrency, their requests would time out and a correct target would fail for how it is deployed.
+ * The wait scales with the first answer's time, so a slow but concurrent server is not mistaken for
+ * a limited one. Every request carries no credential, so nothing is stored.
  */
-export async function probeConnectionCapacity(baseUrl: string, timeoutMs: number): Promise<ConnectionCapacity> {
+export async function probeConnectionCapacity(
+  baseUrl: string,
+  timeoutMs: number,
+  wanted: number,
+): Promise<ConnectionCapacity> {
   const url = new URL(baseUrl);
   const path = `${url.pathname.replace(/\/+$/, '')}/plants`;
-  const first = new Client(url.origin, { keepAliveTimeout: 30_000 });
-  const second = new Client(url.origin);
-  // Errors of idle sockets surface on requests; nothing else to do.
-  first.on('connectionError', () => undefined);
-  second.on('connectionError', () => undefined);
+  const clients = Array.from({ length: Math.max(1, wanted) }, (_, index) => {
+    const client = new Client(url.origin, index === 0 ? { keepAliveTimeout: 30_000 } : {});
+    // Errors of idle sockets surface on requests; nothing else to do.
+    client.on('connectionError', () => undefined);
+    return client;
+  });
   try {
-    if (!(await answers(first, path, Math.min(timeoutMs, 10_000)))) return 'unknown';
-    return (await answers(second, path, Math.min(timeoutMs, SECOND_CONNECTION_WAIT_MS)))
-      ? 'concurrent'
-      : 'one-at-a-time';
+    const [first, ...others] = clients;
+    if (!first) return undefined;
+    const started = performance.now();
+    if (!(await answers(first, path, Math.min(timeoutMs, 10_000)))) return undefined;
+    const firstAnswerMs = performance.now() - started;
+    const wait = Math.ceil(Math.min(timeoutMs, Math.max(OTHER_CONNECTIONS_WAIT_MS, 3 * firstAnswerMs)));
+    const served = await Promise.all(others.map((client) => answers(client, path, wait)));
+    return 1 + served.filter(Boolean).length;
   } finally {
-    await Promise.all([first.destroy().catch(() => undefined), second.destroy().catch(() => undefined)]);
+    await Promise.all(clients.map((client) => client.destroy().catch(() => undefined)));
   }
 }
 
@@ -37,7 +51,11 @@ async function answers(client: Client, path: string, waitMs: number): Promise<bo
     const response = await client.request({
       method: 'POST',
       path,
-      headers: { 'content-type': 'application/json', 'user-agent': 'plantstore-conformance' },
+      headers: {
+        'content-type': 'application/json',
+        'accept-encoding': 'identity',
+        'user-agent': 'plantstore-conformance',
+      },
       body: '{}',
       headersTimeout: waitMs,
       bodyTimeout: waitMs,
