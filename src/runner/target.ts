@@ -3,7 +3,7 @@ import type { Contract } from '../contract/index.js';
 import { createReferenceServer } from '../reference/server.js';
 import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
 import type { FreshIds } from './generate/fresh-ids.js';
-import { renderPlant, type DraftField } from './generate/new-plant.js';
+import { renderPlant, type DraftField, type PlantDraft } from './generate/new-plant.js';
 import { schemaFields } from './generate/schema-fields.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
@@ -115,20 +115,7 @@ export async function probeTarget(
   }
   // The same id with another name: a target that answers an identical repeat with 200 (an idempotent
   // create) may still refuse a conflicting one, and then fixed ids from earlier runs meet that refusal.
-  const conflicting = validRequest(
-    renderPlant(
-      {
-        fields: fields.map((field) =>
-          field.kind === 'value' && typeof field.value === 'string'
-            ? { ...field, value: 'plantstore preflight again' }
-            : field,
-        ),
-        extras: [],
-      },
-      fresh,
-      'preflight',
-    ),
-  );
+  const conflicting = validRequest(renderPlant(named(fields, 'plantstore preflight again'), fresh, 'preflight'));
   const second = await client.send(conflicting);
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
@@ -137,6 +124,7 @@ export async function probeTarget(
     const shape = messageShapeOf(second);
     const distinctShape =
       shape !== undefined && invalid.every((answer) => answer !== undefined && messageShapeOf(answer) !== shape);
+    const invalidCodes = invalid.map((answer) => (answer === undefined ? undefined : errorCodeOf(answer)));
     return {
       rejectsRepeats: true,
       holdsEarlierRun,
@@ -145,9 +133,7 @@ export async function probeTarget(
         ? {}
         : {
             repeatErrorCode: code,
-            repeatCodeIsDistinct: invalid.every(
-              (answer) => answer !== undefined && errorCodeOf(answer) !== undefined && errorCodeOf(answer) !== code,
-            ),
+            repeatCodeIsDistinct: invalidCodes.every((other) => other !== undefined && other !== code),
           }),
     };
   }
@@ -187,19 +173,22 @@ async function refusesCanary(
 ): Promise<boolean> {
   const idField = fields.find((field) => field.kind === 'id');
   if (!idField) return false;
-  const draft = {
-    // A name of this run's own, so a target that accepts identical repeats still refuses an earlier run's canary.
-    fields: fields.map((field) =>
-      field.kind === 'value' && typeof field.value === 'string'
-        ? { ...field, value: `plantstore canary ${fresh.nonce}` }
-        : field,
-    ),
-    extras: [],
-  };
+  // A name of this run's own, so a target that accepts identical repeats still refuses an earlier run's canary.
+  const draft = named(fields, `plantstore canary ${fresh.nonce}`);
   const canary = await client.send(
     validRequest(renderPlant(draft, fresh, 'canary', new Map([[idField.name, CANARY_ID.toString()]]))),
   );
   if (canary.response.status !== 400) return false;
   const code = errorCodeOf(canary);
   return repeatErrorCode === undefined || code === undefined || code === repeatErrorCode;
+}
+
+/** The preflight's plant with its string fields set to `name`. */
+function named(fields: readonly DraftField[], name: string): PlantDraft {
+  return {
+    fields: fields.map((field) =>
+      field.kind === 'value' && typeof field.value === 'string' ? { ...field, value: name } : field,
+    ),
+    extras: [],
+  };
 }
