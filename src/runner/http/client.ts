@@ -38,6 +38,16 @@ export interface TargetClient {
   close(): Promise<void>;
 }
 
+/**
+ * Headers of every request the runner sends. `identity`: with no Accept-Encoding at all, RFC 9110
+ * lets a server pick any content coding.
+ */
+export const REQUEST_HEADERS: Readonly<Record<string, string>> = {
+  accept: 'application/json',
+  'accept-encoding': 'identity',
+  'user-agent': 'plantstore-conformance',
+};
+
 /** Largest response body read: a Plant or Error is tiny, anything beyond this is a flood. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -45,40 +55,35 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export function createTargetClient(options: TargetClientOptions): TargetClient {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const pool = new Pool(base.origin, {
-    connections: options.concurrency,
+  const connectionOptions = {
     pipelining: 1,
     // Before the whole-request deadline, so a host that never accepts reads as unreachable, not slow.
     connectTimeout: Math.max(1, Math.floor(options.timeoutMs * 0.9)),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
-  });
+  };
+  const pool = new Pool(base.origin, { ...connectionOptions, connections: options.concurrency });
   // Errors of idle sockets (a target resetting connections) surface on requests; nothing else to do.
   pool.on('connectionError', () => undefined);
   const urlBase = `${base.origin}${basePath}`;
-  const send = (plan: PlannedRequest): Promise<Exchange> => sendOne(pool, urlBase, basePath, plan, options);
-  // One pooled connection already keeps a sequence on one connection, and a target that serves one
-  // connection at a time would never get to a second.
-  if (options.concurrency === 1)
-    return { send, redact: (text) => redact(text, options.token), close: () => pool.destroy().catch(() => undefined) };
+  const sendOver = (dispatcher: Dispatcher, plan: PlannedRequest): Promise<Exchange> =>
+    sendOne(dispatcher, urlBase, basePath, plan, options);
+  async function sendOnOneConnection(plans: readonly PlannedRequest[]): Promise<Exchange[]> {
+    const connection = new Client(base.origin, connectionOptions);
+    connection.on('connectionError', () => undefined);
+    try {
+      const exchanges: Exchange[] = [];
+      for (const plan of plans) exchanges.push(await sendOver(connection, plan));
+      return exchanges;
+    } finally {
+      await connection.destroy().catch(() => undefined);
+    }
+  }
   return {
-    send,
-    async sendOnOneConnection(plans) {
-      const connection = new Client(base.origin, {
-        pipelining: 1,
-        connectTimeout: Math.max(1, Math.floor(options.timeoutMs * 0.9)),
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
-      connection.on('connectionError', () => undefined);
-      try {
-        const exchanges: Exchange[] = [];
-        for (const plan of plans) exchanges.push(await sendOne(connection, urlBase, basePath, plan, options));
-        return exchanges;
-      } finally {
-        await connection.destroy().catch(() => undefined);
-      }
-    },
+    send: (plan) => sendOver(pool, plan),
+    // One pooled connection already keeps a sequence on one connection, and a target that serves one
+    // connection at a time would never get to a second.
+    ...(options.concurrency === 1 ? {} : { sendOnOneConnection }),
     redact: (text) => redact(text, options.token),
     close: () => pool.destroy().catch(() => undefined),
   };
@@ -91,12 +96,7 @@ async function sendOne(
   plan: PlannedRequest,
   options: TargetClientOptions,
 ): Promise<Exchange> {
-  // identity: with no Accept-Encoding at all, RFC 9110 lets a server pick any content coding.
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'accept-encoding': 'identity',
-    'user-agent': 'plantstore-conformance',
-  };
+  const headers: Record<string, string> = { ...REQUEST_HEADERS };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
   if (authorization !== undefined) headers.authorization = authorization;

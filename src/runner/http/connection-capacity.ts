@@ -1,4 +1,5 @@
 import { Client } from 'undici';
+import { REQUEST_HEADERS } from './client.js';
 
 /**
  * How many connections a target serves at once, as far as the probe went: `wanted` when it served
@@ -51,11 +52,7 @@ async function answers(client: Client, path: string, waitMs: number): Promise<bo
     const response = await client.request({
       method: 'POST',
       path,
-      headers: {
-        'content-type': 'application/json',
-        'accept-encoding': 'identity',
-        'user-agent': 'plantstore-conformance',
-      },
+      headers: { ...REQUEST_HEADERS, 'content-type': 'application/json' },
       body: '{}',
       headersTimeout: waitMs,
       bodyTimeout: waitMs,
