@@ -1,6 +1,4 @@
 import type { DispatchResult } from './execute.js';
-import type { FreshIds } from './generate/fresh-ids.js';
-import type { ReplaySpec } from './replay.js';
 import type { CheckResult, Report } from './report.js';
 import type { RunSettings } from './run-settings.js';
 import { CANARY_ID, type Target, type TargetTraits } from './target.js';
@@ -34,12 +32,10 @@ export function describeReplayCommand(settings: RunSettings, target: Target, rep
 export function runNotes(
   dispatched: DispatchResult,
   traits: TargetTraits,
-  fresh: FreshIds,
-  replay: ReplaySpec | undefined,
-  budgetMs: number,
-  connectionLimit: number | undefined = undefined,
-  embedded = false,
+  settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit'>,
+  embedded: boolean,
 ): string[] {
+  const { fresh, replay, budgetMs, connectionLimit } = settings;
   const notes: string[] = [];
   if (connectionLimit !== undefined)
     notes.push(

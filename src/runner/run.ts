@@ -97,15 +97,7 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent),
     checks,
-    notes: runNotes(
-      sent.dispatched,
-      traits,
-      fresh,
-      settings.replay,
-      settings.budgetMs,
-      settings.connectionLimit,
-      target.embedded,
-    ),
+    notes: runNotes(sent.dispatched, traits, settings, target.embedded),
   };
 }
 
