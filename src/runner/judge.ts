@@ -76,11 +76,17 @@ export function shown(value: unknown, max = 80): string {
 
 /** The `error` value of a 400 Error body exactly as written, or `undefined` when there is none. */
 export function errorCodeOf(exchange: Exchange): string | undefined {
+  const body = errorObjectOf(exchange);
+  const value = body?.error;
+  if (body === undefined || typeof value !== 'number') return undefined;
+  return numberText(body, 'error') ?? String(value);
+}
+
+/** The answer's body when it is a JSON object (an Error, if the target keeps the contract). */
+function errorObjectOf(exchange: Exchange): Record<string, unknown> | undefined {
   const body = responseJson(exchange);
   if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
-  const value = (body.value as Record<string, unknown>).error;
-  if (typeof value !== 'number') return undefined;
-  return numberText(body.value, 'error') ?? String(value);
+  return body.value as Record<string, unknown>;
 }
 
 /**
@@ -88,9 +94,7 @@ export function errorCodeOf(exchange: Exchange): string | undefined {
  * the same thing about different ids ("A plant with id # already exists").
  */
 export function messageShapeOf(exchange: Exchange): string | undefined {
-  const body = responseJson(exchange);
-  if (!body.ok || body.value === null || typeof body.value !== 'object') return undefined;
-  const message = (body.value as Record<string, unknown>).message;
+  const message = errorObjectOf(exchange)?.message;
   return typeof message === 'string' && message.trim() !== '' ? message.replace(/-?\d+/g, '#') : undefined;
 }
 
