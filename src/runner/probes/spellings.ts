@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { newPlantArbitrary, renderPlant, withFreshIds, type PlantDraft } from '../generate/new-plant.js';
-import { defineProbe, type PlannedRequest } from '../probe.js';
-import { validRequest } from './valid-plants.js';
+import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { defineProbe } from '../probe.js';
+import { validRequest, writtenTwins } from './valid-plants.js';
 
 /** Ways JSON lets a string be written with escapes; a JSON parser must read each as the same string. */
 const STRING_ESCAPES = ['every character as \\uXXXX', 'solidus as \\/, non-ASCII as \\uXXXX'] as const;
@@ -73,12 +73,7 @@ export const mediaTypeSpellings = defineProbe<{ draft: PlantDraft; mediaType: st
       draft: newPlantArbitrary(contract.schemas.newPlant),
       mediaType: fc.constant(MEDIA_TYPE_SPELLINGS[variant % MEDIA_TYPE_SPELLINGS.length] ?? 'application/json'),
     }),
-  plan: ({ draft: drawn, mediaType }, { fresh, salt }) => {
-    const draft = withFreshIds(drawn);
-    const twin = validRequest(renderPlant(draft, fresh, `${salt}:media-type`));
-    const intent = { ...twin.intent, mediaType } as PlannedRequest['intent'];
-    return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, contentType: mediaType, intent }];
-  },
+  plan: ({ draft, mediaType }, context) => writtenTwins(draft, context, 'media-type', { mediaType }),
 });
 
 /**

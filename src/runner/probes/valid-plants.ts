@@ -9,7 +9,7 @@ import {
   type PlantDraft,
   type RenderedPlant,
 } from '../generate/new-plant.js';
-import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
+import { defineProbe, PLANTS_PATH, type PlanContext, type PlannedRequest } from '../probe.js';
 
 /** A valid NewPlant request with the right token, as the contract's rule 1 describes it. */
 export function validRequest(rendered: RenderedPlant, scheme = 'Bearer', note?: string): PlannedRequest {
@@ -62,14 +62,29 @@ export const schemeSpellings = defineProbe<{ draft: PlantDraft; scheme: string }
       draft: newPlantArbitrary(contract.schemas.newPlant),
       scheme: fc.constant(OTHER_SCHEME_SPELLINGS[variant % OTHER_SCHEME_SPELLINGS.length] ?? 'bearer'),
     }),
-  plan: ({ draft: drawn, scheme }, { fresh, salt }) => {
-    // Fresh ids for both, so the twin cannot be refused as a repeat of the first.
-    const draft = withFreshIds(drawn);
-    const twin = validRequest(renderPlant(draft, fresh, `${salt}:scheme`), scheme);
-    const intent = { ...twin.intent, scheme } as PlannedRequest['intent'];
-    return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, intent }];
-  },
+  plan: ({ draft, scheme }, context) => writtenTwins(draft, context, 'scheme', { scheme }),
 });
+
+/**
+ * A valid NewPlant as the contract writes it, then a twin whose scheme name or media type is written
+ * another way (marked on its intent, so checks can tell the two apart). Both get fresh ids, so the
+ * twin cannot be refused as a repeat of the first.
+ */
+export function writtenTwins(
+  drawn: PlantDraft,
+  { fresh, salt }: PlanContext,
+  tag: string,
+  written: { readonly scheme: string } | { readonly mediaType: string },
+): PlannedRequest[] {
+  const draft = withFreshIds(drawn);
+  const twin = validRequest(
+    renderPlant(draft, fresh, `${salt}:${tag}`),
+    'scheme' in written ? written.scheme : 'Bearer',
+  );
+  const intent = { ...twin.intent, ...written } as PlannedRequest['intent'];
+  const contentType = 'mediaType' in written ? written.mediaType : twin.contentType;
+  return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, contentType, intent }];
+}
 
 function exactEdge(variant: number): IdShape {
   const edge = EXACT_EDGE_IDS[variant % EXACT_EDGE_IDS.length];
