@@ -8,11 +8,11 @@ import { createConsoleReporter } from './console-reporter.js';
 import { createHtmlReporter } from './html-reporter.js';
 import { createJsonReporter } from './json-reporter.js';
 import { createJunitReporter } from './junit-reporter.js';
-import { redact, redactValue, secretSet, type SecretSet } from './redact.js';
+import { redact, redactValue, secretSet, type SecretSet } from '../contract/secrets.js';
 import type { CaseProgress, ProgressEvent, Reporter, RunStart, TextSink } from './reporter.js';
 
 export type { CaseProgress, ProgressEvent, Reporter, RunStart, TextSink } from './reporter.js';
-export { redact, redactValue, REDACTED } from './redact.js';
+export { redact, redactValue, REDACTED } from '../contract/secrets.js';
 export { renderJsonReport, JSON_REPORT_FILE } from './json-reporter.js';
 export { renderJunitReport, JUNIT_REPORT_FILE } from './junit-reporter.js';
 export { renderHtmlReport, HTML_REPORT_FILE } from './html-reporter.js';

@@ -4,7 +4,7 @@ import type { AuthHeader } from '../generate/auth-probe.js';
 import type { PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';
 import { describeTransportError } from './transport-errors.js';
-import { redact, TOKEN_VARIABLE } from './redact.js';
+import { redact, TOKEN_VARIABLE } from '../../contract/secrets.js';
 
 /** One request as sent and what came back, both recorded without the token. */
 export interface Exchange {

@@ -1,5 +1,5 @@
 import type { RecordedRequest } from '../report.js';
-import { TOKEN_VARIABLE } from './redact.js';
+import { TOKEN_VARIABLE } from '../../contract/secrets.js';
 
 /**
  * A ready-to-paste curl command reproducing a recorded request. The credential stays a shell

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MIN_SUBSTRING_SECRET, redact, REDACTED, redactValue } from './redact.js';
+import { authorizationSecrets, MIN_SUBSTRING_SECRET, redact, REDACTED, redactValue, secretSet } from './secrets.js';
 
 const SECRET = 's3cr3t-T0KEN/with+odd"chars';
 
@@ -73,5 +73,59 @@ describe('redactValue', () => {
     expect(decoded.includes(Buffer.from(SECRET))).toBe(false);
     expect(decoded.subarray(0, 2)).toEqual(Buffer.from([0xff, 0x00]));
     expect(decoded.subarray(2).toString()).toBe(`Bearer ${REDACTED}`);
+  });
+});
+
+describe('redact, the forms a token takes', () => {
+  const TOKEN = 'Secret-Token.42+/x';
+
+  it('hides the token, its letter-case variants and its truncation', () => {
+    const text = `a ${TOKEN} b ${TOKEN.toUpperCase()} c ${TOKEN.slice(0, -1)}! d ${TOKEN.toLowerCase()}`;
+    const hidden = redact(text, TOKEN);
+    for (const variant of [TOKEN, TOKEN.toUpperCase(), TOKEN.toLowerCase(), TOKEN.slice(0, -1)]) {
+      expect(hidden).not.toContain(variant);
+    }
+    expect(hidden).toContain(REDACTED);
+  });
+
+  it('treats regular-expression characters in the token literally', () => {
+    expect(redact('x.y', 'a.b.c.d.e')).toBe('x.y');
+    expect(redact('a.b.c.d.e', 'a.b.c.d.e')).toBe(REDACTED);
+  });
+
+  it('leaves text without the token alone', () => {
+    expect(redact('nothing to see', TOKEN)).toBe('nothing to see');
+  });
+
+  it('hides a token of a few characters only where it stands alone', () => {
+    expect(redact('NOT CONFORMANT {"tag":"x"}', 'x')).toBe(`NOT CONFORMANT {"tag":"${REDACTED}"}`);
+  });
+
+  it('hides the token inside base64 and base64url text, wherever it starts an encoded run', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: MIN_SUBSTRING_SECRET, maxLength: 24 }), fc.string(), (token, after) => {
+        for (const encoding of ['base64', 'base64url'] as const) {
+          const encoded = Buffer.from(token + after).toString(encoding);
+          const stable = Buffer.from(token)
+            .toString(encoding)
+            .slice(0, Math.floor(Buffer.byteLength(token) / 3) * 4);
+          if (stable.length >= MIN_SUBSTRING_SECRET) expect(redact(encoded, token)).not.toContain(stable);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps the scheme of a `Bearer <token>` header and hides the credential', () => {
+    expect(redact(`Authorization: Bearer ${TOKEN}`, TOKEN)).toBe(`Authorization: Bearer ${REDACTED}`);
+    expect(authorizationSecrets(`Bearer ${TOKEN}`)).toEqual([TOKEN, `Bearer ${TOKEN}`]);
+    expect(authorizationSecrets('  bare-credential ')).toEqual(['bare-credential', 'bare-credential']);
+    expect(authorizationSecrets(undefined)).toEqual([]);
+  });
+
+  it('accepts a prepared set, a list or one secret alike', () => {
+    const text = `x ${TOKEN} y`;
+    expect(redact(text, secretSet([TOKEN]))).toBe(redact(text, [TOKEN]));
+    expect(redact(text, TOKEN)).toBe(`x ${REDACTED} y`);
   });
 });
