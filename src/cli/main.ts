@@ -3,12 +3,13 @@ import { PACKAGE_VERSION } from '../contract/package-files.js';
 import { describeFailure, EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo } from './command.js';
 import { mockCommand } from './mock-command.js';
+import { proxyCommand } from './proxy-command.js';
 import { serveCommand } from './serve-command.js';
 import { testCommand } from './test-command.js';
 import { validateCommand } from './validate-command.js';
 
 /** Every sub-command, in the order `plantstore --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [testCommand, serveCommand, validateCommand, mockCommand];
+export const COMMANDS: readonly CliCommand[] = [testCommand, serveCommand, validateCommand, mockCommand, proxyCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -2,7 +2,7 @@
  * The proxy's one link to the project's redaction: everything it logs or reports passes through
  * here, hiding PLANTSTORE_TOKEN and the credential of the exchange at hand.
  */
-import { redact, redactValue, secretSet, type SecretSet } from '../contract/secrets.js';
+import { authorizationSecrets, redact, redactValue, secretSet, type SecretSet } from '../contract/secrets.js';
 
 export { REDACTED } from '../contract/secrets.js';
 
@@ -14,22 +14,12 @@ export interface Redactor {
   value<T>(value: T, credential?: string): T;
 }
 
-const CREDENTIAL = /^\s*(\S+)(?:[ \t]+(.*?))?\s*$/s;
-
-/** The secret parts of an Authorization value: the token after the scheme, or the bare word. */
-export function credentialSecrets(authorization: string | undefined): string[] {
-  if (authorization === undefined) return [];
-  const match = CREDENTIAL.exec(authorization);
-  const token = match?.[2] ?? '';
-  return [token === '' ? (match?.[1] ?? '') : token, authorization.trim()].filter((part) => part !== '');
-}
-
 /** A redactor for these fixed secrets (empty strings ignored). */
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
   const fixed = secrets.filter((secret): secret is string => secret !== undefined && secret !== '');
   const base = secretSet(fixed);
   const setFor = (credential: string | undefined): SecretSet =>
-    credential === undefined ? base : secretSet([...fixed, ...credentialSecrets(credential)]);
+    credential === undefined ? base : secretSet([...fixed, ...authorizationSecrets(credential)]);
   return {
     secrets: fixed,
     text: (text, credential) => redact(text, setFor(credential)),

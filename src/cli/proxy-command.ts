@@ -1,0 +1,145 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXIT, UsageError } from './cli-errors.js';
+import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
+import { integerOption, PORT_RANGE, portOption, stringOption } from './cli-options.js';
+
+/** The whole-number options of `plantstore proxy` and their bounds. */
+const INTEGER_OPTIONS = {
+  port: PORT_RANGE,
+  timeout: [1, 3_600_000],
+  duration: [1, 31 * 86_400],
+} as const satisfies Record<string, IntegerRange>;
+
+/** `plantstore proxy`: a transparent, validating proxy in front of an implementation, until stopped. */
+export const proxyCommand: CliCommand = {
+  name: 'proxy',
+  summary: 'Forward live traffic to an implementation and judge every POST /plants exchange',
+  help: `Usage: plantstore proxy --upstream <url> [options]
+
+Listens for requests and forwards each one to the upstream byte for byte (bodies, ids, escapes
+and headers as sent; hop-by-hop headers aside), and its answer back the same way. Every POST
+/plants exchange is judged with the checks of plantstore test that apply to one exchange; each
+log line says which side broke the contract, the client or the server, and why. Other paths and
+methods are forwarded and logged as outside the contract. The Authorization header passes
+through and is never logged or stored. On Ctrl-C, SIGTERM or --duration, writes report.json,
+junit.xml and report.html of the traffic seen.
+
+Options:
+  --upstream <url>   The implementation to forward to (http or https), e.g. http://127.0.0.1:8080
+  --port <n>         Port to listen on (default 4011; 0 picks a free port)
+  --host <addr>      Interface to bind (default 127.0.0.1)
+  --spec <file>      OpenAPI document of the contract (default: the package's openapi.yaml)
+  --out <dir>        Where reports go (default reports/)
+  --timeout <ms>     No byte from the upstream for this long: answer 504 (default 30000)
+  --duration <s>     Stop by itself after this many seconds (default: run until stopped)
+  --annotate         Add a Plantstore-Violations header to each POST /plants answer (holds
+                     each answer until it is complete; off by default, so nothing is added)
+  --quiet            No log line per exchange
+  -h, --help         Show this help
+
+Environment:
+  PLANTSTORE_TOKEN   The token clients should send: hidden from every log and report, and a
+                     bearer token other than it is judged a wrong credential. Optional.
+
+When the upstream cannot be reached the proxy answers 502 with an Error body (error 4001);
+when it sends nothing for --timeout ms, 504 (error 4002).
+
+Exit codes: 0 stopped and the server broke no check, 1 the server broke a check, 2 could not
+start (usage, port in use, invalid --spec) or no POST /plants exchange was judged.`,
+  options: {
+    upstream: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    spec: { type: 'string' },
+    out: { type: 'string' },
+    timeout: { type: 'string' },
+    duration: { type: 'string' },
+    annotate: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+  },
+  allowPositionals: false,
+  integerOptions: INTEGER_OPTIONS,
+  async run(values, _positionals, io) {
+    const upstream = upstreamOption(values);
+    const outDir = resolve(io.cwd, stringOption(values, 'out') ?? 'reports');
+    const duration = integerOption(values, 'duration', ...INTEGER_OPTIONS.duration);
+    const timeoutMs = integerOption(values, 'timeout', ...INTEGER_OPTIONS.timeout);
+    const spec = stringOption(values, 'spec');
+    const token = io.env.PLANTSTORE_TOKEN?.trim() || undefined;
+    ensureWritableDirectory(outDir);
+    const { createProxyServer } = await import('../proxy/index.js');
+    const { writeReports } = await import('../reports/index.js');
+    const { reportExitCode } = await import('../runner/report.js');
+    const proxy = await createProxyServer({
+      upstream,
+      host: stringOption(values, 'host') ?? '127.0.0.1',
+      port: portOption(values, 4011),
+      annotate: values.annotate === true,
+      ...(spec === undefined ? {} : { spec }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(token === undefined ? {} : { token }),
+      ...(values.quiet === true ? {} : { onLog: (line: string) => io.stdout.write(`${line}\n`) }),
+    });
+    io.stdout.write(
+      `plantstore proxy listening on ${proxy.url}, forwarding to ${shownUpstream(upstream)} (POST /plants judged)\n`,
+    );
+    await stopSignal(io, duration);
+    await proxy.close();
+    const report = proxy.report();
+    const outcome = await writeReports(report, { outDir, stderr: io.stderr, secrets: proxy.secrets });
+    const { summary } = report;
+    io.stdout.write(
+      `plantstore proxy: ${summary.cases} POST /plants exchanges judged; ${summary.failed} checks failed, ${summary.warnings} warned; reports: ${outcome.files.join(', ')}\n`,
+    );
+    return outcome.errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
+  },
+};
+
+function upstreamOption(values: OptionValues): string {
+  const upstream = stringOption(values, 'upstream');
+  if (upstream === undefined) {
+    throw new UsageError(
+      '--upstream is required: the implementation to forward to, e.g. --upstream http://127.0.0.1:8080',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(upstream);
+  } catch {
+    throw new UsageError(
+      `--upstream "${upstream.slice(0, 100)}" is not a URL: write it with its scheme, e.g. http://${upstream.slice(0, 100)}`,
+    );
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !upstream.includes('//')) {
+    throw new UsageError(`--upstream must be an http:// or https:// URL, got "${upstream.slice(0, 100)}"`);
+  }
+  return upstream;
+}
+
+/** The upstream as the startup line shows it: no user or password. */
+function shownUpstream(upstream: string): string {
+  const url = new URL(upstream);
+  url.username = '';
+  url.password = '';
+  return url.toString().replace(/\/$/, '');
+}
+
+/** Resolves on Ctrl-C or SIGTERM, or after `duration` seconds when given. */
+function stopSignal(io: CliIo, duration: number | undefined): Promise<void> {
+  if (duration === undefined) return io.waitForStop();
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((done) => {
+    timer = setTimeout(done, duration * 1000);
+  });
+  return Promise.race([io.waitForStop(), elapsed]).finally(() => clearTimeout(timer));
+}
+
+function ensureWritableDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`--out ${dir} cannot be written: choose another directory.`);
+  }
+}

@@ -1,0 +1,82 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Exchange } from '../runner/http/client.js';
+import type { PlannedRequest } from '../runner/probe.js';
+import type { RecordedRequest, RecordedResponse } from '../runner/report.js';
+import type { InferredIntent, ObservedRequest } from './intent.js';
+
+/** What came back from the upstream for one request, as the proxy forwarded it. */
+export interface ObservedResponse {
+  /** 0 when no HTTP answer arrived. */
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The body's first bytes, up to the judging cap. */
+  readonly body: Buffer | null;
+  readonly truncated: boolean;
+  readonly transportError?: string;
+  readonly durationMs: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The `Exchange` the runner would have recorded for this request and answer: the plan (intent,
+ * credential described, body as text), the request as curl would send it again (the credential as
+ * `$PLANTSTORE_TOKEN`, no other header that may carry a secret), and the response.
+ */
+export function observedExchange(
+  url: string,
+  request: ObservedRequest,
+  inferred: InferredIntent,
+  response: ObservedResponse,
+): Exchange {
+  const body = request.body.length === 0 && request.bodyBytes === 0 ? null : request.body.toString('utf8');
+  const plan: PlannedRequest = {
+    method: 'POST',
+    path: '/plants',
+    auth: inferred.auth,
+    contentType: request.contentType,
+    body,
+    intent: inferred.intent,
+  };
+  return { plan, request: recordedRequest(url, request, inferred, body), response: recordedResponse(response) };
+}
+
+function recordedRequest(
+  url: string,
+  request: ObservedRequest,
+  inferred: InferredIntent,
+  body: string | null,
+): RecordedRequest {
+  const headers: Record<string, string> = {};
+  if (request.contentType !== undefined) headers['content-type'] = request.contentType;
+  const { auth } = inferred;
+  if (auth.kind === 'token') headers.authorization = `${auth.scheme} $PLANTSTORE_TOKEN`;
+  if (auth.kind === 'token-variant') headers.authorization = '$PLANTSTORE_TOKEN';
+  const recorded: RecordedRequest = { method: 'POST', url, headers, body };
+  if (body === null || isUtf8(request.body)) return recorded;
+  return { ...recorded, bodyBase64: request.body.toString('base64') };
+}
+
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    utf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function recordedResponse(response: ObservedResponse): RecordedResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return {
+    status: response.status,
+    headers,
+    body: response.body === null ? null : response.body.toString('utf8'),
+    ...(response.truncated ? { truncated: true } : {}),
+    ...(response.transportError === undefined ? {} : { transportError: response.transportError }),
+    durationMs: Math.round(response.durationMs * 10) / 10,
+  };
+}

@@ -1,0 +1,135 @@
+import { checkMediaType, readNewPlant, type Contract } from '../contract/index.js';
+import { plantIdKey } from '../contract/new-plant-request.js';
+import type { AuthHeader } from '../runner/generate/auth-probe.js';
+import type { Intent } from '../runner/probe.js';
+
+/** A request the proxy saw, as far as judging it needs. */
+export interface ObservedRequest {
+  readonly authorization: string | undefined;
+  readonly contentType: string | undefined;
+  /** The body's first bytes, up to the judging cap. */
+  readonly body: Buffer;
+  /** The body's whole length: more than `body` holds when it went over the cap. */
+  readonly bodyBytes: number;
+  readonly overCap: boolean;
+}
+
+/** What the request meant, read the way the runner plans one, and whether the client broke the contract. */
+export interface InferredIntent {
+  readonly intent: Intent;
+  /** The credential, described without its value. */
+  readonly auth: AuthHeader;
+  /** Why the request is not one the contract describes as valid (the client's side), if it is not. */
+  readonly clientBreak?: string;
+}
+
+/** What the proxy knows besides the request: the token to expect, and ids already sent. */
+export interface IntentContext {
+  readonly contract: Contract;
+  /** PLANTSTORE_TOKEN, when set: a bearer token other than it is a wrong credential. */
+  readonly knownToken?: string;
+  /** Records an id sent through the proxy; true when it was sent before (its 200 may carry the stored plant). */
+  rememberId(id: string): boolean;
+}
+
+/**
+ * Infers the intent of one POST /plants request from what it carries: the credential first (a
+ * request without a valid-looking one is about authentication, whatever its body), then the media
+ * type, then the body (a valid NewPlant by the compiled schema, or why not).
+ */
+export function inferIntent(request: ObservedRequest, context: IntentContext): InferredIntent {
+  const credential = credentialProblem(request.authorization, context.knownToken);
+  const auth = describeAuth(request.authorization);
+  if (credential) {
+    const what = credential.what;
+    return {
+      intent: { kind: 'auth', what, ...(credential.lenient ? { lenient: true } : {}) },
+      auth,
+      clientBreak: `sent ${what}`,
+    };
+  }
+  const media = mediaTypeIntent(request.contentType);
+  if (media)
+    return { intent: media, auth, clientBreak: `sent ${media.what}; the contract's request is application/json` };
+  if (request.overCap) {
+    const what = `a body of ${request.bodyBytes} bytes, over the proxy's judging cap of ${request.body.length} bytes: only the answer's form is judged`;
+    return { intent: { kind: 'unpredictable', what }, auth };
+  }
+  return { ...bodyIntent(request, context), auth };
+}
+
+const CREDENTIAL = /^\s*(\S+)(?:[ \t]+(.*?))?\s*$/s;
+
+/** Why a credential is not a valid-looking bearer token, as the auth probes word it. */
+function credentialProblem(
+  authorization: string | undefined,
+  knownToken: string | undefined,
+): { what: string; lenient?: boolean } | undefined {
+  if (authorization === undefined || authorization.trim() === '') return { what: 'no Authorization header' };
+  const match = CREDENTIAL.exec(authorization);
+  const scheme = match?.[1] ?? '';
+  const token = match?.[2] ?? '';
+  if (scheme.toLowerCase() !== 'bearer') {
+    if (token !== '') return { what: `another scheme (${schemeName(scheme)})` };
+    // A bare word may be the right token without its scheme: lenient parsing, unless it is surely not the token.
+    return {
+      what: 'a credential without the "Bearer" scheme',
+      lenient: knownToken === undefined || scheme === knownToken,
+    };
+  }
+  if (token === '') return { what: 'an empty bearer token' };
+  if (/\s/.test(token)) return { what: 'a malformed bearer header (two tokens)' };
+  if (knownToken !== undefined && token !== knownToken) return { what: 'a bearer token other than $PLANTSTORE_TOKEN' };
+  return undefined;
+}
+
+/** A scheme name fit to show: an HTTP token of a few characters, or a word saying it is not one. */
+function schemeName(scheme: string): string {
+  return /^[A-Za-z][A-Za-z0-9._~+-]{0,19}$/.test(scheme) ? scheme : 'not an HTTP token';
+}
+
+/** The credential as recorded: its scheme name only, the token always reads `$PLANTSTORE_TOKEN`. */
+function describeAuth(authorization: string | undefined): AuthHeader {
+  if (authorization === undefined || authorization.trim() === '') return { kind: 'none' };
+  const match = CREDENTIAL.exec(authorization);
+  if ((match?.[2] ?? '') === '') return { kind: 'token-variant', variant: 'bare' };
+  return { kind: 'token', scheme: schemeName(match?.[1] ?? '') };
+}
+
+function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kind: 'media-type' }> | undefined {
+  if (contentType === undefined || contentType.trim() === '')
+    return { kind: 'media-type', what: 'no Content-Type', missing: true };
+  if (checkMediaType(contentType)) return { kind: 'media-type', what: `Content-Type "${contentType.slice(0, 60)}"` };
+  return undefined;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A valid NewPlant (with the strings its 200 echoes), an invalid one, or one of unpredictable meaning. */
+function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<InferredIntent, 'auth'> {
+  const read = readNewPlant(context.contract, request.contentType, request.body);
+  if (!read.ok) {
+    const what = read.problem.message;
+    return { intent: { kind: 'invalid-body', what }, clientBreak: `sent an invalid NewPlant: ${what}` };
+  }
+  const strings = stringFields(read.parsed);
+  const unpaired = Object.entries(strings).find(([, value]) => LONE_SURROGATE.test(value));
+  if (unpaired) {
+    const what = `"${unpaired[0]}" holding an unpaired surrogate escape`;
+    return {
+      intent: { kind: 'unpredictable', what },
+      clientBreak: `sent ${what}, JSON whose meaning RFC 8259 (8.2) calls unpredictable`,
+    };
+  }
+  const plant = { strings, idMayRepeat: context.rememberId(String(plantIdKey(read.plant))) };
+  const contentType = request.contentType ?? '';
+  if (contentType === 'application/json') return { intent: { kind: 'valid', ...plant } };
+  return { intent: { kind: 'valid-variant', writtenAs: { aspect: 'media-type', written: contentType }, ...plant } };
+}
+
+function stringFields(value: unknown): Record<string, string> {
+  const strings: Record<string, string> = {};
+  if (value === null || typeof value !== 'object') return strings;
+  for (const [name, field] of Object.entries(value)) if (typeof field === 'string') strings[name] = field;
+  return strings;
+}

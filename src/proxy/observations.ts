@@ -1,0 +1,140 @@
+import { PACKAGE_VERSION } from '../contract/index.js';
+import type { CheckDefinition } from '../runner/check.js';
+import type { Exchange } from '../runner/http/client.js';
+import { curlLine } from '../runner/http/curl.js';
+import type { ExchangeVerdict } from '../runner/judge-exchange.js';
+import type { CheckResult, Failure, Report } from '../runner/report.js';
+import { summarize } from '../runner/run-report.js';
+
+/** Counterexamples kept per check: the first of each distinct reason. */
+const MAX_FAILURES = 5;
+
+/** The proxy's own entry in the report: requests the contract does not describe as valid. */
+export const CLIENT_CHECK = {
+  id: 'client-requests',
+  title: 'The client sends valid NewPlant requests',
+  rule: 'The contract describes one valid request: POST /plants with `Authorization: Bearer <ACCESS_TOKEN>`, `Content-Type: application/json` and a valid NewPlant. Requests the proxy saw that are not are the client’s side of a broken contract (a warning: a test suite may send them on purpose).',
+} as const;
+
+interface Tally {
+  readonly id: string;
+  readonly title: string;
+  readonly rule: string;
+  cases: number;
+  readonly failures: Failure[];
+  readonly warnings: Failure[];
+}
+
+/** Counts of traffic that is not judged, for the report's notes. */
+export interface TrafficCounts {
+  outside: number;
+  upstreamFaults: number;
+  overCap: number;
+  clientAborts: number;
+}
+
+/**
+ * What the proxy saw, tallied as exchanges finish: per check a count and the first few distinct
+ * failures and warnings, so memory stays flat however long the proxy runs.
+ */
+export class Observations {
+  private readonly tallies: Map<string, Tally>;
+  private exchanges = 0;
+  readonly counts: TrafficCounts = { outside: 0, upstreamFaults: 0, overCap: 0, clientAborts: 0 };
+  private readonly startedAt = new Date();
+  private readonly started = performance.now();
+
+  constructor(
+    checks: readonly CheckDefinition[],
+    private readonly upstream: string,
+  ) {
+    this.tallies = new Map(
+      [...checks, CLIENT_CHECK].map((check) => [
+        check.id,
+        { id: check.id, title: check.title, rule: check.rule, cases: 0, failures: [], warnings: [] },
+      ]),
+    );
+  }
+
+  /** Adds one judged exchange: its verdicts, and the client's side when it broke the contract. */
+  add(exchange: Exchange, verdicts: readonly ExchangeVerdict[], clientBreak: string | undefined): void {
+    const number = ++this.exchanges;
+    for (const { check, verdict } of verdicts) {
+      const tally = this.tallies.get(check.id);
+      if (!tally) continue;
+      tally.cases++;
+      if (verdict.outcome === 'pass') continue;
+      keep(verdict.outcome === 'fail' ? tally.failures : tally.warnings, exchange, verdict.reason ?? '', number);
+    }
+    const client = this.tallies.get(CLIENT_CHECK.id);
+    if (!client) return;
+    client.cases++;
+    if (clientBreak !== undefined) keep(client.warnings, exchange, `The client ${clientBreak}.`, number);
+  }
+
+  /** The report of everything seen so far, in the shape `plantstore test` writes. */
+  report(): Report {
+    const checks = [...this.tallies.values()].map(result);
+    return {
+      tool: { name: 'plantstore', version: PACKAGE_VERSION },
+      target: { baseUrl: this.upstream, embedded: false },
+      seed: 0,
+      startedAt: this.startedAt.toISOString(),
+      summary: summarize(checks, this.exchanges, Math.round(performance.now() - this.started)),
+      checks,
+      notes: notes(this.exchanges, this.counts),
+    };
+  }
+}
+
+function keep(list: Failure[], exchange: Exchange, reason: string, number: number): void {
+  if (list.length >= MAX_FAILURES || list.some((failure) => failure.reason === reason)) return;
+  list.push({
+    reason,
+    request: exchange.request,
+    response: exchange.response,
+    curl: curlLine(exchange.request),
+    replay: `exchange ${number} seen by plantstore proxy; send the curl line again to repeat it`,
+    shrinkSteps: 0,
+  });
+}
+
+function result(tally: Tally): CheckResult {
+  const base = { id: tally.id, title: tally.title, rule: tally.rule, cases: tally.cases };
+  if (tally.failures.length > 0) return { ...base, status: 'fail', failures: tally.failures };
+  if (tally.warnings.length > 0) return { ...base, status: 'warn', failures: tally.warnings };
+  if (tally.cases === 0) {
+    return {
+      ...base,
+      status: 'skip',
+      failures: [],
+      skipReason: 'No exchange the proxy saw says anything about this check.',
+    };
+  }
+  return { ...base, status: 'pass', failures: [] };
+}
+
+function notes(exchanges: number, counts: TrafficCounts): string[] {
+  const notes = [
+    `Observed traffic through plantstore proxy: ${exchanges} POST /plants exchanges judged, each on its own (checks that need a sequence of requests, such as repeated ids, are not judged). The seed does not apply; each failure's curl line repeats the exchange, with the credential the client sent read from $PLANTSTORE_TOKEN.`,
+  ];
+  if (exchanges === 0)
+    notes.push(
+      'No POST /plants exchange went through the proxy: there is nothing to judge. Is the client pointed at the proxy?',
+    );
+  if (counts.outside > 0)
+    notes.push(
+      `${counts.outside} requests to other paths or methods were forwarded and not judged: they are outside the contract.`,
+    );
+  if (counts.upstreamFaults > 0)
+    notes.push(
+      `${counts.upstreamFaults} requests met an unreachable or silent upstream: the proxy answered 502 or 504 itself.`,
+    );
+  if (counts.overCap > 0)
+    notes.push(
+      `${counts.overCap} request bodies were larger than the proxy judges: they were streamed through whole, and only the answer's form was judged.`,
+    );
+  if (counts.clientAborts > 0)
+    notes.push(`${counts.clientAborts} clients went away before their exchange was complete: not judged.`);
+  return notes;
+}

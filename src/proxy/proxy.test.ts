@@ -1,0 +1,230 @@
+import { spawn } from 'node:child_process';
+import { createServer as createNetServer, connect, type AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProxyServer, type ProxyOptions, type ProxyServer } from './index.js';
+import { rawHeader, recordingUpstream, type RecordingUpstream } from './test-upstreams.js';
+
+const TOKEN = 'proxy-test-token-4f8a1c';
+const JSON_HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+/** Bodies whose bytes a re-serialising proxy would change. */
+const EXACT_BODIES: readonly (readonly [string, Buffer])[] = [
+  ['2^63-1', Buffer.from('{"id":9223372036854775807,"name":"max"}')],
+  ['2^53', Buffer.from('{"id":9007199254740992,"name":"two to the 53"}')],
+  ['2^53+1', Buffer.from('{"id":9007199254740993,"name":"one more"}')],
+  ['"\\ud800" and "\\u0000" escapes', Buffer.from('{"id":7,"name":"lone \\ud800","tag":"nul \\u0000 x"}')],
+  ['a raw NUL and a byte that is not UTF-8', Buffer.from([0x7b, 0x00, 0xff, 0x20, 0x7d])],
+];
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function started(upstream: RecordingUpstream | string, options: Partial<ProxyOptions> = {}) {
+  const log: string[] = [];
+  const proxy = await createProxyServer({
+    upstream: typeof upstream === 'string' ? upstream : upstream.url,
+    token: TOKEN,
+    onLog: (line) => log.push(line),
+    ...options,
+  });
+  cleanups.push(() => proxy.close());
+  if (typeof upstream !== 'string') cleanups.push(() => upstream.close());
+  return { proxy, log };
+}
+
+async function post(proxy: ProxyServer, body: Buffer | string, headers: Record<string, string> = JSON_HEADERS) {
+  const response = await request(`${proxy.url}/plants`, { method: 'POST', headers, body });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: Buffer.from(await response.body.arrayBuffer()),
+  };
+}
+
+/** POSTs with Debian's curl, the body piped in from stdin exactly. */
+function curl(url: string, body: Buffer, headers: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const args = ['-sS', '--max-time', '10', '-X', 'POST', url, '--data-binary', '@-'];
+    for (const header of headers) args.push('-H', header);
+    const child = spawn('curl', args);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`curl exited ${code}`))));
+    child.stdin.end(body);
+  });
+}
+
+describe('transparency', () => {
+  it('delivers every body to the upstream byte for byte, from undici', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy } = await started(upstream);
+    for (const [, body] of EXACT_BODIES) await post(proxy, body);
+    expect(upstream.received.map((r) => r.body)).toEqual(EXACT_BODIES.map(([, body]) => body));
+  });
+
+  it('delivers every body to the upstream byte for byte, from curl', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy } = await started(upstream);
+    for (const [, body] of EXACT_BODIES) {
+      await curl(`${proxy.url}/plants`, body, ['Content-Type: application/json', `Authorization: Bearer ${TOKEN}`]);
+    }
+    expect(upstream.received.map((r) => r.body)).toEqual(EXACT_BODIES.map(([, body]) => body));
+  });
+
+  it('passes headers as sent: no Content-Type added, a lower-case "bearer" kept, names in their own case', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy } = await started(upstream);
+    await post(proxy, '{"id":1,"name":"x"}', { authorization: `bearer ${TOKEN}`, 'X-Custom-Case': 'Kept' });
+    const [received] = upstream.received;
+    expect(rawHeader(received?.rawHeaders ?? [], 'content-type')).toBeUndefined();
+    expect(rawHeader(received?.rawHeaders ?? [], 'authorization')).toBe(`bearer ${TOKEN}`);
+    expect(received?.rawHeaders).toContain('X-Custom-Case');
+    expect(rawHeader(received?.rawHeaders ?? [], 'host')).toBe(new URL(upstream.url).host);
+  });
+
+  it('returns the upstream answer byte for byte, status and headers included', async () => {
+    const answer = Buffer.from('{"id":9223372036854775807,"name":"lone \\ud800"}');
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(200, 'Fine', { 'Content-Type': 'application/json', 'X-Answer': 'a' });
+      res.end(answer);
+    });
+    const { proxy } = await started(upstream);
+    const response = await post(proxy, '{"id":1,"name":"x"}');
+    expect(response.body).toEqual(answer);
+    expect(response.headers['x-answer']).toBe('a');
+    expect(response.headers['plantstore-violations']).toBeUndefined();
+  });
+
+  it('forwards a CORS preflight and other paths, logged as outside the contract', async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(204, { 'access-control-allow-origin': 'http://app.test', 'access-control-allow-headers': '*' });
+      res.end();
+    });
+    const { proxy, log } = await started(upstream);
+    const response = await request(`${proxy.url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' },
+    });
+    await response.body.dump();
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe('http://app.test');
+    expect(upstream.received[0]?.method).toBe('OPTIONS');
+    expect(log[0]).toMatch(/^OPTIONS \/plants 204 .* outside the contract/);
+    expect(proxy.report().summary.cases).toBe(0);
+  });
+});
+
+describe('judging', () => {
+  it('says which side broke the contract on each POST /plants log line', async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{"name":"x"}');
+    });
+    const { proxy, log } = await started(upstream);
+    await post(proxy, '{"id":1,"name":"x"}');
+    await post(proxy, '{"id":1.5,"name":"x"}');
+    expect(log[0]).toMatch(/^POST \/plants 201 .*server broke the contract \[documented-status\]/);
+    expect(log[0]).not.toMatch(/client broke/);
+    expect(log[1]).toMatch(/client broke the contract: sent an invalid NewPlant/);
+    expect(log[1]).toMatch(/server broke the contract \[negative-rejection\]/);
+  });
+
+  it('adds Plantstore-Violations only with annotate', async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{"name":"x"}');
+    });
+    const { proxy } = await started(upstream, { annotate: true });
+    const response = await post(proxy, '{"id":1,"name":"x"}');
+    expect(response.headers['plantstore-violations']).toBe('server:documented-status');
+    expect(response.body.toString()).toBe('{"name":"x"}');
+  });
+
+  it('never writes the token, even when the upstream echoes it back', async () => {
+    const upstream = await recordingUpstream((req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-seen': rawHeader(req.rawHeaders, 'authorization') ?? '',
+      });
+      res.end(JSON.stringify({ name: `you sent ${rawHeader(req.rawHeaders, 'authorization') ?? ''}` }));
+    });
+    const { proxy, log } = await started(upstream);
+    await post(proxy, '{"id":1,"name":"x"}');
+    await post(proxy, '{"id":2,"name":"x"}', {
+      authorization: 'Bearer another-secret-77',
+      'content-type': 'application/json',
+    });
+    const written = `${log.join('\n')}\n${JSON.stringify(proxy.report())}`;
+    expect(written).toMatch(/server broke the contract \[echo\]/);
+    expect(written).not.toContain(TOKEN);
+    expect(written).not.toContain('another-secret-77');
+  });
+});
+
+describe('faults', () => {
+  it('answers 502 with an Error body when the upstream cannot be reached', async () => {
+    const closed = createNetServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const { proxy, log } = await started(`http://127.0.0.1:${port}`);
+    const response = await post(proxy, '{"id":1,"name":"x"}');
+    expect(response.status).toBe(502);
+    const error = JSON.parse(response.body.toString()) as { error: number; message: string };
+    expect(error.error).toBe(4001);
+    expect(error.message).toContain('connection-refused');
+    expect(log[0]).toMatch(/upstream unreachable, connection-refused: the proxy answered 502/);
+    expect(proxy.report().checks.find((check) => check.id === 'no-server-error')?.status).toBe('fail');
+  });
+
+  it('answers 504 after the timeout when the upstream never answers', async () => {
+    const upstream = await recordingUpstream(() => undefined);
+    const { proxy, log } = await started(upstream, { timeoutMs: 300 });
+    const response = await post(proxy, '{"id":1,"name":"x"}');
+    expect(response.status).toBe(504);
+    expect(JSON.parse(response.body.toString())).toMatchObject({ error: 4002 });
+    expect(log[0]).toMatch(/the proxy answered 504/);
+  });
+
+  it('streams a body over the judging cap through whole, and says it judged only the form', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy, log } = await started(upstream, { judgeBytes: 64 * 1024 });
+    const huge = Buffer.alloc(3 * 1024 * 1024, 'a');
+    const response = await post(proxy, huge);
+    expect(response.status).toBe(200);
+    expect(upstream.received[0]?.body.equals(huge)).toBe(true);
+    expect(log[0]).toMatch(/over the judging cap/);
+    expect(proxy.report().notes.join(' ')).toMatch(/larger than the proxy judges/);
+  });
+
+  it('stays healthy when a client goes away in the middle of its request', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy, log } = await started(upstream);
+    const socket = connect(proxy.port, '127.0.0.1');
+    await new Promise((done) => socket.once('connect', done));
+    socket.write(
+      `POST /plants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"id":`,
+    );
+    await new Promise((done) => setTimeout(done, 50));
+    socket.destroy();
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(1);
+    expect(log[0]).toMatch(/client went away/);
+    expect((await post(proxy, '{"id":1,"name":"x"}')).status).toBe(200);
+  });
+
+  it('cuts the answer as the upstream cut it, and blames the server', async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"name":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const { proxy, log } = await started(upstream);
+    await expect(post(proxy, '{"id":1,"name":"x"}')).rejects.toThrow();
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(1);
+    expect(log[0]).toMatch(/server broke the contract \[no-server-error\].*answer was cut/);
+  });
+});

@@ -1,0 +1,262 @@
+import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  DEFAULT_SPEC_PATH,
+  errorBody,
+  loadContract,
+  OPERATION,
+  problem,
+  requestPath,
+  type Contract,
+} from '../contract/index.js';
+import type { CheckDefinition, JudgeContext } from '../runner/check.js';
+import type { Report } from '../runner/report.js';
+import { observedExchange } from './exchange.js';
+import { forward, type Annotate, type Forwarded, type Upstream } from './forward.js';
+import { inferIntent, type InferredIntent, type ObservedRequest } from './intent.js';
+import { Observations } from './observations.js';
+import { createRedactor, type Redactor } from './secrets.js';
+import { annotation, hasFindings, judgeObserved, proxyChecks, verdictText, type JudgedExchange } from './verdict.js';
+
+/** Options of {@link createProxyServer}. */
+export interface ProxyOptions {
+  /** The implementation behind the proxy, e.g. `https://staging.example.com/api` (http or https). */
+  readonly upstream: string;
+  /** Interface to bind (default 127.0.0.1). */
+  readonly host?: string;
+  /** Port to bind (default 0: a free one). */
+  readonly port?: number;
+  /** The OpenAPI document of the contract (default: the package's openapi.yaml). */
+  readonly spec?: string;
+  /** No byte from the upstream for this long: 504 (default 30 000 ms). */
+  readonly timeoutMs?: number;
+  /** Add a `Plantstore-Violations` header to each POST /plants answer (holds the answer until complete). */
+  readonly annotate?: boolean;
+  /**
+   * The token clients should send (PLANTSTORE_TOKEN): redacted from everything the proxy writes, and
+   * a bearer token other than it is judged a wrong credential. Never required.
+   */
+  readonly token?: string;
+  /** Bytes of each body judged (default 1 MiB); bodies beyond are streamed whole, judged by form only. */
+  readonly judgeBytes?: number;
+  /** The checks to judge with (default: the built-in ones that judge one exchange). */
+  readonly checks?: readonly CheckDefinition[];
+  /** One line per exchange, already redacted, without a newline. */
+  readonly onLog?: (line: string) => void;
+}
+
+/** A running proxy. */
+export interface ProxyServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** The report of the traffic seen so far, in the shape `plantstore test` writes. */
+  report(): Report;
+  /** The secrets reports and logs must hide (for `writeReports`). */
+  readonly secrets: readonly string[];
+  /** Stops listening, ends open connections and the upstream pool. */
+  close(): Promise<void>;
+}
+
+/** Bodies judged by default: far beyond any NewPlant a client means to send. */
+export const DEFAULT_JUDGE_BYTES = 1024 * 1024;
+export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts a transparent proxy in front of `upstream`: every request and answer forwarded byte for
+ * byte, and each POST /plants exchange judged by the runner's checks that apply to one exchange.
+ */
+export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
+  const url = parseUpstream(options.upstream);
+  const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  const upstream = createUpstream(url, options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS);
+  const redactor = createRedactor([options.token]);
+  const observations = new Observations(options.checks ?? proxyChecks(), shownUrl(url));
+  const handler = createProxyHandler(options, { contract, upstream, redactor, observations });
+  const server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  server.on('clientError', (_error, socket: Socket) => socket.destroy());
+  const sockets = trackSockets(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    server,
+    secrets: redactor.secrets,
+    report: () => observations.report(),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        upstream.agent.destroy();
+      }),
+  };
+}
+
+function parseUpstream(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`the upstream "${text.slice(0, 100)}" is not a URL: give one like http://127.0.0.1:8080`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`the upstream must be an http or https URL, got ${url.protocol}`);
+  }
+  return url;
+}
+
+/** The upstream URL as shown in logs and reports: no user, password, query or fragment. */
+function shownUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function createUpstream(url: URL, timeoutMs: number): Upstream {
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const };
+  return {
+    url,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    agent: url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions),
+    timeoutMs,
+  };
+}
+
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+interface ProxyState {
+  readonly contract: Contract;
+  readonly upstream: Upstream;
+  readonly redactor: Redactor;
+  readonly observations: Observations;
+}
+
+/** Ids seen in valid requests, kept up to this many (then forgotten, oldest first). */
+const REMEMBERED_IDS = 100_000;
+
+function createProxyHandler(
+  options: ProxyOptions,
+  state: ProxyState,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const cap = options.judgeBytes ?? DEFAULT_JUDGE_BYTES;
+  const checks = options.checks ?? proxyChecks();
+  const context: JudgeContext = { contract: state.contract, targetRejectsRepeats: undefined };
+  const ids = new Set<string>();
+  const rememberId = (id: string): boolean => {
+    if (ids.has(id)) return true;
+    if (ids.size >= REMEMBERED_IDS) ids.delete(ids.values().next().value ?? '');
+    ids.add(id);
+    return false;
+  };
+  const fault = (status: 502 | 504, transportError: string): { body: string } => ({
+    body: errorBody(
+      problem(
+        status === 504 ? 'upstreamTimeout' : 'upstreamUnreachable',
+        status === 504
+          ? `plantstore proxy: the upstream ${shownUrl(state.upstream.url)} sent nothing for ${state.upstream.timeoutMs} ms.`
+          : `plantstore proxy: the upstream ${shownUrl(state.upstream.url)} could not be reached (${transportError}).`,
+      ),
+    ),
+  });
+  const log = (line: string, authorization?: string): void => options.onLog?.(state.redactor.text(line, authorization));
+
+  return (req, res) => {
+    const path = requestPath(req.url);
+    const judged = req.method === OPERATION.method.toUpperCase() && path === OPERATION.path;
+    let verdict: JudgedExchange | undefined;
+    const judge = (forwarded: Forwarded): JudgedExchange => {
+      verdict ??= judgeForwarded(req, forwarded, { state, cap, checks, context, rememberId });
+      return verdict;
+    };
+    const annotate: Annotate | undefined =
+      judged && options.annotate ? (partial) => ['Plantstore-Violations', annotation(judge(partial))] : undefined;
+    void forward(req, res, { upstream: state.upstream, cap, fault, ...(annotate ? { annotate } : {}) }).then(
+      (forwarded) => {
+        const head = `${(req.method ?? '?').slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
+        if (forwarded.answeredByProxy !== undefined) state.observations.counts.upstreamFaults++;
+        if (forwarded.clientAborted) {
+          state.observations.counts.clientAborts++;
+          return log(`${head} client went away before the exchange was complete (not judged)`);
+        }
+        if (!judged) {
+          state.observations.counts.outside++;
+          return log(`${head} outside the contract (forwarded, not judged)${faultText(forwarded)}`);
+        }
+        const result = judge(forwarded);
+        record(state, result, req.headers.authorization);
+        log(`${head} ${verdictText(result)}${faultText(forwarded)}`, req.headers.authorization);
+      },
+    );
+  };
+}
+
+function faultText(forwarded: Forwarded): string {
+  if (forwarded.answeredByProxy === 504) return ` (upstream silent: the proxy answered 504)`;
+  if (forwarded.answeredByProxy === 502)
+    return ` (upstream unreachable, ${forwarded.transportError ?? '?'}: the proxy answered 502)`;
+  return forwarded.transportError === undefined ? '' : ` (the upstream's answer was cut: ${forwarded.transportError})`;
+}
+
+function printable(text: string): string {
+  return text.slice(0, 200).replace(/[^\x20-\x7e]/g, '?');
+}
+
+interface JudgeSetup {
+  readonly state: ProxyState;
+  readonly cap: number;
+  readonly checks: readonly CheckDefinition[];
+  readonly context: JudgeContext;
+  readonly rememberId: (id: string) => boolean;
+}
+
+/** Infers the request's intent, builds the runner's `Exchange` and judges it. */
+function judgeForwarded(req: IncomingMessage, forwarded: Forwarded, setup: JudgeSetup): JudgedExchange {
+  const { requestBody, responseBody } = forwarded;
+  const observed: ObservedRequest = {
+    authorization: req.headers.authorization,
+    contentType: req.headers['content-type'],
+    body: requestBody.bytes(),
+    bodyBytes: requestBody.total,
+    overCap: requestBody.over,
+  };
+  const inferred: InferredIntent = inferIntent(observed, {
+    contract: setup.state.contract,
+    ...(setup.state.redactor.secrets[0] === undefined ? {} : { knownToken: setup.state.redactor.secrets[0] }),
+    rememberId: setup.rememberId,
+  });
+  const exchange = observedExchange(`${shownUrl(setup.state.upstream.url)}${OPERATION.path}`, observed, inferred, {
+    status: forwarded.status,
+    headers: forwarded.headers,
+    body: responseBody === null ? null : responseBody.bytes(),
+    // A large answer to a large request may be a fair echo; a flood answering a small one is not.
+    truncated: responseBody?.over === true && !observed.overCap,
+    ...(forwarded.transportError === undefined ? {} : { transportError: forwarded.transportError }),
+    durationMs: forwarded.durationMs,
+  });
+  return judgeObserved(exchange, inferred, observed.overCap, setup.checks, setup.context);
+}
+
+/** Adds a judged exchange to the report, its texts redacted when anything of it is kept. */
+function record(state: ProxyState, judged: JudgedExchange, authorization: string | undefined): void {
+  if (judged.overCap) state.observations.counts.overCap++;
+  if (!hasFindings(judged)) return state.observations.add(judged.exchange, judged.verdicts, undefined);
+  const exchange = state.redactor.value(judged.exchange, authorization);
+  const verdicts = judged.verdicts.map(({ check, verdict }) => ({
+    check,
+    verdict: state.redactor.value(verdict, authorization),
+  }));
+  const clientBreak =
+    judged.clientBreak === undefined ? undefined : state.redactor.text(judged.clientBreak, authorization);
+  state.observations.add(exchange, verdicts, clientBreak);
+}

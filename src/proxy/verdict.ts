@@ -1,0 +1,85 @@
+import { BUILT_IN_SUITES } from '../../suites/index.js';
+import type { CheckDefinition, JudgeContext } from '../runner/check.js';
+import type { Exchange } from '../runner/http/client.js';
+import { judgeExchange, type ExchangeVerdict } from '../runner/judge-exchange.js';
+import type { InferredIntent } from './intent.js';
+
+/**
+ * The built-in checks whose judge needs one exchange and nothing the proxy cannot know. Left out:
+ * positive-acceptance (the proxy cannot tell a wrong token or an id stored before it started from a
+ * refused valid request), repeated-id and integer-spellings (they judge a sequence of requests).
+ */
+export const PROXY_CHECK_IDS = [
+  'documented-status',
+  'response-schema',
+  'content-type',
+  'echo',
+  'negative-rejection',
+  'auth-enforced',
+  'no-server-error',
+] as const;
+
+/** The built-in check definitions the proxy judges with, in report order. */
+export function proxyChecks(): CheckDefinition[] {
+  const wanted = new Set<string>(PROXY_CHECK_IDS);
+  return BUILT_IN_SUITES.flatMap((suite) => suite.checks).filter((check) => wanted.has(check.id));
+}
+
+/** Checks that still judge an answer to a body over the cap: its form, never its content. */
+const OVER_CAP_CHECKS = new Set(['content-type', 'no-server-error']);
+
+/** One POST /plants exchange judged: the server's verdicts and the client's side. */
+export interface JudgedExchange {
+  readonly exchange: Exchange;
+  readonly verdicts: readonly ExchangeVerdict[];
+  readonly clientBreak?: string;
+  /** The request body was over the cap: only the answer's form was judged. */
+  readonly overCap: boolean;
+}
+
+/** Judges one exchange with the checks that apply to what the request was. */
+export function judgeObserved(
+  exchange: Exchange,
+  inferred: InferredIntent,
+  overCap: boolean,
+  checks: readonly CheckDefinition[],
+  context: JudgeContext,
+): JudgedExchange {
+  const applicable = overCap ? checks.filter((check) => OVER_CAP_CHECKS.has(check.id)) : checks;
+  const verdicts = judgeExchange(exchange, applicable, context);
+  return {
+    exchange,
+    verdicts,
+    overCap,
+    ...(inferred.clientBreak === undefined ? {} : { clientBreak: inferred.clientBreak }),
+  };
+}
+
+/** Whether anything in the verdicts is worth keeping: a failure, a warning or the client's break. */
+export function hasFindings(judged: JudgedExchange): boolean {
+  return judged.clientBreak !== undefined || judged.verdicts.some(({ verdict }) => verdict.outcome !== 'pass');
+}
+
+/** The verdicts as one line of text: which side broke the contract, and why. */
+export function verdictText(judged: JudgedExchange): string {
+  const parts: string[] = [];
+  for (const { check, verdict } of judged.verdicts) {
+    if (verdict.outcome === 'fail') parts.push(`server broke the contract [${check.id}]: ${verdict.reason ?? ''}`);
+  }
+  if (judged.clientBreak !== undefined) parts.push(`client broke the contract: ${judged.clientBreak}`);
+  for (const { check, verdict } of judged.verdicts) {
+    if (verdict.outcome === 'warn') parts.push(`server warning [${check.id}]: ${verdict.reason ?? ''}`);
+  }
+  if (judged.overCap) parts.push("the body was over the judging cap: streamed whole, only the answer's form judged");
+  return parts.length === 0 ? 'conforms' : parts.join(' | ');
+}
+
+/** The `Plantstore-Violations` value: which side broke which rule, in ASCII, no reasons. */
+export function annotation(judged: JudgedExchange): string {
+  const server = judged.verdicts
+    .filter(({ verdict }) => verdict.outcome === 'fail')
+    .map(({ check }) => `server:${check.id}`);
+  const client = judged.clientBreak === undefined ? [] : [`client:${judged.exchange.plan.intent.kind}`];
+  const all = [...server, ...client];
+  return all.length === 0 ? 'none' : all.join(', ');
+}
