@@ -3,7 +3,7 @@ import type { RequestLogEntry } from '../http/server-kit.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, IntegerRange } from './command.js';
 import { integerOption, PORT_RANGE, portOption, stringOption, tokenOptions } from './cli-options.js';
-import { formatLogLine } from './serve-command.js';
+import { formatLogLine, notServedLine } from './serve-command.js';
 
 /** The whole-number options of `plantstore mock` and their bounds. */
 const INTEGER_OPTIONS = {
@@ -17,11 +17,12 @@ export const mockCommand: CliCommand = {
   summary: 'Run a Prism-driven mock of POST /plants for frontend work (CORS, dev token)',
   help: `Usage: plantstore mock [options]
 
-Runs a mock of the Plant Store for frontend work. Prism (@stoplight/prism-http) decides every
-answer from openapi.yaml; the mock makes those answers follow the contract: a 200 echoes the
-plant you sent, a 400 Error says what was wrong, ids are exact int64, authentication is real,
-and pages on other origins may call it (CORS). Logs one line per request to stdout (never a
-token). Stops on Ctrl-C or SIGTERM.
+Runs a mock of the Plant Store for frontend work. Requests are judged by the document as the
+reference judges them: a 200 is the Plant the document describes, echoing the plant you sent,
+a 400 Error says what was wrong, ids are exact int64, authentication is real, and pages on other
+origins may call it (CORS). Prism (@stoplight/prism-http) decides what only it decides: Prefer
+statuses and examples, negotiation on Accept, generated plants. Logs one line per request to
+stdout (never a token). Stops on Ctrl-C or SIGTERM.
 
 Options:
   --port <n>         Port to listen on (default 4010; 0 picks a free port)
@@ -32,6 +33,7 @@ Options:
                      Prefer --token-file or PLANTSTORE_TOKEN: command lines show up in process lists.
   --token-file <f>   Accept the tokens in this file, one per line
   --any-token        Accept any non-empty bearer token
+  --spec <file>      OpenAPI document to mock (default: the package's openapi.yaml)
   --quiet            No request log
   -h, --help         Show this help
 
@@ -40,9 +42,9 @@ Environment:
 
 With no token configured, the mock accepts the development token "${DEV_TOKEN}"
 (not a secret). Send "Prefer: code=400" to get the documented Error, "Prefer: dynamic=true" for a
-generated plant, "Prefer: example=<name>" for a named example of openapi.yaml.
+generated plant, "Prefer: example=<name>" for a named example of the document.
 
-Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use).`,
+Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use, invalid --spec).`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -51,6 +53,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     token: { type: 'string', multiple: true },
     'token-file': { type: 'string' },
     'any-token': { type: 'boolean' },
+    spec: { type: 'string' },
     quiet: { type: 'boolean' },
   },
   allowPositionals: false,
@@ -64,6 +67,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     }
     const seed = integerOption(values, 'seed', ...INTEGER_OPTIONS.seed);
     const dynamic = values.dynamic === true;
+    const spec = stringOption(values, 'spec');
     const { createMockServer } = await import('../mock/mock-server.js');
     const log = batchedWriter(io.stdout);
     const server = await createMockServer({
@@ -73,6 +77,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
       host: stringOption(values, 'host') ?? '127.0.0.1',
       port: portOption(values, 4010),
       ...(seed === undefined ? {} : { seed }),
+      ...(spec === undefined ? {} : { spec }),
       ...(values.quiet === true ? {} : { onRequest: (entry: RequestLogEntry) => log.write(formatLogLine(entry)) }),
     });
     // The seed also drives "Prefer: dynamic=true" in echo mode: shown either way, so those plants can be had again.
@@ -80,6 +85,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
       ? `generated plants, seed ${server.seed}`
       : `echoing the plant sent; Prefer: dynamic=true uses seed ${server.seed}`;
     io.stdout.write(`plantstore mock listening on ${server.url} (POST /plants, ${mode}); ${server.accepting}\n`);
+    io.stdout.write(notServedLine(server.notServed));
     await io.waitForStop();
     await server.close();
     log.flush();

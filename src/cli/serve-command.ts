@@ -71,6 +71,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
       server.generatedToken === undefined ? undefined : writeGeneratedToken(server.generatedToken, server.port);
     const tokenNote = generated?.note ?? describeTokenSource(values, io);
     io.stdout.write(`plantstore reference listening on ${server.url} (POST /plants); ${tokenNote}\n`);
+    io.stdout.write(notServedLine(server.notServed));
     try {
       await io.waitForStop();
       await server.close();
@@ -99,6 +100,17 @@ function writeGeneratedToken(token: string, port: number): { file: string; note:
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { file, note: `generated a token: export PLANTSTORE_TOKEN=$(cat ${file})` };
+}
+
+/**
+ * The startup line naming the operations the document declares that a server of plantstore does
+ * not serve (they answer 404 or 405); empty when there are none.
+ */
+export function notServedLine(notServed: readonly string[]): string {
+  if (notServed.length === 0) return '';
+  const shown = notServed.slice(0, 10).join(', ');
+  const more = notServed.length > 10 ? ` and ${notServed.length - 10} more` : '';
+  return `not served (only POST /plants is): ${shown}${more}\n`;
 }
 
 /** One request log line: method, path, status, time and what was wrong. */

@@ -59,15 +59,6 @@ export function sendJson(
   res.end(text, 'utf8');
 }
 
-/** Answers with the contract's Error body, the problem's status and the headers HTTP asks for. */
-export function sendProblem(
-  res: ServerResponse,
-  failure: Problem,
-  extraHeaders: Readonly<Record<string, string>> = {},
-): void {
-  sendJson(res, failure.status, errorBody(failure), { ...failure.headers, ...extraHeaders });
-}
-
 /** The outcome of reading a request body under a size limit. */
 export type BodyResult =
   { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly problem: Problem };
@@ -126,6 +117,8 @@ export interface ClientTimeouts {
   readonly rejectionHeaders?: Readonly<Record<string, string>>;
   /** Told of each request {@link hardenServer} answers itself, for the request log. */
   readonly onRejected?: (entry: RequestLogEntry) => void;
+  /** Writes the Error body of those answers (default: the seed contract's `{error, message}`). */
+  readonly errorBody?: (failure: Pick<Problem, 'code' | 'message'>) => string;
   /** Until the request headers are complete (default 10 s). */
   readonly headersTimeoutMs?: number;
   /** Until the whole request is complete (default 30 s). */
@@ -158,7 +151,7 @@ export function createHardenedServer(handler: RequestListener, timeouts: ClientT
  */
 export function hardenServer(
   server: Server,
-  options: Pick<ClientTimeouts, 'rejectionHeaders' | 'onRejected'> = {},
+  options: Pick<ClientTimeouts, 'rejectionHeaders' | 'onRejected' | 'errorBody'> = {},
 ): void {
   const extra = Object.entries(options.rejectionHeaders ?? {})
     .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -174,7 +167,7 @@ export function hardenServer(
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? problem('requestTimeout', 'The request did not arrive in time: send it whole, without pauses.')
           : problem('malformedRequest', 'The request is not well-formed HTTP/1.1.');
-    const body = errorBody(failure);
+    const body = (options.errorBody ?? errorBody)(failure);
     socket.end(
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
     );

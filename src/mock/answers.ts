@@ -1,8 +1,8 @@
-import { errorBody, type Problem } from '../contract/index.js';
+import type { Outcome } from '../http/pipeline.js';
 
 /**
  * Failure classes only the mock has, each with its own stable int32 code (the 4000s, beside the
- * contract's 1000s–3000s), answered as the contract's 400 Error.
+ * contract's 1000s–3000s), answered as the document's 400 Error.
  */
 export const MOCK_PROBLEMS = {
   forcedError: { code: 4001, status: 400, title: 'The documented error, asked for with Prefer: code=400' },
@@ -13,21 +13,8 @@ export const MOCK_PROBLEMS = {
 /** A failure class of the mock, e.g. `forcedError`. */
 export type MockProblemKind = keyof typeof MOCK_PROBLEMS;
 
-/** A finished answer of the mock: status, JSON body text and headers; `problem` says what was wrong. */
-export interface MockAnswer {
-  readonly status: number;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly problem?: string;
-}
-
-/** The answer to a failure of the contract's classes (400, 401, 404, 405 with their headers). */
-export function problemAnswer(failure: Problem): MockAnswer {
-  return { status: failure.status, body: errorBody(failure), headers: failure.headers, problem: failure.message };
-}
-
 /** The answer to a failure class of the mock: a 400 Error whose message says what to do. */
-export function mockProblemAnswer(kind: MockProblemKind, message: string): MockAnswer {
+export function mockFailure(kind: MockProblemKind, message: string): Outcome {
   const { code, status } = MOCK_PROBLEMS[kind];
-  return { status, body: errorBody({ code, message }), headers: {}, problem: message };
+  return { failure: { status, code, message, headers: {} } };
 }

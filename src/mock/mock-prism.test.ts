@@ -5,7 +5,6 @@ import { loadContract, type Contract } from '../contract/index.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer, type MockServerOptions } from './mock-server.js';
 import { createPrismEngine, type PrismQuestion } from './prism-engine.js';
-import { prismSafeBody } from './prism-answer.js';
 
 interface Reply {
   readonly status: number;
@@ -192,28 +191,13 @@ function rawExchange(port: number, request: string): Promise<string> {
   });
 }
 
-describe('Prism is asked', () => {
-  it('Prism judges the body it is given: a safe id passes, a missing name does not', async () => {
+describe('Prism is asked only what only Prism decides', () => {
+  it('decides on Prefer and Accept, never on the body or the credentials it is not shown', async () => {
     const engine = await createPrismEngine(contract, false);
-    const question = { authorization: 'Bearer x', accept: undefined, preferences: {} };
-    const valid = await engine.decide({ ...question, body: prismSafeBody({ id: 2n ** 63n - 1n, name: 'F' }) });
-    expect(valid).toMatchObject({ kind: 'response', violations: [], response: { statusCode: 200 } });
-    const invalid = await engine.decide({ ...question, body: { id: 1 } });
-    expect(invalid).toMatchObject({ kind: 'response', response: { statusCode: 400 } });
-    expect(invalid.kind === 'response' && invalid.violations.join()).toContain('name');
-  });
-
-  it('a remembered decision is reused only for its own class: Accept, Prefer, body shape and scheme each count', async () => {
-    const engine = await createPrismEngine(contract, false);
-    const plain: PrismQuestion = {
-      authorization: 'Bearer x',
-      accept: undefined,
-      body: { id: 1, name: 'F' },
-      preferences: {},
-    };
-    const statusOf = async (question: Partial<PrismQuestion>): Promise<unknown> => {
+    const plain: PrismQuestion = { accept: undefined, preferences: {} };
+    const statusOf = async (question: Partial<PrismQuestion>): Promise<number> => {
       const decision = await engine.decide({ ...plain, ...question });
-      return decision.kind === 'response' ? [decision.response.statusCode, ...decision.violations] : decision.status;
+      return decision.kind === 'response' ? decision.response.statusCode : decision.status;
     };
     const answers = [];
     for (let round = 0; round < 2; round++) {
@@ -221,43 +205,33 @@ describe('Prism is asked', () => {
         await statusOf({}),
         await statusOf({ preferences: { code: 400 } }),
         await statusOf({ accept: 'text/plain' }),
-        await statusOf({ body: { id: 1 } }),
-        await statusOf({ authorization: 'Basic x' }),
-        await statusOf({ body: { id: 2, name: 'G', tag: 't' }, authorization: 'Bearer other' }),
+        await statusOf({ preferences: { code: 401 } }),
       );
     }
-    const firstRound = [[200], [400], 406, [400, expect.stringContaining('name') as string], 401, [200]];
-    expect(answers).toEqual([...firstRound, ...firstRound]);
+    expect(answers).toEqual([200, 400, 406, 404, 200, 400, 406, 404]);
+  });
+
+  it('a remembered static decision is the one Prism made for that class', async () => {
+    const engine = await createPrismEngine(contract, false);
+    const first = await engine.decide({ accept: 'application/json', preferences: { code: 400 } });
+    const again = await engine.decide({ accept: 'application/json', preferences: { code: 400 } });
+    expect(again).toBe(first);
+    const other = await engine.decide({ accept: 'application/json', preferences: {} });
+    expect(other).not.toBe(first);
   });
 
   it('a dynamic decision is generated afresh for every request', async () => {
     const engine = await createPrismEngine(contract, true);
-    const question = { authorization: 'Bearer x', accept: undefined, body: { id: 1, name: 'F' } };
     const bodies = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      const decision = await engine.decide({ ...question, preferences: { seed: `s-${i}` } });
+      const decision = await engine.decide({ accept: undefined, preferences: { seed: `s-${i}` } });
       if (decision.kind === 'response') bodies.add(JSON.stringify(decision.response.body));
     }
     expect(bodies.size).toBeGreaterThan(1);
   });
 
-  it('Prism still makes the security decision for a header it can read', async () => {
-    const engine = await createPrismEngine(contract, false);
-    const decision = await engine.decide({
-      authorization: 'Basic x',
-      accept: undefined,
-      body: { id: 1, name: 'F' },
-      preferences: {},
-    });
-    expect(decision).toMatchObject({ kind: 'problem', status: 401 });
-  });
-
-  it('hands Prism an id of the same sign within its ±(2^53-1) bounds', () => {
-    expect(prismSafeBody({ id: -(2n ** 63n), name: 'F', tag: 't' })).toEqual({
-      id: -Number.MAX_SAFE_INTEGER,
-      name: 'F',
-      tag: 't',
-    });
-    expect(prismSafeBody({ id: 12n, name: 'F' })).toEqual({ id: 12, name: 'F' });
+  it('the pipeline, not Prism, judges credentials: another scheme gets the 401 Error with its code', async () => {
+    const reply = await send(mock.url, { authorization: 'Basic eDp5' });
+    expect(reply).toMatchObject({ status: 401, json: { error: 2002 } });
   });
 });

@@ -7,9 +7,11 @@ import {
   type ClientTimeouts,
   type RunningServer,
 } from '../http/server-kit.js';
-import { corsHeaders } from './cors.js';
-import { DEV_TOKEN } from './dev-token.js';
+import { corsHeaders } from '../http/cors.js';
+import { serveContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
+import { validPlants, validSamples } from '../http/valid-samples.js';
+import { DEV_TOKEN } from './dev-token.js';
 import { createMockHandler } from './mock-handler.js';
 import { createPrismEngine } from './prism-engine.js';
 
@@ -41,22 +43,27 @@ export interface MockServer extends RunningServer {
   readonly accepting: string;
   /** The seed of generated plants (pass it as `seed` to get the same plants again). */
   readonly seed: number;
+  /** Operations the document declares besides POST /plants, which the mock does not serve. */
+  readonly notServed: readonly string[];
 }
 
 /**
- * Starts the mock of `POST /plants` for frontend work: Prism decides every answer from
- * `openapi.yaml`, and a thin layer makes those answers follow the contract and the project's
- * decisions (exact int64, Error bodies that say what was wrong, real bearer authentication, CORS).
+ * Starts the mock of `POST /plants` for frontend work. The project's request pipeline judges each
+ * request by the document (`spec`, default `openapi.yaml`) as the reference does: exact int64,
+ * Error bodies that say what was wrong, real bearer authentication, plus CORS. Prism decides only
+ * what it alone decides: `Prefer` statuses and examples, negotiation on Accept, generated plants.
  */
 export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  const served = serveContract(contract, validSamples(contract));
   const dynamic = options.dynamic ?? false;
   const engine = await createPrismEngine(contract, dynamic);
   const tokens = options.tokens?.length ? options.tokens : [DEV_TOKEN];
   const seed = options.seed ?? randomInt(0, 2 ** 31);
   const handler = createMockHandler({
-    contract,
+    served,
     engine,
+    generatePlant: validPlants(contract),
     tokens,
     anyToken: options.anyToken ?? false,
     dynamic,
@@ -68,10 +75,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     ...options,
     // A browser reads a rejection only with CORS headers; its Origin is unknown here, so any.
     rejectionHeaders: corsHeaders({}),
+    errorBody: served.errorBody,
     ...(options.onRequest ? { onRejected: options.onRequest } : {}),
   });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
-  return { ...running, accepting: describeAccepted(options), seed };
+  return { ...running, accepting: describeAccepted(options), seed, notServed: served.notServed };
 }
 
 function describeAccepted(options: MockServerOptions): string {

@@ -1,85 +1,77 @@
-import { problem, type NewPlant } from '../contract/index.js';
-import { mockProblemAnswer, problemAnswer, type MockAnswer } from './answers.js';
+import { parseExactJson, problem, stringifyExactJson } from '../contract/index.js';
+import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
+import type { Outcome } from '../http/pipeline.js';
+import type { ServedContract } from '../http/served-contract.js';
+import { mockFailure } from './answers.js';
 import type { MockPreferences } from './prefer.js';
 import { PRISM_EXCEPTION, type PrismDecision } from './prism-engine.js';
 
 /** What shapes the answer besides Prism's decision. */
 export interface AnswerContext {
-  /** The plant as the contract read it: exact id, name and tag as sent. */
-  readonly plant: NewPlant;
+  readonly served: ServedContract;
+  /** The NewPlant the pipeline accepted. */
+  readonly accepted: AcceptedNewPlant;
   readonly preferences: MockPreferences;
   /** Whether Prism generated the body (`--dynamic` or `Prefer: dynamic=true`). */
   readonly dynamic: boolean;
-  /** The statuses openapi.yaml documents for POST /plants, for messages. */
+  /** The statuses the document lists for POST /plants, for messages. */
   readonly documentedStatuses: readonly string[];
-}
-
-const SAFE_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
-
-/**
- * The body Prism validates: the fields its schema constrains, with an id it can hold. Prism bounds
- * int64 to ±(2^53-1) and reads numbers as doubles; the contract has already judged the exact id,
- * so Prism gets one of the same sign within its bounds. Extra properties are left out: the schema
- * allows any, so they cannot change Prism's verdict.
- */
-export function prismSafeBody(plant: NewPlant): Record<string, unknown> {
-  const id = plant.id > SAFE_INTEGER ? SAFE_INTEGER : plant.id < -SAFE_INTEGER ? -SAFE_INTEGER : plant.id;
-  return plant.tag === undefined
-    ? { id: Number(id), name: plant.name }
-    : { id: Number(id), name: plant.name, tag: plant.tag };
+  /** A schema-valid Plant for this request, used where Prism's generated one is not valid. */
+  readonly generatedPlant: () => unknown;
 }
 
 /** Turns Prism's decision into the mock's answer, closing the gaps between Prism and the contract. */
-export function renderDecision(decision: PrismDecision, context: AnswerContext): MockAnswer {
+export function renderDecision(decision: PrismDecision, context: AnswerContext): Outcome {
   if (decision.kind === 'problem') return renderPrismProblem(decision, context);
-  const { response, violations } = decision;
-  if (violations.length > 0) {
-    // Prism's 400 carries a sample Error; the violations are the part a person needs.
-    return problemAnswer(problem('constraintViolated', `Invalid NewPlant: ${violations.slice(0, 5).join('; ')}.`));
-  }
+  const { response } = decision;
   if (response.statusCode === 400) {
-    return mockProblemAnswer(
+    return mockFailure(
       'forcedError',
       'This is the documented 400 Error, sent because the request asked for it with "Prefer: code=400"; the request itself was valid.',
     );
   }
-  if (response.statusCode === 200 && !context.dynamic && context.preferences.exampleKey === undefined) {
-    const { name, tag } = context.plant;
-    return { status: 200, body: JSON.stringify(tag === undefined ? { name } : { name, tag }), headers: {} };
+  if (response.statusCode === 200 && context.preferences.exampleKey === undefined) {
+    if (!context.dynamic) return { status: 200, body: context.served.plantBody(context.accepted) };
+    return { status: 200, body: validGeneratedPlant(response.body, context) };
   }
-  return { status: response.statusCode, body: JSON.stringify(response.body ?? null), headers: {} };
+  return { status: response.statusCode, body: JSON.stringify(response.body ?? null) };
 }
 
-function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }>, context: AnswerContext): MockAnswer {
+/**
+ * Prism's generated plant when the Plant schema accepts it (json-schema-faker misses some
+ * constraints: exact int64, some formats and patterns), else one generated from the compiled schema.
+ */
+function validGeneratedPlant(body: unknown, context: AnswerContext): string {
+  const text = JSON.stringify(body ?? null);
+  if (context.served.contract.check.plant(parseExactJson(text)).length === 0) return text;
+  return stringifyExactJson(context.generatedPlant());
+}
+
+function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }>, context: AnswerContext): Outcome {
   const documented = context.documentedStatuses.join(', ');
   if (decision.status === 404 && context.preferences.code !== undefined) {
-    return mockProblemAnswer(
+    return mockFailure(
       'unsupportedPreference',
-      `Prefer: code=${context.preferences.code} asks for a status openapi.yaml does not document for POST /plants; use one of ${documented}.`,
+      `Prefer: code=${context.preferences.code} asks for a status the document does not list for POST /plants; use one of ${documented}.`,
     );
   }
   if (decision.status === 404 && context.preferences.exampleKey !== undefined) {
-    return mockProblemAnswer(
+    return mockFailure(
       'unsupportedPreference',
-      `Prefer: example=${context.preferences.exampleKey.slice(0, 40)} names no example of openapi.yaml for this response (${decision.detail.replace(/\.$/, '')}).`,
+      `Prefer: example=${context.preferences.exampleKey.slice(0, 40)} names no example of the document for this response (${decision.detail.replace(/\.$/, '')}).`,
     );
   }
   if (decision.type === PRISM_EXCEPTION && /media type/i.test(decision.detail)) {
-    return mockProblemAnswer(
+    return mockFailure(
       'notAcceptable',
       'The Accept header is not a list of media types: accept application/json (or leave Accept out).',
     );
   }
   if (decision.status === 406) {
-    return mockProblemAnswer(
+    return mockFailure(
       'notAcceptable',
       'The Accept header excludes application/json, the only type POST /plants answers with: accept application/json.',
     );
   }
-  if (decision.status === 401) {
-    return problemAnswer(
-      problem('malformedCredentials', 'The Authorization header must be "Authorization: Bearer <token>".'),
-    );
-  }
-  return problemAnswer(problem('unprocessable', `The mock could not answer this request: ${decision.detail}`));
+  return { failure: problem('unprocessable', `The mock could not answer this request: ${decision.detail}`) };
 }

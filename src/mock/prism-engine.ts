@@ -1,35 +1,20 @@
 import { createInstance, getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { IHttpConfig, IHttpOperationConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
-import type { IHttpOperation } from '@stoplight/types';
 import { OPERATION, type Contract } from '../contract/index.js';
-import { memoizedMocker, memoizedRouter, silentLogger } from './prism-components.js';
-import {
-  BoundedMemo,
-  inputVerdictKey,
-  memoizedInputValidation,
-  memoizedSecurityCheck,
-  securityVerdictKey,
-  VERDICTS_KEPT,
-} from './prism-verdicts.js';
 
-/** What the mock asks Prism for one request: the validated body and the caller's preferences. */
+/**
+ * What the mock asks Prism for one request the pipeline has already judged valid: what the client
+ * accepts and prefers. Prism's own request validation and security check are off, so the body and
+ * the credentials are not Prism's business.
+ */
 export interface PrismQuestion {
-  /** A lower-case `Authorization` header that Prism's bearer check can read (`Bearer <token>`). */
-  readonly authorization: string;
   readonly accept: string | undefined;
-  /** The parsed body, with an id Prism's validator can hold (see `prismSafeBody`). */
-  readonly body: unknown;
   readonly preferences: Partial<Pick<IHttpOperationConfig, 'code' | 'exampleKey' | 'dynamic' | 'seed'>>;
 }
 
 /** Prism's decision: a response built from the spec, or a problem Prism raised (status and detail). */
 export type PrismDecision =
-  | {
-      readonly kind: 'response';
-      readonly response: IHttpResponse;
-      /** Request violations Prism found (empty when it judged the request valid). */
-      readonly violations: readonly string[];
-    }
+  | { readonly kind: 'response'; readonly response: IHttpResponse }
   | { readonly kind: 'problem'; readonly status: number; readonly type: string; readonly detail: string };
 
 /** The `type` of a problem Prism threw instead of returning. */
@@ -40,40 +25,56 @@ export interface PrismEngine {
   decide(question: PrismQuestion): Promise<PrismDecision>;
 }
 
-/** No validation of Prism's own output: it is generated from the very schema it would be checked against. */
+type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+
+/**
+ * Prism decides only what it alone decides: the status a `Prefer` asks for, the named example,
+ * negotiation on Accept, and generated bodies. Validation (of the request and of its own output)
+ * and the security check are the pipeline's, which judges them exactly.
+ */
 const BASE_CONFIG = {
-  validateRequest: true,
+  validateRequest: false,
   validateResponse: false,
-  checkSecurity: true,
+  checkSecurity: false,
   errors: false,
   upstreamProxy: undefined,
   isProxy: false,
 } as const;
 
+/** At most this many static decisions are kept (clients choose Accept and Prefer, memory must not follow). */
+export const DECISIONS_KEPT = 256;
+
 /**
- * Converts the contract's document into Prism's operations once and keeps the instance: Prism's
- * validators are cached by schema identity, so reusing the same operation objects compiles nothing
- * after the first request.
+ * Prism calls these levels (`success` is a custom pino level); a no-op logger whose `child` is
+ * itself costs nothing per request, where pino would build a child logger every time.
+ */
+const noop = (): void => undefined;
+const silentLogger = {
+  child: () => silentLogger,
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+  fatal: noop,
+  success: noop,
+};
+
+/**
+ * Converts the contract's document into Prism's operations once and keeps one instance. A static
+ * (not generated) decision depends only on the preferred status and example and on Accept, so it
+ * is made by Prism once per such class and then reused.
  */
 export async function createPrismEngine(contract: Contract, dynamic: boolean): Promise<PrismEngine> {
   // getHttpOperationsFromSpec dereferences in place: give it a copy.
   const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
   const operation = operations.find((op) => op.method === OPERATION.method && op.path === OPERATION.path);
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${OPERATION.path} operation`);
-  const resources: IHttpOperation[] = [withoutEmptyParameterLists(operation)];
-  const prism = createInstance(
-    { ...BASE_CONFIG, mock: { dynamic } },
-    {
-      logger: silentLogger,
-      route: memoizedRouter(),
-      mock: memoizedMocker(),
-      validateInput: memoizedInputValidation(),
-      validateSecurity: memoizedSecurityCheck(),
-    },
-  );
-
-  const [resource] = resources as [IHttpOperation];
-  const decisions = new BoundedMemo<PrismDecision>(VERDICTS_KEPT);
+  const resources: Operation[] = [operation];
+  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger });
+  const decisions = new BoundedMemo<PrismDecision>(DECISIONS_KEPT);
+  // Callbacks are requests Prism makes per answer: with any, every answer is Prism's afresh.
+  const memoizable = !operation.callbacks?.length;
 
   async function ask(input: IHttpRequest, config: IHttpConfig): Promise<PrismDecision> {
     let result: Awaited<ReturnType<ReturnType<typeof prism.request>>>;
@@ -84,10 +85,7 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       const detail = error instanceof Error ? error.message : String(error);
       return { kind: 'problem', status: 500, type: PRISM_EXCEPTION, detail };
     }
-    if (result._tag === 'Right') {
-      const { output, validations } = result.right;
-      return { kind: 'response', response: output, violations: validations.input.map((v) => v.message) };
-    }
+    if (result._tag === 'Right') return { kind: 'response', response: result.right.output };
     const failure = result.left as Error & { status?: number; detail?: string };
     return {
       kind: 'problem',
@@ -102,61 +100,42 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       const input: IHttpRequest = {
         method: OPERATION.method,
         url: { path: OPERATION.path },
-        // The layer has already required application/json; without a Content-Length Prism skips its
-        // 415 check, which would say the same each time, and still picks the content by media type.
         headers: {
-          authorization: question.authorization,
           'content-type': 'application/json',
           ...(question.accept === undefined ? {} : { accept: question.accept }),
         },
-        body: question.body,
       };
       const mock = { dynamic, ...definedOnly(question.preferences) };
-      const key = mock.dynamic ? undefined : staticDecisionKey(resource, input, mock);
+      const key =
+        memoizable && !mock.dynamic
+          ? JSON.stringify([question.accept ?? null, mock.code ?? null, mock.exampleKey ?? null])
+          : undefined;
       const known = key === undefined ? undefined : decisions.get(key);
       if (known) return known;
       // A fresh mock object every time: Prism writes the Accept media types into it.
       const decision = await ask(input, { ...BASE_CONFIG, mock });
-      if (key !== undefined && decision.kind === 'response' && decision.violations.length === 0) {
-        decisions.set(key, decision);
-      }
+      if (key !== undefined) decisions.set(key, decision);
       return decision;
     },
   };
 }
 
-/**
- * The class of a request whose static (not generated) answer Prism has already decided: the same
- * classes for its request validation and security check (see prism-verdicts.ts), the same Accept,
- * and the same preferred status and example. Prism's router, validators and static mocker give
- * every request of one class the same decision; only a decision without violations is kept, so an
- * invalid request is always judged afresh. Undefined when a part cannot vouch, or with callbacks.
- */
-function staticDecisionKey(
-  resource: IHttpOperation,
-  input: IHttpRequest,
-  mock: NonNullable<IHttpConfig['mock']>,
-): string | undefined {
-  if (resource.callbacks?.length) return undefined;
-  const body = inputVerdictKey(resource, input);
-  const security = securityVerdictKey(resource, input);
-  if (body === undefined || security === undefined) return undefined;
-  // NUL appears in neither part key (JSON escapes it, and it is not whitespace), so it separates them.
-  const accept = input.headers?.accept;
-  return `${body}\0${security}\0${JSON.stringify(accept ?? null)}${mock.code ?? ''}\0${JSON.stringify(mock.exampleKey ?? null)}`;
-}
+/** A map that forgets its oldest entry when full. */
+class BoundedMemo<V> {
+  private readonly entries = new Map<string, V>();
+  constructor(private readonly limit: number) {}
 
-/**
- * The operation without its empty header, query, path and cookie parameter lists: Prism validates
- * each list it is given (parsing the path template every time) even when there is nothing to check.
- */
-function withoutEmptyParameterLists(operation: IHttpOperation): IHttpOperation {
-  const request = operation.request;
-  if (!request) return operation;
-  const kept = Object.fromEntries(
-    Object.entries(request).filter(([, value]) => !(Array.isArray(value) && value.length === 0)),
-  );
-  return { ...operation, request: kept };
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (this.entries.size >= this.limit && !this.entries.has(key)) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done !== true) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, value);
+  }
 }
 
 function definedOnly<T extends object>(record: T): Partial<T> {

@@ -1,29 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  createBearerCheck,
-  DEFAULT_SPEC_PATH,
-  loadContract,
-  problem,
-  readNewPlant,
-  requestPath,
-  routeProblem,
-  type Contract,
-  type Problem,
-} from '../contract/index.js';
+import { createBearerCheck, DEFAULT_SPEC_PATH, loadContract, problem, type Contract } from '../contract/index.js';
+import { plantIdKey } from '../contract/new-plant-request.js';
+import { createPipeline, type Answer } from '../http/pipeline.js';
+import { serveContract, type ServedContract } from '../http/served-contract.js';
 import {
   DEFAULT_BODY_LIMIT,
   createHardenedServer,
-  loggedTarget,
   type ClientTimeouts,
   type RequestLogEntry,
-  mustCloseAfterAnswer,
   listen,
-  readBody,
-  sendJson,
-  sendProblem,
   type RunningServer,
 } from '../http/server-kit.js';
+import { validSamples } from '../http/valid-samples.js';
 import { createMemoryStore, type PlantStore } from './plant-store.js';
 
 export type { RequestLogEntry } from '../http/server-kit.js';
@@ -50,6 +39,8 @@ export interface ReferenceServerOptions extends ClientTimeouts {
 export interface ReferenceServer extends RunningServer {
   /** The token generated when no tokens were configured; absent otherwise. */
   readonly generatedToken?: string;
+  /** Operations the document declares besides POST /plants, which the reference does not serve. */
+  readonly notServed: readonly string[];
 }
 
 /**
@@ -58,6 +49,7 @@ export interface ReferenceServer extends RunningServer {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  const served = serveContract(contract, validSamples(contract));
   const generatedToken = options.tokens?.length ? undefined : randomBytes(24).toString('base64url');
   const handler = createReferenceHandler(contract, {
     ...options,
@@ -65,10 +57,12 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   });
   const server = createHardenedServer(handler, {
     ...options,
+    errorBody: served.errorBody,
     ...(options.onRequest ? { onRejected: options.onRequest } : {}),
   });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
-  return generatedToken === undefined ? running : { ...running, generatedToken };
+  const notServed = served.notServed;
+  return generatedToken === undefined ? { ...running, notServed } : { ...running, notServed, generatedToken };
 }
 
 /** The reference as a plain `node:http` request handler, for use inside another server. */
@@ -76,62 +70,24 @@ export function createReferenceHandler(
   contract: Contract,
   options: ReferenceServerOptions & { readonly tokens: readonly string[] },
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const checkBearer = createBearerCheck(options.tokens);
-  const store = options.store ?? createMemoryStore();
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<Problem | undefined> {
-    const routeFailure = routeProblem(req.method, requestPath(req.url));
-    if (routeFailure) return reject(req, res, bodyLimit, routeFailure);
-    const authProblem = checkBearer(req.headers.authorization);
-    if (authProblem) return reject(req, res, bodyLimit, authProblem);
-    const read = await readBody(req, bodyLimit);
-    if (!read.ok) return reject(req, res, bodyLimit, read.problem);
-    const result = readNewPlant(contract, req.headers['content-type'], read.body);
-    if (!result.ok) return reject(req, res, bodyLimit, result.problem);
-    const { plant } = result;
-    if (!store.add(plant)) {
-      return reject(
-        req,
-        res,
-        bodyLimit,
-        problem('duplicateId', `A plant with id ${plant.id} already exists: choose another id.`),
-      );
-    }
-    sendJson(
-      res,
-      200,
-      JSON.stringify(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag }),
-    );
-    return undefined;
-  }
-
-  return (req, res) => {
-    const started = performance.now();
-    answer(req, res)
-      .catch((error: unknown) => {
-        process.emitWarning(
-          `plantstore reference: unexpected ${error instanceof Error ? error.name : 'error'} while answering`,
-        );
-        return reject(req, res, bodyLimit, problem('unprocessable', 'The server could not process this request.'));
-      })
-      .then((failure) => {
-        options.onRequest?.({
-          method: req.method ?? '?',
-          path: loggedTarget(req.url),
-          status: res.statusCode,
-          ms: performance.now() - started,
-          ...(failure ? { problem: failure.message } : {}),
-        });
-      })
-      .catch(() => undefined);
-  };
+  const served = serveContract(contract, validSamples(contract));
+  return createPipeline({
+    served,
+    checkBearer: createBearerCheck(options.tokens),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    noun: 'server',
+    answer: storeAndEcho(served, options.store ?? createMemoryStore()),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  });
 }
 
-/** Answers with a problem; a large unread body is not waited for: the connection closes instead. */
-function reject(req: IncomingMessage, res: ServerResponse, bodyLimit: number, failure: Problem): Problem {
-  const close = mustCloseAfterAnswer(req, bodyLimit);
-  sendProblem(res, failure, close ? { connection: 'close' } : {});
-  if (close) res.once('finish', () => req.socket.destroySoon());
-  return failure;
+/** The reference's answer: a plant whose id is taken is refused; any other is kept and echoed. */
+function storeAndEcho(served: ServedContract, store: PlantStore): Answer {
+  return (accepted) => {
+    const id = plantIdKey(accepted.plant);
+    if (id !== undefined && !store.add(id)) {
+      return { failure: problem('duplicateId', `A plant with id ${id} already exists: choose another id.`) };
+    }
+    return { status: 200, body: served.plantBody(accepted) };
+  };
 }

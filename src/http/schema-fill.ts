@@ -1,0 +1,71 @@
+import { ContractError, parseExactJson, stringifyExactJson, type SchemaCheck } from '../contract/index.js';
+import { LosslessNumber } from 'lossless-json';
+import { JsonPlaceholder, type ExactJson } from '../contract/schema/compiled-schema.js';
+import type { DeclaredProperties } from './declared-properties.js';
+
+/** Where the filled values are checked and, failing the document's own, taken from. */
+export interface FillSource {
+  /** Checks whole values of the object schema the properties belong to. */
+  readonly check: SchemaCheck;
+  /** A valid value of that schema, generated with a fixed seed; undefined when none can be made. */
+  readonly sample: () => ExactJson | undefined;
+  /** What the schema is, for messages: `the Plant schema`. */
+  readonly subject: string;
+}
+
+/**
+ * A schema-valid JSON text for each named property, for answers that must carry a property the
+ * request did not: the property's `default`, else one of its examples, else the value a generated
+ * valid object holds. A candidate counts only when the generated object, with the candidate put in,
+ * still passes `check`. Throws a {@link ContractError} when no valid value can be found.
+ */
+export function fillValues(
+  names: readonly string[],
+  declared: DeclaredProperties,
+  source: FillSource,
+): ReadonlyMap<string, string> {
+  const fills = new Map<string, string>();
+  if (names.length === 0) return fills;
+  const sample = source.sample();
+  const base = isRecord(sample) ? sample : undefined;
+  for (const name of names) {
+    const chosen = documentedValues(declared.schemas.get(name) ?? []).find((candidate) =>
+      base === undefined ? false : passes(source.check, { ...base, [name]: candidate }),
+    );
+    const value = chosen ?? base?.[name];
+    if (value === undefined) {
+      throw new ContractError(
+        `${source.subject} requires "${name}", which plantstore must fill in, but it declares no valid default or example for it and no valid value can be generated.`,
+      );
+    }
+    fills.set(name, stringifyExactJson(value));
+  }
+  return fills;
+}
+
+/** The values a document offers for a property: `default`, `example`, then each of `examples`. */
+function documentedValues(schemas: readonly Record<string, unknown>[]): ExactJson[] {
+  const values: unknown[] = [];
+  for (const schema of schemas) if ('default' in schema) values.push(schema.default);
+  for (const schema of schemas) if ('example' in schema) values.push(schema.example);
+  for (const schema of schemas) if (Array.isArray(schema.examples)) values.push(...(schema.examples as unknown[]));
+  return values as ExactJson[];
+}
+
+function isRecord(value: ExactJson | undefined): value is { [key: string]: ExactJson } {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof LosslessNumber) &&
+    !(value instanceof JsonPlaceholder)
+  );
+}
+
+function passes(check: SchemaCheck, value: Record<string, ExactJson>): boolean {
+  try {
+    return check(parseExactJson(stringifyExactJson(value))).length === 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,113 @@
+import { ContractError, parseExactJson, type Contract, type Problem, type SchemaCheck } from '../contract/index.js';
+import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
+import type { ExactJson } from '../contract/schema/compiled-schema.js';
+import { declaredProperties } from './declared-properties.js';
+import { fillValues } from './schema-fill.js';
+
+/**
+ * What a server of this project needs of the document, prepared once: how to judge a NewPlant,
+ * how to answer an accepted one, and how to write an Error the document's Error schema accepts.
+ */
+export interface ServedContract {
+  readonly contract: Contract;
+  /** Judges a parsed request body against the NewPlant schema. */
+  readonly checkNewPlant: SchemaCheck;
+  /**
+   * The 200 body: the Plant schema's projection of the accepted NewPlant. Every Plant property the
+   * request holds is echoed exactly (numbers as written); a required one it lacks gets the valid
+   * value chosen at startup; an optional one it lacks stays absent.
+   */
+  readonly plantBody: (accepted: AcceptedNewPlant) => string;
+  /** An Error body with this code and message, filled out to satisfy the document's Error schema. */
+  readonly errorBody: (failure: Pick<Problem, 'code' | 'message'>) => string;
+  /** Operations the document declares that plantstore does not serve, e.g. `GET /plants`. */
+  readonly notServed: readonly string[];
+}
+
+/** Valid values of the response schemas, generated with a fixed seed, for properties that must be filled. */
+export interface ValidSamples {
+  readonly plant: () => ExactJson | undefined;
+  readonly error: () => ExactJson | undefined;
+}
+
+const prepared = new WeakMap<Contract, ServedContract>();
+
+/**
+ * Prepares a contract for serving, once per contract. Throws a {@link ContractError} when a
+ * required response property cannot be filled validly, or the Error schema refuses the Error
+ * bodies plantstore writes (its `error` is an int32 code, its `message` a sentence).
+ */
+export function serveContract(contract: Contract, samples: ValidSamples): ServedContract {
+  let served = prepared.get(contract);
+  if (!served) {
+    served = {
+      contract,
+      checkNewPlant: contract.check.newPlant,
+      plantBody: createPlantProjection(contract, samples),
+      errorBody: createErrorWriter(contract, samples),
+      notServed: otherOperations(contract),
+    };
+    prepared.set(contract, served);
+  }
+  return served;
+}
+
+interface Member {
+  readonly name: string;
+  /** `"name":`, written once. */
+  readonly prefix: string;
+  /** The text written when the request lacks the property; undefined: leave it out. */
+  readonly fill: string | undefined;
+}
+
+function createPlantProjection(contract: Contract, samples: ValidSamples): ServedContract['plantBody'] {
+  const plant = declaredProperties(contract.schemas.plant);
+  const requested = declaredProperties(contract.schemas.newPlant).required;
+  const toFill = [...plant.required].filter((name) => !requested.has(name));
+  const fills = fillValues(toFill, plant, {
+    check: contract.check.plant,
+    sample: samples.plant,
+    subject: 'The Plant schema',
+  });
+  const members: Member[] = plant.names.map((name) => ({
+    name,
+    prefix: `${JSON.stringify(name)}:`,
+    fill: fills.get(name),
+  }));
+  return ({ parsed }) => {
+    let body = '';
+    for (const member of members) {
+      if (Object.hasOwn(parsed, member.name)) body += `,${member.prefix}${exactJsonText(parsed, member.name)}`;
+      else if (member.fill !== undefined) body += `,${member.prefix}${member.fill}`;
+    }
+    return `{${body.slice(1)}}`;
+  };
+}
+
+function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
+  const error = declaredProperties(contract.schemas.error);
+  const toFill = [...error.required].filter((name) => name !== 'error' && name !== 'message');
+  const fills = fillValues(toFill, error, {
+    check: contract.check.error,
+    sample: samples.error,
+    subject: 'The Error schema',
+  });
+  const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
+  const write: ServedContract['errorBody'] = ({ code, message }) =>
+    `{"error":${code},"message":${JSON.stringify(message)}${extra}}`;
+  const violations = contract.check.error(parseExactJson(write({ code: 1001, message: 'The request body is empty.' })));
+  if (violations.length > 0) {
+    throw new ContractError(
+      `The document's Error schema refuses the Error bodies plantstore answers with (an int32 "error" code and a "message" sentence): ${violations
+        .slice(0, 3)
+        .map((v) => v.message)
+        .join('; ')}.`,
+    );
+  }
+  return write;
+}
+
+function otherOperations(contract: Contract): readonly string[] {
+  const others = (contract as { readonly otherOperations?: unknown }).otherOperations;
+  return Array.isArray(others) ? others.filter((name): name is string => typeof name === 'string') : [];
+}
