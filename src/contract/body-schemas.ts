@@ -1,0 +1,95 @@
+import { escapePointer } from './operations.js';
+import type { JsonSchema } from './schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** One schema of the operation: where it is in the document and under which media type it was found. */
+export interface BodySchema {
+  readonly schema: JsonSchema;
+  /** JSON pointer of the schema in the document, e.g. `/paths/~1plants/post/requestBody/content/application~1json/schema`. */
+  readonly pointer: string;
+  /** The media type key it was found under, e.g. `application/json` or `application/json; charset=utf-8`. */
+  readonly mediaType: string;
+}
+
+/** The operation's three schemas, each found or explained. */
+export interface OperationBodies {
+  readonly newPlant: BodySchema | string;
+  readonly plant: BodySchema | string;
+  readonly error: (BodySchema & { readonly status: string }) | string;
+}
+
+const MEDIA_TYPES_SOUGHT = 'application/json, application/json with parameters, or a type ending in +json';
+
+/** How well a media type key says "JSON": lower is better; `undefined` is not JSON. */
+function jsonRank(key: string): number | undefined {
+  const [essence = '', ...parameters] = key.toLowerCase().split(';');
+  const type = essence.trim();
+  if (type === 'application/json') return parameters.length === 0 ? 0 : 1;
+  if (/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type)) return 2;
+  return undefined;
+}
+
+/** Picks the JSON schema of a Content map (`application/json` first), or says what is missing. */
+function jsonSchemaOf(content: unknown, pointer: string, what: string): BodySchema | string {
+  const keys = isObject(content) ? Object.keys(content) : [];
+  const ranked = keys
+    .map((key) => ({ key, rank: jsonRank(key) }))
+    .filter((entry): entry is { key: string; rank: number } => entry.rank !== undefined)
+    .sort((a, b) => a.rank - b.rank);
+  const best = ranked[0];
+  if (!best) {
+    const found = keys.length === 0 ? 'it lists no media type' : `it lists only ${keys.join(', ')}`;
+    return `${what} has no JSON media type (looked for ${MEDIA_TYPES_SOUGHT} under ${pointer}/content; ${found}).`;
+  }
+  const schemaPointer = `${pointer}/content/${escapePointer(best.key)}/schema`;
+  const schema = (content as JsonObject)[best.key];
+  if (!isObject(schema) || !isObject(schema.schema)) {
+    return `${what} has no schema for ${best.key} (looked at ${schemaPointer}).`;
+  }
+  return { schema: schema.schema, pointer: schemaPointer, mediaType: best.key };
+}
+
+/**
+ * Finds the NewPlant (request body), Plant (200 response) and Error schemas of an operation of the
+ * dereferenced document. The Error schema is the 400 response's; failing that a `4XX` or `default`
+ * response's. Each one missing is explained in a sentence naming where it was looked for.
+ */
+export function findBodies(operation: JsonObject, pointer: string, name: string): OperationBodies {
+  const requestBody = operation.requestBody;
+  const newPlant = isObject(requestBody)
+    ? jsonSchemaOf(requestBody.content, `${pointer}/requestBody`, `The request body of ${name}`)
+    : `${name} has no request body (looked for requestBody at ${pointer}); plantstore sends a NewPlant there.`;
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  const statuses = Object.keys(responses);
+  const plant = isObject(responses['200'])
+    ? jsonSchemaOf(responses['200'].content, `${pointer}/responses/200`, `The 200 response of ${name}`)
+    : `${name} has no 200 response (looked at ${pointer}/responses/200; ${listedStatuses(statuses)}); plantstore expects a Plant there.`;
+  return { newPlant, plant, error: findErrorBody(responses, pointer, name) };
+}
+
+function listedStatuses(statuses: readonly string[]): string {
+  return statuses.length === 0 ? 'it documents no response' : `it documents ${statuses.join(', ')}`;
+}
+
+function findErrorBody(responses: JsonObject, pointer: string, name: string): OperationBodies['error'] {
+  const candidates = [
+    '400',
+    ...Object.keys(responses).filter((key) => key.toUpperCase() === '4XX'),
+    ...Object.keys(responses).filter((key) => key === 'default'),
+  ];
+  for (const status of candidates) {
+    const response = responses[status];
+    if (!isObject(response)) continue;
+    const found = jsonSchemaOf(response.content, `${pointer}/responses/${status}`, 'unused');
+    if (typeof found !== 'string') return { ...found, status };
+  }
+  return (
+    `${name} documents no Error schema: none of its 400, 4XX and default responses has a JSON schema ` +
+    `(looked under ${pointer}/responses; ${listedStatuses(Object.keys(responses))}). plantstore expects an Error with each 400.`
+  );
+}

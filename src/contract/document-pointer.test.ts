@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { documentPointer, pointerSegments } from './document-pointer.js';
+
+const document = {
+  paths: {
+    '/plants': {
+      post: {
+        requestBody: { $ref: '#/components/requestBodies/NewPlant' },
+        responses: { '200': { content: { 'application/json': { schema: { $ref: 'plant.yaml#/Plant' } } } } },
+      },
+    },
+  },
+  components: {
+    requestBodies: {
+      NewPlant: { content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+    },
+    schemas: {
+      NewPlant: { allOf: [{ $ref: '#/components/schemas/Plant' }, { properties: { id: { type: 'integer' } } }] },
+      Plant: {
+        properties: {
+          tag: { type: 'string', pattern: 'x' },
+          children: { items: { $ref: '#/components/schemas/Plant' } },
+        },
+      },
+      Sibling: { $ref: '#/components/schemas/Plant', description: 'kept beside the $ref' },
+    },
+  },
+};
+const body = '/paths/~1plants/post/requestBody/content/application~1json/schema';
+
+describe('documentPointer', () => {
+  it('follows $refs to where a keyword of a dereferenced schema is written', () => {
+    expect(documentPointer(document, '', `${body}/allOf/0/properties/tag/pattern`)).toBe(
+      '/components/schemas/Plant/properties/tag/pattern',
+    );
+    expect(documentPointer(document, '', `${body}/allOf/1/properties/id/type`)).toBe(
+      '/components/schemas/NewPlant/allOf/1/properties/id/type',
+    );
+  });
+
+  it('follows a recursive schema around its cycle', () => {
+    expect(documentPointer(document, '/components/schemas/Plant', '/properties/children/items/properties/tag')).toBe(
+      '/components/schemas/Plant/properties/tag',
+    );
+  });
+
+  it('keeps a keyword written beside a $ref where it is, and names another file with its fragment', () => {
+    expect(documentPointer(document, '/components/schemas/Sibling', '/description')).toBe(
+      '/components/schemas/Sibling/description',
+    );
+    const response = '/paths/~1plants/post/responses/200/content/application~1json/schema';
+    expect(documentPointer(document, response, '/properties/name')).toBe('plant.yaml#/Plant/properties/name');
+  });
+});
+
+describe('pointerSegments', () => {
+  it('unescapes ~1 and ~0, and URI escapes only in a # fragment', () => {
+    expect(pointerSegments('/a~1b/c~0d/%7B')).toEqual(['a/b', 'c~d', '%7B']);
+    expect(pointerSegments('#/paths/~1plants~1%7Bid%7D')).toEqual(['paths', '/plants/{id}']);
+    expect(pointerSegments('')).toEqual([]);
+  });
+});

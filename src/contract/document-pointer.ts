@@ -1,0 +1,64 @@
+import { escapePointer } from './operations.js';
+
+/** Splits a JSON pointer (`/a/b~1c`, with or without a leading `#`) into its unescaped segments. */
+export function pointerSegments(pointer: string): string[] {
+  const fragment = pointer.startsWith('#');
+  const bare = fragment ? pointer.slice(1) : pointer;
+  if (bare === '') return [];
+  return bare
+    .slice(1)
+    .split('/')
+    .map((part) => (fragment ? safeDecode(part) : part).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** A `#` fragment is URI-encoded (`%7Bid%7D`); a malformed escape is kept as written. */
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function joinPointer(segments: readonly string[]): string {
+  return segments.map((segment) => `/${escapePointer(segment)}`).join('');
+}
+
+function child(node: unknown, key: string): unknown {
+  return node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+}
+
+function at(root: unknown, segments: readonly string[]): unknown {
+  return segments.reduce(child, root);
+}
+
+/** The `$ref` to follow before stepping into `key`: none when the key sits beside the `$ref` (OpenAPI 3.1). */
+function refToFollow(node: unknown, key: string): string | undefined {
+  const ref = child(node, '$ref');
+  if (typeof ref !== 'string') return undefined;
+  return child(node, key) === undefined ? ref : undefined;
+}
+
+/**
+ * Maps a pointer inside a dereferenced schema back to the place in the document where that keyword
+ * is written, following `$ref`s of the document as written (not dereferenced): `/properties/tag/pattern`
+ * under the request body schema becomes `/components/schemas/NewPlant/properties/tag/pattern`. A `$ref`
+ * into another file gives `other.yaml#/...`.
+ */
+export function documentPointer(document: unknown, base: string, schemaPointer: string): string {
+  let location = pointerSegments(base);
+  let node = at(document, location);
+  const keys = pointerSegments(schemaPointer);
+  for (const [index, key] of keys.entries()) {
+    for (let hops = 0; hops < 32; hops += 1) {
+      const ref = refToFollow(node, key);
+      if (ref === undefined) break;
+      if (!ref.startsWith('#')) return `${ref.includes('#') ? ref : `${ref}#`}${joinPointer(keys.slice(index))}`;
+      location = pointerSegments(ref);
+      node = at(document, location);
+    }
+    location = [...location, key];
+    node = child(node, key);
+  }
+  return joinPointer(location);
+}

@@ -1,0 +1,71 @@
+/** The HTTP methods a Path Item Object may declare, in the order the OpenAPI specification lists them. */
+export const PATH_ITEM_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The operations a Path Item Object declares, as `METHOD` names in upper case. */
+function methodsOf(pathItem: unknown): string[] {
+  if (!isObject(pathItem)) return [];
+  return PATH_ITEM_METHODS.filter((method) => isObject(pathItem[method])).map((method) => method.toUpperCase());
+}
+
+/**
+ * Every operation and webhook a document declares, except the one given (`POST /plants`): e.g.
+ * `GET /plants`, `DELETE /plants/{id}`, `webhook newPlant (POST)`. Operations come first, by path
+ * then by method in the specification's order; webhooks follow, by name. The order is stable.
+ */
+export function listOperations(document: JsonObject, except?: { path: string; method: string }): string[] {
+  const skip = except ? `${except.method.toUpperCase()} ${except.path}` : undefined;
+  const paths = isObject(document.paths) ? document.paths : {};
+  const operations = Object.keys(paths)
+    .sort(compareText)
+    .flatMap((path) => methodsOf(paths[path]).map((method) => `${method} ${path}`))
+    .filter((name) => name !== skip);
+  const hooks = isObject(document.webhooks) ? document.webhooks : {};
+  const webhooks = Object.keys(hooks)
+    .sort(compareText)
+    .flatMap((name) => methodsOf(hooks[name]).map((method) => `webhook ${name} (${method})`));
+  return [...operations, ...webhooks];
+}
+
+/** Code-unit order, independent of the locale the process runs in. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What is wrong on the way to an operation, or the operation itself. */
+export type Located<T> = { readonly found: T; readonly pointer: string } | { readonly missing: string };
+
+/** Escapes one JSON pointer segment (RFC 6901). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Finds `paths[path][method]`, or says in a sentence what is missing and what the document has instead. */
+export function findOperation(document: JsonObject, path: string, method: string): Located<JsonObject> {
+  const name = `${method.toUpperCase()} ${path}`;
+  const paths = isObject(document.paths) ? document.paths : {};
+  const pathItem = paths[path];
+  const pointer = `/paths/${escapePointer(path)}/${method}`;
+  if (isObject(pathItem) && isObject(pathItem[method])) return { found: pathItem[method], pointer };
+  const declared = listOperations(document).filter((other) => !other.startsWith('webhook '));
+  const instead =
+    declared.length === 0 ? 'it declares no operation at all' : `it declares ${summariseList(declared, 6)}`;
+  const where = isObject(pathItem) ? `paths → ${path} has no ${method}` : `paths has no ${path}`;
+  return {
+    missing: `The document has no ${name} operation, the one plantstore tests (${where}; ${instead}).`,
+  };
+}
+
+/** `a, b and c`, or `a, b, c and 4 more`. */
+export function summariseList(items: readonly string[], limit: number): string {
+  const shown = items.slice(0, limit);
+  const rest = items.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) ?? ''}`;
+}

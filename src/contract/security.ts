@@ -1,0 +1,70 @@
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * How the tested operation authenticates, from its security requirements (or the document's):
+ * `bearer` when one way to call it needs only http bearer schemes; `none` when it declares no
+ * requirement; `optional` when one alternative is the empty requirement `{}` (anonymous calls allowed);
+ * otherwise the type of the first scheme required (`basic` for http basic).
+ */
+export type ContractAuth =
+  'bearer' | 'none' | 'optional' | 'basic' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mutualTLS' | 'other';
+
+/** The operation's authentication and the security scheme names it comes from. */
+export interface OperationAuth {
+  readonly auth: ContractAuth;
+  /** Names under `components.securitySchemes` of the requirement chosen; empty for `none`/`optional`. */
+  readonly schemes: readonly string[];
+}
+
+/** Reads what authentication an operation needs; never refuses (the runner and servers decide what to do). */
+export function operationAuth(document: JsonObject, operation: JsonObject): OperationAuth {
+  const declared = operation.security ?? document.security;
+  const requirements = Array.isArray(declared) ? declared.filter(isObject) : [];
+  if (requirements.length === 0) return { auth: 'none', schemes: [] };
+  if (requirements.some((requirement) => Object.keys(requirement).length === 0)) {
+    return { auth: 'optional', schemes: [] };
+  }
+  const components = isObject(document.components) ? document.components : {};
+  const definitions = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const kinds = requirements.map((requirement) => Object.keys(requirement).map((name) => kindOf(definitions[name])));
+  const bearer = kinds.findIndex((schemes) => schemes.every((kind) => kind === 'bearer'));
+  const chosen = bearer === -1 ? 0 : bearer;
+  const requirement = requirements[chosen] ?? {};
+  return { auth: kinds[chosen]?.[0] ?? 'other', schemes: Object.keys(requirement) };
+}
+
+function kindOf(scheme: unknown): ContractAuth {
+  if (!isObject(scheme)) return 'other';
+  if (scheme.type === 'http') {
+    const name = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : '';
+    return name === 'bearer' ? 'bearer' : name === 'basic' ? 'basic' : 'other';
+  }
+  const known = ['apiKey', 'oauth2', 'openIdConnect', 'mutualTLS'] as const;
+  return known.find((type) => type === scheme.type) ?? 'other';
+}
+
+/**
+ * The path of the document's first server URL, its variables filled with their defaults: `/v1` for
+ * `https://api.example.com/v1/`, `` for none, for `/`, or for a URL that cannot be read.
+ */
+export function serverBasePath(document: JsonObject): string {
+  const servers = Array.isArray(document.servers) ? document.servers : [];
+  const first: unknown = servers[0];
+  if (!isObject(first) || typeof first.url !== 'string') return '';
+  const variables = isObject(first.variables) ? first.variables : {};
+  const url = first.url.replace(/\{([^}]*)\}/g, (whole, name: string) => {
+    const variable = variables[name];
+    return isObject(variable) && typeof variable.default === 'string' ? variable.default : whole;
+  });
+  if (url.includes('{')) return '';
+  try {
+    const path = new URL(url, 'http://relative.invalid').pathname;
+    return path.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
