@@ -1,3 +1,6 @@
+// The public declarations name Node types (Buffer, node:http servers): the reference makes them
+// compile in a consumer whose tsconfig sets no `types` (TypeScript 6 defaults it to []).
+/// <reference types="node" preserve="true" />
 /**
  * plantstore's programmatic API: everything the CLI does is available here.
  *

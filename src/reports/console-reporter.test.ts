@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../runner/report.js';
 import { createConsoleReporter } from './console-reporter.js';
 import type { Reporter, TextSink } from './reporter.js';
-import { passingReport, sampleReport } from './sample-reports.js';
+import { passingReport, sampleReport } from '../fixtures/sample-reports.js';
 
 interface Capture extends TextSink {
   readonly text: () => string;

@@ -1,7 +1,7 @@
 /* eslint-disable no-control-regex -- these tests look for control characters in the output */
 import { describe, expect, it } from 'vitest';
 import { counted, failureText, oneLine, printable, requestText, responseText, truncate } from './exchange-text.js';
-import { sampleReport } from './sample-reports.js';
+import { sampleReport } from '../fixtures/sample-reports.js';
 
 describe('printable', () => {
   it('spells control, invisible and bidi characters, noncharacters and lone surrogates as <U+XXXX>', () => {

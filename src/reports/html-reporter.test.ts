@@ -1,7 +1,7 @@
 /* eslint-disable no-control-regex -- these tests look for control characters in the output */
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderHtmlReport } from './html-reporter.js';
-import { passingReport, sampleReport } from './sample-reports.js';
+import { passingReport, sampleReport } from '../fixtures/sample-reports.js';
 
 describe('report.html', () => {
   const html = renderHtmlReport(sampleReport());

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../runner/report.js';
 import { createReporters, isReporterName, REPORTER_NAMES, UnknownReporterError, writeReports } from './index.js';
 import type { TextSink } from './reporter.js';
-import { sampleReport } from './sample-reports.js';
+import { sampleReport } from '../fixtures/sample-reports.js';
 
 const SENTINEL = 'SENTINEL-tok_9f8e7d';
 const directories: string[] = [];

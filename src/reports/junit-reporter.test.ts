@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { renderJunitReport } from './junit-reporter.js';
-import { NASTY, passingReport, sampleReport } from './sample-reports.js';
+import { NASTY, passingReport, sampleReport } from '../fixtures/sample-reports.js';
 import { escapeXml, escapeXmlText, xmlSafe } from './xml.js';
 
 interface XmlNode {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passingReport, sampleReport } from '../reports/sample-reports.js';
+import { passingReport, sampleReport } from '../fixtures/sample-reports.js';
 import { isIncomplete, reportExitCode, type Report } from './report.js';
 
 const allSkipped = (report: Report): Report => ({
