@@ -59,6 +59,7 @@ function startMock(): Promise<BenchProcess> {
 for (const [name, file, exportName] of [
   ['mock', './mock-bench.js', 'benchMock'],
   ['runner', './runner-bench.js', 'benchRunner'],
+  ['proxy', './proxy-bench.js', 'benchProxy'],
 ] as const) {
   sections.push({
     name,
