@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import formatsPlugin from 'ajv-formats';
 import { numberText } from './exact-json.js';
 import { INT32, INT64, integerProblem, type IntegerFormat } from './integers.js';
+import { exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
@@ -15,6 +16,13 @@ export interface Violation {
   /** Dotted path of the field, `""` for the whole body. */
   readonly field: string;
   readonly message: string;
+  /**
+   * The schema keyword broken: `required`, `type`, `maxLength`, `format` (an int32/int64 out of
+   * range), `minimum` (judged exactly on the number's text), ...
+   */
+  readonly keyword: string;
+  /** JSON pointer of the value at fault: the missing or extra property itself for `required` and the like. */
+  readonly pointer: string;
 }
 
 /** Checks a parsed JSON value (from `parseExactJson`) against one schema of the contract. */
@@ -28,7 +36,8 @@ const ajv = createAjv();
 
 function createAjv(): Ajv2020 {
   // OpenAPI documents carry keywords JSON Schema does not know (example, xml, discriminator).
-  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true });
+  // logger: false: an unknown format is an annotation (2020-12), not worth a console warning.
+  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false });
   const addFormats = formatsPlugin as unknown as (target: Ajv2020) => Ajv2020;
   addFormats(instance);
   // ajv-formats judges int64 on a double and accepts 2^63; the exact keyword below does the work.
@@ -52,28 +61,44 @@ function createAjv(): Ajv2020 {
           : String(data);
       const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
       if (problem === undefined) return true;
+      const whole = problem.includes('whole number');
       (exactInteger as { errors?: Partial<ErrorObject>[] }).errors = [
-        { keyword: EXACT_KEYWORD, message: problem, params: { format } },
+        { keyword: EXACT_KEYWORD, message: problem, params: { format, broken: whole ? 'type' : 'format' } },
       ];
       return false;
     },
   });
+  instance.addKeyword(exactNumberKeyword());
   return instance;
 }
+
+/** Keywords whose values are data, not schemas: never rewritten. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'example', 'examples']);
 
 /** A copy of the schema where every int32/int64 integer is also judged exactly on its text. */
 function withExactIntegers(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withExactIntegers);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = withExactIntegers(value);
+  for (const [key, value] of Object.entries(schema)) {
+    // defineProperty: a property named `__proto__` stays a property.
+    Object.defineProperty(copy, key, {
+      value: DATA_KEYWORDS.has(key) ? value : withExactIntegers(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   if (typeof copy.format === 'string' && copy.format in EXACT_FORMATS) copy[EXACT_KEYWORD] = copy.format;
   return copy;
 }
 
-/** Compiles a schema of the contract into a check that reports violations in plain words. */
+/**
+ * Compiles a schema of the contract into a check that reports violations in plain words. Integers
+ * of int32/int64 formats and every numeric bound are judged exactly on the number's JSON text.
+ */
 export function compileSchemaCheck(schema: JsonSchema, subject: string): SchemaCheck {
-  const validate: ValidateFunction = ajv.compile(withExactIntegers(schema) as JsonSchema);
+  const validate: ValidateFunction = ajv.compile(withExactNumbers(withExactIntegers(schema)) as JsonSchema);
   return (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [], subject));
 }
 
@@ -84,6 +109,8 @@ function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
   const violations: Violation[] = [];
   for (const error of errors) {
     if (exactPaths.has(error.instancePath) && error.keyword !== EXACT_KEYWORD) continue;
+    // A branch's complaint is explained by its combinator's (anyOf, oneOf, contains, propertyNames).
+    if (errors.some((outer) => outer !== error && error.schemaPath.startsWith(`${outer.schemaPath}/`))) continue;
     const violation = describeError(error, subject);
     const key = `${violation.field}\u0000${violation.message}`;
     if (seen.has(key)) continue;
@@ -95,24 +122,65 @@ function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
 
 function describeError(error: ErrorObject, subject: string): Violation {
   const field = pointerToField(error.instancePath);
+  const { keyword, pointer } = brokenKeyword(error);
   if (error.keyword === 'required') {
     const missing = String((error.params as { missingProperty?: unknown }).missingProperty);
     const full = field ? `${field}.${missing}` : missing;
-    return { kind: 'required', field: full, message: `field "${full}" is required but missing` };
+    return { kind: 'required', field: full, message: `field "${full}" is required but missing`, keyword, pointer };
   }
   if (error.keyword === 'type') {
     const expected = String((error.params as { type?: unknown }).type);
     const got = describeValue(error.data);
     if (field === '' && expected === 'object') {
-      return { kind: 'not-object', field, message: `the body must be a JSON object (${subject}), got ${got}` };
+      return {
+        kind: 'not-object',
+        field,
+        message: `the body must be a JSON object (${subject}), got ${got}`,
+        keyword,
+        pointer,
+      };
     }
-    return { kind: 'type', field, message: `field "${field}" must be ${article(expected)}, got ${got}` };
+    return {
+      kind: 'type',
+      field,
+      message: `field "${field}" must be ${article(expected)}, got ${got}`,
+      keyword,
+      pointer,
+    };
   }
   if (error.keyword === EXACT_KEYWORD) {
-    return { kind: 'integer', field, message: `field "${field}" ${error.message ?? 'is not a valid integer'}` };
+    return {
+      kind: 'integer',
+      field,
+      message: `field "${field}" ${error.message ?? 'is not a valid integer'}`,
+      keyword,
+      pointer,
+    };
   }
   const where = field ? `field "${field}"` : 'the body';
-  return { kind: 'constraint', field, message: `${where} ${error.message ?? 'is invalid'}` };
+  return { kind: 'constraint', field, message: `${where} ${error.message ?? 'is invalid'}`, keyword, pointer };
+}
+
+/** The schema keyword an ajv error stands for, and the pointer of the value at fault. */
+function brokenKeyword(error: ErrorObject): { keyword: string; pointer: string } {
+  const params = error.params as Record<string, unknown>;
+  const below = (name: unknown): string =>
+    `${error.instancePath}/${String(name).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  switch (error.keyword) {
+    case EXACT_KEYWORD:
+      return { keyword: params.broken === 'type' ? 'type' : 'format', pointer: error.instancePath };
+    case EXACT_NUMBER_KEYWORD:
+      return { keyword: String(params.keyword), pointer: error.instancePath };
+    case 'required':
+    case 'dependentRequired':
+      return { keyword: error.keyword, pointer: below(params.missingProperty) };
+    case 'additionalProperties':
+      return { keyword: error.keyword, pointer: below(params.additionalProperty) };
+    case 'propertyNames':
+      return { keyword: error.keyword, pointer: below(params.propertyName) };
+    default:
+      return { keyword: error.keyword, pointer: error.instancePath };
+  }
 }
 
 function pointerToField(pointer: string): string {

@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import type { Schema } from './canonicalise.js';
+import type { ExactJson } from './compiled-schema.js';
+import type { Context, Place } from './context.js';
+import { jsonKey } from './json.js';
+import { childPointer } from './keywords.js';
+import { validArbitrary } from './valid.js';
+
+type Node = Record<string, unknown>;
+
+/** How many items an array without `maxItems` gets at most, beyond its `minItems`. */
+const SPARE_ITEMS = 5;
+
+/** The item limits of an array schema; refuses limits no array meets. */
+export function itemLimits(schema: Node, place: Place, context: Context): { min: number; max: number | undefined } {
+  const min = typeof schema.minItems === 'number' ? Math.max(0, Math.ceil(schema.minItems)) : 0;
+  const max = typeof schema.maxItems === 'number' ? Math.floor(schema.maxItems) : undefined;
+  if (max !== undefined && max < min) {
+    throw context.refuse(
+      'maxItems',
+      childPointer(context.originOf(schema, place.schemaPointer), 'maxItems'),
+      `maxItems ${max} is below minItems ${min}: no array is valid`,
+    );
+  }
+  return { min, max };
+}
+
+/**
+ * Valid arrays: `prefixItems` in order, then `items`, lengths by construction, unique items by
+ * fast-check's `uniqueArray` under JSON equality, `contains` by filtering.
+ */
+export function arrayArbitrary(schema: Node, place: Place, context: Context): fc.Arbitrary<ExactJson> | null {
+  const { min, max } = itemLimits(schema, place, context);
+  const prefixSchemas = (schema.prefixItems as Schema[] | undefined) ?? [];
+  const prefix: fc.Arbitrary<ExactJson>[] = [];
+  for (const [index, item] of prefixSchemas.entries()) {
+    const arbitrary = validArbitrary(item, itemPlace(place, 'prefixItems', index), context);
+    if (arbitrary === null) break;
+    prefix.push(arbitrary);
+  }
+  if (prefix.length < Math.min(min, prefixSchemas.length)) return null;
+  const complete = prefix.length === prefixSchemas.length;
+  const itemsSchema = (schema.items as Schema | undefined) ?? true;
+  const rest =
+    complete && itemsSchema !== false
+      ? validArbitrary(itemsSchema, itemPlace(place, 'items', prefix.length), context)
+      : null;
+  const restMin = Math.max(0, min - prefix.length);
+  const restMax = Math.max(0, Math.min(max ?? Infinity, min + SPARE_ITEMS) - prefix.length);
+  if (restMin > 0 && rest === null) return null;
+  const unique = schema.uniqueItems === true;
+  const tail: fc.Arbitrary<ExactJson[]> =
+    rest === null || restMax === 0
+      ? fc.constant([])
+      : unique
+        ? fc.uniqueArray(rest, { minLength: restMin, maxLength: restMax, selector: jsonKey })
+        : fc.array(rest, { minLength: restMin, maxLength: restMax });
+  const lowestCut = Math.min(min, prefix.length);
+  let arbitrary: fc.Arbitrary<ExactJson> = fc
+    .tuple(fc.tuple(...prefix), fc.integer({ min: lowestCut, max: Math.min(prefix.length, max ?? Infinity) }), tail)
+    .map(([head, cut, more]) => (cut < head.length ? head.slice(0, cut) : [...head, ...more]));
+  const origin = context.originOf(schema, place.schemaPointer);
+  if (unique && (prefix.length > 0 || restMin > 0)) {
+    arbitrary = context.filtered(arbitrary, (value) => allUnique(value as ExactJson[]), {
+      keyword: 'uniqueItems',
+      schemaPointer: childPointer(origin, 'uniqueItems'),
+      reason: 'the items allow too few distinct values for the array lengths asked',
+    });
+  }
+  if (schema.contains !== undefined) arbitrary = withContains(arbitrary, schema, origin, context);
+  return arbitrary;
+}
+
+function itemPlace(place: Place, keyword: string, index: number): Place {
+  const schemaPointer =
+    keyword === 'items'
+      ? childPointer(place.schemaPointer, 'items')
+      : childPointer(childPointer(place.schemaPointer, keyword), index);
+  return { ...place, schemaPointer, pointer: childPointer(place.pointer, index) };
+}
+
+function allUnique(items: readonly ExactJson[]): boolean {
+  return new Set(items.map(jsonKey)).size === items.length;
+}
+
+/** `contains` with `minContains`/`maxContains`, by filtering generated arrays. */
+function withContains(
+  arbitrary: fc.Arbitrary<ExactJson>,
+  schema: Node,
+  origin: string,
+  context: Context,
+): fc.Arbitrary<ExactJson> {
+  const contains = schema.contains as Schema;
+  const least = typeof schema.minContains === 'number' ? schema.minContains : 1;
+  const most = typeof schema.maxContains === 'number' ? schema.maxContains : Infinity;
+  return context.filtered(
+    arbitrary,
+    (value) => {
+      const count = (value as ExactJson[]).filter((item) => context.accepts(contains, item)).length;
+      return count >= least && count <= most;
+    },
+    {
+      keyword: 'contains',
+      schemaPointer: childPointer(origin, 'contains'),
+      reason: 'generated arrays rarely hold the items contains asks for',
+    },
+  );
+}

@@ -1,0 +1,274 @@
+import { UnsupportedSchemaError, type SchemaDialect } from './compiled-schema.js';
+import { ASSERTIONS, childPointer, REFUSED, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_SINGLE } from './keywords.js';
+import { mergeSchemas } from './merge.js';
+import { LosslessNumber } from 'lossless-json';
+import { decimalText, toDecimal } from './decimal.js';
+
+const NUMERIC = new Set(['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf']);
+
+/**
+ * A bound as JSON can hold it: a JS number when that is exact, else a lossless number (its text),
+ * which `stringifyExactJson` writes digit for digit and the check judges exactly.
+ */
+function plainNumber(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  const decimal = toDecimal(value);
+  if (decimal === undefined) return value;
+  const text = decimalText(decimal);
+  const double = Number(text);
+  return toDecimal(double) !== undefined && decimalText(toDecimal(double) ?? decimal) === text
+    ? double
+    : new LosslessNumber(text);
+}
+
+/** A schema in canonical 2020-12 form: an object of keywords, or `true`/`false`. */
+export type Schema = Record<string, unknown> | boolean;
+
+/** The canonical schema, and where each of its objects came from in the schema given. */
+export interface Canonical {
+  readonly schema: Record<string, unknown>;
+  /** Canonical subschemas of recursive parts, by name (also in `schema.$defs`). */
+  readonly defs: Readonly<Record<string, Schema>>;
+  /** The pointer in the given schema of each canonical object, for refusals. */
+  readonly origin: WeakMap<object, string>;
+}
+
+interface State {
+  readonly dialect: SchemaDialect;
+  readonly recursive: Set<object>;
+  readonly names: Map<object, string>;
+  readonly defs: Record<string, Schema>;
+  readonly done: Map<object, Schema>;
+  readonly origin: WeakMap<object, string>;
+}
+
+/**
+ * Turns a dereferenced schema (possibly a cyclic object graph) into a plain JSON Schema 2020-12
+ * object: OpenAPI 3.0 keywords translated, annotations dropped, cycles turned into `$defs` and
+ * `$ref`, `allOf` merged where that keeps the meaning. Refuses what the compiler cannot honour.
+ */
+export function canonicalise(schema: object, dialect: SchemaDialect): Canonical {
+  const state: State = {
+    dialect,
+    recursive: findRecursive(schema),
+    names: new Map(),
+    defs: {},
+    done: new Map(),
+    origin: new WeakMap(),
+  };
+  let root = translate(schema, '', state);
+  if (typeof root === 'boolean') root = root ? {} : { not: {} };
+  const canonical = Object.keys(state.defs).length > 0 ? { ...root, $defs: state.defs } : root;
+  state.origin.set(canonical, '');
+  return { schema: canonical, defs: state.defs, origin: state.origin };
+}
+
+/** The subschemas directly inside a schema object, with their pointers. */
+export function subschemas(node: Record<string, unknown>, pointer: string): [unknown, string][] {
+  const found: [unknown, string][] = [];
+  for (const keyword of SCHEMA_SINGLE) {
+    const value = node[keyword];
+    if (Array.isArray(value))
+      value.forEach((item, index) => found.push([item, childPointer(childPointer(pointer, keyword), index)]));
+    else if (value !== undefined) found.push([value, childPointer(pointer, keyword)]);
+  }
+  for (const keyword of SCHEMA_LIST) {
+    const value = node[keyword];
+    if (Array.isArray(value))
+      value.forEach((item, index) => found.push([item, childPointer(childPointer(pointer, keyword), index)]));
+  }
+  for (const keyword of SCHEMA_MAP) {
+    const value = node[keyword];
+    if (isObject(value)) {
+      for (const [name, item] of Object.entries(value))
+        found.push([item, childPointer(childPointer(pointer, keyword), name)]);
+    }
+  }
+  return found;
+}
+
+/** Objects reachable from themselves: the targets of back edges of a depth-first walk. */
+function findRecursive(root: object): Set<object> {
+  const recursive = new Set<object>();
+  const onPath = new Set<object>();
+  const finished = new Set<object>();
+  const visit = (node: unknown): void => {
+    if (!isObject(node) || finished.has(node)) return;
+    if (onPath.has(node)) {
+      recursive.add(node);
+      return;
+    }
+    onPath.add(node);
+    for (const [child] of subschemas(node, '')) visit(child);
+    onPath.delete(node);
+    finished.add(node);
+  };
+  visit(root);
+  return recursive;
+}
+
+function translate(node: unknown, pointer: string, state: State): Schema {
+  if (typeof node === 'boolean') return node;
+  if (!isObject(node)) throw new UnsupportedSchemaError('type', pointer, 'a schema must be an object or a boolean');
+  if (state.recursive.has(node)) return { $ref: `#/$defs/${define(node, pointer, state)}` };
+  const cached = state.done.get(node);
+  if (cached !== undefined) return cached;
+  const result = translateBody(node, pointer, state);
+  state.done.set(node, result);
+  return result;
+}
+
+function define(node: Record<string, unknown>, pointer: string, state: State): string {
+  const known = state.names.get(node);
+  if (known !== undefined) return known;
+  const title = typeof node.title === 'string' ? node.title.replace(/[^A-Za-z0-9_.-]/g, '') : '';
+  let name = title || 'Schema';
+  for (let index = 2; name in state.defs; index++) name = `${title || 'Schema'}${index}`;
+  state.names.set(node, name);
+  state.defs[name] = true;
+  state.defs[name] = translateBody(node, pointer, state);
+  return name;
+}
+
+function translateBody(node: Record<string, unknown>, pointer: string, state: State): Schema {
+  const out: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    const reason = REFUSED[keyword];
+    if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
+    if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
+  }
+  translateChildren(node, out, pointer, state);
+  const dialected = translateDialect(node, out, pointer, state.dialect);
+  state.origin.set(dialected, pointer);
+  const merged = mergeAllOf(dialected, pointer);
+  state.origin.set(merged, pointer);
+  return merged;
+}
+
+function translateChildren(
+  node: Record<string, unknown>,
+  out: Record<string, unknown>,
+  pointer: string,
+  state: State,
+): void {
+  for (const keyword of ['additionalProperties', 'propertyNames', 'contains', 'not'] as const) {
+    if (node[keyword] !== undefined) out[keyword] = translate(node[keyword], childPointer(pointer, keyword), state);
+  }
+  translateItems(node, out, pointer, state);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = node[keyword];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length === 0) {
+      throw new UnsupportedSchemaError(
+        keyword,
+        childPointer(pointer, keyword),
+        `${keyword} must be a non-empty array of schemas`,
+      );
+    }
+    out[keyword] = list.map((item, index) =>
+      translate(item, childPointer(childPointer(pointer, keyword), index), state),
+    );
+  }
+  for (const keyword of ['properties', 'patternProperties'] as const) {
+    const map = node[keyword];
+    if (map === undefined) continue;
+    if (!isObject(map))
+      throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), `${keyword} must be an object`);
+    const translated: Record<string, Schema> = {};
+    for (const [name, item] of Object.entries(map)) {
+      Object.defineProperty(translated, name, {
+        value: translate(item, childPointer(childPointer(pointer, keyword), name), state),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    out[keyword] = translated;
+  }
+}
+
+/** `items` as a list (draft 4 to 2019-09 tuples) becomes `prefixItems`, `additionalItems` becomes `items`. */
+function translateItems(
+  node: Record<string, unknown>,
+  out: Record<string, unknown>,
+  pointer: string,
+  state: State,
+): void {
+  const items = node.items;
+  const at = (keyword: string, index?: number): string =>
+    index === undefined ? childPointer(pointer, keyword) : childPointer(childPointer(pointer, keyword), index);
+  if (Array.isArray(items)) {
+    out.prefixItems = items.map((item, index) => translate(item, at('items', index), state));
+    if (node.additionalItems !== undefined) out.items = translate(node.additionalItems, at('additionalItems'), state);
+  } else if (items !== undefined) {
+    out.items = translate(items, at('items'), state);
+  }
+  if (Array.isArray(node.prefixItems)) {
+    out.prefixItems = node.prefixItems.map((item, index) => translate(item, at('prefixItems', index), state));
+  }
+}
+
+/** OpenAPI 3.0: `nullable`, boolean exclusive bounds. (Also accepted, leniently, in a 3.1 document.) */
+function translateDialect(
+  node: Record<string, unknown>,
+  out: Record<string, unknown>,
+  pointer: string,
+  dialect: SchemaDialect,
+): Record<string, unknown> {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof out[exclusive] !== 'boolean') continue;
+    if (out[exclusive] === true) {
+      if (out[bound] === undefined) {
+        throw new UnsupportedSchemaError(
+          exclusive,
+          childPointer(pointer, exclusive),
+          `${exclusive}: true needs ${bound}`,
+        );
+      }
+      out[exclusive] = out[bound];
+      delete out[bound];
+    } else {
+      delete out[exclusive];
+    }
+  }
+  if (dialect === 'openapi-3.0' && node.nullable === true && out.type !== undefined) {
+    const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
+    if (!types.includes('null')) out.type = [...types, 'null'];
+    // A nullable enum allows null too: what people mean, and what 3.0 tools do in practice.
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
+  }
+  return out;
+}
+
+/** Merges the `allOf` branches that can be merged into the schema; the rest stay in `allOf`. */
+function mergeAllOf(node: Record<string, unknown>, pointer: string): Record<string, unknown> {
+  const branches = node.allOf;
+  if (!Array.isArray(branches)) return node;
+  let merged: Record<string, unknown> = { ...node };
+  delete merged.allOf;
+  const rest: Schema[] = [];
+  for (const branch of branches as Schema[]) {
+    if (branch === true) continue;
+    if (branch === false)
+      throw new UnsupportedSchemaError('allOf', childPointer(pointer, 'allOf'), 'a branch is false: no value is valid');
+    const result = mergeSchemas(merged, branch);
+    if (result === 'conflict') {
+      throw new UnsupportedSchemaError(
+        'allOf',
+        childPointer(pointer, 'allOf'),
+        'the branches contradict each other: no value is valid',
+      );
+    }
+    if (result === undefined) rest.push(branch);
+    else merged = result;
+  }
+  if (rest.length > 0) merged.allOf = rest;
+  return merged;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

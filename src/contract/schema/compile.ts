@@ -1,0 +1,35 @@
+import { compileSchemaCheck } from '../schemas.js';
+import { canonicalise } from './canonicalise.js';
+import { UnsupportedSchemaError, type CompiledSchema, type CompileOptions } from './compiled-schema.js';
+import { Context } from './context.js';
+import { validArbitrary } from './valid.js';
+import { variantsOf } from './variants.js';
+
+/**
+ * Compiles a JSON Schema (as swagger-parser's `dereference` gives it: references replaced, so a
+ * recursive schema is a cyclic object graph) once into an exact check and generators of valid,
+ * boundary and invalid values. Throws {@link UnsupportedSchemaError} for what it cannot honour.
+ */
+export function compileSchema(schema: object, options: CompileOptions): CompiledSchema {
+  const canonical = canonicalise(schema, options.dialect);
+  const context = new Context(canonical, options);
+  const root = { ...canonical.schema };
+  delete root.$defs;
+  canonical.origin.set(root, '');
+  const valid = validArbitrary(root, { schemaPointer: '', pointer: '', refs: [] }, context);
+  if (valid === null) {
+    throw new UnsupportedSchemaError(
+      '$ref',
+      '',
+      `${options.subject} nests itself without end: every value would be infinitely deep`,
+    );
+  }
+  let check;
+  try {
+    check = compileSchemaCheck(canonical.schema, options.subject);
+  } catch (error) {
+    throw new UnsupportedSchemaError('$schema', '', `the schema is not valid JSON Schema: ${(error as Error).message}`);
+  }
+  const { boundaries, invalid } = variantsOf(root, valid, context, check);
+  return { schema: canonical.schema, check, valid, boundaries, invalid };
+}

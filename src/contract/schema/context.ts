@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { compileSchemaCheck } from '../schemas.js';
+import type { Canonical, Schema } from './canonicalise.js';
+import { UnsupportedSchemaError, type CompileOptions, type ExactJson } from './compiled-schema.js';
+import { asParsed } from './json.js';
+
+/** Where a generator sits: its schema's pointer (canonical) and the instance location it fills. */
+export interface Place {
+  readonly schemaPointer: string;
+  readonly pointer: string;
+  /** The `$defs` expanded on the way here, outermost first. */
+  readonly refs: readonly string[];
+}
+
+/** What every generator of one compilation shares: the canonical schema, options and caches. */
+export class Context {
+  readonly maxRecursion: number;
+  readonly memo = new Map<string, fc.Arbitrary<ExactJson> | null>();
+  private readonly checks = new WeakMap<object, (value: ExactJson) => boolean>();
+  private readonly regexes = new Map<string, RegExp>();
+
+  constructor(
+    readonly canonical: Canonical,
+    readonly options: CompileOptions,
+  ) {
+    this.maxRecursion = options.maxRecursion ?? 3;
+  }
+
+  /** Whether a generated value satisfies a subschema (judged as the whole check judges it). */
+  accepts(schema: Schema, value: ExactJson): boolean {
+    if (typeof schema === 'boolean') return schema;
+    let check = this.checks.get(schema);
+    if (check === undefined) {
+      const defs = this.canonical.schema.$defs;
+      const compiled = compileSchemaCheck(
+        defs === undefined ? schema : { ...schema, $defs: defs },
+        this.options.subject,
+      );
+      check = (candidate) => compiled(asParsed(candidate)).length === 0;
+      this.checks.set(schema, check);
+    }
+    return check(value);
+  }
+
+  /** A schema's `pattern` as ajv reads it (Unicode mode); refuses one that is not a valid regex. */
+  regex(pattern: unknown, schemaPointer: string): RegExp {
+    if (typeof pattern !== 'string') throw this.refuse('pattern', schemaPointer, 'pattern must be a string');
+    let regex = this.regexes.get(pattern);
+    if (regex === undefined) {
+      try {
+        regex = new RegExp(pattern, 'u');
+      } catch (error) {
+        throw this.refuse('pattern', schemaPointer, `not a valid regular expression: ${(error as Error).message}`);
+      }
+      this.regexes.set(pattern, regex);
+    }
+    return regex;
+  }
+
+  /** Where a canonical schema object came from in the schema given (for refusals). */
+  originOf(node: object, fallback: string): string {
+    return this.canonical.origin.get(node) ?? fallback;
+  }
+
+  /** The error for a construct that cannot be honoured at a canonical pointer. */
+  refuse(keyword: string, schemaPointer: string, reason: string): UnsupportedSchemaError {
+    return new UnsupportedSchemaError(keyword, schemaPointer, `${reason} (in ${this.options.subject})`);
+  }
+
+  /**
+   * `arbitrary.filter(predicate)`, once a sample shows the filter lets values through: fast-check
+   * retries a filter without end, so a filter that (almost) never passes is refused at compile time.
+   */
+  filtered<T>(
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => boolean,
+    refusal: { keyword: string; schemaPointer: string; reason: string },
+  ): fc.Arbitrary<T> {
+    const sample = fc.sample(arbitrary, { numRuns: 100, seed: 42 });
+    const passed = sample.filter(predicate).length;
+    if (passed < 3) throw this.refuse(refusal.keyword, refusal.schemaPointer, refusal.reason);
+    return arbitrary.filter(predicate);
+  }
+}

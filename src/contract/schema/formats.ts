@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+
+/**
+ * Generators of strings valid under ajv-formats' full `format` semantics (the ones `check` applies),
+ * and strings each format refuses, for invalid variants.
+ */
+
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+const hex = (width: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: width, maxLength: width });
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+const date = fc
+  .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+  .map(([year, month, day]) => `${pad(year, 4)}-${pad(month)}-${pad(Math.min(day, daysIn(year, month)))}`);
+
+const zone = fc.oneof(
+  fc.constantFrom('Z', 'z', '+00:00'),
+  fc
+    .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .map(([sign, h, m]) => `${sign}${pad(h)}:${pad(m)}`),
+);
+const fraction = fc.option(
+  fc.integer({ min: 0, max: 999999 }).map((value) => `.${value}`),
+  { nil: '' },
+);
+const time = fc
+  .tuple(
+    fc.integer({ min: 0, max: 23 }),
+    fc.integer({ min: 0, max: 59 }),
+    fc.integer({ min: 0, max: 59 }),
+    fraction,
+    zone,
+  )
+  .map(([h, m, s, f, z]) => `${pad(h)}:${pad(m)}:${pad(s)}${f}${z}`);
+
+const label = fc
+  .tuple(fc.stringMatching(/^[a-z0-9]$/), fc.stringMatching(/^(?:[a-z0-9-]{0,12}[a-z0-9])?$/))
+  .map(([first, rest]) => first + rest);
+const hostname = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'));
+const domain = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.stringMatching(/^[a-z]{2,6}$/))
+  .map(([labels, top]) => [...labels, top].join('.'));
+const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((parts) => parts.join('.'));
+const ipv6 = fc.oneof(
+  fc
+    .array(fc.nat(0xffff), { minLength: 8, maxLength: 8 })
+    .map((parts) => parts.map((part) => part.toString(16)).join(':')),
+  fc
+    .tuple(fc.array(fc.nat(0xffff), { maxLength: 3 }), fc.array(fc.nat(0xffff), { maxLength: 3 }))
+    .map(
+      ([head, tail]) =>
+        `${head.map((part) => part.toString(16)).join(':')}::${tail.map((part) => part.toString(16)).join(':')}`,
+    ),
+);
+const local = fc.stringMatching(/^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]{1,12}(?:\.[a-zA-Z0-9_-]{1,8})?$/);
+const segment = fc.stringMatching(/^[a-zA-Z0-9._~-]{0,10}$/);
+const uri = fc
+  .tuple(
+    fc.constantFrom('https', 'http', 'urn', 'ftp'),
+    domain,
+    fc.array(segment, { maxLength: 3 }),
+    fc.option(fc.stringMatching(/^[a-z0-9=&]{1,10}$/), { nil: undefined }),
+  )
+  .map(([scheme, host, path, query]) =>
+    scheme === 'urn' ? `urn:${host}` : `${scheme}://${host}/${path.join('/')}${query === undefined ? '' : `?${query}`}`,
+  );
+
+const uuid = fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((parts) => parts.join('-'));
+
+const byte = fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from(bytes).toString('base64'));
+
+const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
+  date,
+  time,
+  'date-time': fc.tuple(date, fc.constantFrom('T', 't'), time).map((parts) => parts.join('')),
+  'iso-time': time,
+  'iso-date-time': fc.tuple(date, time).map(([d, t]) => `${d}T${t}`),
+  duration: fc.constantFrom('P1D', 'PT1H30M', 'P1Y2M3DT4H5M6S', 'P2W', 'PT0S'),
+  uri,
+  'uri-reference': fc.oneof(uri, fc.constantFrom('/relative/path', 'x?y=1', '#fragment', '')),
+  iri: uri,
+  'iri-reference': uri,
+  'uri-template': fc.constantFrom('https://example.com/{id}', '/plants{?tag,limit}', 'plain'),
+  url: fc
+    .tuple(fc.constantFrom('https', 'http'), domain, segment)
+    .map(([scheme, host, path]) => `${scheme}://${host}/${path}`),
+  email: fc.tuple(local, domain).map(([user, host]) => `${user}@${host}`),
+  'idn-email': fc.tuple(local, domain).map(([user, host]) => `${user}@${host}`),
+  hostname,
+  'idn-hostname': hostname,
+  ipv4,
+  ipv6,
+  regex: fc.constantFrom('^a+$', '[0-9]{2}', '.*', '(x|y)?'),
+  uuid,
+  'json-pointer': fc.constantFrom('', '/a', '/a~1b/0', '/~0'),
+  'json-pointer-uri-fragment': fc.constantFrom('#', '#/a', '#/a~1b/0'),
+  'relative-json-pointer': fc.constantFrom('0', '1/a', '2#'),
+  byte,
+};
+
+/**
+ * Valid strings of a format, or `undefined` when any string is valid: `password`, `binary` and
+ * formats ajv-formats does not know are annotations, as JSON Schema 2020-12 says.
+ */
+export function formatArbitrary(format: string): fc.Arbitrary<string> | undefined {
+  return Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+}
+
+/** Strings a format refuses (each well-formed JSON), shortest first, for invalid variants. */
+export const INVALID_FORMAT_TEXT: Readonly<Record<string, readonly string[]>> = {
+  date: ['2024-02-30', '2024-13-01', '24-01-01', 'today'],
+  time: ['25:00:00Z', '12:00:00', '12:60:00Z', 'noon'],
+  'date-time': ['2024-02-30T00:00:00Z', '2024-01-01T25:00:00Z', '2024-01-01 00:00:00', 'now'],
+  'iso-time': ['25:00:00', 'noon'],
+  'iso-date-time': ['2024-02-30T00:00:00', 'now'],
+  duration: ['P', 'PT', '1D', 'P1H'],
+  uri: ['x', 'no scheme', '/relative', '1http://x'],
+  'uri-reference': ['\\\\', 'a b', 'http://x y'],
+  'uri-template': ['{', 'a{b', '{a b}'],
+  url: ['x', 'example.com', 'https://'],
+  email: ['@', 'a@', '@b.c', 'not-an-email', 'a@b@c.d'],
+  hostname: ['-', '-bad-', 'a..b', 'under_score', 'a b'],
+  ipv4: ['1', '256.1.1.1', '1.2.3', '01.2.3.4.5'],
+  ipv6: [':', '1::2::3', 'g::1', '12345::'],
+  regex: ['[', '(', '*a', 'a{2,1}'],
+  uuid: ['0', 'not-a-uuid', '123e4567-e89b-12d3-a456-42661417400g', '123e4567e89b12d3a456426614174000'],
+  'json-pointer': ['a', '/~2', '#/a'],
+  'json-pointer-uri-fragment': ['/a', 'a'],
+  'relative-json-pointer': ['-1', '/a', 'a'],
+  byte: ['!', 'a', 'abc', '====', 'a b='],
+};

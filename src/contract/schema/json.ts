@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { isLosslessNumber, LosslessNumber } from 'lossless-json';
+import { parseExactJson, stringifyExactJson } from '../exact-json.js';
+import type { ExactJson } from './compiled-schema.js';
+import { decimalText, toDecimal } from './decimal.js';
+import { codePointArbitrary } from './text.js';
+
+/** A JSON object without a prototype, so `__proto__` and `constructor` are ordinary keys. */
+export function exactObject(entries: Iterable<readonly [string, ExactJson]>): { [key: string]: ExactJson } {
+  const object = Object.create(null) as { [key: string]: ExactJson };
+  for (const [key, value] of entries) {
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return object;
+}
+
+/** A value found in a schema (`enum`, `const`) as generation writes values: exact numbers, bare objects. */
+export function toExact(value: unknown): ExactJson {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'bigint' || isLosslessNumber(value)) return value;
+  if (typeof value === 'number') {
+    return Number.isInteger(value) && Number.isSafeInteger(value) ? BigInt(value) : new LosslessNumber(String(value));
+  }
+  if (Array.isArray(value)) return value.map(toExact);
+  if (typeof value === 'object') return exactObject(Object.entries(value).map(([key, item]) => [key, toExact(item)]));
+  throw new TypeError(`not a JSON value: ${typeof value}`);
+}
+
+/** The value as `parseExactJson` would give it from its JSON text: what a check judges. */
+export function asParsed(value: ExactJson): unknown {
+  return parseExactJson(stringifyExactJson(value));
+}
+
+/**
+ * A text equal for values JSON Schema calls equal (`1`, `1.0` and `1e0` are one number; key order
+ * does not matter), for `uniqueItems` and `enum`.
+ */
+export function jsonKey(value: unknown): string {
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  const decimal = toDecimal(value);
+  if (decimal !== undefined) return `n${decimalText(decimal)}`;
+  if (Array.isArray(value)) return `[${value.map(jsonKey).join(',')}]`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${jsonKey((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return typeof value;
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return jsonKey(a) === jsonKey(b);
+}
+
+const AWKWARD_KEYS = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' ',
+  'ünïcödé',
+  '🌱',
+  'a.b',
+  '$ref',
+];
+
+/** Property names a naive implementation trips on, then any short text. */
+export function keyArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(fc.constantFrom(...AWKWARD_KEYS), fc.string({ unit: codePointArbitrary, maxLength: 8 }));
+}
+
+/** A number of any kind, exactly: integers (as bigint) and decimals (as lossless text). */
+export function anyNumberArbitrary(): fc.Arbitrary<ExactJson> {
+  return fc.oneof(
+    fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => toExact(value)),
+  );
+}
+
+/**
+ * Any JSON value two levels deep, for places the schema leaves open. Not fast-check's recursive
+ * `jsonValue`: its depth counter is shared state, which made a recorded shrink path replay to another value.
+ */
+export function anyJsonArbitrary(): fc.Arbitrary<ExactJson> {
+  const scalar: fc.Arbitrary<ExactJson> = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    anyNumberArbitrary(),
+    fc.string({ unit: codePointArbitrary, maxLength: 10 }),
+  );
+  return fc.oneof(
+    { arbitrary: scalar, weight: 3 },
+    fc.array(scalar, { maxLength: 3 }),
+    fc
+      .uniqueArray(fc.tuple(keyArbitrary(), scalar), { maxLength: 3, selector: ([key]) => key })
+      .map((entries) => exactObject(entries)),
+  );
+}

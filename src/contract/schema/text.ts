@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+
+/**
+ * Strings that break naive implementations: empty, whitespace-edged, NUL and other controls,
+ * combining marks, right-to-left and zero-width characters, astral code points, JSON and HTML
+ * metacharacters. Always well-formed UTF-16: a lone surrogate has no UTF-8 encoding, so targets
+ * in other languages legitimately replace it, which would look like an echo failure.
+ */
+export const AWKWARD_TEXT: readonly string[] = [
+  '',
+  ' ',
+  '  padded  ',
+  '\t\n',
+  '\u0000',
+  'a\u0000b',
+  '\u0007\u001b[31m',
+  'e\u0301',
+  '\u202eRTL\u202c',
+  'שלום',
+  '\u200b',
+  '\ufeff',
+  '\u2028\u2029',
+  '🌱',
+  '𝔘𝔫𝔦',
+  '👩‍👩‍👧',
+  '"quoted" \\ back\\slash',
+  '<script>alert(1)</script>',
+  'null',
+  '0',
+  '\u{10ffff}',
+];
+
+/** Whitespace a trimming implementation would eat. */
+const WHITESPACE = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u3000'];
+
+/** Longest long string, in code points: keeps every valid body under 32 KiB even if all escape to \uXXXX. */
+export const LONG_TEXT_MAX = 2000;
+
+/**
+ * One Unicode scalar value from every plane, weighted toward printable ASCII and controls. (fast-check's
+ * own `binary` unit builds a table of the whole range on first use, which costs a second per process.)
+ */
+export const codePointArbitrary: fc.Arbitrary<string> = fc
+  .oneof(
+    { arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 4 },
+    { arbitrary: fc.integer({ min: 0, max: 0x1f }), weight: 1 },
+    { arbitrary: fc.integer({ min: 0x7f, max: 0xd7ff }), weight: 2 },
+    { arbitrary: fc.integer({ min: 0xe000, max: 0xffff }), weight: 1 },
+    { arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }), weight: 2 },
+  )
+  .map((codePoint) => String.fromCodePoint(codePoint));
+
+/** Length of a string in code points, as JSON Schema counts it. */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) index++;
+    length++;
+  }
+  return length;
+}
+
+/**
+ * Any text of `minLength` to `maxLength` code points, weighted toward awkward text. Lengths are met by
+ * construction, so shrinking keeps them.
+ */
+export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<string> {
+  const cap = maxLength ?? Math.max(LONG_TEXT_MAX, minLength);
+  const fits = (text: string): boolean => {
+    const length = codePointLength(text);
+    return length >= minLength && length <= cap;
+  };
+  const shortMax = Math.min(cap, Math.max(minLength, 40));
+  const arbitraries: fc.WeightedArbitrary<string>[] = [
+    {
+      arbitrary: fc
+        .string({ unit: 'grapheme-ascii', minLength, maxLength: Math.min(cap, Math.max(minLength, 20)) })
+        .filter(fits),
+      weight: 3,
+    },
+    { arbitrary: fc.string({ unit: codePointArbitrary, minLength, maxLength: shortMax }), weight: 3 },
+    // No minLength beyond the schema's: a long counterexample must be able to shrink to a short one.
+    {
+      arbitrary: fc.string({
+        unit: codePointArbitrary,
+        minLength,
+        maxLength: Math.min(cap, LONG_TEXT_MAX),
+        size: 'max',
+      }),
+      weight: 2,
+    },
+  ];
+  const awkward = AWKWARD_TEXT.filter(fits);
+  if (awkward.length > 0) arbitraries.push({ arbitrary: fc.constantFrom(...awkward), weight: 3 });
+  if (cap >= 4 && minLength <= 40) {
+    const core = fc.string({
+      unit: codePointArbitrary,
+      minLength: Math.max(0, minLength - 2),
+      maxLength: Math.min(38, cap - 4),
+    });
+    const edged = fc
+      .tuple(fc.constantFrom(...WHITESPACE), core, fc.constantFrom(...WHITESPACE))
+      .map(([before, middle, after]) => before + middle + after)
+      .filter(fits);
+    arbitraries.push({ arbitrary: edged, weight: 2 });
+  }
+  return fc.oneof(...arbitraries);
+}

@@ -1,0 +1,187 @@
+import fc from 'fast-check';
+import type { Schema } from './canonicalise.js';
+import type { ExactJson } from './compiled-schema.js';
+import type { Context, Place } from './context.js';
+import { anyJsonArbitrary, toExact } from './json.js';
+import { childPointer, JSON_TYPES, type JsonType } from './keywords.js';
+import { mergeSchemas } from './merge.js';
+import { arrayArbitrary } from './arrays.js';
+import { integerLeaf, numberLeaf } from './number-leaf.js';
+import { objectArbitrary } from './objects.js';
+import { stringArbitrary } from './strings.js';
+
+/** Generated values, or `null` where only deeper recursion than allowed could produce one. */
+export type Generated = fc.Arbitrary<ExactJson> | null;
+
+type Node = Record<string, unknown>;
+
+/** Valid values of a canonical schema at a place: the whole space it allows, recursion bounded. */
+export function validArbitrary(schema: Schema, place: Place, context: Context): Generated {
+  if (schema === true) return anyJsonArbitrary();
+  if (schema === false) throw context.refuse('false', place.schemaPointer, 'the schema allows no value here');
+  if (typeof schema.$ref === 'string') return referenced(schema, place, context);
+  if (Array.isArray(schema.enum) || schema.const !== undefined) return enumerated(schema, place, context);
+  const { oneOf, anyOf, allOf, not, ...base } = schema;
+  let arbitrary: Generated;
+  if (Array.isArray(oneOf)) arbitrary = branches(oneOf as Schema[], 'oneOf', { anyOf, ...base }, place, context);
+  else if (Array.isArray(anyOf)) arbitrary = branches(anyOf as Schema[], 'anyOf', base, place, context);
+  else arbitrary = typed(base, place, context);
+  if (arbitrary === null) return null;
+  for (const [index, extra] of ((allOf as Schema[] | undefined) ?? []).entries()) {
+    const keyword = childPointer(childPointer(place.schemaPointer, 'allOf'), index);
+    arbitrary = context.filtered(arbitrary, (value) => context.accepts(extra, value), {
+      keyword: 'allOf',
+      schemaPointer: keyword,
+      reason: 'values of the other branches rarely satisfy this branch, so valid values cannot be generated',
+    });
+  }
+  if (not !== undefined) {
+    const negated = not as Schema;
+    arbitrary = context.filtered(arbitrary, (value) => !context.accepts(negated, value), {
+      keyword: 'not',
+      schemaPointer: childPointer(place.schemaPointer, 'not'),
+      reason: 'values of the rest of the schema rarely avoid the `not` schema, so valid values cannot be generated',
+    });
+  }
+  return arbitrary;
+}
+
+/** A `$ref` to a recursive part: expanded up to the recursion limit, then only what can stop. */
+function referenced(schema: Node, place: Place, context: Context): Generated {
+  const name = decodeURIComponent(String(schema.$ref).replace(/^#\/\$defs\//, ''));
+  const target = context.canonical.defs[name];
+  if (target === undefined)
+    throw context.refuse('$ref', place.schemaPointer, `unknown reference ${String(schema.$ref)}`);
+  if (place.refs.length > context.maxRecursion) return null;
+  const siblings = { ...schema };
+  delete siblings.$ref;
+  const inner: Place = { schemaPointer: `/$defs/${name}`, pointer: place.pointer, refs: [...place.refs, name] };
+  if (Object.keys(siblings).length > 0) {
+    const merged = typeof target === 'boolean' ? undefined : mergeSchemas(siblings, target);
+    if (merged !== undefined && merged !== 'conflict') return validArbitrary(merged, inner, context);
+    const arbitrary = validArbitrary(target, inner, context);
+    return (
+      arbitrary &&
+      context.filtered(arbitrary, (value) => context.accepts(siblings, value), {
+        keyword: '$ref',
+        schemaPointer: place.schemaPointer,
+        reason: 'the referenced schema and its sibling keywords rarely agree',
+      })
+    );
+  }
+  const key = `${name}@${place.refs.length}`;
+  if (context.memo.has(key)) return context.memo.get(key) ?? null;
+  // A placeholder breaks cycles within one depth; fc.constant is never used because depth grows.
+  context.memo.set(key, null);
+  const arbitrary = validArbitrary(target, inner, context);
+  context.memo.set(key, arbitrary);
+  return arbitrary;
+}
+
+/** `enum`/`const`: the listed values that satisfy every other keyword of the schema. */
+function enumerated(schema: Node, place: Place, context: Context): Generated {
+  const listed = schema.const !== undefined ? [schema.const] : (schema.enum as unknown[]);
+  const keyword = schema.const !== undefined ? 'const' : 'enum';
+  const values = listed.map(toExact).filter((value) => context.accepts(schema, value));
+  if (values.length === 0) {
+    throw context.refuse(
+      keyword,
+      childPointer(context.originOf(schema, place.schemaPointer), keyword),
+      'no listed value satisfies the other keywords',
+    );
+  }
+  return fc.constantFrom(...values);
+}
+
+/** `anyOf`/`oneOf`: each branch merged with the rest of the schema; `oneOf` values match one branch only. */
+function branches(list: Schema[], keyword: 'anyOf' | 'oneOf', base: Node, place: Place, context: Context): Generated {
+  const at = childPointer(place.schemaPointer, keyword);
+  const options: fc.Arbitrary<ExactJson>[] = [];
+  let refusal: Error | undefined;
+  for (const [index, branch] of list.entries()) {
+    const branchPlace: Place = { ...place, schemaPointer: childPointer(at, index) };
+    try {
+      let arbitrary = branchArbitrary(branch, keyword, base, branchPlace, context);
+      if (arbitrary === null) continue;
+      if (keyword === 'oneOf') {
+        const others = list.filter((_, other) => other !== index);
+        arbitrary = context.filtered(arbitrary, (value) => others.every((other) => !context.accepts(other, value)), {
+          keyword: 'oneOf',
+          schemaPointer: branchPlace.schemaPointer,
+          reason: 'values of this branch nearly always match another branch too',
+        });
+      }
+      options.push(arbitrary);
+    } catch (error) {
+      refusal ??= error as Error;
+    }
+  }
+  if (options.length > 0) return fc.oneof(...options);
+  if (refusal !== undefined) throw refusal;
+  return null;
+}
+
+function branchArbitrary(branch: Schema, keyword: string, base: Node, place: Place, context: Context): Generated {
+  const merged = typeof branch === 'boolean' ? (branch ? base : 'conflict') : mergeSchemas(base, branch);
+  if (merged === 'conflict')
+    throw context.refuse(keyword, place.schemaPointer, 'this branch contradicts the rest of the schema');
+  if (merged !== undefined) {
+    context.canonical.origin.set(merged, context.originOf(branch as object, place.schemaPointer));
+    return validArbitrary(merged, place, context);
+  }
+  const arbitrary = validArbitrary(branch, place, context);
+  return (
+    arbitrary &&
+    context.filtered(arbitrary, (value) => context.accepts(base, value), {
+      keyword,
+      schemaPointer: place.schemaPointer,
+      reason: 'values of this branch rarely satisfy the rest of the schema',
+    })
+  );
+}
+
+/** The schema's types (all seven when it names none), each generated by its own keywords. */
+function typed(schema: Node, place: Place, context: Context): Generated {
+  const declared =
+    schema.type === undefined ? undefined : ((Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[]);
+  let types = declared ?? JSON_TYPES;
+  if (types.includes('number')) types = types.filter((type) => type !== 'integer');
+  const options: fc.Arbitrary<ExactJson>[] = [];
+  let refusal: Error | undefined;
+  let recursive = false;
+  for (const type of types) {
+    try {
+      const arbitrary = typeArbitrary(type, schema, place, context);
+      if (arbitrary === null) recursive = true;
+      else options.push(arbitrary);
+    } catch (error) {
+      refusal ??= error as Error;
+      // A schema that names its types must be able to produce each of them.
+      if (declared !== undefined && declared.length === 1) throw error;
+    }
+  }
+  if (options.length > 0) return options.length === 1 ? (options[0] ?? null) : fc.oneof(...options);
+  if (recursive) return null;
+  throw refusal ?? context.refuse('type', place.schemaPointer, 'no type can be generated');
+}
+
+function typeArbitrary(type: JsonType, schema: Node, place: Place, context: Context): Generated {
+  switch (type) {
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return integerLeaf(schema, place, context);
+    case 'number':
+      return numberLeaf(schema, place, context);
+    case 'string':
+      return stringArbitrary(schema, place, context);
+    case 'array':
+      return arrayArbitrary(schema, place, context);
+    case 'object':
+      return objectArbitrary(schema, place, context);
+    default:
+      throw context.refuse('type', childPointer(place.schemaPointer, 'type'), `unknown type ${String(type)}`);
+  }
+}
