@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { runConformance } from '../src/runner/run.js';
+import { runConformance } from '../src/index.js';
 import { startProcess, type BenchProcess } from './processes.js';
 import { benchRunnerMemory } from './runner-memory.js';
 

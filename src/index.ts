@@ -2,47 +2,162 @@
 // compile in a consumer whose tsconfig sets no `types` (TypeScript 6 defaults it to []).
 /// <reference types="node" preserve="true" />
 /**
- * plantstore's programmatic API: everything the CLI does is available here.
+ * plantstore's programmatic API: everything the CLI does is available here, by name.
  *
- * - the contract: `loadContract`, exact-integer JSON, the Error codes;
+ * - the contract: `loadContract`, exact-integer JSON, the Error codes, secret redaction;
  * - the reference implementation: `createReferenceServer`;
- * - the mock for frontend work: `createMockServer`;
- * - the conformance runner: `runConformance`, its suites and report types.
+ * - the mock for frontend work: `createMockServer` (Prism loads only when a mock starts);
+ * - the conformance runner: `runConformance`, the built-in suites, what a suite is made of, reporters.
+ *
+ * The list is explicit and recorded in api/plantstore.api.md, which `npm test` compares against.
  */
-export * from './contract/index.js';
-export { DEFAULT_BODY_LIMIT, type RunningServer } from './http/server-kit.js';
+import type { MockServer, MockServerOptions } from './mock/mock-server.js';
+import type { ConformanceOptions } from './runner/options.js';
+import type { Report } from './runner/report.js';
+import { runConformance as runSuites } from './runner/run.js';
+import { BUILT_IN_SUITES } from '../suites/index.js';
+
+// The contract.
+export {
+  ContractError,
+  DEFAULT_SPEC_PATH,
+  JsonDepthError,
+  JsonSyntaxError,
+  loadContract,
+  PACKAGE_VERSION,
+  parseExactJson,
+  PROBLEMS,
+  stringifyExactJson,
+  type Contract,
+  type Problem,
+  type ProblemKind,
+} from './contract/index.js';
+export { redact, redactValue, REDACTED } from './contract/secrets.js';
+
+// The servers.
+export type { RunningServer, RequestLogEntry } from './http/server-kit.js';
 export {
   createReferenceHandler,
   createReferenceServer,
   type ReferenceServer,
   type ReferenceServerOptions,
-  type RequestLogEntry,
 } from './reference/server.js';
 export { createMemoryStore, type PlantStore } from './reference/plant-store.js';
 export { MOCK_PROBLEMS } from './mock/answers.js';
 export { DEV_TOKEN } from './mock/dev-token.js';
-export { createMockServer, type MockServer, type MockServerOptions } from './mock/mock-server.js';
-export * from './runner/index.js';
-export { runCli } from './cli/main.js';
+export type { MockServer, MockServerOptions } from './mock/mock-server.js';
+
+// The runner.
+export { DEFAULTS as CONFORMANCE_DEFAULTS, type ConformanceOptions, type OptionName } from './runner/options.js';
+export { ConformanceOptionsError, TargetUnreachableError } from './runner/errors.js';
+export type { CaseProgress, Reporter, RunEvent, RunStart } from './runner/events.js';
+export { renderOptionNames } from './runner/option-text.js';
+export {
+  isIncomplete,
+  reportExitCode,
+  type CheckId,
+  type CheckResult,
+  type CheckStatus,
+  type Failure,
+  type RecordedRequest,
+  type RecordedResponse,
+  type Report,
+  type Rerun,
+  type RunNote,
+} from './runner/report.js';
+export { BUILT_IN_SUITES } from '../suites/index.js';
+
+// What suites are made of.
+export {
+  defineCheck,
+  defineSuite,
+  fail,
+  PASS,
+  warn,
+  type CheckDefinition,
+  type JudgeContext,
+  type Suite,
+  type Verdict,
+} from './runner/check.js';
+export type { Exchange } from './runner/http/client.js';
+export {
+  errorCodeOf,
+  hasSeveralValues,
+  isJsonMediaType,
+  isJudgeable,
+  isLargeBody,
+  isServerError,
+  isSuccess,
+  isThrottled,
+  messageShapeOf,
+  responseJson,
+  shown,
+  type ParsedBody,
+} from './runner/judge.js';
+export {
+  defineProbe,
+  PLANTS_PATH,
+  type Intent,
+  type PlanContext,
+  type PlannedRequest,
+  type Probe,
+} from './runner/probe.js';
+export {
+  authProbes,
+  boundaryPlants,
+  exactIds,
+  integerSpellings,
+  invalidBodies,
+  keepAliveAfterRefusal,
+  mediaTypeSpellings,
+  precisionPairs,
+  repeatedIds,
+  schemeSpellings,
+  splitBodies,
+  stringEscapes,
+  unpairedSurrogates,
+  validPlants,
+  wrongMediaTypes,
+} from './runner/probes/index.js';
+export { schemaFields, type SchemaField } from './runner/generate/schema-fields.js';
+
+// Reports.
 export {
   createReporters,
   isReporterName,
-  redact,
-  REDACTED,
   renderHtmlReport,
   renderJsonReport,
   renderJunitReport,
   REPORTER_NAMES,
   UnknownReporterError,
   writeReports,
-  type CaseProgress,
-  type ProgressEvent,
-  type Reporter,
   type ReporterGroup,
   type ReporterName,
   type ReporterOptions,
   type ReportOutcome,
-  type RunStart,
   type TextSink,
   type WriteReportsOptions,
 } from './reports/index.js';
+
+// The command line, callable from code.
+export { runCli } from './cli/main.js';
+
+/**
+ * Runs the conformance suites against a Plant Store implementation and resolves to the report:
+ * the built-in suites unless `options.suites` names others, the embedded reference unless
+ * `options.baseUrl` names a target. Problems of the target are findings inside the report; only an
+ * unreachable target (`TargetUnreachableError`) or contradictory options (`ConformanceOptionsError`)
+ * reject.
+ */
+export function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+  return runSuites({ ...options, suites: options.suites ?? BUILT_IN_SUITES });
+}
+
+/**
+ * Starts the mock for frontend work (see `MockServerOptions`). Prism, which decides the mock's
+ * examples and negotiation, loads on the first call, so importing plantstore never loads it.
+ */
+export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const mock = await import('./mock/mock-server.js');
+  return mock.createMockServer(options);
+}

@@ -1,12 +1,12 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ReporterGroup } from '../reports/index.js';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
-import type { ConformanceOptions, RunProgress } from '../runner/options.js';
+import type { ConformanceOptions } from '../runner/options.js';
 import { reportExitCode } from '../runner/report.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
+import { flagSpeaking, withFlags } from './flags.js';
 
 /** The whole-number options of `plantstore test` and their bounds. */
 const INTEGER_OPTIONS = {
@@ -70,6 +70,7 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     // Loaded only when the command runs, so --help and the other commands start fast.
     const { createReporters, isReporterName, REPORTER_NAMES } = await import('../reports/index.js');
     const { runConformance } = await import('../runner/run.js');
+    const { BUILT_IN_SUITES } = await import('../../suites/index.js');
     const options = conformanceOptions(values, io);
     const reporterNames = reporterSelection(values, isReporterName, REPORTER_NAMES);
     const outDir = resolve(io.cwd, stringOption(values, 'out') ?? 'reports');
@@ -84,14 +85,17 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     if (reporters.reporters.some((reporter) => reporter.file !== undefined)) ensureWritableDirectory(outDir);
     if (options.baseUrl !== undefined) warnAboutPlainHttp(options.baseUrl, io);
     try {
-      const report = await runConformance({ ...options, onProgress: (event) => forward(event, reporters) });
+      const report = await runConformance({
+        ...options,
+        suites: BUILT_IN_SUITES,
+        reporters: [flagSpeaking(reporters)],
+      });
       if (!reporterNames.includes('console')) io.stdout.write(`plantstore test: seed ${report.seed}\n`);
-      const outcome = await reporters.onRunEnd(report);
       // Each failed reporter has said why on stderr; a run whose reports are missing could not finish.
-      return outcome.errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
+      return reporters.outcome().errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
     } catch (error) {
       if (error instanceof TargetUnreachableError || error instanceof ConformanceOptionsError) {
-        throw new UsageError(error.message);
+        throw new UsageError(withFlags(error.message));
       }
       throw error;
     }
@@ -174,12 +178,6 @@ function reporterSelection(
     throw new UsageError(`unknown reporter "${unknown.join('", "')}"; the reporters are ${REPORTER_NAMES.join(', ')}.`);
   }
   return names.length ? names : [...REPORTER_NAMES];
-}
-
-function forward(event: RunProgress, reporters: ReporterGroup): void {
-  if (event.kind === 'run-start') reporters.onRunStart(event);
-  else if (event.kind === 'case') reporters.onCaseDone(event);
-  else reporters.onCheckDone(event.check);
 }
 
 /** A bearer token over plain http to another machine can be read on the way. */

@@ -9,9 +9,9 @@ import { createHtmlReporter } from './html-reporter.js';
 import { createJsonReporter } from './json-reporter.js';
 import { createJunitReporter } from './junit-reporter.js';
 import { redact, redactValue, secretSet, type SecretSet } from '../contract/secrets.js';
-import type { CaseProgress, ProgressEvent, Reporter, RunStart, TextSink } from './reporter.js';
+import type { CaseProgress, Reporter, RunEvent, RunStart, TextSink } from './reporter.js';
 
-export type { CaseProgress, ProgressEvent, Reporter, RunStart, TextSink } from './reporter.js';
+export type { CaseProgress, Reporter, RunEvent, RunStart, TextSink } from './reporter.js';
 export { redact, redactValue, REDACTED } from '../contract/secrets.js';
 export { renderJsonReport, JSON_REPORT_FILE } from './json-reporter.js';
 export { renderJunitReport, JUNIT_REPORT_FILE } from './junit-reporter.js';
@@ -65,16 +65,21 @@ export interface ReportOutcome {
   readonly errors: readonly { readonly reporter: string; readonly error: unknown }[];
 }
 
-/** The selected reporters behind one set of hooks: what the runner calls. */
-export interface ReporterGroup {
+/**
+ * The selected reporters behind one reporter: pass it as `runConformance({ reporters: [group] })`.
+ * Each hook redacts the secrets first, and no hook throws: a reporter that fails is recorded.
+ */
+export interface ReporterGroup extends Reporter {
   readonly reporters: readonly Reporter[];
   onRunStart(run: RunStart): void;
   onCaseDone(progress: CaseProgress): void;
   onCheckDone(check: CheckResult): void;
-  /** The three hooks above as one listener: pass it as `runConformance({ onProgress })`. */
-  onProgress(event: ProgressEvent): void;
+  /** The three hooks above as one listener, for `runConformance({ onProgress })`. */
+  onProgress(event: RunEvent): void;
   /** Runs every reporter's `onRunEnd` (files first, console last); never rejects. */
   onRunEnd(report: Report): Promise<ReportOutcome>;
+  /** The files written and the reporters that failed so far. */
+  outcome(): ReportOutcome;
 }
 
 /**
@@ -105,8 +110,11 @@ function groupOf(reporters: readonly Reporter[], secrets: SecretSet, stderr: Tex
       errors.push({ reporter: reporter.name, error });
     }
   };
+  const files: string[] = [];
   const group: ReporterGroup = {
+    name: 'reporters',
     reporters,
+    outcome: () => ({ files: [...files], errors: [...errors] }),
     onProgress: (event) => {
       if (event.kind === 'run-start') group.onRunStart(event);
       else if (event.kind === 'case') group.onCaseDone(event);
@@ -125,7 +133,6 @@ function groupOf(reporters: readonly Reporter[], secrets: SecretSet, stderr: Tex
     },
     onRunEnd: async (report) => {
       const clean = redactValue(report, secrets);
-      const files: string[] = [];
       const ordered = [...reporters.filter((r) => r.file !== undefined), ...reporters.filter((r) => r.file === undefined)];
       for (const reporter of ordered) {
         try {

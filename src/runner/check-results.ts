@@ -60,8 +60,8 @@ export interface CheckResultOptions {
   readonly arbitraries: ArbitraryCache;
   /** `Date.now()` after which no more shrinking starts. */
   readonly deadline: number;
-  /** Builds the replay command of a counterexample. */
-  replayCommand(run: CaseRun, path: readonly number[], alwaysFresh: boolean): string;
+  /** Builds the replay text and options of a counterexample. */
+  replayCommand(run: CaseRun, path: readonly number[], alwaysFresh: boolean): Pick<Failure, 'replay' | 'rerun'>;
   /** Called before each candidate sent while shrinking. */
   onShrinkStep?(): void;
   /** False when replaying: the case named by the replay string is reported as it is. */
@@ -138,7 +138,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
 function toFailure(
   counterexample: Counterexample,
   shrinkSteps: number,
-  replay: string,
+  replay: Pick<Failure, 'replay' | 'rerun'>,
   redact: (text: string) => string,
 ): Failure {
   const { exchanges, verdict } = counterexample;
@@ -154,7 +154,7 @@ function toFailure(
     request: failing.request,
     response: redactResponse(failing.response, redact),
     curl: sequence.map((exchange) => curlLine(exchange.request)).join('\n'),
-    replay,
+    ...replay,
     shrinkSteps,
   };
 }

@@ -1,22 +1,5 @@
-import type { CheckResult, Report } from './report.js';
 import type { Suite } from './check.js';
-
-/** Progress of a run, in the order it happens; the CLI feeds these to the reporters. */
-export type RunProgress =
-  | {
-      readonly kind: 'run-start';
-      readonly target: Report['target'];
-      readonly seed: number;
-      readonly plannedCases: number;
-    }
-  | {
-      readonly kind: 'case';
-      readonly done: number;
-      readonly planned: number;
-      readonly failed: number;
-      readonly phase: 'run' | 'shrink';
-    }
-  | { readonly kind: 'check'; readonly check: CheckResult };
+import type { Reporter, RunEvent } from './events.js';
 
 /** Options of `runConformance`; every one has a default. */
 export interface ConformanceOptions {
@@ -38,15 +21,28 @@ export interface ConformanceOptions {
   readonly checks?: readonly string[];
   /** Skip these check ids. */
   readonly skipChecks?: readonly string[];
-  /** The suites to run (default: the built-in suites in suites/). */
+  /**
+   * The suites to run. The package's `runConformance` defaults to `BUILT_IN_SUITES`; the runner
+   * itself knows no suites and must be given them.
+   */
   readonly suites?: readonly Suite[];
   /** OpenAPI document of the contract (default: the package's openapi.yaml). */
   readonly spec?: string;
-  /** Run one recorded case again: the `--replay` string of a failure. */
+  /** Run one recorded case again: the replay string of a failure (its `rerun.replay`). */
   readonly replay?: string;
   /** Largest response body read, in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
-  onProgress?(event: RunProgress): void;
+  /** Render the run as it happens and when it ends, in this order (see {@link Reporter}). */
+  readonly reporters?: readonly Reporter[];
+  /** Called with every event of the run, before the reporters. */
+  onProgress?(event: RunEvent): void;
 }
 
+/** What the runner itself takes: the options, with the suites to run given. */
+export type RunnerOptions = ConformanceOptions & { readonly suites: readonly Suite[] };
+
+/** The name of an option of `runConformance`, as notes, skip reasons and errors refer to it. */
+export type OptionName = Exclude<keyof ConformanceOptions, 'onProgress' | 'reporters' | 'suites'>;
+
+/** The defaults of `runs`, `concurrency` and `timeoutMs`. */
 export const DEFAULTS = { runs: 100, concurrency: 16, timeoutMs: 10_000 } as const;

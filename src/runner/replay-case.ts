@@ -14,13 +14,17 @@ export function replayCase(
   const original = generated.find((entry) => entry.probe.name === spec.probe && entry.index === spec.index);
   if (!original) {
     throw new ConformanceOptionsError(
-      `--replay names case ${spec.probe} #${spec.index}, which this seed and --runs do not generate: use the --seed and --runs printed with the failure.`,
+      `\`replay\` names case ${spec.probe} #${spec.index}, which this seed and \`runs\` do not generate: use the \`seed\` and \`runs\` printed with the failure.`,
+      'replay',
     );
   }
   if (spec.path.length === 0) return original;
   const value = followShrinkPath(inputs.arbitraries(original.probe, original.index), original.value, spec.path);
   if (!value)
-    throw new ConformanceOptionsError(`--replay shrink path ${spec.path.join('.')} does not exist for this case.`);
+    throw new ConformanceOptionsError(
+      `\`replay\` shrink path ${spec.path.join('.')} does not exist for this case.`,
+      'replay',
+    );
   const plans = original.probe.plan(value.value, {
     contract: inputs.contract,
     fresh: spec.alwaysFresh ? alwaysFreshIds(inputs.fresh) : unclaimedFreshIds(inputs.fresh),

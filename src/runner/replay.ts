@@ -1,7 +1,7 @@
 import { ConformanceOptionsError } from './errors.js';
 
 /**
- * A parsed `--replay` string: `<probe>:<case index>:<shrink path or ->:<nonce>`. A path starting with
+ * A parsed replay string (the `replay` option): `<probe>:<case index>:<shrink path or ->:<nonce>`. A path starting with
  * `~` was shrunk with every id fresh (the target had stored the original case).
  */
 export interface ReplaySpec {
@@ -19,11 +19,13 @@ export function formatReplay(spec: ReplaySpec & { readonly nonce: string }): str
   return `${spec.probe}:${spec.index}:${path}:${spec.nonce}`;
 }
 
+/** Reads a replay string; a malformed one is a `ConformanceOptionsError`. */
 export function parseReplay(text: string): ReplaySpec {
   const match = /^([a-z0-9-]+):(\d+):(-|~?\d+(?:\.\d+)*)(?::([0-9a-f]+))?$/.exec(text.trim());
   if (!match) {
     throw new ConformanceOptionsError(
-      `--replay "${text}" is not a replay string (expected e.g. valid-plant:17:0.3:9f86d081884c7d65, as printed with a failure).`,
+      `\`replay\` "${text}" is not a replay string (expected e.g. valid-plant:17:0.3:9f86d081884c7d65, as printed with a failure).`,
+      'replay',
     );
   }
   const [, probe = '', index = '0', path = '-', nonce] = match;

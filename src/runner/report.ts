@@ -57,10 +57,36 @@ export interface Failure {
   readonly response: RecordedResponse;
   /** A ready-to-paste curl command; the token reads `$PLANTSTORE_TOKEN`. */
   readonly curl: string;
-  /** How to run exactly this case again, e.g. `plantstore test --seed 42 --replay positive-acceptance:17:0.3`. */
+  /**
+   * How to run exactly this case again, as text: the options of `rerun` from code, e.g.
+   * `runConformance({ seed: 42, runs: 100, replay: 'positive-acceptance:17:0.3:9f86d081884c7d65' })`;
+   * `plantstore test` writes the command instead (`plantstore test --seed 42 --runs 100 --replay …`).
+   */
   readonly replay: string;
+  /** The `runConformance` options that run exactly this case again (add the token and the suites). */
+  readonly rerun?: Rerun;
   /** How many shrink steps led from the first failing case to this one. */
   readonly shrinkSteps: number;
+}
+
+/** The options that re-run one case: spread them into `runConformance`. */
+export interface Rerun {
+  readonly seed: number;
+  readonly runs: number;
+  /** Absent when the embedded reference was tested. */
+  readonly baseUrl?: string;
+  /** The replay string naming the case and its shrink path. */
+  readonly replay: string;
+}
+
+/** A note about the run as data: what it is about, and which options its message names. */
+export interface RunNote {
+  /** Stable: `one-connection`, `connection-limit`, `replayed`, `not-found`, `credential-refused`, `nonce`, `repeats-held`, `repeats-fresh`, `repeats-accepted`, `budget`, `unresponsive`, `throttled`. */
+  readonly code: string;
+  /** The message, naming each option in backquotes (`` `budgetMs` ``); the CLI shows flags there. */
+  readonly message: string;
+  /** The options the message names, in order. */
+  readonly options: readonly string[];
 }
 
 /** The outcome of one check over every case it judged. */
@@ -76,7 +102,7 @@ export interface CheckResult {
   readonly cases: number;
   /** Minimal counterexamples, the most useful first; empty when the check passed. */
   readonly failures: readonly Failure[];
-  /** Why the check was skipped, when it was. */
+  /** Why the check was skipped, when it was; options are named in backquotes, as in notes. */
   readonly skipReason?: string;
 }
 
@@ -104,6 +130,8 @@ export interface Report {
   readonly checks: readonly CheckResult[];
   /** Problems with the run itself (budget exhausted, target throttling), not with the target. */
   readonly notes: readonly string[];
+  /** The same notes as data, in the same order: `noteDetails[i].message` is `notes[i]`. */
+  readonly noteDetails?: readonly RunNote[];
 }
 
 /**

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
-import { BUILT_IN_SUITES } from '../../suites/index.js';
 import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
-import { DEFAULTS, type ConformanceOptions } from './options.js';
+import { DEFAULTS, type RunnerOptions } from './options.js';
 import { parseReplay, type ReplaySpec } from './replay.js';
 import { selectChecks, type CheckSelection } from './selection.js';
 
@@ -25,7 +24,7 @@ export interface RunSettings {
 }
 
 /** Applies the defaults; unknown check ids and bad replay strings throw `ConformanceOptionsError`. */
-export async function resolveSettings(options: ConformanceOptions): Promise<RunSettings> {
+export async function resolveSettings(options: RunnerOptions): Promise<RunSettings> {
   const started = Date.now();
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
@@ -40,7 +39,7 @@ export async function resolveSettings(options: ConformanceOptions): Promise<RunS
     timeoutMs,
     budgetMs,
     deadline: started + budgetMs,
-    selection: selectChecks(options.suites ?? BUILT_IN_SUITES, options.checks, options.skipChecks),
+    selection: selectChecks(options.suites, options.checks, options.skipChecks),
     ...(replay === undefined ? {} : { replay }),
     fresh: createFreshIds(replay?.nonce),
   };

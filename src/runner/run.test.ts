@@ -8,7 +8,7 @@ import type { JudgeContext } from './check.js';
 import { TargetUnreachableError } from './errors.js';
 import type { Exchange } from './http/client.js';
 import { reportExitCode } from './report.js';
-import { runConformance } from './run.js';
+import { runConformance } from '../index.js';
 
 const TOKEN = 'sentinel-token-7f3a9c';
 const contract = await loadContract();
@@ -118,8 +118,14 @@ describe('runConformance against a faulty target', () => {
       } as unknown as Exchange;
       expect(check?.judge(exchange, context, [exchange])?.outcome).toBe('fail');
 
-      const replay = /--replay (\S+)/.exec(failure.replay)?.[1] ?? '';
-      const again = await runConformance({ ...QUICK, runs: 40, seed: 1, baseUrl: target.url, token: TOKEN, replay });
+      // The runner speaks options, not flags: the failure says how code runs the case again.
+      const rerun = failure.rerun;
+      if (!rerun) throw new Error('no rerun options');
+      expect(rerun).toMatchObject({ seed: 1, runs: 40, baseUrl: target.url });
+      expect(failure.replay).toBe(
+        `runConformance({ seed: 1, runs: 40, baseUrl: "${target.url}", replay: "${rerun.replay}" })`,
+      );
+      const again = await runConformance({ ...QUICK, ...rerun, token: TOKEN });
       const replayed = again.checks.find((c) => c.id === 'echo');
       expect(replayed?.status).toBe('fail');
       expect(replayed?.failures[0]?.request.body).toBe(failure.request.body);
@@ -176,14 +182,17 @@ describe('runConformance against a faulty target', () => {
     }
   });
 
-  it('points at --base-url when the operation is not found there (404)', async () => {
+  it('points at the baseUrl option when the operation is not found there (404), and says so as data', async () => {
     const target = await startTarget((_req, res) =>
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"Not Found"}'),
     );
     try {
       const report = await runConformance({ ...QUICK, baseUrl: `${target.url}/api`, token: TOKEN });
       expect(reportExitCode(report)).toBe(1);
-      expect(report.notes.join('\n')).toMatch(/\/api\/plants was answered 404 Not Found.*--base-url is probably wrong/);
+      expect(report.notes.join('\n')).toMatch(/\/api\/plants was answered 404 Not Found.*`baseUrl` is probably wrong/);
+      expect(report.noteDetails?.map((note) => note.message)).toEqual(report.notes);
+      expect(report.noteDetails?.find((note) => note.code === 'not-found')?.options).toEqual(['baseUrl']);
+      expect(report.notes.join('\n')).not.toContain('--');
     } finally {
       await target.close();
     }

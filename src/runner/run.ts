@@ -12,22 +12,37 @@ import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, type CaseRun, type DispatchResult } from './execute.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
-import type { ConformanceOptions } from './options.js';
+import { deliver, endRun, type RunEvent } from './events.js';
+import { rerunCall } from './option-text.js';
+import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
-import type { CheckResult, Report } from './report.js';
+import type { CheckResult, Failure, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
-import { describeReplayCommand, runNotes, summarize } from './run-report.js';
+import { rerunOptions, runNotes, summarize } from './run-report.js';
 import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
 import { openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
 
 /**
- * Runs the conformance suites against a Plant Store implementation and resolves to the report.
- * Problems of the target are findings inside the report; only a target that cannot be reached at
- * all (`TargetUnreachableError`) or contradictory options (`ConformanceOptionsError`) throw.
+ * Runs the given suites against a Plant Store implementation, renders the run through the given
+ * reporters, and resolves to the report. Problems of the target are findings inside the report; only
+ * a target that cannot be reached at all (`TargetUnreachableError`) or contradictory options
+ * (`ConformanceOptionsError`) throw.
  */
-export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+export async function runConformance(options: RunnerOptions): Promise<Report> {
+  const reporters = options.reporters ?? [];
+  const onProgress = (event: RunEvent): void => {
+    options.onProgress?.(event);
+    for (const reporter of reporters) deliver(reporter, event);
+  };
+  const report = await runSuites(options, onProgress);
+  await endRun(reporters, report);
+  return report;
+}
+
+/** Opens the target and a client sized to what it serves, and tests it. */
+async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<Report> {
   const resolved = await resolveSettings(options);
   const target = await openTarget(options);
   try {
@@ -50,7 +65,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     });
     try {
-      return await testTarget(settings, target, client, (event) => options.onProgress?.(event));
+      return await testTarget(settings, target, client, onProgress);
     } finally {
       await client.close();
     }
@@ -59,7 +74,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   }
 }
 
-type Progress = ConformanceOptions['onProgress'];
+type Progress = (event: RunEvent) => void;
 
 /** Probes the target, sends and judges every case, then settles each check. */
 async function testTarget(
@@ -97,7 +112,7 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent),
     checks,
-    notes: runNotes(sent.dispatched, traits, settings, target.embedded),
+    ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded)),
   };
 }
 
@@ -178,8 +193,12 @@ async function settleChecks(
   },
 ): Promise<CheckResult[]> {
   const { replay, fresh } = settings;
-  const replayCommand = (run: CaseRun, path: readonly number[], alwaysFresh: boolean): string =>
-    describeReplayCommand(
+  const replayCommand = (
+    run: CaseRun,
+    path: readonly number[],
+    alwaysFresh: boolean,
+  ): Pick<Failure, 'replay' | 'rerun'> => {
+    const rerun = rerunOptions(
       settings,
       target,
       formatReplay({
@@ -190,6 +209,8 @@ async function settleChecks(
         nonce: fresh.nonce,
       }),
     );
+    return { replay: rerunCall(rerun), rerun };
+  };
   let shrinkSteps = 0;
   const onShrinkStep = (): void =>
     context.onProgress?.({
@@ -222,4 +243,9 @@ async function settleChecks(
 /** The cases of the probes the selected checks need; the others are generated only to claim ids in order. */
 function* sentCases(cases: Iterable<GeneratedCase>, selection: CheckSelection): Generator<GeneratedCase> {
   for (const entry of cases) if (selection.sentProbes.has(entry.probe)) yield entry;
+}
+
+/** The report's notes: as text (options in backquotes), and the same notes as data. */
+function notesOf(notes: readonly RunNote[]): Pick<Report, 'notes' | 'noteDetails'> {
+  return { notes: notes.map((note) => note.message), noteDetails: notes };
 }

@@ -16,7 +16,7 @@ export interface CheckSelection {
   readonly sentProbes: ReadonlySet<Probe<unknown>>;
 }
 
-/** Applies `--check` and `--skip-check` to the suites' checks; an unknown id is an options error. */
+/** Applies the `checks` and `skipChecks` options to the suites' checks; an unknown id is an options error. */
 export function selectChecks(
   suites: readonly Suite[],
   only: readonly string[] = [],
@@ -28,14 +28,15 @@ export function selectChecks(
   if (unknown.length > 0) {
     throw new ConformanceOptionsError(
       `unknown check "${unknown.join('", "')}"; the checks are ${[...known].join(', ')}`,
+      only.some((id) => !known.has(id)) ? 'checks' : 'skipChecks',
     );
   }
   const ordered = all.map((check) => {
     const reason =
       only.length > 0 && !only.includes(check.id)
-        ? 'not selected (--check)'
+        ? 'not selected (`checks`)'
         : skip.includes(check.id)
-          ? 'skipped with --skip-check'
+          ? 'skipped with `skipChecks`'
           : undefined;
     if (reason === undefined) return { check };
     const result: CheckResult = {

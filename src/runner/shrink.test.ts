@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, errorBody, loadContract, readNewPlant, type NewPlant } from '../contract/index.js';
-import { runConformance } from './run.js';
+import { runConformance } from '../index.js';
 
 const TOKEN = 'shrink-test-token';
 const contract = await loadContract();

@@ -5,7 +5,7 @@ import { loadContract } from '../../contract/index.js';
 import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixture.js';
 import { createReferenceHandler } from '../../reference/server.js';
 import { reportExitCode } from '../report.js';
-import { runConformance } from '../run.js';
+import { runConformance } from '../../index.js';
 import { probeConnectionCapacity } from './connection-capacity.js';
 
 const TOKEN = 'capacity-token-5d1e';
