@@ -82,11 +82,11 @@ interface ForwardOptions {
  * however it ended; never rejects.
  */
 export function forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): Promise<Forwarded> {
-  return new Promise((resolve) => new Exchange(req, res, options, resolve).start());
+  return new Promise((resolve) => new ExchangeInFlight(req, res, options, resolve).start());
 }
 
 /** One exchange in flight: its two sockets and what has happened so far. */
-class Exchange {
+class ExchangeInFlight {
   private readonly started = performance.now();
   private readonly requestBody: Capture;
   private status = 0;
@@ -114,7 +114,7 @@ class Exchange {
       hostname: upstream.url.hostname.replace(/^\[|\]$/g, ''),
       port: upstream.url.port,
       method: this.req.method,
-      path: `${upstream.basePath}${this.req.url ?? '/'}`,
+      path: `${upstream.basePath}${originForm(this.req.url)}`,
       headers: upstreamRequestHeaders(this.req.rawHeaders, upstream.url.host),
       agent: upstream.agent,
     });
@@ -230,4 +230,13 @@ class Exchange {
     this.settled = true;
     this.resolve(this.snapshot(extra));
   }
+}
+
+/** The request target in origin form: an absolute-form target (`POST http://host/plants`) loses its origin. */
+export function originForm(target: string | undefined): string {
+  const text = target ?? '/';
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(text);
+  if (!absolute) return text.startsWith('/') ? text : `/${text}`;
+  const rest = text.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

@@ -1,0 +1,92 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
+import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
+
+let contract: Contract;
+beforeAll(async () => {
+  contract = await loadContract(DEFAULT_SPEC_PATH);
+});
+
+function context(knownToken?: string): IntentContext {
+  const seen = new Set<string>();
+  return {
+    contract,
+    ...(knownToken === undefined ? {} : { knownToken }),
+    rememberId: (id) => seen.has(id) || (seen.add(id), false),
+  };
+}
+
+function observed(authorization: string | undefined, contentType: string | undefined, body: string): ObservedRequest {
+  const bytes = Buffer.from(body);
+  return { authorization, contentType, body: bytes, bodyBytes: bytes.length, overCap: false };
+}
+
+const PLANT = '{"id":9223372036854775807,"name":"Fern","tag":"fern"}';
+
+describe('the intent of a request the proxy saw', () => {
+  it('a valid NewPlant with a bearer credential is valid, with the strings its 200 must echo', () => {
+    const { intent, auth, clientBreak } = inferIntent(observed('Bearer abc', 'application/json', PLANT), context());
+    expect(intent).toEqual({ kind: 'valid', strings: { name: 'Fern', tag: 'fern' }, idMayRepeat: false });
+    expect(auth).toEqual({ kind: 'token', scheme: 'Bearer' });
+    expect(clientBreak).toBeUndefined();
+  });
+
+  it('an id sent before may repeat: its 200 may carry the stored plant', () => {
+    const same = context();
+    inferIntent(observed('Bearer abc', 'application/json', PLANT), same);
+    const again = inferIntent(observed('Bearer abc', 'application/json', PLANT), same).intent;
+    expect(again.kind === 'valid' && again.idMayRepeat).toBe(true);
+  });
+
+  it('a lower-case "bearer" is the same credential (RFC 9110): still valid', () => {
+    expect(inferIntent(observed('bearer abc', 'application/json', PLANT), context()).intent.kind).toBe('valid');
+  });
+
+  it('a credential that is missing, foreign, empty or not PLANTSTORE_TOKEN is about authentication, whatever the body', () => {
+    const cases: [string | undefined, string][] = [
+      [undefined, 'no Authorization header'],
+      ['Basic dXNlcjpwYXNz', 'another scheme (Basic)'],
+      ['Bearer', 'an empty bearer token'],
+      ['Bearer a b', 'a malformed bearer header (two tokens)'],
+      ['Bearer wrong-token', 'a bearer token other than $PLANTSTORE_TOKEN'],
+    ];
+    for (const [authorization, what] of cases) {
+      const inferred = inferIntent(observed(authorization, 'text/plain', '{'), context('right-token'));
+      expect(inferred.intent).toEqual({ kind: 'auth', what });
+      expect(inferred.clientBreak).toBe(`sent ${what}`);
+    }
+  });
+
+  it('a bare word may be the token without its scheme: lenient, unless it is surely not the token', () => {
+    expect(inferIntent(observed('abc', 'application/json', PLANT), context()).intent).toMatchObject({ lenient: true });
+    expect(inferIntent(observed('abc', 'application/json', PLANT), context('xyz')).intent).not.toHaveProperty(
+      'lenient',
+    );
+  });
+
+  it('the media type comes next: none, or another type', () => {
+    expect(inferIntent(observed('Bearer t', undefined, PLANT), context()).intent).toEqual({
+      kind: 'media-type',
+      what: 'no Content-Type',
+      missing: true,
+    });
+    expect(inferIntent(observed('Bearer t', 'text/plain', PLANT), context()).intent.kind).toBe('media-type');
+    const charset = inferIntent(observed('Bearer t', 'application/json; charset=utf-8', PLANT), context()).intent;
+    expect(charset).toMatchObject({ kind: 'valid-variant', writtenAs: { aspect: 'media-type' } });
+  });
+
+  it('then the body: invalid NewPlants name what is wrong, unpaired surrogates are unpredictable', () => {
+    const fractional = inferIntent(observed('Bearer t', 'application/json', '{"id":1.5,"name":"x"}'), context());
+    expect(fractional.intent.kind).toBe('invalid-body');
+    expect(fractional.clientBreak).toMatch(/^sent an invalid NewPlant: /);
+    const lone = inferIntent(observed('Bearer t', 'application/json', '{"id":1,"name":"\\ud800"}'), context());
+    expect(lone.intent).toEqual({ kind: 'unpredictable', what: '"name" holding an unpaired surrogate escape' });
+  });
+
+  it('a body over the cap is judged by its answer only, and is no fault of the client', () => {
+    const over = { ...observed('Bearer t', 'application/json', '{"id":1,'), bodyBytes: 5_000_000, overCap: true };
+    const inferred = inferIntent(over, context());
+    expect(inferred.intent.kind).toBe('unpredictable');
+    expect(inferred.clientBreak).toBeUndefined();
+  });
+});
