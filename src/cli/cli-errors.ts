@@ -1,4 +1,5 @@
 import { ContractError } from '../contract/index.js';
+import { UnsupportedSchemaError } from '../contract/schema/compiled-schema.js';
 
 /** Exit codes of every plantstore command. */
 export const EXIT = {
@@ -22,6 +23,13 @@ export class UsageError extends Error {
 export function describeFailure(error: unknown): { message: string; exitCode: number } {
   if (error instanceof UsageError || error instanceof ContractError) {
     return { message: error.message, exitCode: EXIT.cannotRun };
+  }
+  // A schema compiled outside loadContract (which names the place in the document) refused a construct.
+  if (error instanceof UnsupportedSchemaError) {
+    return {
+      message: `the document's "${error.keyword}" at ${error.schemaPointer || '/'} of a schema cannot be honoured: ${error.reason}`,
+      exitCode: EXIT.cannotRun,
+    };
   }
   // A failed listen() carries the address and port it was asked for.
   const { code, port, address } = (error ?? {}) as NodeJS.ErrnoException & { port?: unknown; address?: unknown };
