@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
+import { isLosslessNumber } from 'lossless-json';
 import { numberText } from './exact-json.js';
 import { INT32, INT64, integerProblem, type IntegerFormat } from './integers.js';
 import { exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
@@ -78,7 +79,7 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'example', 'examples'
 /** A copy of the schema where every int32/int64 integer is also judged exactly on its text. */
 function withExactIntegers(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withExactIntegers);
-  if (schema === null || typeof schema !== 'object') return schema;
+  if (schema === null || typeof schema !== 'object' || isLosslessNumber(schema)) return schema;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     // defineProperty: a property named `__proto__` stays a property.

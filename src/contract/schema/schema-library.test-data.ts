@@ -134,7 +134,7 @@ const constrained: LibrarySchema[] = [
   {
     name: 'integer bounds beyond 2^53',
     dialect: 'openapi-3.1',
-    schema: field({ type: 'integer', minimum: 9007199254740990n, maximum: 9007199254741000n }),
+    schema: field({ type: 'integer', minimum: 9007199254740990n, maximum: 9007199254740993n }),
   },
   {
     name: 'integer multipleOf',
