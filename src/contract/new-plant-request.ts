@@ -81,7 +81,15 @@ export function readNewPlantBody(check: SchemaCheck, body: Uint8Array): NewPlant
     return fail(problem('notAnObject', 'Invalid NewPlant: the body must be a JSON object.'));
   }
   const parsed = value as Readonly<Record<string, unknown>>;
-  return { ok: true, parsed, plant: exactMembers(parsed) };
+  let plant: NewPlant | undefined;
+  // Built on first use: the mock answers from `parsed` alone and never needs it.
+  return {
+    ok: true,
+    parsed,
+    get plant() {
+      return (plant ??= exactMembers(parsed));
+    },
+  };
 }
 
 function fail(failure: Problem): NewPlantResult {
