@@ -14,12 +14,25 @@ export interface Redactor {
   value<T>(value: T, credential?: string): T;
 }
 
+/** Credentials whose secret sets are kept, most recent last. */
+const RECENT_CREDENTIALS = 32;
+
 /** A redactor for these fixed secrets (empty strings ignored). */
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
   const fixed = secrets.filter((secret): secret is string => secret !== undefined && secret !== '');
   const base = secretSet(fixed);
-  const setFor = (credential: string | undefined): SecretSet =>
-    credential === undefined ? base : secretSet([...fixed, ...authorizationSecrets(credential)]);
+  // Clients send the same credential again and again: its secret set is built once.
+  const recent = new Map<string, SecretSet>();
+  const setFor = (credential: string | undefined): SecretSet => {
+    if (credential === undefined) return base;
+    let set = recent.get(credential);
+    if (!set) {
+      if (recent.size >= RECENT_CREDENTIALS) recent.delete(recent.keys().next().value ?? '');
+      set = secretSet([...fixed, ...authorizationSecrets(credential)]);
+      recent.set(credential, set);
+    }
+    return set;
+  };
   return {
     secrets: fixed,
     text: (text, credential) => redact(text, setFor(credential)),

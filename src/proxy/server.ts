@@ -150,55 +150,78 @@ function createProxyHandler(
   state: ProxyState,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const cap = options.judgeBytes ?? DEFAULT_JUDGE_BYTES;
-  const checks = options.checks ?? proxyChecks();
-  const context: JudgeContext = { contract: state.contract, targetRejectsRepeats: undefined };
-  const ids = new Set<string>();
-  const rememberId = (id: string): boolean => {
-    if (ids.has(id)) return true;
-    if (ids.size >= REMEMBERED_IDS) ids.delete(ids.values().next().value ?? '');
-    ids.add(id);
-    return false;
+  const setup: JudgeSetup = {
+    state,
+    cap,
+    checks: options.checks ?? proxyChecks(),
+    context: { contract: state.contract, targetRejectsRepeats: undefined },
+    rememberId: idMemory(REMEMBERED_IDS),
   };
-  const fault = (status: 502 | 504, transportError: string): { body: string } => ({
-    body: errorBody(
-      problem(
-        status === 504 ? 'upstreamTimeout' : 'upstreamUnreachable',
-        status === 504
-          ? `plantstore proxy: the upstream ${shownUrl(state.upstream.url)} sent nothing for ${state.upstream.timeoutMs} ms.`
-          : `plantstore proxy: the upstream ${shownUrl(state.upstream.url)} could not be reached (${transportError}).`,
-      ),
-    ),
-  });
-  const log = (line: string, authorization?: string): void => options.onLog?.(state.redactor.text(line, authorization));
-
+  const fault = (status: 502 | 504, transportError: string) => faultAnswer(state.upstream, status, transportError);
+  const { onLog } = options;
+  const log = onLog && ((line: string, authorization?: string) => onLog(state.redactor.text(line, authorization)));
   return (req, res) => {
     const path = requestPath(req.url);
     const judged = req.method === OPERATION.method.toUpperCase() && path === OPERATION.path;
     let verdict: JudgedExchange | undefined;
-    const judge = (forwarded: Forwarded): JudgedExchange => {
-      verdict ??= judgeForwarded(req, forwarded, { state, cap, checks, context, rememberId });
-      return verdict;
-    };
+    const judge = (forwarded: Forwarded): JudgedExchange => (verdict ??= judgeForwarded(req, forwarded, setup));
     const annotate: Annotate | undefined =
       judged && options.annotate ? (partial) => ['Plantstore-Violations', annotation(judge(partial))] : undefined;
     void forward(req, res, { upstream: state.upstream, cap, fault, ...(annotate ? { annotate } : {}) }).then(
-      (forwarded) => {
-        const head = `${(req.method ?? '?').slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
-        if (forwarded.answeredByProxy !== undefined) state.observations.counts.upstreamFaults++;
-        if (forwarded.clientAborted) {
-          state.observations.counts.clientAborts++;
-          return log(`${head} client went away before the exchange was complete (not judged)`);
-        }
-        if (!judged) {
-          state.observations.counts.outside++;
-          return log(`${head} outside the contract (forwarded, not judged)${faultText(forwarded)}`);
-        }
-        const result = judge(forwarded);
-        record(state, result, req.headers.authorization);
-        log(`${head} ${verdictText(result)}${faultText(forwarded)}`, req.headers.authorization);
-      },
+      (forwarded) => settle(state, { req, path, forwarded, judge: judged ? judge : undefined, log }),
     );
   };
+}
+
+/** Remembers up to `limit` ids (then forgets the oldest); answers whether an id was seen before. */
+function idMemory(limit: number): (id: string) => boolean {
+  const ids = new Set<string>();
+  return (id) => {
+    if (ids.has(id)) return true;
+    if (ids.size >= limit) ids.delete(ids.values().next().value ?? '');
+    ids.add(id);
+    return false;
+  };
+}
+
+/** The Error body of the proxy's own 502 or 504. */
+function faultAnswer(upstream: Upstream, status: 502 | 504, transportError: string): { body: string } {
+  const where = `plantstore proxy: the upstream ${shownUrl(upstream.url)}`;
+  return {
+    body: errorBody(
+      status === 504
+        ? problem('upstreamTimeout', `${where} sent nothing for ${upstream.timeoutMs} ms.`)
+        : problem('upstreamUnreachable', `${where} could not be reached (${transportError}).`),
+    ),
+  };
+}
+
+interface Settled {
+  readonly req: IncomingMessage;
+  readonly path: string;
+  readonly forwarded: Forwarded;
+  /** Judges the exchange; absent for traffic outside the contract. */
+  readonly judge: ((forwarded: Forwarded) => JudgedExchange) | undefined;
+  readonly log: ((line: string, authorization?: string) => void) | undefined;
+}
+
+/** Counts, judges and logs one exchange that is over. */
+function settle(state: ProxyState, { req, path, forwarded, judge, log }: Settled): void {
+  const { counts } = state.observations;
+  const head = (): string =>
+    `${(req.method ?? '?').slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
+  if (forwarded.answeredByProxy !== undefined) counts.upstreamFaults++;
+  if (forwarded.clientAborted) {
+    counts.clientAborts++;
+    return log?.(`${head()} client went away before the exchange was complete (not judged)`);
+  }
+  if (judge === undefined) {
+    counts.outside++;
+    return log?.(`${head()} outside the contract (forwarded, not judged)${faultText(forwarded)}`);
+  }
+  const result = judge(forwarded);
+  record(state, result, req.headers.authorization);
+  log?.(`${head()} ${verdictText(result)}${faultText(forwarded)}`, req.headers.authorization);
 }
 
 function faultText(forwarded: Forwarded): string {
