@@ -1,4 +1,11 @@
-import { ContractError, parseExactJson, type Contract, type Problem, type SchemaCheck } from '../contract/index.js';
+import {
+  ContractError,
+  parseExactJson,
+  PROBLEMS,
+  type Contract,
+  type Problem,
+  type SchemaCheck,
+} from '../contract/index.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { declaredProperties } from './declared-properties.js';
@@ -95,13 +102,14 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
   const write: ServedContract['errorBody'] = ({ code, message }) =>
     `{"error":${code},"message":${JSON.stringify(message)}${extra}}`;
-  const violations = contract.check.error(parseExactJson(write({ code: 1001, message: 'The request body is empty.' })));
+  // Every code the servers answer with must pass: a document may bound or enumerate `error`.
+  const violations = Object.values(PROBLEMS).flatMap(({ code, title }) =>
+    contract.check.error(parseExactJson(write({ code, message: `${title}.` }))),
+  );
   if (violations.length > 0) {
+    const reasons = [...new Set(violations.map((v) => v.message))].slice(0, 3).join('; ');
     throw new ContractError(
-      `The document's Error schema refuses the Error bodies plantstore answers with (an int32 "error" code and a "message" sentence): ${violations
-        .slice(0, 3)
-        .map((v) => v.message)
-        .join('; ')}.`,
+      `The document's Error schema refuses the Error bodies plantstore answers with (an int32 "error" code and a "message" sentence): ${reasons}.`,
     );
   }
   return write;
