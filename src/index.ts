@@ -53,8 +53,6 @@ export { ConformanceOptionsError, TargetUnreachableError } from './runner/errors
 export type { CaseProgress, Reporter, RunEvent, RunStart } from './runner/events.js';
 export { renderOptionNames } from './runner/option-text.js';
 export {
-  isIncomplete,
-  reportExitCode,
   type CheckId,
   type CheckResult,
   type CheckStatus,
@@ -122,6 +120,7 @@ export {
 export { schemaFields, type SchemaField } from './runner/generate/schema-fields.js';
 
 // Reports.
+export { isIncomplete, reportExitCode } from './reports/outcome.js';
 export {
   createReporters,
   isReporterName,

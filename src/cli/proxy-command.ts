@@ -70,7 +70,7 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
     ensureWritableDirectory(outDir);
     const { createProxyServer } = await import('../proxy/index.js');
     const { writeReports } = await import('../reports/index.js');
-    const { reportExitCode } = await import('../runner/report.js');
+    const { reportExitCode } = await import('../reports/outcome.js');
     const proxy = await createProxyServer({
       upstream,
       host: stringOption(values, 'host') ?? '127.0.0.1',

@@ -2,7 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
 import type { ConformanceOptions } from '../runner/options.js';
-import { reportExitCode } from '../runner/report.js';
+import { reportExitCode } from '../reports/outcome.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';

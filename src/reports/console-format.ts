@@ -1,5 +1,6 @@
 /** The console reporter's text: opening and closing lines, the summary table, failure details. */
-import { isIncomplete, type CheckResult, type CheckStatus, type Failure, type Report } from '../runner/report.js';
+import type { CheckResult, CheckStatus, Failure, Report } from '../runner/report.js';
+import { isIncomplete } from './outcome.js';
 import { counted, oneLine, printable, requestText, responseText, truncate } from './exchange-text.js';
 import type { RunStart } from './reporter.js';
 import { paint, type Style, type TerminalMode } from './terminal.js';

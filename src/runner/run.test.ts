@@ -7,7 +7,7 @@ import { BUILT_IN_SUITES } from '../../suites/index.js';
 import type { JudgeContext } from './check.js';
 import { TargetUnreachableError } from './errors.js';
 import type { Exchange } from './http/client.js';
-import { reportExitCode } from './report.js';
+import { reportExitCode } from '../reports/outcome.js';
 import { runConformance } from '../index.js';
 
 const TOKEN = 'sentinel-token-7f3a9c';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
 import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixture.js';
 import { createReferenceHandler } from '../../reference/server.js';
-import { reportExitCode } from '../report.js';
+import { reportExitCode } from '../../reports/outcome.js';
 import { runConformance } from '../../index.js';
 import { probeConnectionCapacity } from './connection-capacity.js';
 

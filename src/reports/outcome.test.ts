@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passingReport, sampleReport } from '../fixtures/sample-reports.js';
-import { isIncomplete, reportExitCode, type Report } from './report.js';
+import type { Report } from '../runner/report.js';
+import { isIncomplete, reportExitCode } from './outcome.js';
 
 const allSkipped = (report: Report): Report => ({
   ...report,
