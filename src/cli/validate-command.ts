@@ -1,17 +1,20 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ContractError, DEFAULT_SPEC_PATH } from '../contract/index.js';
+import { DEFAULT_SPEC_PATH, type Contract } from '../contract/index.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand } from './command.js';
 
-/** `plantstore validate [file]`: is this a valid OpenAPI document, and if not, where is it wrong. */
+/** `plantstore validate [file]`: can plantstore test against this document, and if not, every reason why. */
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Validate an OpenAPI document (default: the contract, openapi.yaml)',
   help: `Usage: plantstore validate [file]
 
-Validates an OpenAPI 2.0, 3.0 or 3.1 document (YAML or JSON) against its specification and
-resolves every $ref. Prints each problem with its location.
+Validates an OpenAPI 3.0 or 3.1 document (YAML or JSON) against its specification, resolves every
+$ref, and checks everything test, serve and mock need from it: POST /plants with a JSON request
+body, a 200 response and an Error response (400, else 4XX or default) with JSON schemas, and no
+schema keyword plantstore cannot honour. Prints every problem with its location; a document it
+calls valid is one test, serve and mock accept. Swagger 2.0 is refused with how to convert it.
 
 Arguments:
   file         The document to validate (default: the package's openapi.yaml)
@@ -30,25 +33,42 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
     const file = positionals[0] === undefined ? DEFAULT_SPEC_PATH : resolve(io.cwd, positionals[0]);
     // A file that is not there is not an invalid document: say so before the parser calls it one.
     checkReadable(file, positionals[0] ?? file);
-    const { validateDocument } = await import('../contract/spec.js');
-    try {
-      const document = await validateDocument(file);
-      const version = JSON.stringify(document.openapi ?? document.swagger ?? '?').replace(/"/g, '');
-      const paths = Object.values((document.paths ?? {}) as Record<string, Record<string, unknown>>);
-      const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-      const operations = paths.reduce((sum, item) => sum + methods.filter((m) => m in item).length, 0);
-      io.stdout.write(
-        `${file}: valid OpenAPI ${version} document, ${operations} operation${operations === 1 ? '' : 's'}\n`,
-      );
-      return EXIT.ok;
-    } catch (error) {
-      if (!(error instanceof ContractError)) throw error;
-      const unreadable = /ENOENT|EACCES|EISDIR|Error opening file/.test(error.message);
-      io.stderr.write(`${error.message}\n`);
-      return unreadable ? EXIT.cannotRun : EXIT.failed;
+    const { inspectDocument, unusable } = await import('../contract/spec.js');
+    const inspection = await inspectDocument(file);
+    if (!inspection.contract) {
+      io.stderr.write(`${unusable(file, inspection.problems).message}\n`);
+      return EXIT.failed;
     }
+    io.stdout.write(`${summarise(file, inspection.contract).join('\n')}\n`);
+    return EXIT.ok;
   },
 };
+
+/** The lines printed for a valid document: what plantstore tests, how, and what it leaves untested. */
+export function summarise(file: string, contract: Contract): string[] {
+  const operations = contract.otherOperations.filter((name) => !name.startsWith('webhook ')).length + 1;
+  const { mediaTypes, errorStatus } = contract;
+  const media = new Set(Object.values(mediaTypes));
+  const lines = [
+    `${file}: valid OpenAPI ${contract.version} document, ${operations} operation${operations === 1 ? '' : 's'}`,
+    `  tested: POST /plants (${contract.operationId}): NewPlant, Plant (200) and Error (${errorStatus}) ` +
+      `as ${[...media].join(', ')}; ${describeAuth(contract)}`,
+  ];
+  if (contract.basePath !== '') {
+    lines.push(
+      `  its first server is at ${contract.basePath}: include that path in --base-url (requests go to <base-url>/plants)`,
+    );
+  }
+  if (contract.otherOperations.length > 0) lines.push(`  not tested: ${contract.otherOperations.join(', ')}`);
+  return lines;
+}
+
+function describeAuth(contract: Contract): string {
+  const schemes = contract.authSchemes.length > 0 ? ` (${contract.authSchemes.join(', ')})` : '';
+  if (contract.auth === 'none') return 'no authentication';
+  if (contract.auth === 'optional') return 'authentication optional';
+  return `${contract.auth} authentication${schemes}`;
+}
 
 function checkReadable(file: string, shown: string): void {
   let directory: boolean;

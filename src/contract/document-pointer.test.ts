@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentPointer, pointerSegments } from './document-pointer.js';
+import { documentPointer, isWritten, pointerSegments } from './document-pointer.js';
 
 const document = {
   paths: {
@@ -36,6 +36,16 @@ describe('documentPointer', () => {
     expect(documentPointer(document, '', `${body}/allOf/1/properties/id/type`)).toBe(
       '/components/schemas/NewPlant/allOf/1/properties/id/type',
     );
+  });
+
+  it('finds a place of the allOf-merged schema in the branch that writes it', () => {
+    expect(documentPointer(document, '', `${body}/properties/tag/pattern`)).toBe(
+      '/components/schemas/Plant/properties/tag/pattern',
+    );
+    expect(documentPointer(document, '', `${body}/properties/id`)).toBe(
+      '/components/schemas/NewPlant/allOf/1/properties/id',
+    );
+    expect(isWritten(document, documentPointer(document, '', `${body}/properties/nowhere`))).toBe(false);
   });
 
   it('follows a recursive schema around its cycle', () => {

@@ -42,13 +42,17 @@ function refToFollow(node: unknown, key: string): string | undefined {
 /**
  * Maps a pointer inside a dereferenced schema back to the place in the document where that keyword
  * is written, following `$ref`s of the document as written (not dereferenced): `/properties/tag/pattern`
- * under the request body schema becomes `/components/schemas/NewPlant/properties/tag/pattern`. A `$ref`
- * into another file gives `other.yaml#/...`.
+ * under the request body schema becomes `/components/schemas/NewPlant/properties/tag/pattern`. A key
+ * missing beside an `allOf` is looked for in its branches, since a compiler may name a place in the
+ * merged schema. A `$ref` into another file gives `other.yaml#/...`.
  */
 export function documentPointer(document: unknown, base: string, schemaPointer: string): string {
-  let location = pointerSegments(base);
+  return walk(document, pointerSegments(base), pointerSegments(schemaPointer), 0);
+}
+
+function walk(document: unknown, start: readonly string[], keys: readonly string[], depth: number): string {
+  let location = start;
   let node = at(document, location);
-  const keys = pointerSegments(schemaPointer);
   for (const [index, key] of keys.entries()) {
     for (let hops = 0; hops < 32; hops += 1) {
       const ref = refToFollow(node, key);
@@ -57,8 +61,27 @@ export function documentPointer(document: unknown, base: string, schemaPointer: 
       location = pointerSegments(ref);
       node = at(document, location);
     }
+    if (child(node, key) === undefined && depth < 8) {
+      const merged = fromAllOf(document, location, keys.slice(index), depth);
+      if (merged !== undefined) return merged;
+    }
     location = [...location, key];
     node = child(node, key);
   }
   return joinPointer(location);
+}
+
+function fromAllOf(document: unknown, location: readonly string[], rest: readonly string[], depth: number) {
+  const branches = child(at(document, location), 'allOf');
+  if (!Array.isArray(branches)) return undefined;
+  for (const index of branches.keys()) {
+    const found = walk(document, [...location, 'allOf', String(index)], rest, depth + 1);
+    if (isWritten(document, found)) return found;
+  }
+  return undefined;
+}
+
+/** Whether a pointer from {@link documentPointer} names something written in the document (another file: assumed). */
+export function isWritten(document: unknown, pointer: string): boolean {
+  return pointer.includes('#') || at(document, pointerSegments(pointer)) !== undefined;
 }

@@ -10,7 +10,7 @@ type JsonObject = Record<string, unknown>;
  * Reads a JSON or YAML file as written (no `$ref` resolved). A file that cannot be opened throws a
  * {@link ContractError}; one that is not JSON or YAML, or holds no object, is a problem of the document.
  */
-export async function readDocument(source: string): Promise<{ document: JsonObject } | { problem: DocumentProblem }> {
+export async function readDocument(source: string): Promise<ReadDocument | { problem: DocumentProblem }> {
   let text: string;
   try {
     text = await readFile(source, 'utf8');
@@ -36,7 +36,40 @@ export async function readDocument(source: string): Promise<{ document: JsonObje
       problem: { pointer: '', message: `${source} is not an OpenAPI document: it holds ${held}, not an object.` },
     };
   }
-  return { document: parsed as JsonObject };
+  return { document: parsed as JsonObject, exact: /\d{16}/.test(text) ? exactParse(text) : undefined };
+}
+
+/** A parsed document, and when it holds long numbers, the same text parsed with integers as `bigint`. */
+export interface ReadDocument {
+  readonly document: JsonObject;
+  readonly exact: unknown;
+}
+
+function exactParse(text: string): unknown {
+  try {
+    return parseYaml(text, { intAsBigInt: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Integers written beyond 2^53, by the object of the dereferenced document holding them and their key. */
+export type ExactIntegers = ReadonlyMap<object, ReadonlyMap<string, bigint>>;
+
+/** Finds, in `lossy`, the places where `exact` holds an integer a double cannot: the numbers JSON.parse rounded. */
+function findExactIntegers(exact: unknown, lossy: unknown, found = new Map<object, Map<string, bigint>>()) {
+  if (exact === null || typeof exact !== 'object' || lossy === null || typeof lossy !== 'object') return found;
+  for (const [key, value] of Object.entries(exact)) {
+    const twin: unknown = (lossy as Record<string, unknown>)[key];
+    if (typeof value === 'bigint' && !Number.isSafeInteger(Number(value)) && typeof twin === 'number') {
+      const entries = found.get(lossy) ?? new Map<string, bigint>();
+      entries.set(key, value);
+      found.set(lossy, entries);
+    } else {
+      findExactIntegers(value, twin, found);
+    }
+  }
+  return found;
 }
 
 function parseText(text: string): unknown {
@@ -63,25 +96,32 @@ function firstLine(error: unknown): string {
  */
 export async function dereferenceDocument(
   source: string,
-  raw: JsonObject,
+  read: ReadDocument,
   dialect: SchemaDialect,
   metaValidate: boolean,
-): Promise<{ document?: JsonObject; problems: DocumentProblem[] }> {
+): Promise<{ document?: JsonObject; exactIntegers?: ExactIntegers; problems: DocumentProblem[] }> {
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  // swagger-parser mutates what it is given, and knows only the patch releases of its time.
-  const copy = (): JsonObject => ({ ...structuredClone(raw), openapi: parserVersion(dialect) });
+  const raw = read.document;
+  let exactIntegers: ExactIntegers = new Map();
+  // swagger-parser mutates what it is given (so the objects found here are the dereferenced ones),
+  // and knows only the patch releases of its time.
+  const copy = (): JsonObject => {
+    const copied = { ...structuredClone(raw), openapi: parserVersion(dialect) };
+    if (read.exact !== undefined) exactIntegers = findExactIntegers(read.exact, copied);
+    return copied;
+  };
   const restore = (document: unknown): JsonObject => Object.assign(document as JsonObject, { openapi: raw.openapi });
   let problems: DocumentProblem[] = [];
   if (metaValidate) {
     try {
-      return { document: restore(await SwaggerParser.validate(source, copy(), {})), problems };
+      return { document: restore(await SwaggerParser.validate(source, copy(), {})), exactIntegers, problems };
     } catch (error) {
       problems = parserProblems(error);
       if (!hasDetails(error)) return { problems };
     }
   }
   try {
-    return { document: restore(await SwaggerParser.dereference(source, copy(), {})), problems };
+    return { document: restore(await SwaggerParser.dereference(source, copy(), {})), exactIntegers, problems };
   } catch (error) {
     return { problems: [...problems, ...parserProblems(error)] };
   }

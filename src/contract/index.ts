@@ -19,4 +19,16 @@ export { PACKAGE_ROOT, PACKAGE_VERSION } from './package-files.js';
 export { requestPath, routeProblem } from './route.js';
 export { errorBody, problem, PROBLEMS, type Problem, type ProblemKind } from './problems.js';
 export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type ViolationKind } from './schemas.js';
-export { ContractError, DEFAULT_SPEC_PATH, loadContract, OPERATION, validateDocument, type Contract } from './spec.js';
+export { type ContractAuth } from './security.js';
+export {
+  ContractError,
+  DEFAULT_SPEC_PATH,
+  inspectDocument,
+  loadContract,
+  OPERATION,
+  validateDocument,
+  type Contract,
+  type DocumentInspection,
+  type DocumentProblem,
+} from './spec.js';
+export * from './schema/index.js';

@@ -1,6 +1,17 @@
 import { join } from 'node:path';
+import { findBodies, type BodySchema } from './body-schemas.js';
+import { compileBody, withExactIntegers } from './compile-bodies.js';
+import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
+import { documentPointer, isWritten } from './document-pointer.js';
+import { dereferenceDocument, readDocument, type ExactIntegers } from './document-reader.js';
+import { documentVersion } from './openapi-version.js';
+import { findOperation, listOperations } from './operations.js';
 import { PACKAGE_ROOT } from './package-files.js';
-import { compileSchemaCheck, type JsonSchema, type SchemaCheck } from './schemas.js';
+import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
+import type { JsonSchema, SchemaCheck } from './schemas.js';
+import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
+
+export { ContractError, type DocumentProblem } from './contract-error.js';
 
 /** The `openapi.yaml` shipped with this package: the contract every part of plantstore follows. */
 export const DEFAULT_SPEC_PATH = join(PACKAGE_ROOT, 'openapi.yaml');
@@ -8,27 +19,59 @@ export const DEFAULT_SPEC_PATH = join(PACKAGE_ROOT, 'openapi.yaml');
 /** The path and method of the contract's one operation. */
 export const OPERATION = { path: '/plants', method: 'post' } as const;
 
-/** Raised when an OpenAPI document cannot be read, is invalid, or lacks what plantstore needs. */
-export class ContractError extends Error {
-  override readonly name = 'ContractError';
-}
+type Three<T> = { readonly newPlant: T; readonly plant: T; readonly error: T };
 
-/** The contract, loaded once: the dereferenced document, its schemas and their compiled checks. */
+/** The contract, loaded once: the dereferenced document, its schemas compiled, and what else it declares. */
 export interface Contract {
   /** Where the document was read from. */
   readonly source: string;
-  /** The validated, fully dereferenced OpenAPI document. */
+  /** The validated, fully dereferenced OpenAPI document (recursive schemas are cyclic objects). */
   readonly document: Record<string, unknown>;
+  /** The document's `openapi` field, e.g. `3.0.3`. */
+  readonly version: string;
+  /** The schema dialect of its Schema Objects. */
+  readonly dialect: SchemaDialect;
   /** The operationId of POST /plants. */
   readonly operationId: string;
-  readonly schemas: { readonly newPlant: JsonSchema; readonly plant: JsonSchema; readonly error: JsonSchema };
-  /** Checks of parsed JSON values (see `parseExactJson`) against the request and response schemas. */
-  readonly check: { readonly newPlant: SchemaCheck; readonly plant: SchemaCheck; readonly error: SchemaCheck };
+  /** The request body (NewPlant), 200 response (Plant) and Error schemas, dereferenced. */
+  readonly schemas: Three<JsonSchema>;
+  /** Checks of parsed JSON values (see `parseExactJson`) against the three schemas (`compiled.*.check`). */
+  readonly check: Three<SchemaCheck>;
+  /** The three schemas compiled: exact validators and generators of valid, boundary and invalid values. */
+  readonly compiled: Three<CompiledSchema>;
+  /** Where each schema is in the document (JSON pointers of the dereferenced document). */
+  readonly locations: Three<string>;
+  /** The media type key each schema was found under, e.g. `application/json; charset=utf-8`. */
+  readonly mediaTypes: Three<string>;
+  /** The response the Error schema comes from: `400`, else `4XX`, else `default`. */
+  readonly errorStatus: string;
+  /** The path of the first server URL (`/v1`), `` when none: a hint for `--base-url`, never applied. */
+  readonly basePath: string;
+  /** How POST /plants authenticates, from its security requirements or the document's. */
+  readonly auth: ContractAuth;
+  /** The security scheme names behind `auth`. */
+  readonly authSchemes: readonly string[];
+  /** Every other operation and webhook the document declares, e.g. `GET /plants`, `webhook newPlant (POST)`. */
+  readonly otherOperations: readonly string[];
+}
+
+/** What `validate` learns about a document: every problem that would stop plantstore, or the contract. */
+export interface DocumentInspection {
+  readonly source: string;
+  /** The `openapi` (or `swagger`) field, when there is one. */
+  readonly version: string | undefined;
+  readonly problems: readonly DocumentProblem[];
+  /** Present exactly when there is no problem. */
+  readonly contract: Contract | undefined;
 }
 
 const loaded = new Map<string, Promise<Contract>>();
 
-/** Loads, validates and dereferences an OpenAPI document once per path, and compiles its schemas. */
+/**
+ * Loads an OpenAPI 3.0 or 3.1 document once per path: validates it, dereferences it, finds POST
+ * /plants and its three schemas and compiles them. Throws a {@link ContractError} listing every
+ * problem (Swagger 2.0, a missing operation or body, a schema construct that cannot be honoured).
+ */
 export function loadContract(source: string = DEFAULT_SPEC_PATH): Promise<Contract> {
   let contract = loaded.get(source);
   if (!contract) {
@@ -42,85 +85,137 @@ export function loadContract(source: string = DEFAULT_SPEC_PATH): Promise<Contra
 async function buildContract(source: string): Promise<Contract> {
   // The bundled openapi.yaml is validated by `npm test` (swagger-parser and Redocly); validating it
   // again at every start would cost half a second of meta-schema compilation for nothing.
-  const document = source === DEFAULT_SPEC_PATH ? await dereferenceDocument(source) : await validateDocument(source);
-  const operation = lookup(document, ['paths', OPERATION.path, OPERATION.method], 'the POST /plants operation');
-  const newPlant = lookup(
-    operation,
-    ['requestBody', 'content', 'application/json', 'schema'],
-    'the request body schema',
-  );
-  const plant = lookup(
-    operation,
-    ['responses', '200', 'content', 'application/json', 'schema'],
-    'the 200 response schema',
-  );
-  const error = lookup(
-    operation,
-    ['responses', '400', 'content', 'application/json', 'schema'],
-    'the 400 response schema',
-  );
-  const schemas = { newPlant, plant, error };
-  return {
-    source,
-    document,
-    operationId: typeof operation.operationId === 'string' ? operation.operationId : 'addPlant',
-    schemas,
-    check: {
-      newPlant: compileSchemaCheck(newPlant, 'a NewPlant'),
-      plant: compileSchemaCheck(plant, 'a Plant'),
-      error: compileSchemaCheck(error, 'an Error'),
-    },
-  };
+  const inspection = await inspect(source, source !== DEFAULT_SPEC_PATH);
+  if (inspection.contract) return inspection.contract;
+  throw unusable(source, inspection.problems);
+}
+
+/** The error for a document with problems: one line per problem, each with its place. */
+export function unusable(source: string, problems: readonly DocumentProblem[]): ContractError {
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  return new ContractError(`${source} cannot be used (${count}):\n${describeProblems(problems)}`, problems);
 }
 
 /**
- * Validates any OpenAPI document (2.0, 3.0 or 3.1) and returns it dereferenced. Throws a
- * {@link ContractError} whose message lists each problem with its location.
+ * Reads a document as `loadContract` would and reports every problem that would stop `test`,
+ * `serve` or `mock`, instead of stopping at the first. Throws a {@link ContractError} only when
+ * the file cannot be read at all.
+ */
+export function inspectDocument(source: string): Promise<DocumentInspection> {
+  return inspect(source, true);
+}
+
+async function inspect(source: string, metaValidate: boolean): Promise<DocumentInspection> {
+  const raw = await readDocument(source);
+  if ('problem' in raw) return { source, version: undefined, problems: [raw.problem], contract: undefined };
+  const version = documentVersion(raw.document, source);
+  if ('refused' in version) {
+    return {
+      source,
+      version: version.version,
+      problems: [{ pointer: '', message: version.refused }],
+      contract: undefined,
+    };
+  }
+  const read = await dereferenceDocument(source, raw, version.dialect, metaValidate);
+  if (!read.document) return { source, version: version.version, problems: read.problems, contract: undefined };
+  const exact = read.exactIntegers ?? new Map();
+  const built = assemble(source, { document: read.document, raw: raw.document, exact }, version.dialect);
+  const problems = [...read.problems, ...built.problems];
+  return {
+    source,
+    version: version.version,
+    problems,
+    contract: problems.length === 0 ? built.contract : undefined,
+  };
+}
+
+type Assembled = { problems: DocumentProblem[]; contract?: Contract };
+
+/** The document dereferenced, as written, and its integers beyond 2^53. */
+interface Readings {
+  readonly document: Record<string, unknown>;
+  readonly raw: unknown;
+  readonly exact: ExactIntegers;
+}
+
+function assemble(source: string, readings: Readings, dialect: SchemaDialect): Assembled {
+  const { document } = readings;
+  const operation = findOperation(document, OPERATION.path, OPERATION.method);
+  if ('missing' in operation) return { problems: [{ pointer: '/paths', message: operation.missing }] };
+  const bodies = findBodies(operation.found, operation.pointer, `${OPERATION.method.toUpperCase()} ${OPERATION.path}`);
+  const problems: DocumentProblem[] = [];
+  const compile = (body: BodySchema | string, subject: string, name: string): CompiledSchema | undefined => {
+    if (typeof body === 'string') {
+      problems.push({ pointer: operation.pointer, message: body });
+      return undefined;
+    }
+    const result = compileBody({
+      schema: withExactIntegers(body.schema, readings.exact),
+      dialect,
+      subject,
+      name,
+      locate: locator(readings.raw, body.pointer),
+    });
+    problems.push(...result.problems);
+    return result.compiled;
+  };
+  const newPlant = compile(bodies.newPlant, 'a NewPlant', 'NewPlant');
+  const plant = compile(bodies.plant, 'a Plant', 'Plant');
+  const error = compile(bodies.error, 'an Error', 'Error');
+  if (!newPlant || !plant || !error || problems.length > 0) return { problems: onePerPlace(problems) };
+  const found = bodies as Three<BodySchema> & { readonly error: { readonly status: string } };
+  const { operationId } = operation.found;
+  const auth = operationAuth(document, operation.found);
+  const contract: Contract = {
+    source,
+    document,
+    version: String(document.openapi),
+    dialect,
+    operationId: typeof operationId === 'string' ? operationId : 'addPlant',
+    schemas: { newPlant: found.newPlant.schema, plant: found.plant.schema, error: found.error.schema },
+    check: { newPlant: newPlant.check, plant: plant.check, error: error.check },
+    compiled: { newPlant, plant, error },
+    locations: { newPlant: found.newPlant.pointer, plant: found.plant.pointer, error: found.error.pointer },
+    mediaTypes: { newPlant: found.newPlant.mediaType, plant: found.plant.mediaType, error: found.error.mediaType },
+    errorStatus: found.error.status,
+    basePath: serverBasePath(document),
+    auth: auth.auth,
+    authSchemes: auth.schemes,
+    otherOperations: listOperations(document, OPERATION),
+  };
+  return { problems, contract };
+}
+
+/** Maps a pointer inside the schema at `base` to where the document writes it, if it does. */
+function locator(raw: unknown, base: string): (pointer: string) => string | undefined {
+  return (pointer) => {
+    const located = documentPointer(raw, '', `${base}${pointer}`);
+    return isWritten(raw, located) ? located : undefined;
+  };
+}
+
+/** A schema shared by NewPlant and Plant is refused once, at the place it is written. */
+function onePerPlace(problems: readonly DocumentProblem[]): DocumentProblem[] {
+  const places = new Set<string>();
+  return problems.filter(({ pointer }) => {
+    if (pointer === '' || pointer.startsWith('/paths/')) return true;
+    if (places.has(pointer)) return false;
+    places.add(pointer);
+    return true;
+  });
+}
+
+/**
+ * Validates an OpenAPI 3.0 or 3.1 document and returns it dereferenced. Throws a
+ * {@link ContractError} listing each problem with its location (Swagger 2.0 is refused).
  */
 export async function validateDocument(source: string): Promise<Record<string, unknown>> {
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  try {
-    const document: unknown = await SwaggerParser.validate(source);
-    return document as Record<string, unknown>;
-  } catch (error) {
-    throw new ContractError(`${source} is not a valid OpenAPI document:\n${describeParserError(error)}`);
-  }
-}
-
-async function dereferenceDocument(source: string): Promise<Record<string, unknown>> {
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  try {
-    const document: unknown = await SwaggerParser.dereference(source);
-    return document as Record<string, unknown>;
-  } catch (error) {
-    throw new ContractError(`${source} cannot be read:\n${describeParserError(error)}`);
-  }
-}
-
-function describeParserError(error: unknown): string {
-  if (!(error instanceof Error)) return `  ${String(error)}`;
-  const details = (error as { details?: unknown }).details;
-  if (Array.isArray(details) && details.length > 0) {
-    return details
-      .map((detail: { instancePath?: string; path?: string[]; message?: string }) => {
-        const where = detail.instancePath ?? (detail.path ? `/${detail.path.join('/')}` : '');
-        return `  at ${where || '/'}: ${detail.message ?? 'invalid'}`;
-      })
-      .join('\n');
-  }
-  return error.message
-    .split('\n')
-    .map((line) => `  ${line}`)
-    .join('\n');
-}
-
-function lookup(root: Record<string, unknown>, keys: readonly string[], what: string): JsonSchema {
-  let node: unknown = root;
-  for (const key of keys) {
-    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  if (node === null || typeof node !== 'object') {
-    throw new ContractError(`The OpenAPI document has no ${what} (expected at ${keys.join(' → ')}).`);
-  }
-  return node as JsonSchema;
+  const raw = await readDocument(source);
+  if ('problem' in raw) throw unusable(source, [raw.problem]);
+  const version = documentVersion(raw.document, source);
+  if ('refused' in version) throw unusable(source, [{ pointer: '', message: version.refused }]);
+  const read = await dereferenceDocument(source, raw, version.dialect, true);
+  if (!read.document || read.problems.length > 0) throw unusable(source, read.problems);
+  return read.document;
 }

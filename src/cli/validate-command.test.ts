@@ -1,0 +1,136 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { loadContract, PACKAGE_ROOT, parseExactJson, stringifyExactJson } from '../contract/index.js';
+import { captureIo } from '../fixtures/cli-io.js';
+import { runCli } from './main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-validate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, document: unknown): string {
+  const file = join(dir, name);
+  writeFileSync(file, typeof document === 'string' ? document : stringify(document));
+  return file;
+}
+
+async function validate(file: string): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo();
+  const code = await runCli(['validate', file], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const ok = { responses: { '200': { description: 'ok' } } };
+const plant = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string' } } };
+const error = {
+  type: 'object',
+  required: ['error', 'message'],
+  properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+};
+
+function document(post: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Plant Store', version: '1' },
+    paths: {
+      '/plants': {
+        post: {
+          requestBody: { content: json({ ...plant, properties: { ...plant.properties, id: { type: 'integer' } } }) },
+          responses: {
+            '200': { description: 'Plant', content: json(plant) },
+            '400': { description: 'Error', content: json(error) },
+          },
+          ...post,
+        },
+        get: ok,
+      },
+      '/plants/{id}': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        delete: ok,
+      },
+    },
+    ...extra,
+  };
+}
+
+describe('plantstore validate', () => {
+  it('summarises a valid document: what is tested, how, and what is not', async () => {
+    const file = write('valid.yaml', document({}, { servers: [{ url: 'https://api.example.com/v2' }] }));
+    expect(await validate(file)).toEqual({
+      code: 0,
+      err: '',
+      out: [
+        `${file}: valid OpenAPI 3.0.3 document, 3 operations`,
+        '  tested: POST /plants (addPlant): NewPlant, Plant (200) and Error (400) as application/json; no authentication',
+        '  its first server is at /v2: include that path in --base-url (requests go to <base-url>/plants)',
+        '  not tested: GET /plants, DELETE /plants/{id}',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('reports every problem that would stop test or serve, and exits 1', async () => {
+    const post = { requestBody: undefined, responses: { '201': { description: 'made', content: json(plant) } } };
+    const file = write('three-problems.yaml', document(post));
+    const { code, out, err } = await validate(file);
+    expect({ code, out }).toEqual({ code: 1, out: '' });
+    expect(err.split('\n')).toEqual([
+      `${file} cannot be used (3 problems):`,
+      expect.stringMatching(/^ {2}at \/paths\/~1plants\/post: POST \/plants has no request body/),
+      expect.stringMatching(/^ {2}at \/paths\/~1plants\/post: POST \/plants has no 200 response .*documents 201\)/),
+      expect.stringMatching(/^ {2}at \/paths\/~1plants\/post: POST \/plants documents no Error schema/),
+      '',
+    ]);
+  });
+
+  it('refuses Swagger 2.0, saying how to convert it', async () => {
+    const file = write('swagger.yaml', { swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} });
+    const { code, err } = await validate(file);
+    expect(code).toBe(1);
+    expect(err).toContain(`${file} is a Swagger 2.0 (OpenAPI 2.0) document`);
+    expect(err).toContain(`npx swagger2openapi ${file} -o openapi.yaml`);
+  });
+
+  it('names authentication and other media types in the summary', async () => {
+    const post = {
+      security: [{ key: [] }],
+      responses: {
+        '200': { description: 'Plant', content: { 'application/json; charset=utf-8': { schema: plant } } },
+        default: { description: 'Error', content: json(error) },
+      },
+    };
+    const components = { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } };
+    const { code, out } = await validate(write('api-key.yaml', document(post, components)));
+    expect(code).toBe(0);
+    expect(out).toContain(
+      'NewPlant, Plant (200) and Error (default) as application/json, application/json; charset=utf-8; apiKey authentication (key)',
+    );
+  });
+});
+
+describe('the law: a document validate accepts loads for test, serve and mock, and generates', () => {
+  const documents = join(PACKAGE_ROOT, 'src', 'fixtures', 'documents');
+  const files = readdirSync(documents).filter((name) => /\.(ya?ml|json)$/.test(name));
+
+  it('holds for every document of the fixture library', { timeout: 120_000 }, async () => {
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      const file = join(documents, name);
+      const { code, err } = await validate(file);
+      if (code !== 0) {
+        expect({ name, code, err }).toMatchObject({ name, code: 1 });
+        continue;
+      }
+      const contract = await loadContract(file);
+      for (const [which, compiled] of Object.entries(contract.compiled)) {
+        for (const value of fc.sample(compiled.valid, { numRuns: 5, seed: 9 })) {
+          expect(compiled.check(parseExactJson(stringifyExactJson(value))), `${name}: ${which}`).toEqual([]);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import type { DocumentProblem } from './contract-error.js';
+import { pointerSegments } from './document-pointer.js';
+import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
+import { UnsupportedSchemaError } from './schema/compiled-schema.js';
+import { compileSchema } from './schema/index.js';
+
+/** At most this many unsupported constructs are reported per schema. */
+const MAX_REFUSALS = 20;
+
+/** How to compile one schema of the operation and say where its keywords are in the document. */
+export interface BodyToCompile {
+  readonly schema: Record<string, unknown>;
+  readonly dialect: SchemaDialect;
+  /** `a NewPlant`, for the compiler's messages. */
+  readonly subject: string;
+  /** `NewPlant`, for ours. */
+  readonly name: string;
+  /** Maps a pointer inside the schema to its place in the document; `undefined` if it is not written there. */
+  readonly locate: (schemaPointer: string) => string | undefined;
+}
+
+/**
+ * Compiles a schema, or lists every construct in it the compiler cannot honour: after each refusal the
+ * keyword is removed from a copy and the copy compiled again, so one run of `validate` names them all.
+ */
+export function compileBody(body: BodyToCompile): { compiled?: CompiledSchema; problems: DocumentProblem[] } {
+  const problems: DocumentProblem[] = [];
+  let schema = body.schema;
+  for (;;) {
+    try {
+      const compiled = compileSchema(schema, { dialect: body.dialect, subject: body.subject });
+      return problems.length === 0 ? { compiled, problems } : { problems };
+    } catch (error) {
+      if (!(error instanceof UnsupportedSchemaError)) throw error;
+      problems.push(refusal(error, body));
+      const next = problems.length < MAX_REFUSALS ? withoutKeyword(schema, error.schemaPointer) : undefined;
+      if (next === undefined) return { problems };
+      schema = next;
+    }
+  }
+}
+
+function refusal(error: UnsupportedSchemaError, body: BodyToCompile): DocumentProblem {
+  const reason = error.reason.replace(/[.\s]+$/, '');
+  const advice =
+    'plantstore refuses the document rather than ignore the keyword; rewrite or remove it to test against this document.';
+  const written = body.locate(error.schemaPointer);
+  if (written !== undefined) {
+    return {
+      pointer: written,
+      message: `the ${body.name} schema's "${error.keyword}" cannot be honoured: ${reason}. ${advice}`,
+    };
+  }
+  // The compiler names a place in the schema as it reads it (allOf merged), not as it is written.
+  const inside = error.schemaPointer || '/';
+  return {
+    pointer: body.locate('') ?? '',
+    message: `the ${body.name} schema's "${error.keyword}" (at ${inside} once its allOf are merged) cannot be honoured: ${reason}. ${advice}`,
+  };
+}
+
+/** A copy of a (possibly cyclic) schema without the keyword at `pointer`; `undefined` if it is not there. */
+export function withoutKeyword(schema: Record<string, unknown>, pointer: string): Record<string, unknown> | undefined {
+  const segments = pointerSegments(pointer);
+  const keyword = segments.pop();
+  if (keyword === undefined) return undefined;
+  const copy = cloneGraph(schema) as Record<string, unknown>;
+  const parent = segments.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+    copy,
+  );
+  if (parent === null || typeof parent !== 'object' || !(keyword in parent)) return undefined;
+  if (Array.isArray(parent)) return undefined;
+  delete (parent as Record<string, unknown>)[keyword];
+  return copy;
+}
+
+/**
+ * The schema with every integer written beyond 2^53 as a `bigint` again (JSON and YAML parsers round
+ * them to doubles), so bounds like `maximum: 9007199254740993` are honoured exactly.
+ */
+export function withExactIntegers(
+  schema: Record<string, unknown>,
+  exact: ReadonlyMap<object, ReadonlyMap<string, bigint>>,
+): Record<string, unknown> {
+  return exact.size === 0 ? schema : (cloneGraph(schema, new Map(), exact) as Record<string, unknown>);
+}
+
+/** A deep copy that keeps shared and cyclic references shared and cyclic (as `$ref`s dereference to). */
+function cloneGraph(
+  value: unknown,
+  copies = new Map<object, unknown>(),
+  exact?: ReadonlyMap<object, ReadonlyMap<string, bigint>>,
+): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const known = copies.get(value);
+  if (known !== undefined) return known;
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+  copies.set(value, copy);
+  const exactHere = exact?.get(value);
+  for (const [key, item] of Object.entries(value)) {
+    (copy as Record<string, unknown>)[key] = exactHere?.get(key) ?? cloneGraph(item, copies, exact);
+  }
+  return copy;
+}

@@ -1,0 +1,305 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseExactJson } from './exact-json.js';
+import { ContractError, DEFAULT_SPEC_PATH, inspectDocument, loadContract } from './spec.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-spec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let written = 0;
+/** Writes a document as YAML (or JSON, for a `.json` name) and returns its path. */
+function write(document: unknown, extension: 'yaml' | 'json' = 'yaml'): string {
+  written += 1;
+  const file = join(dir, `doc-${written}.${extension}`);
+  writeFileSync(file, extension === 'json' ? JSON.stringify(document, null, 2) : stringify(document));
+  return file;
+}
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const schemas = {
+  NewPlant: {
+    type: 'object',
+    required: ['name', 'id'],
+    properties: {
+      name: { type: 'string', minLength: 1 },
+      tag: { type: 'string' },
+      id: { type: 'integer', format: 'int64' },
+    },
+  },
+  Plant: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string' } } },
+  Error: {
+    type: 'object',
+    required: ['error', 'message'],
+    properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+  },
+};
+
+/** A Plant Store document; `post` replaces parts of POST /plants, `extra` adds top-level fields. */
+function plantStore(
+  version: string,
+  post: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  return {
+    openapi: version,
+    info: { title: 'Plant Store', version: '1.0.0' },
+    paths: {
+      '/plants': {
+        post: {
+          operationId: 'addPlant',
+          requestBody: { required: true, content: json(ref('NewPlant')) },
+          responses: {
+            '200': { description: 'Plant', content: json(ref('Plant')) },
+            '400': { description: 'Error', content: json(ref('Error')) },
+          },
+          ...post,
+        },
+      },
+    },
+    components: { schemas },
+    ...extra,
+  };
+}
+
+async function problemsOf(file: string): Promise<string[]> {
+  const inspection = await inspectDocument(file);
+  return inspection.problems.map(({ pointer, message }) => (pointer === '' ? message : `at ${pointer}: ${message}`));
+}
+
+describe('loadContract', () => {
+  it('loads the bundled document: OpenAPI 3.1, bearer, nothing else declared, the 400 Error', async () => {
+    const contract = await loadContract();
+    expect(contract).toMatchObject({
+      source: DEFAULT_SPEC_PATH,
+      version: '3.1.0',
+      dialect: 'openapi-3.1',
+      operationId: 'addPlant',
+      auth: 'bearer',
+      authSchemes: ['bearerAuth'],
+      otherOperations: [],
+      errorStatus: '400',
+      basePath: '',
+      mediaTypes: { newPlant: 'application/json', plant: 'application/json', error: 'application/json' },
+    });
+    expect(contract.check.newPlant({ id: 1, name: 'Fern' })).toEqual([]);
+    expect(contract.check.newPlant({ name: 'Fern' })).not.toEqual([]);
+    expect(await loadContract()).toBe(contract);
+  });
+
+  it('loads an OpenAPI 3.0 YAML document in the 3.0 dialect, nullable fields included', async () => {
+    const document = plantStore('3.0.3');
+    const nullable = {
+      ...schemas.Plant,
+      properties: { ...schemas.Plant.properties, tag: { type: 'string', nullable: true } },
+    };
+    (document.components as { schemas: Record<string, unknown> }).schemas = { ...schemas, Plant: nullable };
+    const contract = await loadContract(write(document));
+    expect(contract).toMatchObject({ dialect: 'openapi-3.0', version: '3.0.3', auth: 'none' });
+    expect(contract.check.plant({ name: 'Fern', tag: null })).toEqual([]);
+  });
+
+  it('loads an OpenAPI 3.1 JSON document, a later patch release too', async () => {
+    const contract = await loadContract(write(plantStore('3.1.7'), 'json'));
+    expect(contract).toMatchObject({ dialect: 'openapi-3.1', version: '3.1.7' });
+    expect(contract.document.openapi).toBe('3.1.7');
+  });
+
+  it('honours an integer bound beyond 2^53 exactly as written, though parsers round it', async () => {
+    const document = plantStore('3.1.0');
+    const id = { type: 'integer', maximum: 1 };
+    (document.components as { schemas: typeof schemas }).schemas.NewPlant = {
+      ...schemas.NewPlant,
+      properties: { ...schemas.NewPlant.properties, id },
+    };
+    const file = write(document, 'json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"maximum": 1', '"maximum": 9007199254740993'));
+    const { check } = (await loadContract(file)).compiled.newPlant;
+    expect(check(parseExactJson('{"name":"a","id":9007199254740993}'))).toEqual([]);
+    expect(check(parseExactJson('{"name":"a","id":9007199254740994}'))).not.toEqual([]);
+  });
+
+  it('loads a recursive schema as a cyclic object', async () => {
+    const tree = {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string' },
+        children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } },
+      },
+    };
+    const document = plantStore('3.1.0', {
+      requestBody: { content: json({ $ref: '#/components/schemas/Tree' }) },
+    });
+    (document.components as { schemas: Record<string, unknown> }).schemas = { ...schemas, Tree: tree };
+    const contract = await loadContract(write(document));
+    const loaded = contract.schemas.newPlant as { properties: { children: { items: unknown } } };
+    expect(loaded.properties.children.items).toBe(loaded);
+    expect(contract.check.newPlant({ name: 'a', children: [{ name: 'b', children: [] }] })).toEqual([]);
+    expect(contract.check.newPlant({ name: 'a', children: [{ children: [] }] })).not.toEqual([]);
+  });
+
+  it('lists the other operations and webhooks, sorted, and records the first server path', async () => {
+    const document = plantStore(
+      '3.1.0',
+      {},
+      {
+        servers: [{ url: 'https://api.example.com/v1' }],
+        webhooks: { newPlant: { post: { responses: { '200': { description: 'ok' } } } } },
+      },
+    );
+    const paths = document.paths as Record<string, Record<string, unknown>>;
+    const ok = { responses: { '200': { description: 'ok' } } };
+    paths['/plants'] = { ...paths['/plants'], get: ok };
+    paths['/plants/{id}'] = {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+      delete: ok,
+      get: ok,
+    };
+    const contract = await loadContract(write(document));
+    expect(contract.otherOperations).toEqual([
+      'GET /plants',
+      'GET /plants/{id}',
+      'DELETE /plants/{id}',
+      'webhook newPlant (POST)',
+    ]);
+    expect(contract.basePath).toBe('/v1');
+  });
+
+  it('takes a JSON media type with parameters or a +json suffix, and says which', async () => {
+    const post = {
+      requestBody: { content: { 'application/json; charset=utf-8': { schema: schemas.NewPlant } } },
+      responses: {
+        '200': {
+          description: 'Plant',
+          content: { 'text/plain': {}, 'application/vnd.plant+json': { schema: schemas.Plant } },
+        },
+        '400': { description: 'Error', content: { 'application/problem+json': { schema: schemas.Error } } },
+      },
+    };
+    const contract = await loadContract(write(plantStore('3.0.3', post)));
+    expect(contract.mediaTypes).toEqual({
+      newPlant: 'application/json; charset=utf-8',
+      plant: 'application/vnd.plant+json',
+      error: 'application/problem+json',
+    });
+    expect(contract.locations.newPlant).toBe(
+      '/paths/~1plants/post/requestBody/content/application~1json; charset=utf-8/schema',
+    );
+  });
+
+  it('takes the Error schema from a 4XX response, else the default one, and says which', async () => {
+    const error = { description: 'Error', content: json(schemas.Error) };
+    const plant = { description: 'Plant', content: json(schemas.Plant) };
+    const fourXX = await loadContract(write(plantStore('3.1.0', { responses: { '200': plant, '4XX': error } })));
+    expect(fourXX.errorStatus).toBe('4XX');
+    const fallback = await loadContract(write(plantStore('3.1.0', { responses: { '200': plant, default: error } })));
+    expect(fallback.errorStatus).toBe('default');
+    expect(fallback.locations.error).toBe('/paths/~1plants/post/responses/default/content/application~1json/schema');
+  });
+
+  it('throws one ContractError listing every problem', async () => {
+    const file = write(plantStore('3.1.0', { requestBody: undefined, responses: { '201': { description: 'made' } } }));
+    const failure = await loadContract(file).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ContractError);
+    expect((failure as ContractError).problems).toHaveLength(3);
+    expect((failure as ContractError).message).toMatch(
+      /cannot be used \(3 problems\):\n {2}at \/paths\/~1plants\/post: /,
+    );
+  });
+});
+
+describe('inspectDocument', () => {
+  it('names every schema construct it cannot honour, once, where the document writes it', async () => {
+    const tag = { type: 'string', pattern: '(?<=a)b' };
+    const plant = { ...schemas.Plant, properties: { ...schemas.Plant.properties, tag }, unevaluatedProperties: false };
+    const newPlant = {
+      allOf: [{ $ref: '#/components/schemas/Plant' }, { required: ['id'], properties: { id: { type: 'integer' } } }],
+    };
+    const document = plantStore('3.1.0');
+    (document.components as { schemas: Record<string, unknown> }).schemas = {
+      ...schemas,
+      Plant: plant,
+      NewPlant: newPlant,
+    };
+    const problems = await problemsOf(write(document));
+    expect(problems.sort()).toEqual([
+      expect.stringMatching(
+        /^at \/components\/schemas\/Plant\/properties\/tag\/pattern: the NewPlant schema's "pattern" cannot be honoured: .*rewrite or remove it/,
+      ),
+      expect.stringMatching(
+        /^at \/components\/schemas\/Plant\/unevaluatedProperties: the NewPlant schema's "unevaluatedProperties" cannot be honoured: unevaluatedProperties is not supported; use additionalProperties\. /,
+      ),
+    ]);
+  });
+
+  it('refuses Swagger 2.0 with how to convert it, and nothing else', async () => {
+    const file = write({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} });
+    expect(await problemsOf(file)).toEqual([
+      expect.stringMatching(/is a Swagger 2\.0 \(OpenAPI 2\.0\) document.*swagger2openapi/),
+    ]);
+  });
+
+  it('names a missing POST /plants and what the document declares instead', async () => {
+    const document = plantStore('3.1.0');
+    document.paths = { '/plants': { get: { responses: { '200': { description: 'ok' } } } } };
+    expect(await problemsOf(write(document))).toEqual([
+      'at /paths: The document has no POST /plants operation, the one plantstore tests (paths → /plants has no post; it declares GET /plants).',
+    ]);
+  });
+
+  it('names a missing request body, 200 schema and Error schema, each where it looked', async () => {
+    const post = {
+      requestBody: undefined,
+      responses: { '200': { description: 'no content' }, '404': { description: 'gone' } },
+    };
+    const at = 'at /paths/~1plants/post: ';
+    expect(await problemsOf(write(plantStore('3.0.3', post)))).toEqual([
+      `${at}POST /plants has no request body (looked for requestBody at /paths/~1plants/post); plantstore sends a NewPlant there.`,
+      `${at}The 200 response of POST /plants has no JSON media type (looked for application/json, application/json with ` +
+        'parameters, or a type ending in +json under /paths/~1plants/post/responses/200/content; it lists no media type).',
+      `${at}POST /plants documents no Error schema: none of its 400, 4XX and default responses has a JSON schema ` +
+        '(looked under /paths/~1plants/post/responses; it documents 200, 404). plantstore expects an Error with each 400.',
+    ]);
+  });
+
+  it('names a request body with no JSON media type, and a JSON media type with no schema', async () => {
+    const post = {
+      requestBody: { content: { 'application/xml': { schema: schemas.NewPlant }, 'application/json': {} } },
+    };
+    expect(await problemsOf(write(plantStore('3.1.0', post)))).toEqual([
+      'at /paths/~1plants/post: The request body of POST /plants has no schema for application/json ' +
+        '(looked at /paths/~1plants/post/requestBody/content/application~1json/schema).',
+    ]);
+  });
+
+  it('lists OpenAPI validation problems and still finds what plantstore misses', async () => {
+    const document = plantStore('3.1.0', { requestBody: undefined });
+    document.info = { title: 'no version' };
+    expect(await problemsOf(write(document))).toEqual([
+      "at /info: must have required property 'version'",
+      expect.stringContaining('POST /plants has no request body'),
+    ]);
+  });
+
+  it('says a file that is not JSON or YAML, or holds no object, is not a document', async () => {
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'openapi: 3.1.0\n  info: [\n');
+    expect(await problemsOf(broken)).toEqual([expect.stringMatching(/broken\.yaml is neither JSON nor YAML: /)]);
+    const list = join(dir, 'list.json');
+    writeFileSync(list, '[1, 2]');
+    expect(await problemsOf(list)).toEqual([`${list} is not an OpenAPI document: it holds a list, not an object.`]);
+  });
+
+  it('throws "cannot read" for a file that is not there', async () => {
+    await expect(inspectDocument(join(dir, 'missing.yaml'))).rejects.toThrow(
+      /^cannot read .*missing\.yaml: no such file$/,
+    );
+  });
+});
