@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseExactJson, stringifyExactJson } from '../exact-json.js';
-import { compileSchema, UnsupportedSchemaError, type CompiledSchema, type ExactJson } from './index.js';
+import {
+  compileSchema,
+  UnsupportedSchemaError,
+  type CompiledSchema,
+  type ExactJson,
+  type ValueVariant,
+} from './index.js';
 import { LIBRARY, REFUSALS } from './schema-library.test-data.js';
 
 const RUNS = 100;
@@ -100,5 +106,109 @@ describe('exact numbers', () => {
 
   test('the canonical schema keeps a bound no double holds as its digits', () => {
     expect(stringifyExactJson(schema.schema)).toContain('9007199254740993');
+  });
+});
+
+/** Whether a variant's value is judged as its variant says: valid, or invalid at its keyword and pointer only. */
+function judgedAsLabelled(schema: CompiledSchema, variant: ValueVariant, value: ExactJson): boolean {
+  const found = violations(schema, value);
+  if (variant.valid) return found.length === 0;
+  return (
+    found.length > 0 &&
+    found.every((violation) => violation.keyword === variant.keyword && violation.pointer === variant.pointer)
+  );
+}
+
+describe.each(LIBRARY.map((entry) => entry.name))('variants of %s', (name) => {
+  const schema = compiled.get(name) as CompiledSchema;
+  const variants = [...new Set([...schema.boundaries, ...schema.invalid])];
+  const runs = Math.max(3, Math.floor(300 / Math.max(1, variants.length)));
+
+  test('every invalid variant fails at exactly its keyword and pointer, and is listed as invalid', () => {
+    for (const variant of schema.invalid) {
+      expect(variant.valid).toBe(false);
+      fc.assert(
+        fc.property(variant.arbitrary, (value) => judgedAsLabelled(schema, variant, value)),
+        { numRuns: runs, seed: 11 },
+      );
+    }
+  });
+
+  test('every boundary variant is valid or invalid as labelled', () => {
+    for (const variant of schema.boundaries) {
+      fc.assert(
+        fc.property(variant.arbitrary, (value) => judgedAsLabelled(schema, variant, value)),
+        { numRuns: runs, seed: 13 },
+      );
+    }
+  });
+
+  test('a shrunk variant value keeps its class', () => {
+    for (const variant of variants.slice(0, 10)) {
+      const result = fc.check(
+        fc.property(variant.arbitrary, (value) => stringifyExactJson(value).length < 2),
+        { numRuns: 20, seed: 5 },
+      );
+      if (result.failed && result.counterexample)
+        expect(judgedAsLabelled(schema, variant, result.counterexample[0])).toBe(true);
+    }
+  });
+});
+
+describe('the variants name what they break', () => {
+  const variantsOf = (name: string): string[] => {
+    const schema = compiled.get(name) as CompiledSchema;
+    return [...schema.boundaries, ...schema.invalid].map(
+      (variant) => `${variant.valid ? 'valid' : 'invalid'} ${variant.keyword} ${variant.pointer}`,
+    );
+  };
+
+  test('a constrained NewPlant has the edges and breaks of each of its keywords', () => {
+    const found = new Set(variantsOf('constrained NewPlant 3.0'));
+    for (const expected of [
+      'valid maxLength /name',
+      'invalid maxLength /name',
+      'valid minLength /name',
+      'invalid minLength /name',
+      'valid minimum /id',
+      'invalid minimum /id',
+      'valid maximum /id',
+      'invalid maximum /id',
+      'valid enum /tag',
+      'invalid enum /tag',
+      'invalid required /id',
+      'invalid required /name',
+      'invalid additionalProperties /__proto__',
+      'invalid type /id',
+      'invalid pattern /code',
+      'invalid multipleOf /price',
+      'valid exclusiveMinimum /price',
+      'invalid exclusiveMinimum /price',
+    ]) {
+      expect(found).toContain(expected);
+    }
+  });
+
+  test('nested objects and array items get variants of their own', () => {
+    expect(variantsOf('nested objects')).toEqual(
+      expect.arrayContaining([
+        'invalid maximum /plant/pot/size',
+        'invalid required /plant/pot/size',
+        'invalid additionalProperties /plant/pot/__proto__',
+      ]),
+    );
+    expect(variantsOf('array of objects')).toEqual(
+      expect.arrayContaining([
+        'invalid maxItems ',
+        'invalid minItems ',
+        'invalid required /0/id',
+        'invalid format /0/id',
+      ]),
+    );
+  });
+
+  test('an enum near miss is labelled with the rule it breaks', () => {
+    const schema = compiled.get('string enum') as CompiledSchema;
+    expect(schema.invalid.map((variant) => variant.label)).toContain('the body not one of enum ["cactus","fern"]');
   });
 });

@@ -1,14 +1,149 @@
-import type fc from 'fast-check';
-import type { SchemaCheck } from '../schemas.js';
+import fc from 'fast-check';
+import type { SchemaCheck, Violation } from '../schemas.js';
 import type { ExactJson, ValueVariant } from './compiled-schema.js';
-import type { Context } from './context.js';
+import { Context, type Place } from './context.js';
+import { asParsed, exactObject } from './json.js';
+import { childPointer } from './keywords.js';
+import { candidatesAt, type Candidate } from './leaf-variants.js';
+import { validArbitrary } from './valid.js';
 
-/** The boundary and invalid variants of a schema (first version: none yet). */
+type Node = Record<string, unknown>;
+
+/** A place in the schema where variants are made, and how to put a value there inside a whole value. */
+export interface Site {
+  readonly schema: Node;
+  readonly place: Place;
+  /** Valid values at this place. */
+  readonly valid: fc.Arbitrary<ExactJson>;
+  /** Whole values (of the compiled schema) holding a value of `leaf` at this place, the rest valid. */
+  readonly whole: (leaf: fc.Arbitrary<ExactJson>) => fc.Arbitrary<ExactJson>;
+}
+
+/** How deep in objects and arrays variants are made. */
+const MAX_DEPTH = 6;
+
+/**
+ * The boundary and invalid variants of every keyword at every place of the schema. Each variant's
+ * values are checked as they are made: an invalid one fails at its keyword and pointer only, a valid
+ * boundary passes; a candidate that cannot be made so (the sample shows) is left out.
+ */
 export function variantsOf(
-  _root: Record<string, unknown>,
-  _valid: fc.Arbitrary<ExactJson>,
-  _context: Context,
-  _check: SchemaCheck,
+  root: Node,
+  valid: fc.Arbitrary<ExactJson>,
+  generating: Context,
+  check: SchemaCheck,
 ): { boundaries: ValueVariant[]; invalid: ValueVariant[] } {
-  return { boundaries: [], invalid: [] };
+  // Variants never use the caller's integer hook: their values are judged here, whole.
+  const context = new Context(generating.canonical, { ...generating.options, integer: undefined });
+  const rootValid = generating.options.integer === undefined ? valid : validArbitrary(root, rootPlace(), context);
+  const boundaries: ValueVariant[] = [];
+  const invalid: ValueVariant[] = [];
+  const visit = (site: Site, depth: number): void => {
+    for (const candidate of candidatesAt(site, context)) {
+      const variant = realise(candidate, site, context, check);
+      if (variant === undefined) continue;
+      if (candidate.boundary) boundaries.push(variant);
+      if (!variant.valid) invalid.push(variant);
+    }
+    if (depth < MAX_DEPTH) for (const child of childSites(site, context)) visit(child, depth + 1);
+  };
+  if (rootValid !== null) visit({ schema: root, place: rootPlace(), valid: rootValid, whole: (leaf) => leaf }, 0);
+  return { boundaries, invalid };
+}
+
+function rootPlace(): Place {
+  return { schemaPointer: '', pointer: '', refs: [] };
+}
+
+/** A candidate as a variant whose values are all of its class, or `undefined` when they cannot be. */
+function realise(candidate: Candidate, site: Site, context: Context, check: SchemaCheck): ValueVariant | undefined {
+  const expected = (violations: Violation[]): boolean =>
+    candidate.valid
+      ? violations.length === 0
+      : violations.length > 0 &&
+        violations.every(
+          (violation) => violation.keyword === candidate.keyword && violation.pointer === candidate.pointer,
+        );
+  try {
+    const arbitrary = context.filtered(
+      site.whole(candidate.leaf),
+      (value) => expected(check(asParsed(value))),
+      { keyword: candidate.keyword, schemaPointer: candidate.schemaPointer, reason: 'no such value' },
+      10,
+      2,
+    );
+    const { keyword, pointer, schemaPointer, valid, label } = candidate;
+    return { keyword, pointer, schemaPointer, valid, label, arbitrary };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The places inside a site's values: each declared property, the first item, a referenced part. */
+function childSites(site: Site, context: Context): Site[] {
+  const { schema, place } = site;
+  if (typeof schema.$ref === 'string') return referencedSite(site, context);
+  const sites: Site[] = [];
+  const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
+  for (const [name, child] of Object.entries(properties)) {
+    if (typeof child !== 'object' || child === null) continue;
+    const childPlace: Place = {
+      ...place,
+      schemaPointer: childPointer(childPointer(place.schemaPointer, 'properties'), name),
+      pointer: childPointer(place.pointer, name),
+    };
+    const childValid = safeValid(child as Node, childPlace, context);
+    if (childValid === undefined) continue;
+    const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
+      site.whole(fc.tuple(site.valid, leaf).map(([parent, value]) => withProperty(parent, name, value)));
+    sites.push({ schema: child as Node, place: childPlace, valid: childValid, whole });
+  }
+  const items = schema.items;
+  if (typeof items === 'object' && items !== null && schema.prefixItems === undefined) {
+    const childPlace: Place = {
+      ...place,
+      schemaPointer: childPointer(place.schemaPointer, 'items'),
+      pointer: childPointer(place.pointer, 0),
+    };
+    const childValid = safeValid(items as Node, childPlace, context);
+    if (childValid !== undefined) {
+      const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
+        site.whole(fc.tuple(site.valid, leaf).map(([parent, value]) => withFirstItem(parent, value)));
+      sites.push({ schema: items as Node, place: childPlace, valid: childValid, whole });
+    }
+  }
+  return sites;
+}
+
+/** A `$ref` site continues at the referenced schema, once per path (recursion is not unrolled for variants). */
+function referencedSite(site: Site, context: Context): Site[] {
+  const name = decodeURIComponent(String(site.schema.$ref).replace(/^#\/\$defs\//, ''));
+  const target = context.canonical.defs[name];
+  if (typeof target !== 'object' || site.place.refs.includes(name) || Object.keys(site.schema).length > 1) return [];
+  return [
+    {
+      ...site,
+      schema: target,
+      place: { ...site.place, schemaPointer: `/$defs/${name}`, refs: [...site.place.refs, name] },
+    },
+  ];
+}
+
+function safeValid(schema: Node, place: Place, context: Context): fc.Arbitrary<ExactJson> | undefined {
+  try {
+    return validArbitrary(schema, place, context) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withProperty(parent: ExactJson, name: string, value: ExactJson): ExactJson {
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return parent;
+  const entries = Object.entries(parent as Record<string, ExactJson>).filter(([key]) => key !== name);
+  return exactObject([...entries, [name, value]]);
+}
+
+function withFirstItem(parent: ExactJson, value: ExactJson): ExactJson {
+  if (!Array.isArray(parent)) return parent;
+  return [value, ...parent.slice(1)];
 }

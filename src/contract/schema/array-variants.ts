@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import type { Schema } from './canonicalise.js';
+import type { ExactJson } from './compiled-schema.js';
+import type { Context } from './context.js';
+import { jsonKey } from './json.js';
+import { childPointer } from './keywords.js';
+import { at, type Candidate } from './leaf-variants.js';
+import { validArbitrary } from './valid.js';
+import type { Site } from './variants.js';
+
+/** The edges of `minItems`/`maxItems` (valid items), and a repeated item under `uniqueItems`. */
+export function arrayCandidates(site: Site, context: Context): Candidate[] {
+  const { schema, place } = site;
+  if (schema.prefixItems !== undefined) return [];
+  let item: fc.Arbitrary<ExactJson> | null;
+  try {
+    item = validArbitrary(
+      (schema.items as Schema | undefined) ?? true,
+      { ...place, schemaPointer: childPointer(place.schemaPointer, 'items'), pointer: childPointer(place.pointer, 0) },
+      context,
+    );
+  } catch {
+    return [];
+  }
+  if (item === null) return [];
+  const unique = schema.uniqueItems === true;
+  const items = item;
+  const ofLength = (length: number): fc.Arbitrary<ExactJson> =>
+    unique
+      ? fc.uniqueArray(items, { minLength: length, maxLength: length, selector: jsonKey })
+      : fc.array(items, { minLength: length, maxLength: length });
+  const candidates: Candidate[] = [];
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const max = typeof schema.maxItems === 'number' ? schema.maxItems : undefined;
+  if (max !== undefined) {
+    candidates.push(at(site, 'maxItems', true, `with exactly maxItems ${max} items`, ofLength(max)));
+    candidates.push(at(site, 'maxItems', false, `with one item more than maxItems ${max}`, ofLength(max + 1)));
+  }
+  if (min > 0) {
+    candidates.push(at(site, 'minItems', true, `with exactly minItems ${min} items`, ofLength(min)));
+    candidates.push(at(site, 'minItems', false, `with one item fewer than minItems ${min}`, ofLength(min - 1)));
+  }
+  if (unique && (max === undefined || max >= 2)) {
+    const length = Math.max(1, min - 1);
+    const repeated = ofLength(length).map((value) => {
+      const array = value as ExactJson[];
+      return [...array, array[0] ?? null];
+    });
+    candidates.push(at(site, 'uniqueItems', false, 'with a repeated item (uniqueItems)', repeated, false));
+  }
+  return candidates;
+}

@@ -1,0 +1,131 @@
+import fc from 'fast-check';
+import { LosslessNumber } from 'lossless-json';
+import type { ExactJson, ValueVariant } from './compiled-schema.js';
+import type { Context } from './context.js';
+import { jsonKey, toExact } from './json.js';
+import { childPointer, JSON_TYPES, type JsonType } from './keywords.js';
+import { arrayCandidates } from './array-variants.js';
+import { numberCandidates } from './number-variants.js';
+import { objectCandidates } from './object-variants.js';
+import { stringCandidates } from './string-variants.js';
+import type { Site } from './variants.js';
+
+/** A variant before its values are checked: `leaf` gives the value at the site (or the site's whole value). */
+export interface Candidate extends Omit<ValueVariant, 'arbitrary'> {
+  readonly leaf: fc.Arbitrary<ExactJson>;
+  /** True for the edges of a constraint (listed in `boundaries`); invalid ones are listed in `invalid` too. */
+  readonly boundary: boolean;
+}
+
+type Node = Record<string, unknown>;
+
+/** Every candidate variant of the keywords of one site. */
+export function candidatesAt(site: Site, context: Context): Candidate[] {
+  const { schema } = site;
+  if (typeof schema.$ref === 'string') return [];
+  if (Array.isArray(schema.enum) || schema.const !== undefined) return enumCandidates(site);
+  const types = declaredTypes(schema);
+  return [
+    ...typeCandidates(site, types),
+    ...(allows(types, 'string') ? stringCandidates(site, context) : []),
+    ...(allows(types, 'integer') || allows(types, 'number') ? numberCandidates(site, types, context) : []),
+    ...(allows(types, 'array') ? arrayCandidates(site, context) : []),
+    ...(allows(types, 'object') ? objectCandidates(site, context) : []),
+  ];
+}
+
+export function declaredTypes(schema: Node): JsonType[] | undefined {
+  if (schema.type === undefined) return undefined;
+  return (Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonType[];
+}
+
+function allows(types: JsonType[] | undefined, type: JsonType): boolean {
+  return types === undefined || types.includes(type) || (type === 'integer' && types.includes('number'));
+}
+
+/** How a place is named for people: `tag`, `plant.pot.size`, `tags[0]`, or `the body`. */
+export function fieldName(pointer: string): string {
+  if (pointer === '') return 'the body';
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+/** A candidate at the site itself. */
+export function at(
+  site: Site,
+  keyword: string,
+  valid: boolean,
+  label: string,
+  leaf: fc.Arbitrary<ExactJson>,
+  boundary = true,
+): Candidate {
+  return {
+    keyword,
+    pointer: site.place.pointer,
+    schemaPointer: childPointer(site.place.schemaPointer, keyword),
+    valid,
+    label: `${fieldName(site.place.pointer)} ${label}`,
+    leaf,
+    boundary,
+  };
+}
+
+/** One value of each JSON type the schema does not allow. */
+const WRONG_TYPE_VALUES: Record<JsonType, () => ExactJson> = {
+  null: () => null,
+  boolean: () => true,
+  integer: () => 0n,
+  number: () => new LosslessNumber('1.5'),
+  string: () => 'text',
+  array: () => [],
+  object: () => toExact({}),
+};
+
+function typeCandidates(site: Site, types: JsonType[] | undefined): Candidate[] {
+  if (types === undefined) return [];
+  const named = types.join(' or ');
+  return JSON_TYPES.filter((type) => !allows(types, type) && !(type === 'number' && types.includes('integer'))).map(
+    (type) =>
+      at(site, 'type', false, `not of type ${named}: ${article(type)}`, fc.constant(WRONG_TYPE_VALUES[type]()), false),
+  );
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** Each listed value (valid) and near misses of them (invalid). */
+function enumCandidates(site: Site): Candidate[] {
+  const keyword = site.schema.const !== undefined ? 'const' : 'enum';
+  const listed = (keyword === 'const' ? [site.schema.const] : (site.schema.enum as unknown[])).map(toExact);
+  const shown = JSON.stringify(keyword === 'const' ? site.schema.const : site.schema.enum, (_key, value: unknown) =>
+    typeof value === 'bigint' ? String(value) : value,
+  );
+  const keys = new Set(listed.map(jsonKey));
+  const candidates = listed.map((value) =>
+    at(site, keyword, true, `${keyword} value ${jsonKey(value)}`, fc.constant(value)),
+  );
+  const misses = listed.flatMap(nearMisses).filter((miss) => !keys.has(jsonKey(miss)));
+  if (misses.length > 0) {
+    const rule = keyword === 'const' ? `not the const ${shown}` : `not one of enum ${shown}`;
+    candidates.push(at(site, keyword, false, rule, fc.constantFrom(...misses)));
+  }
+  return candidates;
+}
+
+/** Values one typo away from a listed value: `cactus` → `cactuss`, `Cactus`, `cactu`; 3 → 4. */
+function nearMisses(value: ExactJson): ExactJson[] {
+  if (typeof value === 'string') {
+    const last = [...value].at(-1) ?? 'x';
+    const swapped = value.toUpperCase() === value ? value.toLowerCase() : value.toUpperCase();
+    return [value + last, swapped, [...value].slice(0, -1).join(''), ` ${value}`];
+  }
+  if (typeof value === 'bigint') return [value + 1n, value - 1n];
+  if (typeof value === 'boolean') return [!value];
+  if (value === null) return ['null'];
+  return [];
+}

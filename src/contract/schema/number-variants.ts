@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { LosslessNumber } from 'lossless-json';
+import { INT32, INT64 } from '../integers.js';
+import type { ExactJson } from './compiled-schema.js';
+import type { Context } from './context.js';
+import { decimalText, integerStep, normalise, type Decimal } from './decimal.js';
+import type { JsonType } from './keywords.js';
+import { at, type Candidate } from './leaf-variants.js';
+import { multiplesIn, numericBounds, type Bound, type NumericBounds } from './numbers.js';
+import type { Site } from './variants.js';
+
+const FORMATS: Readonly<Record<string, { min: bigint; max: bigint }>> = { int32: INT32, int64: INT64 };
+
+/** The edges of the numeric bounds and of int32/int64, non-multiples, and fractions where integers are due. */
+export function numberCandidates(site: Site, types: JsonType[] | undefined, _context: Context): Candidate[] {
+  const format = typeof site.schema.format === 'string' ? site.schema.format : undefined;
+  const integral = (types !== undefined && !types.includes('number')) || (format !== undefined && format in FORMATS);
+  const bounds = numericBounds(site.schema);
+  const unit: Decimal = integral
+    ? { digits: bounds.multipleOf === undefined ? 1n : integerStep(bounds.multipleOf), scale: 0 }
+    : (bounds.multipleOf ?? { digits: 1n, scale: finestScale(bounds) });
+  const range = multiplesIn(bounds, unit);
+  if (range === undefined) return [];
+  const value = (k: bigint): ExactJson => (integral ? k * unit.digits : lossless(multiply(unit, k)));
+  const candidates = [...boundCandidates(site, bounds, range, value), ...formatCandidates(site, bounds, format, unit)];
+  const [first, last] = range;
+  const base = first ?? (last !== undefined && last < 0n ? last : 0n);
+  const next = last === undefined || base < last;
+  if (bounds.multipleOf !== undefined && next && (!integral || unit.digits > 1n)) {
+    const off = integral ? lossless({ digits: base * unit.digits + 1n, scale: 0 }) : lossless(half(unit, base));
+    candidates.push(
+      at(
+        site,
+        'multipleOf',
+        false,
+        `not a multiple of ${decimalText(bounds.multipleOf)}`,
+        fc.constant(integral ? toBig(off) : off),
+        false,
+      ),
+    );
+  }
+  if (integral && next && (types === undefined || !types.includes('number'))) {
+    const fraction = lossless(half({ digits: unit.digits, scale: 0 }, base));
+    candidates.push(
+      at(site, 'type', false, 'not of type integer: a number with a fraction', fc.constant(fraction), false),
+    );
+  }
+  return candidates;
+}
+
+function boundCandidates(
+  site: Site,
+  bounds: NumericBounds,
+  [first, last]: [bigint | undefined, bigint | undefined],
+  value: (k: bigint) => ExactJson,
+): Candidate[] {
+  const candidates: Candidate[] = [];
+  const describe = (bound: Bound): string => `${bound.keyword} ${decimalText(bound.value)}`;
+  if (bounds.lower !== undefined && first !== undefined) {
+    const inside = bounds.lower.exclusive ? 'just above' : 'at';
+    candidates.push(
+      at(site, bounds.lower.keyword, true, `${inside} ${describe(bounds.lower)}`, fc.constant(value(first))),
+    );
+    candidates.push(
+      at(site, bounds.lower.keyword, false, `just below the ${describe(bounds.lower)}`, fc.constant(value(first - 1n))),
+    );
+  }
+  if (bounds.upper !== undefined && last !== undefined) {
+    const inside = bounds.upper.exclusive ? 'just below' : 'at';
+    candidates.push(
+      at(site, bounds.upper.keyword, true, `${inside} ${describe(bounds.upper)}`, fc.constant(value(last))),
+    );
+    candidates.push(
+      at(site, bounds.upper.keyword, false, `just above the ${describe(bounds.upper)}`, fc.constant(value(last + 1n))),
+    );
+  }
+  return candidates;
+}
+
+/** The ends of int32/int64 where no bound keyword is stricter: inside, and one past (keyword `format`). */
+function formatCandidates(site: Site, bounds: NumericBounds, format: string | undefined, unit: Decimal): Candidate[] {
+  const range = format === undefined ? undefined : FORMATS[format];
+  if (range === undefined) return [];
+  const step = unit.digits;
+  const candidates: Candidate[] = [];
+  if (bounds.upper === undefined) {
+    const top = (range.max / step) * step;
+    candidates.push(at(site, 'format', true, `at the ${String(format)} maximum ${top}`, fc.constant(top)));
+    candidates.push(
+      at(site, 'format', false, `one above the ${String(format)} maximum ${range.max}`, fc.constant(range.max + 1n)),
+    );
+  }
+  if (bounds.lower === undefined) {
+    const bottom = -((-range.min / step) * step);
+    candidates.push(at(site, 'format', true, `at the ${String(format)} minimum ${bottom}`, fc.constant(bottom)));
+    candidates.push(
+      at(site, 'format', false, `one below the ${String(format)} minimum ${range.min}`, fc.constant(range.min - 1n)),
+    );
+  }
+  return candidates;
+}
+
+/** One decimal place finer than any bound: the step just inside or outside an exclusive bound. */
+function finestScale(bounds: NumericBounds): number {
+  return Math.max(bounds.lower?.value.scale ?? 0, bounds.upper?.value.scale ?? 0) + 1;
+}
+
+function multiply(unit: Decimal, k: bigint): Decimal {
+  return normalise({ digits: unit.digits * k, scale: unit.scale });
+}
+
+/** Halfway between the `k`-th and the next multiple of `unit`: never a multiple. */
+function half(unit: Decimal, k: bigint): Decimal {
+  return normalise({ digits: unit.digits * (2n * k + 1n) * 5n, scale: unit.scale + 1 });
+}
+
+function lossless(value: Decimal): LosslessNumber {
+  return new LosslessNumber(decimalText(value));
+}
+
+function toBig(value: LosslessNumber): bigint {
+  return BigInt(value.value);
+}

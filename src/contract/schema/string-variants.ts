@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import type { Context } from './context.js';
+import { INVALID_FORMAT_TEXT } from './formats.js';
+import { at, type Candidate } from './leaf-variants.js';
+import { codePointArbitrary, codePointLength, textArbitrary } from './text.js';
+import type { Site } from './variants.js';
+import { patternArbitrary } from './strings.js';
+
+/** The edges of `minLength`/`maxLength`, and strings that break `pattern` or `format`. */
+export function stringCandidates(site: Site, context: Context): Candidate[] {
+  const { schema } = site;
+  const candidates: Candidate[] = [];
+  const min = typeof schema.minLength === 'number' ? Math.ceil(schema.minLength) : 0;
+  const max = typeof schema.maxLength === 'number' ? Math.floor(schema.maxLength) : undefined;
+  const add = (keyword: string, valid: boolean, label: string, length: number): void => {
+    const leaf = exactLength(schema, length, context, site);
+    if (leaf !== undefined) candidates.push(at(site, keyword, valid, label, leaf));
+  };
+  if (max !== undefined) {
+    add('maxLength', true, `exactly maxLength ${max} code points long`, max);
+    add('maxLength', false, `one code point longer than maxLength ${max}`, max + 1);
+  }
+  if (min > 0) {
+    add('minLength', true, `exactly minLength ${min} code points long`, min);
+    add('minLength', false, `one code point shorter than minLength ${min}`, min - 1);
+  }
+  if (typeof schema.pattern === 'string') {
+    const regex = safeRegex(schema.pattern);
+    if (regex !== undefined) {
+      const missing = bounded(context, textArbitrary(min, max), (text) => !regex.test(text));
+      if (missing !== undefined)
+        candidates.push(at(site, 'pattern', false, `not matching pattern ${schema.pattern}`, missing, false));
+    }
+  }
+  const invalidFormat = typeof schema.format === 'string' ? INVALID_FORMAT_TEXT[schema.format] : undefined;
+  if (invalidFormat !== undefined) {
+    candidates.push(
+      at(site, 'format', false, `not a valid ${String(schema.format)}`, fc.constantFrom(...invalidFormat), false),
+    );
+  }
+  return candidates;
+}
+
+/** Strings of exactly `length` code points; matching the schema's pattern when it has one. */
+function exactLength(
+  schema: Record<string, unknown>,
+  length: number,
+  context: Context,
+  site: Site,
+): fc.Arbitrary<string> | undefined {
+  const regex = typeof schema.pattern === 'string' ? safeRegex(schema.pattern) : undefined;
+  if (regex !== undefined) {
+    try {
+      const matching = patternArbitrary(regex, length, site.place.schemaPointer, context);
+      return bounded(context, matching, (text) => codePointLength(text) === length);
+    } catch {
+      return undefined;
+    }
+  }
+  return fc.oneof(
+    fc.string({ unit: codePointArbitrary, minLength: length, maxLength: length }),
+    fc.string({ unit: 'grapheme-ascii', minLength: length, maxLength: length }),
+  );
+}
+
+/** A filtered arbitrary when the filter passes often enough, else `undefined` (the candidate is left out). */
+function bounded(
+  context: Context,
+  arbitrary: fc.Arbitrary<string>,
+  predicate: (text: string) => boolean,
+): fc.Arbitrary<string> | undefined {
+  try {
+    return context.filtered(arbitrary, predicate, { keyword: '', schemaPointer: '', reason: '' }, 30, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+function safeRegex(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+}
