@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContractError } from '../contract/index.js';
-import { UnsupportedSchemaError } from '../contract/schema/compiled-schema.js';
+import { ContractError, UnsupportedSchemaError } from '../contract/index.js';
 import { describeFailure, EXIT, UsageError } from './cli-errors.js';
 
 describe('describeFailure', () => {

@@ -1,5 +1,4 @@
-import { ContractError } from '../contract/index.js';
-import { UnsupportedSchemaError } from '../contract/schema/compiled-schema.js';
+import { ContractError, UnsupportedSchemaError } from '../contract/index.js';
 
 /** Exit codes of every plantstore command. */
 export const EXIT = {

@@ -1,5 +1,6 @@
 import type { DocumentProblem } from './contract-error.js';
 import { pointerSegments } from './document-pointer.js';
+import { givenPointer } from './schema-pointer.js';
 import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
 import { UnsupportedSchemaError } from './schema/compiled-schema.js';
 import { compileSchema } from './schema/index.js';
@@ -32,30 +33,32 @@ export function compileBody(body: BodyToCompile): { compiled?: CompiledSchema; p
       return problems.length === 0 ? { compiled, problems } : { problems };
     } catch (error) {
       if (!(error instanceof UnsupportedSchemaError)) throw error;
-      problems.push(refusal(error, body));
-      const next = problems.length < MAX_REFUSALS ? withoutKeyword(schema, error.schemaPointer) : undefined;
+      const pointer = givenPointer(schema, error.schemaPointer);
+      problems.push(refusal(error, pointer, body));
+      const next =
+        pointer !== undefined && problems.length < MAX_REFUSALS ? withoutKeyword(schema, pointer) : undefined;
       if (next === undefined) return { problems };
       schema = next;
     }
   }
 }
 
-function refusal(error: UnsupportedSchemaError, body: BodyToCompile): DocumentProblem {
+function refusal(error: UnsupportedSchemaError, pointer: string | undefined, body: BodyToCompile): DocumentProblem {
   const reason = error.reason.replace(/[.\s]+$/, '');
   const advice =
     'plantstore refuses the document rather than ignore the keyword; rewrite or remove it to test against this document.';
-  const written = body.locate(error.schemaPointer);
+  const written = pointer === undefined ? undefined : body.locate(pointer);
   if (written !== undefined) {
     return {
       pointer: written,
       message: `the ${body.name} schema's "${error.keyword}" cannot be honoured: ${reason}. ${advice}`,
     };
   }
-  // The compiler names a place in the schema as it reads it (allOf merged), not as it is written.
+  // Not a place written in the document: say where it is in the schema as the compiler reads it.
   const inside = error.schemaPointer || '/';
   return {
     pointer: body.locate('') ?? '',
-    message: `the ${body.name} schema's "${error.keyword}" (at ${inside} once its allOf are merged) cannot be honoured: ${reason}. ${advice}`,
+    message: `the ${body.name} schema's "${error.keyword}" (at ${inside} of the schema as plantstore reads it) cannot be honoured: ${reason}. ${advice}`,
   };
 }
 

@@ -24,6 +24,23 @@ describe('listOperations', () => {
     ]);
   });
 
+  it('lists the callbacks of every operation, the tested one included, after the webhooks', () => {
+    const onAdded = { '{$request.body#/callbackUrl}': { post: {}, put: {} } };
+    const withCallbacks = {
+      paths: {
+        '/plants': { post: { callbacks: { onAdded } }, get: { callbacks: { onAdded, audit: { x: { get: {} } } } } },
+      },
+      webhooks: { zebra: { post: {} } },
+    };
+    expect(listOperations(withCallbacks, { path: '/plants', method: 'post' })).toEqual([
+      'GET /plants',
+      'webhook zebra (POST)',
+      'callback audit (GET)',
+      'callback onAdded (POST)',
+      'callback onAdded (PUT)',
+    ]);
+  });
+
   it('is empty for a document with only the tested operation', () => {
     expect(listOperations({ paths: { '/plants': { post: {} } } }, { path: '/plants', method: 'post' })).toEqual([]);
   });

@@ -14,9 +14,10 @@ function methodsOf(pathItem: unknown): string[] {
 }
 
 /**
- * Every operation and webhook a document declares, except the one given (`POST /plants`): e.g.
- * `GET /plants`, `DELETE /plants/{id}`, `webhook newPlant (POST)`. Operations come first, by path
- * then by method in the specification's order; webhooks follow, by name. The order is stable.
+ * Every operation, webhook and callback a document declares, except the one given (`POST /plants`):
+ * e.g. `GET /plants`, `DELETE /plants/{id}`, `webhook newPlant (POST)`, `callback onAdded (POST)`.
+ * Operations come first, by path then by method in the specification's order; webhooks follow, by
+ * name, then callbacks by name. The order is stable.
  */
 export function listOperations(document: JsonObject, except?: { path: string; method: string }): string[] {
   const skip = except ? `${except.method.toUpperCase()} ${except.path}` : undefined;
@@ -29,7 +30,24 @@ export function listOperations(document: JsonObject, except?: { path: string; me
   const webhooks = Object.keys(hooks)
     .sort(compareText)
     .flatMap((name) => methodsOf(hooks[name]).map((method) => `webhook ${name} (${method})`));
-  return [...operations, ...webhooks];
+  return [...operations, ...webhooks, ...callbacksOf(paths)];
+}
+
+/** The callbacks declared by any operation, as `callback NAME (METHOD)`, without repeats. */
+function callbacksOf(paths: JsonObject): string[] {
+  const names = new Set<string>();
+  for (const pathItem of Object.values(paths)) {
+    if (!isObject(pathItem)) continue;
+    for (const method of PATH_ITEM_METHODS) {
+      const callbacks = isObject(pathItem[method]) ? (pathItem[method] as JsonObject).callbacks : undefined;
+      if (!isObject(callbacks)) continue;
+      for (const [name, callback] of Object.entries(callbacks)) {
+        const items = isObject(callback) ? Object.values(callback) : [];
+        for (const item of items) for (const verb of methodsOf(item)) names.add(`callback ${name} (${verb})`);
+      }
+    }
+  }
+  return [...names].sort(compareText);
 }
 
 /** Code-unit order, independent of the locale the process runs in. */
