@@ -48,14 +48,10 @@ describe('compileBody', () => {
       name: 'Error',
       locate: (pointer) => (pointer === '' ? '/components/schemas/Error' : undefined),
     });
-    expect(result.problems).toEqual([
-      {
-        pointer: '/components/schemas/Error',
-        message: expect.stringMatching(
-          /^the Error schema's "if" \(at \/if of the schema as plantstore reads it\) cannot be honoured/,
-        ),
-      },
-    ]);
+    expect(result.problems.map((problem) => problem.pointer)).toEqual(['/components/schemas/Error']);
+    expect(result.problems[0]?.message).toMatch(
+      /^the Error schema's "if" \(at \/if of the schema as plantstore reads it\) cannot be honoured/,
+    );
   });
 });
 

@@ -39,7 +39,8 @@ function callbacksOf(paths: JsonObject): string[] {
   for (const pathItem of Object.values(paths)) {
     if (!isObject(pathItem)) continue;
     for (const method of PATH_ITEM_METHODS) {
-      const callbacks = isObject(pathItem[method]) ? (pathItem[method] as JsonObject).callbacks : undefined;
+      const operation = pathItem[method];
+      const callbacks = isObject(operation) ? operation.callbacks : undefined;
       if (!isObject(callbacks)) continue;
       for (const [name, callback] of Object.entries(callbacks)) {
         const items = isObject(callback) ? Object.values(callback) : [];
