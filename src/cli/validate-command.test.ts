@@ -87,6 +87,17 @@ describe('plantstore validate', () => {
     ]);
   });
 
+  it('reports what serve and mock would refuse at startup: an Error schema refusing their Error bodies', async () => {
+    const narrow = { ...error, properties: { ...error.properties, error: { type: 'integer', maximum: 10 } } };
+    const responses = {
+      '200': { description: 'Plant', content: json(plant) },
+      '400': { description: 'Error', content: json(narrow) },
+    };
+    const { code, err } = await validate(write('narrow-error.yaml', document({ responses })));
+    expect(code).toBe(1);
+    expect(err).toMatch(/cannot be used \(a problem\):\n {2}The document's Error schema refuses the Error bodies/);
+  });
+
   it('refuses Swagger 2.0, saying how to convert it', async () => {
     const file = write('swagger.yaml', { swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} });
     const { code, err } = await validate(file);

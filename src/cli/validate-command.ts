@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_SPEC_PATH, type Contract } from '../contract/index.js';
+import { ContractError, DEFAULT_SPEC_PATH, type Contract, type DocumentProblem } from '../contract/index.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand } from './command.js';
 
@@ -35,14 +35,28 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
     checkReadable(file, positionals[0] ?? file);
     const { inspectDocument, unusable } = await import('../contract/spec.js');
     const inspection = await inspectDocument(file);
-    if (!inspection.contract) {
-      io.stderr.write(`${unusable(file, inspection.problems).message}\n`);
+    const problems = inspection.contract ? await serverProblems(inspection.contract) : inspection.problems;
+    if (!inspection.contract || problems.length > 0) {
+      io.stderr.write(`${unusable(file, problems).message}\n`);
       return EXIT.failed;
     }
     io.stdout.write(`${summarise(file, inspection.contract).join('\n')}\n`);
     return EXIT.ok;
   },
 };
+
+/** What serve and mock refuse when they start (a required answer property they cannot fill, ...), found now. */
+async function serverProblems(contract: Contract): Promise<DocumentProblem[]> {
+  const { serveContract } = await import('../http/served-contract.js');
+  const { validSamples } = await import('../http/valid-samples.js');
+  try {
+    serveContract(contract, validSamples(contract));
+    return [];
+  } catch (error) {
+    if (error instanceof ContractError) return [{ pointer: '', message: error.message }];
+    throw error;
+  }
+}
 
 /** The lines printed for a valid document: what plantstore tests, how, and what it leaves untested. */
 export function summarise(file: string, contract: Contract): string[] {
