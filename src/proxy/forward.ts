@@ -1,12 +1,6 @@
-import {
-  request as httpRequest,
-  type Agent,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { Agent as HttpsAgent } from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Pool, type Dispatcher } from 'undici';
 import { describeTransportError } from '../runner/http/transport-errors.js';
 import { endToEnd, upstreamRequestHeaders } from './headers.js';
 
@@ -15,9 +9,24 @@ export interface Upstream {
   readonly url: URL;
   /** The upstream's base path without a trailing slash ('' for the root). */
   readonly basePath: string;
-  readonly agent: Agent | HttpsAgent;
+  /** Keep-alive connections to the upstream (http or https). */
+  readonly pool: Dispatcher;
   /** No byte from the upstream for this long: 504 before its answer began, a cut answer after. */
   readonly timeoutMs: number;
+}
+
+/** Opens keep-alive connections to `url`'s origin, with the proxy's timeout on every wait. */
+export function createUpstream(url: URL, timeoutMs: number): Upstream {
+  const pool = new Pool(url.origin, {
+    connections: 256,
+    pipelining: 1,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  // A failed connection surfaces on the request that needed it; nothing else to do here.
+  pool.on('connectionError', () => undefined);
+  return { url, basePath: url.pathname.replace(/\/+$/, ''), pool, timeoutMs };
 }
 
 /** The first bytes of a stream, up to a cap, and how many went by in all. */
@@ -85,15 +94,19 @@ export function forward(req: IncomingMessage, res: ServerResponse, options: Forw
   return new Promise((resolve) => new ExchangeInFlight(req, res, options, resolve).start());
 }
 
-/** One exchange in flight: its two sockets and what has happened so far. */
-class ExchangeInFlight {
+/** Transport failures that mean the upstream stayed silent (504) rather than unreachable (502). */
+const SILENT = new Set(['timeout', 'connect-timeout']);
+
+/** One exchange in flight: the client's request, the upstream's answer, and what has happened so far. */
+class ExchangeInFlight implements Dispatcher.DispatchHandler {
   private readonly started = performance.now();
   private readonly requestBody: Capture;
   private status = 0;
   private headers: IncomingHttpHeaders = {};
   private responseBody: Capture | null = null;
-  private responseDone = false;
-  private timedOut = false;
+  /** Chunks kept back while an annotated answer is held; `undefined` once the head is sent. */
+  private held: Buffer[] | undefined;
+  private abort: ((reason?: Error) => void) | undefined;
   private clientGone = false;
   private settled = false;
 
@@ -108,109 +121,98 @@ class ExchangeInFlight {
 
   start(): void {
     const { upstream } = this.options;
-    const send = upstream.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const outgoing = send({
-      protocol: upstream.url.protocol,
-      hostname: upstream.url.hostname.replace(/^\[|\]$/g, ''),
-      port: upstream.url.port,
-      method: this.req.method,
-      path: `${upstream.basePath}${originForm(this.req.url)}`,
-      headers: upstreamRequestHeaders(this.req.rawHeaders, upstream.url.host),
-      agent: upstream.agent,
-    });
-    outgoing.setTimeout(upstream.timeoutMs, () => {
-      this.timedOut = true;
-      outgoing.destroy(new Error('upstream timeout'));
-    });
-    outgoing.on('response', (incoming) => this.relay(incoming));
-    outgoing.on('error', (error) => this.upstreamFailed(error));
-    this.req.on('data', (chunk: Buffer) => this.requestBody.add(chunk));
     const clientLeft = (): void => {
       this.clientGone = true;
-      outgoing.destroy();
+      this.abort?.();
     };
     this.req.on('error', clientLeft);
     this.req.on('close', () => this.req.complete || clientLeft());
-    this.req.pipe(outgoing);
     this.res.on('close', () => {
       if (this.res.writableFinished) return;
-      outgoing.destroy();
+      clientLeft();
       this.finish({ clientAborted: true });
     });
+    upstream.pool.dispatch(
+      {
+        method: this.req.method ?? 'GET',
+        path: `${upstream.basePath}${originForm(this.req.url)}`,
+        headers: upstreamRequestHeaders(this.req.rawHeaders, upstream.url.host),
+        // undici sends an async iterable as a stream; its types list only Readable.
+        body: hasBody(this.req) ? (captured(this.req, this.requestBody) as unknown as Readable) : null,
+      },
+      this,
+    );
   }
 
-  /** Sends the upstream's answer on, as it comes (or held whole first, to annotate it). */
-  private relay(incoming: IncomingMessage): void {
-    this.status = incoming.statusCode ?? 0;
-    this.headers = incoming.headers;
-    const body = new Capture(this.options.cap);
-    this.responseBody = body;
-    const head = (extra: readonly string[]): void => {
-      this.res.writeHead(this.status, incoming.statusMessage, [...endToEnd(incoming.rawHeaders), ...extra]);
-    };
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abort = abort;
+    if (this.clientGone) abort();
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    // 1xx answers are the upstream's business with its connection; the final answer follows.
+    if (status < 200) return true;
+    const raw = rawHeaders.map((part) => part.toString('latin1'));
+    this.status = status;
+    this.headers = headerObject(raw);
+    this.responseBody = new Capture(this.options.cap);
+    this.res.on('drain', resume);
     const { annotate } = this.options;
     if (annotate === undefined) {
-      head([]);
-      incoming.on('data', (chunk: Buffer) => body.add(chunk));
-      incoming.pipe(this.res);
-    } else {
-      this.hold(incoming, body, (held) => {
-        head(annotate(this.snapshot()));
-        for (const chunk of held) this.res.write(chunk);
-      });
+      this.res.writeHead(status, statusText, endToEnd(raw));
+      return true;
     }
-    incoming.on('end', () => {
-      this.responseDone = true;
-      if (annotate !== undefined) this.res.end();
-      this.finish({});
-    });
-    incoming.on('error', (error) => this.upstreamFailed(error));
+    this.held = [];
+    this.head = () => this.res.writeHead(status, statusText, [...endToEnd(raw), ...annotate(this.snapshot())]);
+    return true;
   }
 
-  /** Keeps the answer until it is complete (or over the cap), then sends its head and what was held. */
-  private hold(incoming: IncomingMessage, body: Capture, flush: (held: readonly Buffer[]) => void): void {
-    const held: Buffer[] = [];
-    let flushed = false;
-    const release = (): void => {
-      if (flushed) return;
-      flushed = true;
-      flush(held);
-    };
-    incoming.on('data', (chunk: Buffer) => {
-      body.add(chunk);
-      if (flushed) {
-        if (!this.res.write(chunk)) {
-          incoming.pause();
-          this.res.once('drain', () => incoming.resume());
-        }
-        return;
-      }
-      held.push(chunk);
-      if (body.over) release();
-    });
-    incoming.once('end', release);
+  /** Sends the held head of an annotated answer; set when one is held. */
+  private head: (() => void) | undefined;
+
+  onData(chunk: Buffer): boolean {
+    this.responseBody?.add(chunk);
+    if (this.held === undefined) return this.res.write(chunk);
+    this.held.push(chunk);
+    if (this.responseBody?.over === true) this.release();
+    return true;
   }
 
-  private upstreamFailed(error: unknown): void {
-    if (this.responseDone || this.settled) return;
-    if (this.clientGone) {
+  onComplete(): void {
+    this.release();
+    this.res.end();
+    this.finish({});
+  }
+
+  onError(error: Error): void {
+    if (this.settled) return;
+    if (this.clientGone || this.res.destroyed || (this.req.destroyed && !this.req.complete)) {
       this.res.destroy();
       this.finish({ clientAborted: true });
       return;
     }
-    const transportError = describeTransportError(error, this.timedOut);
-    if (this.res.headersSent || this.res.destroyed) {
+    const transportError = describeTransportError(error, false);
+    if (this.res.headersSent || this.status !== 0) {
       // The answer had begun: the client can only see it cut, as the upstream left it.
       this.res.destroy();
       this.finish({ transportError });
       return;
     }
-    const status = this.timedOut ? 504 : 502;
+    const status = SILENT.has(transportError) ? 504 : 502;
     const { body } = this.options.fault(status, transportError);
     this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     this.res.end(body);
     this.req.resume();
     this.finish({ transportError, answeredByProxy: status });
+  }
+
+  /** Sends the head of an annotated answer and what was held, then lets the rest stream. */
+  private release(): void {
+    if (this.held === undefined || this.head === undefined) return;
+    const held = this.held;
+    this.held = undefined;
+    this.head();
+    for (const chunk of held) this.res.write(chunk);
   }
 
   private snapshot(extra: Partial<Forwarded> = {}): Forwarded {
@@ -230,6 +232,34 @@ class ExchangeInFlight {
     this.settled = true;
     this.resolve(this.snapshot(extra));
   }
+}
+
+/** Whether a request carries a body (RFC 9112, 6.3): a Content-Length above 0, or Transfer-Encoding. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The request's body as it arrives, its first bytes kept for judging on the way. */
+async function* captured(req: IncomingMessage, capture: Capture): AsyncGenerator<Buffer> {
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    capture.add(chunk);
+    yield chunk;
+  }
+}
+
+/** Raw headers as Node's `IncomingHttpHeaders`: lower-case names, repeated ones joined (Set-Cookie kept apart). */
+function headerObject(raw: readonly string[]): IncomingHttpHeaders {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    const value = raw[i + 1] ?? '';
+    const existing = headers[name];
+    if (existing === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else headers[name] = `${existing}, ${value}`;
+  }
+  return headers;
 }
 
 /** The request target in origin form: an absolute-form target (`POST http://host/plants`) loses its origin. */

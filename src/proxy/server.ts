@@ -1,5 +1,4 @@
-import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   DEFAULT_SPEC_PATH,
@@ -13,7 +12,7 @@ import {
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
 import type { Report } from '../runner/report.js';
 import { observedExchange } from './exchange.js';
-import { forward, type Annotate, type Forwarded, type Upstream } from './forward.js';
+import { createUpstream, forward, type Annotate, type Forwarded, type Upstream } from './forward.js';
 import { inferIntent, type InferredIntent, type ObservedRequest } from './intent.js';
 import { Observations } from './observations.js';
 import { createRedactor, type Redactor } from './secrets.js';
@@ -93,7 +92,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
       new Promise((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
-        upstream.agent.destroy();
+        void upstream.pool.destroy().catch(() => undefined);
       }),
   };
 }
@@ -114,16 +113,6 @@ function parseUpstream(text: string): URL {
 /** The upstream URL as shown in logs and reports: no user, password, query or fragment. */
 function shownUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-function createUpstream(url: URL, timeoutMs: number): Upstream {
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const };
-  return {
-    url,
-    basePath: url.pathname.replace(/\/+$/, ''),
-    agent: url.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions),
-    timeoutMs,
-  };
 }
 
 function trackSockets(server: Server): Set<Socket> {
