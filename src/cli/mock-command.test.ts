@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { TEST_DOCUMENTS } from '../http/spec-following.case.js';
 import { DEV_TOKEN } from '../mock/dev-token.js';
 import type { CliIo } from './command.js';
 import { runCli } from './main.js';
@@ -74,6 +75,26 @@ describe('plantstore mock', () => {
       expect(cli.output()).not.toContain(sentinel);
       expect(cli.output()).not.toContain(DEV_TOKEN);
     }
+  });
+
+  it('mocks the document --spec names, and names at startup the operations it does not serve', async () => {
+    const cli = await startMock(['--spec', TEST_DOCUMENTS.constrained, '--quiet']);
+    expect(await post(cli.url, DEV_TOKEN, '{"id": 1, "name": "Elevenchars"}')).toBe(400);
+    expect(await post(cli.url, DEV_TOKEN, '{"id": 1, "name": "Fern"}')).toBe(200);
+    expect(await cli.stop()).toBe(0);
+    expect(cli.output().trimEnd().split('\n')[1]).toBe(
+      'not served (only POST /plants is): GET /plants, DELETE /plants/{id}',
+    );
+  });
+
+  it('refuses a --spec it cannot read, exit 2', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    const io: CliIo = { stdout, stderr, env: {}, cwd: process.cwd(), waitForStop: () => Promise.resolve() };
+    expect(await runCli(['mock', '--port', '0', '--spec', 'no-such-document.yaml'], io)).toBe(2);
+    expect(text).toContain('no-such-document.yaml');
   });
 
   it('is silent after the startup line with --quiet', async () => {

@@ -151,19 +151,20 @@ function stringifyKey(value: ExactJson | undefined): string {
   return JSON.stringify(value);
 }
 
-/** `application/json`, any letter case, with an optional UTF-8 charset; `undefined` when acceptable. */
-export function checkMediaType(contentType: string | undefined): Problem | undefined {
+/**
+ * `application/json` (or the JSON media type the document declares for the request body, e.g.
+ * `application/vnd.plant+json`), any letter case, with an optional UTF-8 charset; `undefined`
+ * when acceptable.
+ */
+export function checkMediaType(contentType: string | undefined, accepted = 'application/json'): Problem | undefined {
   if (contentType === undefined || contentType.trim() === '') {
-    return problem(
-      'unsupportedMediaType',
-      'The Content-Type header is missing: send "Content-Type: application/json".',
-    );
+    return problem('unsupportedMediaType', `The Content-Type header is missing: send "Content-Type: ${accepted}".`);
   }
   const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim());
-  if (mediaType.toLowerCase() !== 'application/json') {
+  if (mediaType.toLowerCase() !== accepted.toLowerCase()) {
     return problem(
       'unsupportedMediaType',
-      `The Content-Type is "${mediaType.slice(0, 60)}", but this operation accepts only "application/json".`,
+      `The Content-Type is "${mediaType.slice(0, 60)}", but this operation accepts only "${accepted}".`,
     );
   }
   for (const parameter of parameters) {

@@ -47,7 +47,7 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
     const failure =
       routeProblem(req.method, requestPath(req.url)) ??
       checkBearer(req.headers.authorization) ??
-      checkMediaType(req.headers['content-type']);
+      checkMediaType(req.headers['content-type'], served.mediaType);
     if (failure) return { failure };
     const read = await readBody(req, bodyLimit);
     if (!read.ok) return { failure: read.problem };

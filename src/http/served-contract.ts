@@ -19,6 +19,8 @@ export interface ServedContract {
   readonly contract: Contract;
   /** Judges a parsed request body against the NewPlant schema. */
   readonly checkNewPlant: SchemaCheck;
+  /** The request's media type: `application/json`, or the JSON type the document declares (`application/vnd.plant+json`). */
+  readonly mediaType: string;
   /**
    * The 200 body: the Plant schema's projection of the accepted NewPlant. Every Plant property the
    * request holds is echoed exactly (numbers as written); a required one it lacks gets the valid
@@ -50,9 +52,10 @@ export function serveContract(contract: Contract, samples: ValidSamples): Served
     served = {
       contract,
       checkNewPlant: contract.check.newPlant,
+      mediaType: jsonMediaType(contract.mediaTypes.newPlant),
       plantBody: createPlantProjection(contract, samples),
       errorBody: createErrorWriter(contract, samples),
-      notServed: otherOperations(contract),
+      notServed: contract.otherOperations,
     };
     prepared.set(contract, served);
   }
@@ -115,7 +118,8 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   return write;
 }
 
-function otherOperations(contract: Contract): readonly string[] {
-  const others = (contract as { readonly otherOperations?: unknown }).otherOperations;
-  return Array.isArray(others) ? others.filter((name): name is string => typeof name === 'string') : [];
+/** The essence of a declared JSON media type; `application/json` for a range (`application/*`) or anything else. */
+function jsonMediaType(declared: string): string {
+  const essence = declared.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]*\+?json$/.test(essence) ? essence : 'application/json';
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
+import { authenticationFor } from '../http/authentication.js';
 import { createPipeline, type Answer } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
@@ -27,7 +28,10 @@ export interface MockHandlerSettings {
 export function createMockHandler(settings: MockHandlerSettings): (req: IncomingMessage, res: ServerResponse) => void {
   return createPipeline({
     served: settings.served,
-    checkBearer: createBearerCheck(settings.tokens, { anyToken: settings.anyToken }),
+    checkBearer: authenticationFor(
+      settings.served.contract.auth,
+      createBearerCheck(settings.tokens, { anyToken: settings.anyToken }),
+    ),
     bodyLimit: settings.bodyLimit,
     cors: true,
     noun: 'mock',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, DEFAULT_SPEC_PATH, loadContract, problem, type Contract } from '../contract/index.js';
 import { plantIdKey } from '../contract/new-plant-request.js';
+import { authenticationFor } from '../http/authentication.js';
 import { createPipeline, type Answer } from '../http/pipeline.js';
 import { serveContract, type ServedContract } from '../http/served-contract.js';
 import {
@@ -73,7 +74,7 @@ export function createReferenceHandler(
   const served = serveContract(contract, validSamples(contract));
   return createPipeline({
     served,
-    checkBearer: createBearerCheck(options.tokens),
+    checkBearer: authenticationFor(contract.auth, createBearerCheck(options.tokens)),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     noun: 'server',
     answer: storeAndEcho(served, options.store ?? createMemoryStore()),

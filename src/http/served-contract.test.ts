@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ContractError, loadContract, parseExactJson, stringifyExactJson, type Contract } from '../contract/index.js';
+import { exactJsonText, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
+import { serveContract } from './served-contract.js';
+import { TEST_DOCUMENTS } from './spec-following.case.js';
+import { validSamples } from './valid-samples.js';
+
+const utf8 = new TextEncoder();
+
+function accept(contract: Contract, text: string): AcceptedNewPlant {
+  const read = readNewPlantBody(contract.check.newPlant, utf8.encode(text));
+  if (!read.ok) throw new Error(read.problem.message);
+  return read;
+}
+
+describe('the Plant projection of the seed document', () => {
+  it('is name and tag in the Plant schema order, exactly as sent, id left out', async () => {
+    const contract = await loadContract();
+    const served = serveContract(contract, validSamples(contract));
+    expect(served.plantBody(accept(contract, '{"tag":"t\\u00e9 ","id":7,"name":" F"}'))).toBe(
+      '{"name":" F","tag":"té "}',
+    );
+    expect(served.plantBody(accept(contract, '{"id":9223372036854775807,"name":"F","x":1}'))).toBe('{"name":"F"}');
+    expect(served.errorBody({ code: 1005, message: 'm' })).toBe('{"error":1005,"message":"m"}');
+  });
+});
+
+describe('the Plant projection of a constrained document', () => {
+  let contract: Contract;
+  beforeAll(async () => {
+    contract = await loadContract(TEST_DOCUMENTS.constrained);
+  });
+
+  it('echoes every Plant property sent exactly, fills the required ones not sent, and is a valid Plant', () => {
+    const served = serveContract(contract, validSamples(contract));
+    const plantProperties = ['id', 'name', 'tag', 'care', 'labels', 'potted', 'createdAt'];
+    fc.assert(
+      fc.property(contract.compiled.newPlant.valid, (plant) => {
+        const text = stringifyExactJson(plant);
+        const sent = parseExactJson(text) as Record<string, unknown>;
+        const answer = parseExactJson(served.plantBody(accept(contract, text))) as Record<string, unknown>;
+        expect(contract.check.plant(answer)).toEqual([]);
+        for (const name of plantProperties.filter((p) => p in sent)) {
+          expect(exactJsonText(answer, name)).toBe(exactJsonText(sent, name));
+        }
+        expect(Object.keys(answer).every((name) => name in sent || name === 'createdAt')).toBe(true);
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
+  it('writes Errors with the required code the document adds, from its enum', () => {
+    const served = serveContract(contract, validSamples(contract));
+    const body = parseExactJson(served.errorBody({ code: 1011, message: 'Invalid NewPlant.' }));
+    expect(contract.check.error(body)).toEqual([]);
+    expect(body).toMatchObject({ error: 1011, message: 'Invalid NewPlant.' });
+  });
+
+  it('names the operations the document declares besides POST /plants', () => {
+    expect(serveContract(contract, validSamples(contract)).notServed).toEqual(['GET /plants', 'DELETE /plants/{id}']);
+  });
+});
+
+describe('the request media type', () => {
+  it('is application/json for the seed, and the JSON type a document declares instead', async () => {
+    const seed = await loadContract();
+    expect(serveContract(seed, validSamples(seed)).mediaType).toBe('application/json');
+    const vendor = await loadContract(TEST_DOCUMENTS.vendorMediaType);
+    expect(serveContract(vendor, validSamples(vendor)).mediaType).toBe('application/vnd.plant+json');
+  });
+});
+
+describe("a document whose Error schema refuses plantstore's Error bodies", () => {
+  it('is refused at startup, naming the Error schema and the rule', async () => {
+    const contract = await loadContract(TEST_DOCUMENTS.errorRefuses);
+    expect(() => serveContract(contract, validSamples(contract))).toThrow(ContractError);
+    expect(() => serveContract(contract, validSamples(contract))).toThrow(/Error schema.*message/);
+  });
+});
