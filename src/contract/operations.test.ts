@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findOperation, listOperations, summariseList } from './operations.js';
+import { findOperation, listOperations, PATH_ITEM_METHODS, summariseList } from './operations.js';
 
 const document = {
   paths: {
@@ -72,5 +73,38 @@ describe('summariseList', () => {
     expect(summariseList(['a'], 3)).toBe('a');
     expect(summariseList(['a', 'b', 'c'], 3)).toBe('a, b and c');
     expect(summariseList(['a', 'b', 'c', 'd', 'e'], 3)).toBe('a, b, c and 2 more');
+  });
+});
+
+describe('listOperations, as a law', () => {
+  const methods = fc.subarray([...PATH_ITEM_METHODS]);
+  const pathItems = fc.dictionary(
+    fc.constantFrom('/plants', '/plants/{id}', '/a', '/B', '/plants/'),
+    methods.map((chosen) => Object.fromEntries(chosen.map((method) => [method, {}]))),
+  );
+  const webhooks = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 4 }),
+    methods.map((chosen) => Object.fromEntries(chosen.map((method) => [method, {}]))),
+    { maxKeys: 3 },
+  );
+
+  it('names each declared operation once, never POST /plants, in a stable sorted order', () => {
+    fc.assert(
+      fc.property(pathItems, webhooks, (paths, hooks) => {
+        const listed = listOperations({ paths, webhooks: hooks }, { path: '/plants', method: 'post' });
+        const declared = Object.entries(paths).flatMap(([path, item]) =>
+          Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+        );
+        const hooked = Object.entries(hooks).flatMap(([name, item]) =>
+          Object.keys(item).map((method) => `webhook ${name} (${method.toUpperCase()})`),
+        );
+        expect([...listed].sort()).toEqual([...declared.filter((name) => name !== 'POST /plants'), ...hooked].sort());
+        const reversed = { paths: Object.fromEntries(Object.entries(paths).reverse()), webhooks: hooks };
+        expect(listOperations(reversed, { path: '/plants', method: 'post' })).toEqual(listed);
+        const operations = listed.filter((name) => !name.startsWith('webhook '));
+        expect(listed.slice(0, operations.length)).toEqual(operations);
+      }),
+      { numRuns: 200, seed: 5 },
+    );
   });
 });
