@@ -11,9 +11,9 @@ import {
   PASS,
   precisionPairs,
   responseJson,
-  schemaFields,
   shown,
   validPlants,
+  boundaryPlants,
   warn,
   integerSpellings,
   schemeSpellings,
@@ -23,8 +23,10 @@ import {
   keepAliveAfterRefusal,
   type JudgeContext,
   type Verdict,
+  type WrittenAs,
 } from '../src/runner/suite-kit.js';
-import type { Contract } from '../src/contract/index.js';
+import { numberText, parseExactJson, type Contract } from '../src/contract/index.js';
+import { declaredProperties, firstDifference, located } from '../src/runner/echo-compare.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -50,29 +52,26 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
  * the media type), judged beside its accepted first. HTTP makes both the same request, but the
  * contract writes `Bearer` and `application/json`, and clients writing those are unaffected: a warning.
  */
-function refusedTwinVerdict(
-  twin: { readonly scheme?: string; readonly mediaType?: string },
-  status: number,
-  caseExchanges: readonly Exchange[],
-): Verdict | undefined {
-  const first = caseExchanges.find(
-    (other) =>
-      other.plan.intent.kind === 'valid' &&
-      other.plan.intent.scheme === undefined &&
-      other.plan.intent.mediaType === undefined,
-  );
+function refusedTwinVerdict(twin: WrittenAs, status: number, caseExchanges: readonly Exchange[]): Verdict | undefined {
+  const first = caseExchanges.find((other) => other.plan.intent.kind === 'valid');
   if (first?.response.status !== 200) return undefined;
-  if (twin.scheme !== undefined && [400, 401, 403].includes(status)) {
-    return warn(
-      `A valid NewPlant sent with "Authorization: ${twin.scheme} <token>" was answered ${status}, while the same request with "Bearer" was accepted. RFC 9110 makes the scheme name case-insensitive; clients that write "Bearer", as the contract does, are unaffected.`,
-    );
+  switch (twin.aspect) {
+    case 'scheme':
+      return [400, 401, 403].includes(status)
+        ? warn(
+            `A valid NewPlant sent with "Authorization: ${twin.written} <token>" was answered ${status}, while the same request with "Bearer" was accepted. RFC 9110 makes the scheme name case-insensitive; clients that write "Bearer", as the contract does, are unaffected.`,
+          )
+        : undefined;
+    case 'media-type':
+      return [400, 415].includes(status)
+        ? warn(
+            `A valid NewPlant sent with "Content-Type: ${twin.written}" was answered ${status}, while the same request with "application/json" was accepted. RFC 9110 makes media types case-insensitive with parameters allowed, and RFC 8259 says a charset has no effect; clients that add one (jQuery, for instance) are refused.`,
+          )
+        : undefined;
+    case 'integer-spelling':
+      // Judged by integer-spellings, beside its plain twin.
+      return undefined;
   }
-  if (twin.mediaType !== undefined && [400, 415].includes(status)) {
-    return warn(
-      `A valid NewPlant sent with "Content-Type: ${twin.mediaType}" was answered ${status}, while the same request with "application/json" was accepted. RFC 9110 makes media types case-insensitive with parameters allowed, and RFC 8259 says a charset has no effect; clients that add one (jQuery, for instance) are refused.`,
-    );
-  }
-  return undefined;
 }
 
 export const positiveAcceptance = defineCheck({
@@ -82,6 +81,7 @@ export const positiveAcceptance = defineCheck({
   probes: [
     exactIds,
     validPlants,
+    boundaryPlants,
     precisionPairs,
     schemeSpellings,
     mediaTypeSpellings,
@@ -93,18 +93,11 @@ export const positiveAcceptance = defineCheck({
     const { plan, response } = exchange;
     const { intent } = plan;
     // Server errors are no-server-error's finding; one defect, one failing check.
-    if (
-      intent.kind !== 'valid' ||
-      intent.spelling !== undefined ||
-      !isJudgeable(response) ||
-      isServerError(response.status)
-    ) {
-      return undefined;
-    }
+    if (intent.kind === 'valid-variant' && intent.writtenAs.aspect === 'integer-spelling') return undefined;
+    if ((intent.kind !== 'valid' && intent.kind !== 'valid-variant') || !isJudgeable(response)) return undefined;
+    if (isServerError(response.status)) return undefined;
     if (response.status === 200) return PASS;
-    if (intent.scheme !== undefined || intent.mediaType !== undefined) {
-      return refusedTwinVerdict(intent, response.status, caseExchanges);
-    }
+    if (intent.kind === 'valid-variant') return refusedTwinVerdict(intent.writtenAs, response.status, caseExchanges);
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = intent.note === undefined ? '' : ` ${intent.note}`;
@@ -118,25 +111,82 @@ export const positiveAcceptance = defineCheck({
   },
 });
 
-const plantStrings = new WeakMap<Contract, string[]>();
+interface EchoedProperties {
+  /** Plant properties a NewPlant may carry: what a 200 answer must carry back exactly. */
+  readonly echoed: readonly string[];
+  /** Plant properties with a `default`, which a target may fill when none was sent. */
+  readonly defaulted: ReadonlySet<string>;
+}
 
-/** The string properties of the Plant schema: what a 200 answer carries back. */
-function echoedFields(contract: Contract): string[] {
-  let fields = plantStrings.get(contract);
-  if (!fields) {
-    fields = schemaFields(contract.schemas.plant)
-      .filter((field) => field.type === 'string')
-      .map((field) => field.name);
-    plantStrings.set(contract, fields);
+const echoedByContract = new WeakMap<Contract, EchoedProperties>();
+
+/** The Plant's properties that a NewPlant also declares: sent, they come back as sent. */
+function echoedProperties(contract: Contract): EchoedProperties {
+  let found = echoedByContract.get(contract);
+  if (!found) {
+    const plant = declaredProperties(contract.compiled.plant.schema);
+    const newPlant = declaredProperties(contract.compiled.newPlant.schema);
+    const properties = (contract.compiled.plant.schema.properties ?? {}) as Record<string, { default?: unknown }>;
+    found = {
+      echoed: [...plant.names].filter((name) => newPlant.names.has(name)),
+      defaulted: new Set([...plant.names].filter((name) => properties[name]?.default !== undefined)),
+    };
+    echoedByContract.set(contract, found);
   }
-  return fields;
+  return found;
+}
+
+/** The sent body as an object, parsed exactly (escapes decoded, numbers with their digits). */
+function sentObject(body: string | null): Record<string, unknown> | undefined {
+  if (body === null) return undefined;
+  try {
+    const value = parseExactJson(body);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the 200 Plant does not carry `field` as sent, or `undefined` when it does. */
+function echoProblem(
+  field: string,
+  sent: Record<string, unknown>,
+  plant: Record<string, unknown>,
+  defaulted: ReadonlySet<string>,
+): string | undefined {
+  const wasSent = Object.hasOwn(sent, field);
+  const came = Object.hasOwn(plant, field);
+  if (!wasSent) {
+    return came && !defaulted.has(field)
+      ? `No "${field}" was sent, but the 200 Plant has "${field}": ${shown(plant[field])}.`
+      : undefined;
+  }
+  if (!came) return `"${field}" was sent as ${shown(sent[field])} but the 200 Plant has no "${field}".`;
+  const where = firstDifference(located(sent, field), located(plant, field), `/${field}`);
+  if (where === undefined) return undefined;
+  const before = sent[field];
+  const after = plant[field];
+  if (typeof before === 'string' && typeof after === 'string') {
+    return `"${field}" was sent as ${shown(before)} (${before.length} UTF-16 units) but came back as ${shown(after)} (${after.length} units).`;
+  }
+  const inside = where === `/${field}` ? '' : ` (first difference at ${where})`;
+  return `"${field}" was sent as ${shownExact(sent, field)} but came back as ${shownExact(plant, field)}${inside}.`;
+}
+
+/** A value as JSON for a message, numbers with the digits they were written with. */
+function shownExact(parent: Record<string, unknown>, key: string): string {
+  const value = parent[key];
+  if (typeof value === 'number') return numberText(parent, key) ?? String(value);
+  return shown(typeof value === 'object' ? JSON.stringify(value) : value);
 }
 
 export const echo = defineCheck({
   id: 'echo',
-  title: 'The 200 Plant carries the name and tag sent',
-  rule: 'POST /plants creates the plant sent: the 200 Plant carries its `name` and `tag` exactly (no trimming or normalisation), and no `tag` when none was sent.',
-  probes: [validPlants, stringEscapes, splitBodies],
+  title: 'The 200 Plant carries the properties sent',
+  rule: 'POST /plants creates the plant sent: the 200 Plant carries every Plant property of the NewPlant exactly as sent (strings with no trimming or normalisation, numbers of the same value to the last digit, arrays and objects alike), and none that was not sent.',
+  probes: [validPlants, boundaryPlants, stringEscapes, splitBodies],
   judge(exchange, { contract, targetRejectsRepeats, targetHoldsEarlierRun }) {
     const { plan, response } = exchange;
     if (plan.intent.kind !== 'valid' || response.status !== 200 || !isJudgeable(response)) return undefined;
@@ -149,18 +199,13 @@ export const echo = defineCheck({
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
       return fail('The 200 answer does not carry the plant sent: its body is not a JSON object.');
     }
+    const sent = sentObject(plan.body);
+    if (sent === undefined) return undefined;
     const plant = body.value as Record<string, unknown>;
-    for (const field of echoedFields(contract)) {
-      const sent = plan.intent.strings[field];
-      const got = plant[field];
-      if (sent === undefined && got !== undefined) {
-        return fail(`No "${field}" was sent, but the 200 Plant has "${field}": ${shown(got)}.`);
-      }
-      if (sent !== undefined && got !== sent) {
-        return fail(
-          `"${field}" was sent as ${shown(sent)} (${sent.length} UTF-16 units) but came back as ${shown(got)}${typeof got === 'string' ? ` (${got.length} units)` : ''}.`,
-        );
-      }
+    const { echoed, defaulted } = echoedProperties(contract);
+    for (const field of echoed) {
+      const problem = echoProblem(field, sent, plant, defaulted);
+      if (problem !== undefined) return fail(problem);
     }
     return PASS;
   },
@@ -174,18 +219,18 @@ export const integerSpellingsCheck = defineCheck({
   judge(exchange, context, caseExchanges) {
     const { plan, response } = exchange;
     const { intent } = plan;
-    if (intent.kind !== 'valid' || intent.spelling === undefined || !isJudgeable(response)) return undefined;
+    if (intent.kind !== 'valid-variant' || intent.writtenAs.aspect !== 'integer-spelling') return undefined;
+    if (!isJudgeable(response)) return undefined;
+    const spelling = intent.writtenAs.written;
     // Judged only beside a plain twin that was accepted: the spelling, not the id, must be the difference.
-    const twin = caseExchanges.find(
-      (other) => other.plan.intent.kind === 'valid' && other.plan.intent.spelling === undefined,
-    );
+    const twin = caseExchanges.find((other) => other.plan.intent.kind === 'valid');
     if (twin?.response.status !== 200) return undefined;
     if (response.status === 200) return PASS;
     if (response.status !== 400) return undefined;
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     return fail(
-      `A valid NewPlant whose id is written ${intent.spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${intent.spelling} as an integer, so rule 1 says 200.`,
+      `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so rule 1 says 200.`,
     );
   },
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
 import type { Exchange } from '../src/runner/http/client.js';
-import type { Intent } from '../src/runner/probe.js';
+import type { Intent, WrittenAs } from '../src/runner/probe.js';
 import type { RecordedResponse } from '../src/runner/report.js';
 import { echo, integerSpellingsCheck, positiveAcceptance } from './acceptance.js';
 import { authEnforced } from './authentication.js';
@@ -14,22 +14,29 @@ const contract = await loadContract();
 const context: JudgeContext = { contract, targetRejectsRepeats: true, targetHoldsEarlierRun: true };
 const VALID: Intent = { kind: 'valid', strings: { name: 'Fern', tag: ' x ' }, idMayRepeat: false };
 
+/** A twin of a valid intent written another way. */
+const writtenAs = (intent: Intent, aspect: WrittenAs['aspect'], written: string): Intent =>
+  intent.kind === 'valid' ? { ...intent, kind: 'valid-variant', writtenAs: { aspect, written } } : intent;
+
 function exchange(
   intent: Intent,
   status: number,
   body: string | null,
   extra: Partial<RecordedResponse> = {},
 ): Exchange {
+  // The body sent: a valid intent's strings (what the echo check compares with).
+  const sent =
+    intent.kind === 'valid' || intent.kind === 'valid-variant' ? JSON.stringify({ id: 7, ...intent.strings }) : '{}';
   return {
     plan: {
       method: 'POST',
       path: '/plants',
       auth: { kind: 'token', scheme: 'Bearer' },
       contentType: 'application/json',
-      body: '{}',
+      body: sent,
       intent,
     },
-    request: { method: 'POST', url: 'http://127.0.0.1/plants', headers: {}, body: '{}' },
+    request: { method: 'POST', url: 'http://127.0.0.1/plants', headers: {}, body: sent },
     response: { status, headers: { 'content-type': 'application/json' }, body, durationMs: 1, ...extra },
   };
 }
@@ -80,7 +87,7 @@ describe('acceptance checks', () => {
   });
 
   it('positive-acceptance: a scheme name in another letter case, refused beside an accepted "Bearer", is a warning', () => {
-    const lower: Intent = { ...VALID, scheme: 'bearer' };
+    const lower = writtenAs(VALID, 'scheme', 'bearer');
     const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
     const plainRefused = exchange(VALID, 401, '');
     for (const status of [400, 401, 403]) {
@@ -95,7 +102,7 @@ describe('acceptance checks', () => {
   });
 
   it('positive-acceptance: a Content-Type with a charset or in capitals, refused beside an accepted twin, is a warning', () => {
-    const charset: Intent = { ...VALID, mediaType: 'application/json; charset=utf-8' };
+    const charset = writtenAs(VALID, 'media-type', 'application/json; charset=utf-8');
     const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
     for (const status of [400, 415]) {
       const refused = exchange(charset, status, '{"error":1,"message":"no"}');
@@ -106,7 +113,7 @@ describe('acceptance checks', () => {
   });
 
   it('integer-spellings: judged only beside an accepted plain twin', () => {
-    const spelled: Intent = { ...VALID, spelling: '5.0' };
+    const spelled = writtenAs(VALID, 'integer-spelling', '5.0');
     const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
     const plainRefused = exchange(VALID, 400, '{"error":1,"message":"big"}');
     const refused = exchange(spelled, 400, '{"error":1,"message":"no"}');
@@ -239,7 +246,7 @@ describe('fixed ids and repeats', () => {
   it('fails a 400 on a fixed id when the target holds nothing from an earlier run (it accepted the canary)', () => {
     const fresh = { ...context, targetHoldsEarlierRun: false, repeatErrorCode: '400' };
     expect(outcome(positiveAcceptance, withCode(400), undefined, fresh)).toBe('fail');
-    const minusZero = exchange({ ...fixed, spelling: '-0' }, 400, '{"error":400,"message":"m"}');
+    const minusZero = exchange(writtenAs(fixed, 'integer-spelling', '-0'), 400, '{"error":400,"message":"m"}');
     const plain = exchange(VALID, 200, '{"name":"Fern"}');
     expect(outcome(integerSpellingsCheck, minusZero, [plain, minusZero], fresh)).toBe('fail');
     expect(outcome(integerSpellingsCheck, minusZero, [plain, minusZero])).toBe('warn');

@@ -65,7 +65,7 @@ export const contentType = defineCheck({
 function allowedStatuses(plan: PlannedRequest): readonly number[] {
   const { intent } = plan;
   // HTTP's own answer to a body in a media type the operation does not take.
-  if (intent.kind === 'media-type' || (intent.kind === 'valid' && intent.mediaType !== undefined)) {
+  if (intent.kind === 'media-type' || (intent.kind === 'valid-variant' && intent.writtenAs.aspect === 'media-type')) {
     return [200, 400, 401, 403, 415];
   }
   // HTTP's own answer to a body over the server's limit, which the contract leaves open.

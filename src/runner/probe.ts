@@ -3,24 +3,32 @@ import type { Contract } from '../contract/index.js';
 import type { AuthHeader } from './generate/auth-probe.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 
+/** What a valid NewPlant request carries, whichever way it is written. */
+interface ValidPlant {
+  /** The top-level string properties sent. (The echo check reads the whole body sent.) */
+  readonly strings: Readonly<Record<string, string>>;
+  /** The id is an exact fixed value an earlier run may have stored. */
+  readonly idMayRepeat: boolean;
+  /** Extra explanation for a failure, e.g. why this id is special. */
+  readonly note?: string;
+}
+
+/**
+ * How a twin of a valid NewPlant is written other than the contract writes it: its id in another
+ * spelling JSON Schema still counts as an integer (`5.0`), the scheme name in another letter case
+ * (`bearer`), or the media type with a charset. Judged beside its plain first (kind `valid`).
+ */
+export type WrittenAs =
+  | { readonly aspect: 'integer-spelling'; readonly written: string }
+  | { readonly aspect: 'scheme'; readonly written: string }
+  | { readonly aspect: 'media-type'; readonly written: string };
+
 /** What a request is meant to test; checks judge an exchange by its intent. */
 export type Intent =
-  | {
-      /** A valid NewPlant with a valid credential: the contract says 200 with a Plant. */
-      readonly kind: 'valid';
-      /** The string properties sent, which the 200 Plant echoes. */
-      readonly strings: Readonly<Record<string, string>>;
-      /** The id is an exact fixed value an earlier run may have stored. */
-      readonly idMayRepeat: boolean;
-      /** Set when the id is written in an unusual spelling JSON Schema still counts as an integer. */
-      readonly spelling?: string;
-      /** Set when the credential's scheme name is written other than `Bearer` (e.g. `bearer`). */
-      readonly scheme?: string;
-      /** Set when the Content-Type is written other than `application/json` (e.g. with a charset). */
-      readonly mediaType?: string;
-      /** Extra explanation for a failure, e.g. why this id is special. */
-      readonly note?: string;
-    }
+  /** A valid NewPlant with a valid credential, written as the contract writes it: 200 with a Plant. */
+  | ({ readonly kind: 'valid' } & ValidPlant)
+  /** The same, written another way HTTP or JSON allows (see {@link WrittenAs}). */
+  | ({ readonly kind: 'valid-variant'; readonly writtenAs: WrittenAs } & ValidPlant)
   | { readonly kind: 'invalid-body'; readonly what: string }
   | {
       readonly kind: 'media-type';

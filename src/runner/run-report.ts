@@ -39,16 +39,27 @@ function note(code: string, message: string): RunNote {
 export function runNotes(
   dispatched: DispatchResult,
   traits: TargetTraits,
-  settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit'>,
+  settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit' | 'contract'>,
   embedded: boolean,
 ): RunNote[] {
   return [
+    ...untestedNotes(settings.contract.otherOperations),
     ...connectionNotes(settings.connectionLimit),
     ...replayNotes(settings.replay),
     ...targetNotes(traits),
     note('nonce', `Fresh ids of this run come from nonce ${settings.fresh.nonce} (recorded in every replay string).`),
     ...repeatNotes(traits, embedded),
     ...dispatchNotes(dispatched, settings.budgetMs),
+  ];
+}
+
+function untestedNotes(operations: readonly string[]): RunNote[] {
+  if (operations.length === 0) return [];
+  return [
+    note(
+      'not-tested',
+      `Not tested: ${operations.join(', ')}. The document declares them; plantstore judges POST /plants, the contract's one operation.`,
+    ),
   ];
 }
 
@@ -92,6 +103,13 @@ function targetNotes(traits: TargetTraits): RunNote[] {
       note(
         'credential-refused',
         `A valid NewPlant sent with the token you gave was answered ${traits.credentialRefused}. If every check that needs an accepted request fails or is skipped, check the token first (\`token\`): a wrong or expired token makes a correct target look broken.`,
+      ),
+    );
+  if (traits.preflightRefused !== undefined)
+    notes.push(
+      note(
+        'preflight-refused',
+        `The first valid NewPlant of the run (generated from the document, like every valid case) was answered ${traits.preflightRefused}, so nothing was learned about how the target treats repeated ids; positive-acceptance judges that refusal like any other.`,
       ),
     );
   return notes;

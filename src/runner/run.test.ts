@@ -112,7 +112,7 @@ describe('runConformance against a faulty target', () => {
       const sent = JSON.parse(failure.request.body ?? '{}') as { name: string; tag?: string };
       const strings = sent.tag === undefined ? { name: sent.name } : { name: sent.name, tag: sent.tag };
       const exchange = {
-        plan: { intent: { kind: 'valid', strings, idMayRepeat: false } },
+        plan: { body: failure.request.body, intent: { kind: 'valid', strings, idMayRepeat: false } },
         request: failure.request,
         response: failure.response,
       } as unknown as Exchange;

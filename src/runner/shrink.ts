@@ -3,7 +3,9 @@ import { caseSalt, type GeneratedCase } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence } from './execute.js';
 import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import { isValidNewPlant } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
+import type { PlannedRequest } from './probe.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { judgeCase, type CaseVerdict } from './verdicts.js';
 import type { Contract } from '../contract/index.js';
@@ -62,6 +64,9 @@ export async function shrinkCounterexample(
         fresh: alwaysFresh ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh),
         salt: caseSalt(generated.probe, generated.index, path),
       });
+      // A candidate must stay in its class: a valid case valid and an invalid one invalid, or the
+      // smaller counterexample would show another defect than the one found.
+      if (!keepsValidityClass(options.contract, plans)) continue;
       sent++;
       const exchanges = await sendSequence(options.client, plans);
       // The target went away (e.g. the case crashed it): nothing sent now can fail for the defect.
@@ -77,6 +82,17 @@ export async function shrinkCounterexample(
     }
   }
   return { counterexample: current, steps: current.path.length };
+}
+
+/** Whether every planned request's body is still what its intent says: valid or invalid for the document. */
+export function keepsValidityClass(contract: Contract, plans: readonly PlannedRequest[]): boolean {
+  return plans.every((plan) => {
+    const { kind } = plan.intent;
+    if (plan.body === null) return true;
+    if (kind === 'valid' || kind === 'valid-variant') return isValidNewPlant(contract, plan.body);
+    if (kind === 'invalid-body') return !isValidNewPlant(contract, plan.body);
+    return true;
+  });
 }
 
 /** Whether `exchanges` found nothing listening, while the counterexample so far had not. */

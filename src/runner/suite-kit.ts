@@ -29,6 +29,14 @@ export {
   shown,
   type ParsedBody,
 } from './judge.js';
-export { defineProbe, PLANTS_PATH, type Intent, type PlannedRequest, type PlanContext, type Probe } from './probe.js';
+export {
+  defineProbe,
+  PLANTS_PATH,
+  type Intent,
+  type PlannedRequest,
+  type PlanContext,
+  type Probe,
+  type WrittenAs,
+} from './probe.js';
 export * from './probes/index.js';
 export { schemaFields, type SchemaField } from './generate/schema-fields.js';

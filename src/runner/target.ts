@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { Contract } from '../contract/index.js';
+import type { ExactJson } from '../contract/schema/index.js';
 import { createReferenceServer } from '../reference/server.js';
 import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
 import type { FreshIds } from './generate/fresh-ids.js';
-import { renderPlant, type DraftField, type PlantDraft } from './generate/new-plant.js';
-import { schemaFields } from './generate/schema-fields.js';
+import fc from 'fast-check';
+import { inSlot, type IdSlot } from './generate/id-slots.js';
+import {
+  define,
+  idSlotOf,
+  newPlantArbitrary,
+  renderIfValid,
+  renderPlant,
+  withFreshIds,
+  type PlantDraft,
+} from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
 import { isTlsFailure, UNREACHABLE } from './http/transport-errors.js';
@@ -26,11 +36,11 @@ export async function openTarget(options: { baseUrl?: string; token?: string; sp
       url = new URL(options.baseUrl);
     } catch {
       throw new ConformanceOptionsError(
-        `"${options.baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:8080.`,
+        `"${options.baseUrl}" is not a URL: pass e.g. \`baseUrl\` http://127.0.0.1:8080.`,
       );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ConformanceOptionsError(`--base-url must be http:// or https://, got ${url.protocol}`);
+      throw new ConformanceOptionsError(`\`baseUrl\` must be http:// or https://, got ${url.protocol}`);
     }
     // Without a token every case would be refused, and a correct target would look broken.
     if (options.token === undefined || options.token === '') {
@@ -63,6 +73,8 @@ export interface TargetTraits {
   readonly notFoundAt?: string;
   /** Set when the first valid NewPlant, with the token given, was answered 401 or 403: that status. */
   readonly credentialRefused?: number;
+  /** Set when the first valid NewPlant was refused otherwise (not 2xx): that status. */
+  readonly preflightRefused?: number;
   /**
    * The target rejects repeats and refused the canary plant (id {@link CANARY_ID}, sent by every
    * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
@@ -85,9 +97,20 @@ export interface TargetTraits {
  */
 export const CANARY_ID = 1_123_581_321n;
 
+/** Valid NewPlants of the document for the preflight, drawn from the run's nonce (so each run's differ). */
+function preflightDrafts(contract: Contract, fresh: FreshIds, count: number): PlantDraft[] {
+  const seed = Number(fresh.bits('preflight-seed') % 2_147_483_647n);
+  const drafts = fc.sample(newPlantArbitrary(contract), { seed, numRuns: count * 4 }).map(withFreshIds);
+  // Prefer drafts that hold an id, so the repeat of one is a repeat by id.
+  const withId = drafts.filter((draft) => idSlotOf(draft) !== undefined);
+  return [...withId, ...drafts].slice(0, count);
+}
+
 /**
- * Sends one fresh valid NewPlant, then the same id with another name. Nothing listening →
- * {@link TargetUnreachableError}; otherwise the second answer tells how the target treats repeated ids.
+ * Sends one fresh valid NewPlant of the document, then another with the same id. Nothing listening →
+ * {@link TargetUnreachableError}; otherwise the second answer tells how the target treats repeated
+ * ids, concluded only when the first was accepted: a refused first plant is evidence of nothing
+ * about repeats (it is reported as what it is).
  */
 export async function probeTarget(
   client: TargetClient,
@@ -95,32 +118,31 @@ export async function probeTarget(
   fresh: FreshIds,
   baseUrl: string,
 ): Promise<TargetTraits> {
-  const fields: DraftField[] = schemaFields(contract.schemas.newPlant)
-    .filter((field) => field.required)
-    .map((field) =>
-      field.type === 'integer'
-        ? { name: field.name, kind: 'id', shape: { anchor: 'anywhere', offset: 0n, fresh: true, position: 2n ** 61n } }
-        : { name: field.name, kind: 'value', value: field.type === 'string' ? 'plantstore preflight' : true },
-    );
-  const request = validRequest(renderPlant({ fields, extras: [] }, fresh, 'preflight'));
-  const first = await client.send(request);
+  const [plant, other, canary] = preflightDrafts(contract, fresh, 3);
+  if (!plant) return { rejectsRepeats: undefined };
+  const rendered = renderPlant(plant, fresh, 'preflight');
+  const first = await client.send(validRequest(rendered));
   const failure = first.response.transportError;
   if (failure !== undefined && (UNREACHABLE.has(failure) || isTlsFailure(failure))) {
     throw new TargetUnreachableError(baseUrl, failure);
   }
-  if (first.response.status === 0) return { rejectsRepeats: undefined };
-  if (first.response.status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
-  if (first.response.status === 401 || first.response.status === 403) {
-    return { rejectsRepeats: undefined, credentialRefused: first.response.status };
-  }
-  // The same id with another name: a target that answers an identical repeat with 200 (an idempotent
-  // create) may still refuse a conflicting one, and then fixed ids from earlier runs meet that refusal.
-  const conflicting = validRequest(renderPlant(named(fields, 'plantstore preflight again'), fresh, 'preflight'));
-  const second = await client.send(conflicting);
+  const { status } = first.response;
+  if (status === 0) return { rejectsRepeats: undefined };
+  if (status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
+  if (status === 401 || status === 403) return { rejectsRepeats: undefined, credentialRefused: status };
+  if (status < 200 || status > 299) return { rejectsRepeats: undefined, preflightRefused: status };
+  const found = idSlotOf(plant);
+  const id = rendered.ids[0];
+  if (found === undefined || id === undefined) return { rejectsRepeats: undefined };
+  // The same id in another valid plant: a target that answers an identical repeat with 200 (an
+  // idempotent create) may still refuse a conflicting one, and fixed ids from earlier runs meet that.
+  const withSameId = (draft: PlantDraft, salt: string) =>
+    renderIfValid(contract, draft, fresh, salt, new Map([[found.slot.key, `${id}`]])).rendered;
+  const second = await client.send(validRequest(withSameId(other ?? plant, 'preflight-again')));
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
-    const holdsEarlierRun = await refusesCanary(client, fields, fresh, code);
-    const invalid = await invalidIdAnswers(client, fields, fresh);
+    const holdsEarlierRun = await refusesCanary(client, contract, canary ?? plant, found.slot, fresh, code);
+    const invalid = await invalidIdAnswers(client, plant, found.slot.key, fresh);
     const shape = messageShapeOf(second);
     const distinctShape =
       shape !== undefined && invalid.every((answer) => answer !== undefined && messageShapeOf(answer) !== shape);
@@ -141,20 +163,19 @@ export async function probeTarget(
   return { rejectsRepeats: undefined };
 }
 
-/** The target's 400 answers to a NewPlant without an id and with a string id (`undefined`: not a 400). */
+/** The target's 400 answers to the plant without its id and with a string id (`undefined`: not a 400). */
 async function invalidIdAnswers(
   client: TargetClient,
-  fields: DraftField[],
+  plant: PlantDraft,
+  key: string,
   fresh: FreshIds,
 ): Promise<(Exchange | undefined)[]> {
-  const idField = fields.find((field) => field.kind === 'id');
-  if (!idField) return [undefined];
-  const draft = { fields, extras: [] };
-  const missing = validRequest(
-    renderPlant({ ...draft, fields: fields.filter((field) => field !== idField) }, fresh, 'no-id'),
-  );
+  const value = plant.value as Record<string, ExactJson>;
+  const rest = Object.create(null) as Record<string, ExactJson>;
+  for (const name of Object.keys(value)) if (name !== key) define(rest, name, value[name]);
+  const missing = validRequest(renderPlant({ ...plant, value: rest }, fresh, 'no-id'));
   const stringId = validRequest(
-    renderPlant(draft, fresh, 'string-id', new Map([[idField.name, `"${fresh.bits('string-id')}"`]])),
+    renderPlant(plant, fresh, 'string-id', new Map([[key, `"${fresh.bits('string-id')}"`]])),
   );
   const answers: (Exchange | undefined)[] = [];
   for (const request of [missing, stringId]) {
@@ -164,31 +185,26 @@ async function invalidIdAnswers(
   return answers;
 }
 
+/** The canary's id inside the slot: {@link CANARY_ID} itself when the document's range holds it. */
+export function canaryId(slot: IdSlot): bigint {
+  if (inSlot(slot, CANARY_ID)) return CANARY_ID;
+  return slot.min + slot.step * (CANARY_ID % slot.count);
+}
+
 /** Sends the canary plant: refused like a repeat (same `error` value, when known) means seen before. */
 async function refusesCanary(
   client: TargetClient,
-  fields: DraftField[],
+  contract: Contract,
+  draft: PlantDraft,
+  slot: IdSlot,
   fresh: FreshIds,
   repeatErrorCode: string | undefined,
 ): Promise<boolean> {
-  const idField = fields.find((field) => field.kind === 'id');
-  if (!idField) return false;
-  // A name of this run's own, so a target that accepts identical repeats still refuses an earlier run's canary.
-  const draft = named(fields, `plantstore canary ${fresh.nonce}`);
-  const canary = await client.send(
-    validRequest(renderPlant(draft, fresh, 'canary', new Map([[idField.name, CANARY_ID.toString()]]))),
-  );
+  // A plant drawn from this run's nonce, so a target that accepts identical repeats still refuses an
+  // earlier run's canary (its other properties differ).
+  const raw = new Map([[slot.key, canaryId(slot).toString()]]);
+  const canary = await client.send(validRequest(renderIfValid(contract, draft, fresh, 'canary', raw).rendered));
   if (canary.response.status !== 400) return false;
   const code = errorCodeOf(canary);
   return repeatErrorCode === undefined || code === undefined || code === repeatErrorCode;
-}
-
-/** The preflight's plant with its string fields set to `name`. */
-function named(fields: readonly DraftField[], name: string): PlantDraft {
-  return {
-    fields: fields.map((field) =>
-      field.kind === 'value' && typeof field.value === 'string' ? { ...field, value: name } : field,
-    ),
-    extras: [],
-  };
 }

@@ -48,7 +48,7 @@ describe('generation', () => {
   });
 
   it('only ever generates valid NewPlants, well-formed, under 32 KiB, for the valid probe', () => {
-    const arbitrary = newPlantArbitrary(contract.schemas.newPlant);
+    const arbitrary = newPlantArbitrary(contract);
     const fresh = createFreshIds('law');
     for (let index = 0; index < 300; index++) {
       const draft = arbitrary.generate(caseRandom(1, 'law', index), caseBias(index)).value;
@@ -58,14 +58,15 @@ describe('generation', () => {
       expect(LONE_SURROGATE.test(rendered.text)).toBe(false);
       const read = readNewPlant(contract, 'application/json', utf8.encode(rendered.text));
       expect(read.ok && read.plant.id).toBe(rendered.ids[0]);
+      expect(rendered.ids).toHaveLength(1);
     }
   });
 
   it('never generates a body the contract accepts for the invalid probe', () => {
     const fresh = createFreshIds('invalid');
-    const variants = mutationsOf(contract.schemas.newPlant).length;
+    const variants = mutationsOf(contract).length;
     for (let index = 0; index < variants * 2; index++) {
-      const body = invalidBodyArbitrary(contract.schemas.newPlant, index).generate(caseRandom(2, 'invalid', index), 2);
+      const body = invalidBodyArbitrary(contract, index).generate(caseRandom(2, 'invalid', index), 2);
       const text = renderInvalidBody(body.value, fresh, `invalid:${index}`);
       const read = readNewPlant(contract, 'application/json', utf8.encode(text));
       expect(read.ok, `${body.value.mutation.what}: ${text.slice(0, 200)}`).toBe(false);

@@ -1,24 +1,39 @@
 import fc from 'fast-check';
-import { INT64, type JsonSchema } from '../../contract/index.js';
+import { INT64, parseExactJson, type Contract } from '../../contract/index.js';
+import type { ValueVariant } from '../../contract/schema/index.js';
 import type { FreshIds } from './fresh-ids.js';
-import { newPlantArbitrary, renderPlant, type PlantDraft } from './new-plant.js';
-import { schemaFields, type SchemaField } from './schema-fields.js';
+import type { IdSlot } from './id-slots.js';
+import { lenientMutations, propertyRewrites, syntaxMutations, type TextMutation } from './lenient-json.js';
+import {
+  draftArbitrary,
+  isValidNewPlant,
+  newPlantArbitrary,
+  plantIdSlots,
+  renderPlant,
+  type PlantDraft,
+} from './new-plant.js';
+import { valueAt } from './pointer.js';
 
-/** How a valid NewPlant is broken: a field dropped or replaced by raw JSON, or the whole body replaced. */
+/** How a valid NewPlant is broken. */
 export type Mutation =
-  | { readonly kind: 'drop'; readonly field: string; readonly what: string }
+  /** A value of the compiled schema that breaks exactly one keyword (or sits just outside a boundary). */
+  | { readonly kind: 'variant'; readonly variant: ValueVariant; readonly what: string }
+  /** A top-level property written as this JSON text. */
   | { readonly kind: 'replace'; readonly field: string; readonly json: string; readonly what: string }
+  /** The valid body's text rewritten the way a lenient parser would still read it. */
+  | { readonly kind: 'text'; readonly text: TextMutation; readonly what: string }
+  /** A fixed body text. */
   | { readonly kind: 'whole'; readonly text: string; readonly what: string }
   | { readonly kind: 'wrap-in-array'; readonly what: string };
 
-/** An invalid body: a valid draft and the one thing that makes it invalid. */
+/** An invalid body: a draft (valid, or the variant's value) and the one thing that makes it invalid. */
 export interface InvalidBody {
   readonly draft: PlantDraft;
   readonly mutation: Mutation;
+  /** Where in the body text a text mutation applies (an index into its candidate places). */
+  readonly place: number;
 }
 
-const WRONG_FOR_STRING = ['null', 'true', 'false', '0', '123', '[]', '["a"]', '{}', '{"value":"a"}'];
-const WRONG_FOR_INTEGER = ['null', 'true', '"abc"', '""', '[1]', '{}', '[]'];
 /**
  * `{fresh}` stands for fresh digits of the run: a lenient target that stores what it wrongly accepts
  * must not see the same value twice, or shrinking would meet its duplicate check instead of the defect.
@@ -26,6 +41,7 @@ const WRONG_FOR_INTEGER = ['null', 'true', '"abc"', '""', '[1]', '{}', '[]'];
 const FRESH = '{fresh}';
 /** Fresh digits of an odd integer between 2^53 and 2^54, where doubles hold only even integers. */
 const FRESH_ABOVE_2_53 = '{fresh-above-2^53}';
+const WRONG_FOR_ID = ['true', '"abc"', '""', '[1]', '{}', `"${FRESH}"`];
 const NOT_INTEGERS = [
   `${FRESH}.5`,
   `-${FRESH}.25`,
@@ -61,10 +77,6 @@ const WHOLE_BODIES: readonly Mutation[] = [
   { kind: 'whole', text: '{', what: 'truncated JSON' },
   { kind: 'whole', text: `{"id": ${FRESH}, "name": `, what: 'JSON cut off after a key' },
   { kind: 'whole', text: `{'id': ${FRESH}, 'name': 'Fern'}`, what: 'single-quoted pseudo-JSON' },
-  { kind: 'whole', text: `{"id": ${FRESH}, "name": "Fern",}`, what: 'JSON with a trailing comma' },
-  { kind: 'whole', text: `{"id": 0${FRESH}, "name": "Fern"}`, what: 'a number with a leading zero (not JSON)' },
-  { kind: 'whole', text: '{"id": NaN, "name": "Fern"}', what: 'NaN, which JSON does not have' },
-  { kind: 'whole', text: `{"id": ${FRESH}, "name": "Fern"} {}`, what: 'two JSON values' },
   { kind: 'whole', text: `id=${FRESH}&name=Fern`, what: 'a form-encoded body' },
   // A recursive parser without a depth limit overflows its stack here (Python's json at 1,000 levels).
   {
@@ -75,37 +87,73 @@ const WHOLE_BODIES: readonly Mutation[] = [
   { kind: 'wrap-in-array', what: 'a valid NewPlant wrapped in an array' },
 ];
 
-const mutationsBySchema = new WeakMap<JsonSchema, readonly Mutation[]>();
+const mutationsByContract = new WeakMap<Contract, readonly Mutation[]>();
 
-/** Every way the schema says a body is invalid, derived from its fields. */
-export function mutationsOf(schema: JsonSchema): readonly Mutation[] {
-  let mutations = mutationsBySchema.get(schema);
+/** Every way the document says a body is invalid: one keyword at a time, then lenient JSON, then whole bodies. */
+export function mutationsOf(contract: Contract): readonly Mutation[] {
+  let mutations = mutationsByContract.get(contract);
   if (!mutations) {
-    mutations = deriveMutations(schema);
-    mutationsBySchema.set(schema, mutations);
+    mutations = deriveMutations(contract);
+    mutationsByContract.set(contract, mutations);
   }
   return mutations;
 }
 
-function deriveMutations(schema: JsonSchema): Mutation[] {
-  const mutations: Mutation[] = [];
-  for (const field of schemaFields(schema)) {
-    if (field.required) mutations.push({ kind: 'drop', field: field.name, what: `required "${field.name}" missing` });
-    for (const json of wrongValues(field)) {
-      mutations.push({ kind: 'replace', field: field.name, json, what: `"${field.name}" set to ${preview(json)}` });
-    }
+function deriveMutations(contract: Contract): Mutation[] {
+  const compiled = contract.compiled.newPlant;
+  const variants = new Map<string, ValueVariant>();
+  for (const variant of [...compiled.invalid, ...compiled.boundaries.filter((candidate) => !candidate.valid)]) {
+    // A bound just outside is both a boundary and a broken keyword: sent once.
+    const key = `${variant.keyword}\u0000${variant.pointer}\u0000${variant.label}`;
+    if (!variants.has(key)) variants.set(key, variant);
   }
-  return [...mutations, ...WHOLE_BODIES];
+  const keyword = [...variants.values()].map((variant): Mutation => ({
+    kind: 'variant',
+    variant,
+    what: variant.label,
+  }));
+  const sample = sampleDraft(contract);
+  const replaced = plantIdSlots(contract).flatMap((slot) => idMutations(slot));
+  const coerced = propertyRewrites(compiled.schema).flatMap((rewrite): Mutation[] =>
+    rewrite.json === undefined
+      ? []
+      : [{ kind: 'replace', field: rewrite.field, json: rewrite.json, what: rewrite.what }],
+  );
+  const renamed = lenientMutations(compiled.schema).map(mutationOfText);
+  const syntax = syntaxMutations().map(mutationOfText);
+  const candidates = [...replaced, ...coerced, ...renamed, ...syntax, ...WHOLE_BODIES];
+  // A fixed rewrite the document happens to accept (`null` for a nullable field, `{}` with nothing
+  // required) is not an invalid body of this document.
+  const invalid = candidates.filter((mutation) => !acceptedBy(contract, mutation, sample));
+  return [...keyword, ...invalid];
 }
 
-function wrongValues(field: SchemaField): string[] {
-  if (field.type === 'integer') {
-    const range = field.format === 'int32' ? ['2147483648', '-2147483649'] : OUT_OF_INT64;
-    return [...WRONG_FOR_INTEGER, `"${FRESH}"`, ...NOT_INTEGERS, ...range];
-  }
-  if (field.type === 'string') return WRONG_FOR_STRING;
-  if (field.type === 'boolean') return ['null', '0', '"true"', '[]', '{}'];
-  return ['null', '"x"', '[]', '{}'];
+function mutationOfText(text: TextMutation): Mutation {
+  return { kind: 'text', text, what: text.what };
+}
+
+/** Wrong values of an id slot beyond what the schema's keywords name: the ways parsers go wrong on ids. */
+function idMutations(slot: IdSlot): Mutation[] {
+  const int64 = slot.min === INT64.min && slot.max === INT64.max;
+  const values = [...WRONG_FOR_ID, ...(slot.step === 1n ? NOT_INTEGERS : []), ...(int64 ? OUT_OF_INT64 : [])];
+  return values.map((json) => ({
+    kind: 'replace',
+    field: slot.key,
+    json,
+    what: `"${slot.key}" set to ${preview(json)}`,
+  }));
+}
+
+function sampleDraft(contract: Contract): PlantDraft | undefined {
+  const [draft] = fc.sample(newPlantArbitrary(contract), { seed: 42, numRuns: 1 });
+  return draft;
+}
+
+function acceptedBy(contract: Contract, mutation: Mutation, sample: PlantDraft | undefined): boolean {
+  if (mutation.kind === 'variant' || sample === undefined) return false;
+  const fresh = { nonce: 'check', bits: () => 7n, claim: () => true };
+  const text = renderInvalidBody({ draft: sample, mutation, place: 0 }, fresh, 'check');
+  return isValidNewPlant(contract, text);
 }
 
 function preview(json: string): string {
@@ -113,29 +161,63 @@ function preview(json: string): string {
   return shown.length > 24 ? `${shown.slice(0, 10)}… (${shown.length} characters)` : shown;
 }
 
-/** Invalid NewPlant bodies: one mutation of the schema (by `variant`), applied to generated valid drafts. */
-export function invalidBodyArbitrary(schema: JsonSchema, variant: number): fc.Arbitrary<InvalidBody> {
-  const mutations = mutationsOf(schema);
+/** Invalid NewPlant bodies: one mutation of the document (by `variant`), applied to generated drafts. */
+export function invalidBodyArbitrary(contract: Contract, variant: number): fc.Arbitrary<InvalidBody> {
+  const mutations = mutationsOf(contract);
   const mutation = mutations[variant % mutations.length] ?? WHOLE_BODIES[0];
   if (!mutation) throw new Error('no mutation to apply');
-  // No undeclared properties: the one defect is the point, and a target that stores what it wrongly
-  // accepts (e.g. an id one past int64) cannot be sent the same case twice to shrink them away.
-  const draft = newPlantArbitrary(schema).map((value): PlantDraft => ({ ...value, extras: [] }));
-  return fc.record({ draft, mutation: fc.constant(mutation) });
+  const slots = plantIdSlots(contract);
+  const draft =
+    mutation.kind === 'variant' ? draftArbitrary(mutation.variant.arbitrary, slots) : newPlantArbitrary(contract);
+  const place = mutation.kind === 'text' ? fc.nat({ max: 1000 }) : fc.constant(0);
+  return fc.record({ draft, mutation: fc.constant(mutation), place });
 }
 
-/** The body text of an invalid case, with fresh ids where it keeps the draft's ids. */
+/** The top-level property a pointer lies under (`/tag/0` → `tag`), or `undefined` for the whole body. */
+function topKey(pointer: string): string | undefined {
+  if (pointer === '') return undefined;
+  return pointer.slice(1).split('/')[0]?.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The body text of an invalid case, with fresh ids wherever the mutation leaves an id in place. */
 export function renderInvalidBody(body: InvalidBody, fresh: FreshIds, salt: string): string {
+  const { mutation, draft } = body;
+  switch (mutation.kind) {
+    case 'whole':
+      return withFreshDigits(mutation.text, fresh, salt);
+    case 'wrap-in-array':
+      return `[${renderPlant(draft, fresh, salt).text}]`;
+    case 'replace':
+      return renderPlant(draft, fresh, salt, new Map([[mutation.field, withFreshDigits(mutation.json, fresh, salt)]]))
+        .text;
+    case 'text':
+      return mutation.text.apply(renderPlant(draft, fresh, salt).text, body.place);
+    case 'variant': {
+      const key = topKey(mutation.variant.pointer);
+      return renderPlant(draft, fresh, salt, new Map(), new Set(key === undefined ? [] : [key])).text;
+    }
+  }
+}
+
+/** What an invalid body breaks, with the value it holds there: `"tag" "cactuss": not one of enum [...]`. */
+export function describeInvalidBody(body: InvalidBody, text: string): string {
   const { mutation } = body;
-  // Fresh digits wherever a lenient target could read an id: one it stored earlier would pass for a refusal.
-  if (mutation.kind === 'whole') return withFreshDigits(mutation.text, fresh, salt);
-  if (mutation.kind === 'wrap-in-array') return `[${renderPlant(body.draft, fresh, salt).text}]`;
-  const others = body.draft.fields.filter((field) => field.name !== mutation.field);
-  if (mutation.kind === 'drop') return renderPlant({ ...body.draft, fields: others }, fresh, salt).text;
-  // The field may be an optional one the draft left out: put it back, then write the wrong value.
-  const fields = [...others, { name: mutation.field, kind: 'value' as const, value: '' }];
-  const json = withFreshDigits(mutation.json, fresh, salt);
-  return renderPlant({ ...body.draft, fields }, fresh, salt, new Map([[mutation.field, json]])).text;
+  if (mutation.kind !== 'variant') return mutation.what;
+  const { pointer, keyword } = mutation.variant;
+  let shown = '';
+  try {
+    const found = valueAt(parseExactJson(text), pointer);
+    if (found.present) shown = ` holds ${previewValue(found.value, found.text)}`;
+  } catch {
+    // The body of a variant is JSON; nothing to show if it somehow is not.
+  }
+  const where = pointer === '' ? 'the body' : `"${pointer.slice(1).replaceAll('/', '.')}"`;
+  return `${where}${shown}: ${mutation.what} (keyword ${keyword})`;
+}
+
+function previewValue(value: unknown, text: string | undefined): string {
+  const json = text ?? (value === undefined ? 'nothing' : (JSON.stringify(value) ?? typeof value));
+  return json.length > 60 ? `${json.slice(0, 45)}… (${json.length} characters)` : json;
 }
 
 function withFreshDigits(text: string, fresh: FreshIds, salt: string): string {

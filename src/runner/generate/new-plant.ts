@@ -1,157 +1,187 @@
 import fc from 'fast-check';
-import { stringifyExactJson, type JsonSchema } from '../../contract/index.js';
+import { parseExactJson, stringifyExactJson, type Contract } from '../../contract/index.js';
+import type { ExactJson } from '../../contract/schema/index.js';
 import type { FreshIds } from './fresh-ids.js';
-import { int64IdArbitrary, materializeId, type IdShape } from './int64-id.js';
-import { codePointArbitrary, plantTextArbitrary } from './plant-text.js';
-import { schemaFields, type SchemaField } from './schema-fields.js';
+import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
+import { int64IdArbitrary, type IdShape } from './int64-id.js';
 
-/** One generated property of a NewPlant; ids keep their shape until a run gives them fresh bits. */
-export type DraftField =
-  | { readonly name: string; readonly kind: 'id'; readonly shape: IdShape }
-  | { readonly name: string; readonly kind: 'value'; readonly value: string | number | boolean };
-
-/** A valid NewPlant before its ids are made fresh: what fast-check generates and shrinks. */
+/**
+ * A NewPlant before its ids are made fresh: what fast-check generates and shrinks. `value` comes
+ * from the document's compiled NewPlant schema; each top-level integer it holds (an id slot) is
+ * replaced at rendering by a value of this run, drawn from the matching shape.
+ */
 export interface PlantDraft {
-  readonly fields: readonly DraftField[];
-  /** Properties the schema does not declare, which JSON Schema allows. */
-  readonly extras: readonly (readonly [string, ExtraValue])[];
+  /** The generated NewPlant, a JSON object (or, for an invalid draft, whatever was generated). */
+  readonly value: ExactJson;
+  /** The shape of each id slot's value, in slot order. */
+  readonly ids: readonly IdShape[];
+  /** The slots of the document's NewPlant (shared by every draft of the run). */
+  readonly slots: readonly IdSlot[];
 }
 
 /** A NewPlant ready to send. */
 export interface RenderedPlant {
   /** The JSON body text. */
   readonly text: string;
-  /** Every string property sent, by name: what an echo must carry back. */
+  /** Every top-level string property sent, by name. */
   readonly strings: Readonly<Record<string, string>>;
-  /** The int64 ids sent, in field order. */
+  /** The ids sent, in slot order. */
   readonly ids: readonly bigint[];
   /** True when an id is an exact fixed value that an earlier run may already have stored. */
   readonly idMayRepeat: boolean;
 }
 
-/** A JSON value two levels deep at most. */
-export type ExtraValue = null | boolean | number | string | ExtraValue[] | { [key: string]: ExtraValue };
-
-/**
- * Any JSON value for an undeclared property, two levels deep. Not fast-check's recursive `jsonValue`:
- * its depth counter is shared state, which made a recorded shrink path replay to another value.
- */
-function extraValueArbitrary(): fc.Arbitrary<ExtraValue> {
-  const scalar = fc.oneof(
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer(),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.string({ unit: codePointArbitrary, maxLength: 10 }),
-  );
-  return fc.oneof(
-    { arbitrary: scalar, weight: 3 },
-    fc.array(scalar, { maxLength: 3 }),
-    fc.dictionary(fc.string({ maxLength: 6 }), scalar, { maxKeys: 3 }),
-  );
+interface PlantGenerator {
+  readonly slots: readonly IdSlot[];
+  readonly valid: fc.Arbitrary<PlantDraft>;
 }
 
-const AWKWARD_KEYS = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  '',
-  ' ',
-  'ünïcödé',
-  '🌱',
-  'a.b',
-  '$ref',
-];
+const generators = new WeakMap<Contract, PlantGenerator>();
 
-/** Valid NewPlants over the whole space the schema allows, derived from the dereferenced schema. */
-export function newPlantArbitrary(schema: JsonSchema): fc.Arbitrary<PlantDraft> {
-  const fields = schemaFields(schema);
-  const declared = new Set(fields.map((field) => field.name));
-  const fieldArbitraries = fields.map((field) => {
-    const value = fieldArbitrary(field);
-    return field.required ? value : fc.option(value, { nil: undefined, freq: 3 });
-  });
-  const key = fc
-    .oneof(fc.constantFrom(...AWKWARD_KEYS), fc.string({ unit: codePointArbitrary, maxLength: 8 }))
-    .filter((name) => !declared.has(name));
-  const extras = fc.uniqueArray(fc.tuple(key, extraValueArbitrary()), {
-    maxLength: 3,
-    selector: ([name]) => name,
-  });
-  return fc.tuple(fc.tuple(...fieldArbitraries), extras).map(([values, extra]) => ({
-    fields: values.filter((value): value is DraftField => value !== undefined),
-    extras: extra,
-  }));
-}
-
-function fieldArbitrary(field: SchemaField): fc.Arbitrary<DraftField> {
-  const { name } = field;
-  switch (field.type) {
-    case 'integer':
-      if (field.format === 'int32') {
-        return fc.integer().map((value) => ({ name, kind: 'value' as const, value }));
-      }
-      return int64IdArbitrary().map((shape) => ({ name, kind: 'id' as const, shape }));
-    case 'string':
-      return plantTextArbitrary().map((value) => ({ name, kind: 'value' as const, value }));
-    case 'boolean':
-      return fc.boolean().map((value) => ({ name, kind: 'value' as const, value }));
-    case 'number':
-      return fc
-        .double({ noNaN: true, noDefaultInfinity: true })
-        .map((value) => ({ name, kind: 'value' as const, value }));
-    default:
-      throw new Error(`The runner cannot generate property "${name}" of type ${field.type}.`);
+function generatorOf(contract: Contract): PlantGenerator {
+  let generator = generators.get(contract);
+  if (!generator) {
+    const compiled = contract.compiled.newPlant;
+    const slots = idSlots(compiled.schema);
+    generator = { slots, valid: draftArbitrary(compiled.valid, slots) };
+    generators.set(contract, generator);
   }
+  return generator;
+}
+
+/** Drafts of the values of `arbitrary`, with an id shape for each slot. */
+export function draftArbitrary(arbitrary: fc.Arbitrary<ExactJson>, slots: readonly IdSlot[]): fc.Arbitrary<PlantDraft> {
+  const shapes = fc.tuple(...slots.map(() => int64IdArbitrary()));
+  return fc.tuple(arbitrary, shapes).map(([value, ids]) => ({ value, ids, slots }));
+}
+
+/** Valid NewPlants over the whole space the document's schema allows. */
+export function newPlantArbitrary(contract: Contract): fc.Arbitrary<PlantDraft> {
+  return generatorOf(contract).valid;
+}
+
+/** The id slots of the document's NewPlant. */
+export function plantIdSlots(contract: Contract): readonly IdSlot[] {
+  return generatorOf(contract).slots;
 }
 
 const RAW = '\u0000plantstore-raw\u0000';
 
+/** Options of {@link renderPlant}. */
+export interface RenderOptions {
+  /** Top-level properties written as this JSON text instead (added when absent). */
+  readonly raw?: ReadonlyMap<string, string>;
+  /** Top-level properties whose value is kept as generated (the place an invalid variant breaks). */
+  readonly keep?: ReadonlySet<string>;
+}
+
 /**
  * The draft as JSON text with fresh ids; `salt` names the case so each case gets its own ids.
- * Fields named in `raw` are written as the given JSON text instead (for spellings and invalid values).
+ * Properties named in `raw` are written as the given JSON text instead (for spellings and invalid values).
  */
 export function renderPlant(
   draft: PlantDraft,
   fresh: FreshIds,
   salt: string,
   raw: ReadonlyMap<string, string> = new Map(),
+  keep: ReadonlySet<string> = new Set(),
 ): RenderedPlant {
-  const body = Object.create(null) as Record<string, unknown>;
-  const strings: Record<string, string> = Object.create(null) as Record<string, string>;
+  const source = draft.value;
+  if (source === null || typeof source !== 'object' || Array.isArray(source) || !isPlainObject(source)) {
+    return { text: stringifyExactJson(source), strings: {}, ids: [], idMayRepeat: false };
+  }
+  const body = copyObject(source);
   const ids: bigint[] = [];
   let idMayRepeat = false;
-  for (const field of draft.fields) {
-    if (raw.has(field.name)) {
-      define(body, field.name, `${RAW}${field.name}`);
-    } else if (field.kind === 'id') {
-      const { id, mayRepeat } = materializeId(field.shape, fresh, `${salt}:${field.name}`);
-      ids.push(id);
-      idMayRepeat ||= mayRepeat;
-      define(body, field.name, id);
-    } else {
-      if (typeof field.value === 'string') strings[field.name] = field.value;
-      define(body, field.name, field.value);
-    }
-  }
-  for (const [name, value] of draft.extras) define(body, name, value);
+  draft.slots.forEach((slot, index) => {
+    const shape = draft.ids[index];
+    if (shape === undefined || typeof body[slot.key] !== 'bigint' || raw.has(slot.key) || keep.has(slot.key)) return;
+    const { id, mayRepeat } = materializeInSlot(slot, shape, fresh, `${salt}:${slot.key}`);
+    ids.push(id);
+    idMayRepeat ||= mayRepeat;
+    define(body, slot.key, id);
+  });
+  for (const key of raw.keys()) define(body, key, `${RAW}${key}`);
   let text = stringifyExactJson(body);
-  for (const [name, json] of raw) text = text.replace(JSON.stringify(`${RAW}${name}`), () => json);
-  return { text, strings, ids, idMayRepeat };
+  for (const [key, json] of raw) text = text.replace(JSON.stringify(`${RAW}${key}`), () => json);
+  return { text, strings: stringsOf(body, raw), ids, idMayRepeat };
+}
+
+function isPlainObject(value: object): value is { [key: string]: ExactJson } {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === null || prototype === Object.prototype;
+}
+
+function copyObject(source: { [key: string]: ExactJson }): Record<string, ExactJson> {
+  const body = Object.create(null) as Record<string, ExactJson>;
+  for (const key of Object.keys(source)) define(body, key, source[key]);
+  return body;
+}
+
+function stringsOf(body: Record<string, ExactJson>, raw: ReadonlyMap<string, string>): Record<string, string> {
+  const strings = Object.create(null) as Record<string, string>;
+  for (const key of Object.keys(body)) {
+    const value = body[key];
+    if (typeof value === 'string' && !raw.has(key)) strings[key] = value;
+  }
+  return strings;
 }
 
 /** Plain assignment would turn a `__proto__` key into a prototype change instead of a property. */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
+export function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The draft with every id made fresh: a twin of a case is then never refused as a repeat of it. */
 export function withFreshIds(draft: PlantDraft): PlantDraft {
-  return {
-    ...draft,
-    fields: draft.fields.map((field) =>
-      field.kind === 'id' ? { ...field, shape: { ...field.shape, fresh: true } } : field,
-    ),
-  };
+  return { ...draft, ids: draft.ids.map((shape) => ({ ...shape, fresh: true })) };
+}
+
+/** The draft with the given slot's shape replaced (e.g. by an exact edge id). */
+export function withIdShape(draft: PlantDraft, slotIndex: number, shape: IdShape): PlantDraft {
+  return { ...draft, ids: draft.ids.map((old, index) => (index === slotIndex ? shape : old)) };
+}
+
+/** The first id slot the draft's value holds an integer in, with its index. */
+export function idSlotOf(draft: PlantDraft): { slot: IdSlot; index: number } | undefined {
+  const { value } = draft;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const index = draft.slots.findIndex((slot) => typeof (value as Record<string, unknown>)[slot.key] === 'bigint');
+  const slot = draft.slots[index];
+  return slot === undefined ? undefined : { slot, index };
+}
+
+/** The top-level string properties of the draft's value, by name. */
+export function draftStrings(draft: PlantDraft): [string, string][] {
+  const { value } = draft;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+}
+
+/** Whether a body text is a valid NewPlant of the document (numbers judged exactly). */
+export function isValidNewPlant(contract: Contract, text: string): boolean {
+  try {
+    return contract.check.newPlant(parseExactJson(text)).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A valid NewPlant with some properties rewritten (escapes, spellings, other ids): the rewritten
+ * body when the document still accepts it, else the plain one, so a constraint of the document
+ * (a pattern, an id range) never turns a case meant to be valid into an invalid one.
+ */
+export function renderIfValid(
+  contract: Contract,
+  draft: PlantDraft,
+  fresh: FreshIds,
+  salt: string,
+  raw: ReadonlyMap<string, string>,
+): { rendered: RenderedPlant; rewritten: boolean } {
+  const rewritten = renderPlant(draft, fresh, salt, raw);
+  if (isValidNewPlant(contract, rewritten.text)) return { rendered: rewritten, rewritten: true };
+  return { rendered: renderPlant(draft, fresh, salt), rewritten: false };
 }

@@ -1,6 +1,14 @@
 export { authProbes, invalidBodies, wrongMediaTypes } from './rejections.js';
 export { precisionPairs } from './precision-pairs.js';
-export { exactIds, integerSpellings, repeatedIds, schemeSpellings, validPlants, validRequest } from './valid-plants.js';
+export {
+  boundaryPlants,
+  exactIds,
+  integerSpellings,
+  repeatedIds,
+  schemeSpellings,
+  validPlants,
+  validRequest,
+} from './valid-plants.js';
 export { unpairedSurrogates } from './unpredictable.js';
 export { mediaTypeSpellings, splitBodies, stringEscapes } from './spellings.js';
 export { keepAliveAfterRefusal } from './keep-alive.js';

@@ -20,7 +20,7 @@ export const keepAliveAfterRefusal = defineProbe<{ draft: PlantDraft; first: Ref
   variants: () => REFUSED_FIRST.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       first: fc.constant(REFUSED_FIRST[variant % REFUSED_FIRST.length] ?? REFUSED_FIRST[0]),
     }),
   plan: ({ draft, first }, { fresh, salt }) => {

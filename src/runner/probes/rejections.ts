@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { AUTH_PROBE_KINDS, authProbeArbitrary, type AuthProbe } from '../generate/auth-probe.js';
-import { invalidBodyArbitrary, mutationsOf, renderInvalidBody, type InvalidBody } from '../generate/invalid-body.js';
+import {
+  describeInvalidBody,
+  invalidBodyArbitrary,
+  mutationsOf,
+  renderInvalidBody,
+  type InvalidBody,
+} from '../generate/invalid-body.js';
 import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH } from '../probe.js';
 
@@ -9,18 +15,21 @@ export const invalidBodies = defineProbe<InvalidBody>({
   name: 'invalid-body',
   title: 'invalid NewPlant bodies with a valid token',
   share: 1,
-  variants: (contract) => mutationsOf(contract.schemas.newPlant).length,
-  arbitrary: (contract, variant) => invalidBodyArbitrary(contract.schemas.newPlant, variant),
-  plan: (value, { fresh, salt }) => [
-    {
-      method: 'POST',
-      path: PLANTS_PATH,
-      auth: { kind: 'token', scheme: 'Bearer' },
-      contentType: 'application/json',
-      body: renderInvalidBody(value, fresh, salt),
-      intent: { kind: 'invalid-body', what: value.mutation.what },
-    },
-  ],
+  variants: (contract) => mutationsOf(contract).length,
+  arbitrary: (contract, variant) => invalidBodyArbitrary(contract, variant),
+  plan: (value, { fresh, salt }) => {
+    const body = renderInvalidBody(value, fresh, salt);
+    return [
+      {
+        method: 'POST',
+        path: PLANTS_PATH,
+        auth: { kind: 'token', scheme: 'Bearer' },
+        contentType: 'application/json',
+        body,
+        intent: { kind: 'invalid-body', what: describeInvalidBody(value, body) },
+      },
+    ];
+  },
 });
 
 const WRONG_MEDIA_TYPES = [
@@ -40,7 +49,7 @@ export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: str
   variants: () => WRONG_MEDIA_TYPES.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       contentType: fc.constant(WRONG_MEDIA_TYPES[variant]),
     }),
   plan: ({ draft, contentType }, { fresh, salt }) => [
@@ -65,7 +74,7 @@ export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
   share: 0.3,
   variants: () => AUTH_PROBE_KINDS.length,
   arbitrary: (contract, variant) =>
-    fc.record({ draft: newPlantArbitrary(contract.schemas.newPlant), probe: authProbeArbitrary(variant) }),
+    fc.record({ draft: newPlantArbitrary(contract), probe: authProbeArbitrary(variant) }),
   plan: ({ draft, probe }, { fresh, salt }) => [
     {
       method: 'POST',

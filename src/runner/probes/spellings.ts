@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { draftStrings, newPlantArbitrary, renderIfValid, renderPlant, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe } from '../probe.js';
 import { validRequest, writtenTwins } from './valid-plants.js';
 
@@ -41,16 +41,22 @@ export const stringEscapes = defineProbe<{ draft: PlantDraft; escape: StringEsca
   variants: () => STRING_ESCAPES.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       escape: fc.constant(STRING_ESCAPES[variant % STRING_ESCAPES.length] ?? STRING_ESCAPES[0]),
     }),
-  plan: ({ draft, escape }, { fresh, salt }) => {
-    const field = draft.fields.find((candidate) => candidate.kind === 'value' && typeof candidate.value === 'string');
-    if (field === undefined || field.kind !== 'value') return [validRequest(renderPlant(draft, fresh, salt))];
-    const value = `${String(field.value)}${ESCAPED_SUFFIX}`;
-    const rendered = renderPlant(draft, fresh, salt, new Map([[field.name, escapedJsonString(value, escape)]]));
-    const note = `The "${field.name}" is written with JSON escapes (${escape}): the same string, which a JSON parser must decode.`;
-    return [validRequest({ ...rendered, strings: { ...rendered.strings, [field.name]: value } }, 'Bearer', note)];
+  plan: ({ draft, escape }, { contract, fresh, salt }) => {
+    const [field] = draftStrings(draft);
+    if (field === undefined) return [validRequest(renderPlant(draft, fresh, salt))];
+    const [name, text] = field;
+    // The suffix (a solidus, an astral character) only where the document's constraints allow it.
+    for (const value of [`${text}${ESCAPED_SUFFIX}`, text]) {
+      const raw = new Map([[name, escapedJsonString(value, escape)]]);
+      const { rendered, rewritten } = renderIfValid(contract, draft, fresh, salt, raw);
+      if (!rewritten) continue;
+      const note = `The "${name}" is written with JSON escapes (${escape}): the same string, which a JSON parser must decode.`;
+      return [validRequest({ ...rendered, strings: { ...rendered.strings, [name]: value } }, 'Bearer', note)];
+    }
+    return [validRequest(renderPlant(draft, fresh, salt))];
   },
 });
 
@@ -70,7 +76,7 @@ export const mediaTypeSpellings = defineProbe<{ draft: PlantDraft; mediaType: st
   variants: () => MEDIA_TYPE_SPELLINGS.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       mediaType: fc.constant(MEDIA_TYPE_SPELLINGS[variant % MEDIA_TYPE_SPELLINGS.length] ?? 'application/json'),
     }),
   plan: ({ draft, mediaType }, context) => writtenTwins(draft, context, 'media-type', { mediaType }),
@@ -84,7 +90,7 @@ export const splitBodies = defineProbe<PlantDraft>({
   name: 'split-body',
   title: 'valid NewPlants whose body arrives in two pieces, 150 ms apart',
   share: 0.03,
-  arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
+  arbitrary: (contract) => newPlantArbitrary(contract),
   plan: (draft, { fresh, salt }) => {
     const note =
       'The body was sent in two pieces 150 ms apart (with its Content-Length), as a slow network delivers it: read it until Content-Length bytes have arrived.';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { draftStrings, newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH } from '../probe.js';
 
 /** Unpaired UTF-16 surrogates written as JSON escapes, alone and between other characters. */
@@ -18,11 +18,12 @@ export const unpairedSurrogates = defineProbe<{ draft: PlantDraft; escape: strin
   variants: () => UNPAIRED_ESCAPES.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       escape: fc.constant(UNPAIRED_ESCAPES[variant % UNPAIRED_ESCAPES.length] ?? '\\ud800'),
     }),
   plan: ({ draft, escape }, { fresh, salt }) => {
-    const field = draft.fields.find((candidate) => candidate.kind === 'value' && typeof candidate.value === 'string');
+    const [found] = draftStrings(draft);
+    const field = found === undefined ? undefined : { name: found[0] };
     const raw = field === undefined ? new Map<string, string>() : new Map([[field.name, `"${escape}"`]]);
     return [
       {

@@ -1,15 +1,28 @@
 import fc from 'fast-check';
 import { OTHER_SCHEME_SPELLINGS } from '../generate/auth-probe.js';
 import { spell, SPELLINGS, type Spelling } from '../generate/integer-spelling.js';
-import { EXACT_EDGE_IDS, type IdShape } from '../generate/int64-id.js';
+import { exactShape, slotEdges } from '../generate/id-slots.js';
+import type { Contract } from '../../contract/index.js';
 import {
+  draftArbitrary,
+  idSlotOf,
   newPlantArbitrary,
+  plantIdSlots,
+  renderIfValid,
   renderPlant,
   withFreshIds,
+  withIdShape,
   type PlantDraft,
   type RenderedPlant,
 } from '../generate/new-plant.js';
-import { defineProbe, PLANTS_PATH, type PlanContext, type PlannedRequest } from '../probe.js';
+import {
+  defineProbe,
+  PLANTS_PATH,
+  type Intent,
+  type PlanContext,
+  type PlannedRequest,
+  type WrittenAs,
+} from '../probe.js';
 
 /** A valid NewPlant request with the right token, as the contract's rule 1 describes it. */
 export function validRequest(rendered: RenderedPlant, scheme = 'Bearer', note?: string): PlannedRequest {
@@ -28,13 +41,59 @@ export function validRequest(rendered: RenderedPlant, scheme = 'Bearer', note?: 
   };
 }
 
+/** The intent of a valid request's twin written another way. */
+function variantOf(request: PlannedRequest, writtenAs: WrittenAs): Intent {
+  const { intent } = request;
+  if (intent.kind !== 'valid') throw new Error('a twin is made from a valid request');
+  return { ...intent, kind: 'valid-variant', writtenAs };
+}
+
 /** Valid NewPlants over the whole space the schema allows, sent as the contract shows: `Bearer <token>`. */
 export const validPlants = defineProbe<PlantDraft>({
   name: 'valid-plant',
   title: 'valid NewPlants with a valid token',
   share: 1,
-  arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
+  arbitrary: (contract) => newPlantArbitrary(contract),
   plan: (draft, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt), 'Bearer', prototypeKeyNote(draft))],
+});
+
+/** The valid boundary variants of the document's NewPlant (a length at its maximum, each enum value, ...). */
+function validBoundaries(contract: Contract) {
+  return contract.compiled.newPlant.boundaries.filter((variant) => variant.valid);
+}
+
+/**
+ * Each valid boundary of the document's constraints (`maxLength` exactly, `minimum` itself, every
+ * enum value), once per run at least: drawn by chance they would be rare. A boundary on an id slot
+ * keeps its exact value, which an earlier run may have stored.
+ */
+export const boundaryPlants = defineProbe<{ draft: PlantDraft; keep: string | undefined; label: string }>({
+  name: 'boundary-plant',
+  title: "valid NewPlants on each boundary of the document's constraints",
+  share: 0,
+  variants: (contract) => Math.max(1, validBoundaries(contract).length),
+  arbitrary: (contract, variant) => {
+    const boundaries = validBoundaries(contract);
+    const boundary = boundaries[variant % Math.max(1, boundaries.length)];
+    if (boundary === undefined) {
+      return fc.record({ draft: newPlantArbitrary(contract), keep: fc.constant(undefined), label: fc.constant('') });
+    }
+    const key = boundary.pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+    const slotKey = plantIdSlots(contract).some((slot) => slot.key === key) ? key : undefined;
+    return fc.record({
+      draft: draftArbitrary(boundary.arbitrary, plantIdSlots(contract)),
+      keep: fc.constant(slotKey),
+      label: fc.constant(boundary.label),
+    });
+  },
+  plan: ({ draft, keep: slotKey, label }, { fresh, salt }) => {
+    // An exact id is sent once per run (another probe may have sent this edge already): then a fresh one.
+    const exact = slotKey === undefined ? undefined : (draft.value as Record<string, unknown>)[slotKey];
+    const keep = typeof exact === 'bigint' && fresh.claim(exact) ? slotKey : undefined;
+    const rendered = renderPlant(draft, fresh, salt, new Map(), new Set(keep === undefined ? [] : [keep]));
+    const note = label === '' ? undefined : `The body sits on a boundary of the document: ${label}.`;
+    return [validRequest({ ...rendered, idMayRepeat: rendered.idMayRepeat || keep !== undefined }, 'Bearer', note)];
+  },
 });
 
 /**
@@ -42,7 +101,9 @@ export const validPlants = defineProbe<PlantDraft>({
  * keys by default, and the person reading the failure should learn that from it.
  */
 function prototypeKeyNote(draft: PlantDraft): string | undefined {
-  const key = draft.extras.map(([name]) => name).find((name) => name === '__proto__' || name === 'constructor');
+  const { value } = draft;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const key = Object.keys(value).find((name) => name === '__proto__' || name === 'constructor');
   if (key === undefined) return undefined;
   return `The body has a "${key}" property: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
 }
@@ -59,7 +120,7 @@ export const schemeSpellings = defineProbe<{ draft: PlantDraft; scheme: string }
   variants: () => OTHER_SCHEME_SPELLINGS.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       scheme: fc.constant(OTHER_SCHEME_SPELLINGS[variant % OTHER_SCHEME_SPELLINGS.length] ?? 'bearer'),
     }),
   plan: ({ draft, scheme }, context) => writtenTwins(draft, context, 'scheme', { scheme }),
@@ -81,34 +142,41 @@ export function writtenTwins(
     renderPlant(draft, fresh, `${salt}:${tag}`),
     'scheme' in written ? written.scheme : 'Bearer',
   );
-  const intent = { ...twin.intent, ...written } as PlannedRequest['intent'];
+  const writtenAs: WrittenAs =
+    'scheme' in written
+      ? { aspect: 'scheme', written: written.scheme }
+      : { aspect: 'media-type', written: written.mediaType };
   const contentType = 'mediaType' in written ? written.mediaType : twin.contentType;
-  return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, contentType, intent }];
+  return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, contentType, intent: variantOf(twin, writtenAs) }];
 }
 
-function exactEdge(variant: number): IdShape {
-  const edge = EXACT_EDGE_IDS[variant % EXACT_EDGE_IDS.length];
-  if (!edge) throw new Error('no exact edge ids');
-  return edge;
+/** The exact edge ids of the document's first id slot (none when the NewPlant has no integer property). */
+function exactEdges(contract: Contract): bigint[] {
+  const [slot] = plantIdSlots(contract);
+  return slot === undefined ? [] : slotEdges(slot);
 }
 
 /**
- * Each exact edge id (2^63-1, -2^63, 0, -1, 2^53+1, ...) in a valid NewPlant, once per run: drawn by
- * chance they would be rare. An earlier run may have stored them (see `idMayRepeat`).
+ * Each exact edge id (2^63-1, -2^63, 0, -1, 2^53+1, ..., and the ends of the document's own id range)
+ * in a valid NewPlant, once per run: drawn by chance they would be rare. An earlier run may have
+ * stored them (see `idMayRepeat`).
  */
-export const exactIds = defineProbe<{ draft: PlantDraft; edge: IdShape }>({
+export const exactIds = defineProbe<{ draft: PlantDraft; edge: bigint | undefined }>({
   name: 'exact-id',
-  title: 'valid NewPlants with each exact edge id of the int64 range',
+  title: 'valid NewPlants with each exact edge id of the id range',
   share: 0,
-  variants: () => EXACT_EDGE_IDS.length,
-  arbitrary: (contract, variant) =>
-    fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
-      edge: fc.constant(exactEdge(variant)),
-    }),
+  variants: (contract) => Math.max(1, exactEdges(contract).length),
+  arbitrary: (contract, variant) => {
+    const edges = exactEdges(contract);
+    return fc.record({
+      draft: newPlantArbitrary(contract),
+      edge: fc.constant(edges.length === 0 ? undefined : edges[variant % edges.length]),
+    });
+  },
   plan: ({ draft, edge }, { fresh, salt }) => {
-    const fields = draft.fields.map((field) => (field.kind === 'id' ? { ...field, shape: edge } : field));
-    return [validRequest(renderPlant({ ...draft, fields }, fresh, salt))];
+    const found = idSlotOf(draft);
+    if (edge === undefined || found === undefined) return [validRequest(renderPlant(draft, fresh, salt))];
+    return [validRequest(renderPlant(withIdShape(draft, found.index, exactShape(edge)), fresh, salt))];
   },
 });
 
@@ -117,7 +185,7 @@ export const repeatedIds = defineProbe<PlantDraft>({
   name: 'repeated-id',
   title: 'a valid NewPlant sent twice',
   share: 0.05,
-  arbitrary: (contract) => newPlantArbitrary(contract.schemas.newPlant),
+  arbitrary: (contract) => newPlantArbitrary(contract),
   plan: (draft, { fresh, salt }) => {
     const first = validRequest(renderPlant(draft, fresh, salt));
     return [first, { ...first, intent: { kind: 'repeat' } }];
@@ -137,23 +205,26 @@ export const integerSpellings = defineProbe<{ draft: PlantDraft; spelling: Spell
   variants: () => SPELLINGS.length,
   arbitrary: (contract, variant) =>
     fc.record({
-      draft: newPlantArbitrary(contract.schemas.newPlant),
+      draft: newPlantArbitrary(contract),
       spelling: fc.constant(SPELLINGS[variant % SPELLINGS.length] ?? 'fraction-zero'),
     }),
-  plan: ({ draft: drawn, spelling }, { fresh, salt }) => {
+  plan: ({ draft: drawn, spelling }, { contract, fresh, salt }) => {
     // Both twins get fresh ids of the same shape, so they differ in spelling only.
     const draft = withFreshIds(drawn);
     const plain = renderPlant(draft, fresh, salt);
     const twin = renderPlant(draft, fresh, `${salt}:spelled`);
-    const idField = draft.fields.find((field) => field.kind === 'id');
+    const found = idSlotOf(draft);
     const id = twin.ids[0];
-    if (!idField || id === undefined) return [validRequest(plain)];
+    if (!found || id === undefined) return [validRequest(plain)];
     let spelled = spell(id, spelling);
     // `-0` is the fixed value 0: sent once per run; a later draw spells the fresh id instead.
     if (spelled.value !== id && !fresh.claim(spelled.value)) spelled = spell(id, 'fraction-zero');
-    const rendered = renderPlant(draft, fresh, `${salt}:spelled`, new Map([[idField.name, spelled.text]]));
+    const raw = new Map([[found.slot.key, spelled.text]]);
+    const { rendered, rewritten } = renderIfValid(contract, draft, fresh, `${salt}:spelled`, raw);
+    // A spelling the document's id range does not allow (e.g. -0 below a minimum of 1): no twin.
+    if (!rewritten) return [validRequest(plain)];
     const request = validRequest({ ...rendered, idMayRepeat: spelled.value === 0n });
-    const intent = { ...request.intent, spelling: spelled.text } as PlannedRequest['intent'];
+    const intent = variantOf(request, { aspect: 'integer-spelling', written: spelled.text });
     return [validRequest(plain), { ...request, intent }];
   },
 });

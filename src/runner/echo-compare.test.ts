@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseExactJson } from '../contract/index.js';
+import { firstDifference, located } from './echo-compare.js';
+
+function difference(sent: string, got: string): string | undefined {
+  const a = parseExactJson(`{"v":${sent}}`) as object;
+  const b = parseExactJson(`{"v":${got}}`) as object;
+  return firstDifference(located(a, 'v'), located(b, 'v'), '/v');
+}
+
+describe('echo comparison', () => {
+  it('compares numbers by exact value: spellings of one value are equal, digits beyond 2^53 count', () => {
+    expect(difference('1.0', '1')).toBeUndefined();
+    expect(difference('1e2', '100')).toBeUndefined();
+    expect(difference('-0', '0')).toBeUndefined();
+    expect(difference('0.10', '1e-1')).toBeUndefined();
+    expect(difference('9007199254740993', '9007199254740992')).toBe('/v');
+    expect(difference('9223372036854775807', '9223372036854775807')).toBeUndefined();
+  });
+
+  it('names the first place where arrays and objects differ, and ignores key order', () => {
+    expect(difference('{"a":1,"b":[1,2]}', '{"b":[1,2],"a":1}')).toBeUndefined();
+    expect(difference('{"a":1,"b":[1,2]}', '{"a":1,"b":[1,3]}')).toBe('/v/b/1');
+    expect(difference('[1,2]', '[1]')).toBe('/v');
+    expect(difference('{"a":1}', '{"a":1,"c":2}')).toBe('/v');
+  });
+
+  it('compares strings code unit for code unit and never equates types', () => {
+    expect(difference('"Fern"', '"Fern "')).toBe('/v');
+    expect(difference('"1"', '1')).toBe('/v');
+    expect(difference('null', 'false')).toBe('/v');
+    expect(difference('true', 'true')).toBeUndefined();
+  });
+});

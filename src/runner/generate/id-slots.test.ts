@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { INT32, INT64 } from '../../contract/index.js';
+import { createFreshIds } from './fresh-ids.js';
+import { exactShape, idSlots, inSlot, materializeInSlot, slotEdges } from './id-slots.js';
+import { int64IdArbitrary } from './int64-id.js';
+
+describe('id slots', () => {
+  it('finds the top-level integers of a schema, allOf parts included, with their folded bounds', () => {
+    const slots = idSlots({
+      allOf: [
+        { type: 'object', properties: { name: { type: 'string' } } },
+        {
+          type: 'object',
+          properties: {
+            id: { type: 'integer', format: 'int64', minimum: 1, exclusiveMaximum: 1000, multipleOf: 3 },
+            count: { type: ['integer', 'null'], format: 'int32' },
+            ratio: { type: 'number' },
+          },
+        },
+      ],
+    });
+    expect(slots.map((slot) => slot.key)).toEqual(['id', 'count']);
+    expect(slots[0]).toMatchObject({ min: 3n, max: 999n, step: 3n, count: 333n, wide: false });
+    expect(slots[1]).toMatchObject({ min: INT32.min, max: INT32.max, wide: true });
+  });
+
+  it('keeps every materialized id inside its slot, whatever the shape', () => {
+    const narrow = idSlots({ properties: { id: { type: 'integer', minimum: -5, maximum: 40, multipleOf: 5 } } })[0];
+    const wide = idSlots({ properties: { id: { type: 'integer', minimum: 1 } } })[0];
+    if (!narrow || !wide) throw new Error('slots expected');
+    const fresh = createFreshIds('slots');
+    fc.assert(
+      fc.property(int64IdArbitrary(), fc.string(), (shape, salt) => {
+        expect(inSlot(narrow, materializeInSlot(narrow, shape, fresh, salt).id)).toBe(true);
+        expect(inSlot(wide, materializeInSlot(wide, shape, fresh, salt).id)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives a narrow slot distinct values within a run, and marks them as possibly repeated', () => {
+    const [slot] = idSlots({ properties: { id: { type: 'integer', minimum: 1, maximum: 50 } } });
+    if (!slot) throw new Error('slot expected');
+    const fresh = createFreshIds('narrow');
+    const seen = new Set<bigint>();
+    for (let index = 0; index < 50; index++) {
+      const { id, mayRepeat } = materializeInSlot(
+        slot,
+        { anchor: 'zero', offset: 0n, fresh: true, position: 0n },
+        fresh,
+        `${index}`,
+      );
+      expect(mayRepeat).toBe(true);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(50);
+  });
+
+  it('lists the exact edges inside the slot: the int64 ends for an unbounded id, the own ends otherwise', () => {
+    const [unbounded] = idSlots({ properties: { id: { type: 'integer', format: 'int64' } } });
+    const [ranged] = idSlots({ properties: { id: { type: 'integer', minimum: 1, maximum: 9999 } } });
+    if (!unbounded || !ranged) throw new Error('slots expected');
+    expect(slotEdges(unbounded)).toEqual(expect.arrayContaining([INT64.max, INT64.min, 0n, -1n, 2n ** 53n + 1n]));
+    expect(slotEdges(ranged).sort((a, b) => (a < b ? -1 : 1))).toEqual([1n, 2n, 9998n, 9999n]);
+    const fresh = createFreshIds('edges');
+    expect(materializeInSlot(ranged, exactShape(9999n), fresh, 'a')).toEqual({ id: 9999n, mayRepeat: true });
+  });
+});

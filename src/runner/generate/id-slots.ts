@@ -1,0 +1,181 @@
+import { INT32, INT64, type JsonSchema } from '../../contract/index.js';
+import type { FreshIds } from './fresh-ids.js';
+import { materializeId, type IdShape } from './int64-id.js';
+
+/**
+ * A top-level integer property of the NewPlant (`id`, and any other): values sent there are made
+ * fresh per run, inside the range the schema allows, so a target that refuses repeated ids never
+ * sees one case's value again in another case or a later run.
+ */
+export interface IdSlot {
+  readonly key: string;
+  /** Inclusive bounds and step (a `multipleOf`), folded from the schema; int64 when unbounded. */
+  readonly min: bigint;
+  readonly max: bigint;
+  readonly step: bigint;
+  /** How many values the slot holds. */
+  readonly count: bigint;
+  /** Wide enough (an int32's 2^32 values or more) that fresh bits practically never collide across runs. */
+  readonly wide: boolean;
+}
+
+const WIDE = 2n ** 32n;
+
+/** The id slots of a canonical NewPlant schema, in property order (`allOf` parts included). */
+export function idSlots(schema: JsonSchema): IdSlot[] {
+  const slots = new Map<string, IdSlot>();
+  collect(schema, slots, new Set());
+  return [...slots.values()];
+}
+
+function collect(schema: JsonSchema, slots: Map<string, IdSlot>, seen: Set<object>): void {
+  if (seen.has(schema)) return;
+  seen.add(schema);
+  for (const part of schemasIn(schema.allOf)) collect(part, slots, seen);
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== 'object') return;
+  for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
+    if (property === null || typeof property !== 'object' || slots.has(key)) continue;
+    const slot = slotOf(key, property as JsonSchema);
+    if (slot) slots.set(key, slot);
+  }
+}
+
+function schemasIn(value: unknown): JsonSchema[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is JsonSchema => item !== null && typeof item === 'object')
+    : [];
+}
+
+function isIntegerSchema(schema: JsonSchema): boolean {
+  const { type } = schema;
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('number'));
+}
+
+function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
+  if (!isIntegerSchema(schema)) return undefined;
+  const step = integerOf(schema.multipleOf) ?? 1n;
+  if (step <= 0n || (schema.multipleOf !== undefined && integerOf(schema.multipleOf) === undefined)) return undefined;
+  const format = schema.format === 'int32' ? INT32 : INT64;
+  let min = format.min;
+  let max = format.max;
+  const lower = boundOf(schema.minimum, schema.exclusiveMinimum, 'min');
+  const upper = boundOf(schema.maximum, schema.exclusiveMaximum, 'max');
+  if (lower !== undefined && lower > min) min = lower;
+  if (upper !== undefined && upper < max) max = upper;
+  min = ceilToStep(min, step);
+  max = floorToStep(max, step);
+  if (min > max) return undefined;
+  const count = (max - min) / step + 1n;
+  return { key, min, max, step, count, wide: count >= WIDE };
+}
+
+/** A bound as an exact integer: inclusive `minimum`/`maximum`, or one step inside an exclusive one. */
+function boundOf(inclusive: unknown, exclusive: unknown, side: 'min' | 'max'): bigint | undefined {
+  const candidates: bigint[] = [];
+  const inner = side === 'min' ? ceilNumber(inclusive) : floorNumber(inclusive);
+  if (inner !== undefined) candidates.push(inner);
+  if (typeof exclusive === 'number' || typeof exclusive === 'bigint') {
+    const edge = side === 'min' ? floorNumber(exclusive) : ceilNumber(exclusive);
+    if (edge !== undefined) candidates.push(side === 'min' ? edge + 1n : edge - 1n);
+  }
+  if (candidates.length === 0) return undefined;
+  return candidates.reduce((a, b) => (side === 'min' ? (a > b ? a : b) : a < b ? a : b));
+}
+
+function integerOf(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  return undefined;
+}
+
+function ceilNumber(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.ceil(value)) : undefined;
+}
+
+function floorNumber(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.floor(value)) : undefined;
+}
+
+function mod(value: bigint, modulus: bigint): bigint {
+  const rest = value % modulus;
+  return rest < 0n ? rest + modulus : rest;
+}
+
+function ceilToStep(value: bigint, step: bigint): bigint {
+  const rest = mod(value, step);
+  return rest === 0n ? value : value + (step - rest);
+}
+
+function floorToStep(value: bigint, step: bigint): bigint {
+  return value - mod(value, step);
+}
+
+/** Whether a value lies in the slot (inside its bounds, on its step). */
+export function inSlot(slot: IdSlot, value: bigint): boolean {
+  return value >= slot.min && value <= slot.max && mod(value - slot.min, slot.step) === 0n;
+}
+
+/** The value the slot's `index`-th position stands for, counting from its minimum and wrapping around. */
+function atIndex(slot: IdSlot, index: bigint): bigint {
+  return slot.min + slot.step * mod(index, slot.count);
+}
+
+/**
+ * The id a shape stands for in this run, inside the slot. Wide slots keep the int64 shapes (edges,
+ * fresh bits); a value outside the slot is folded into it. Narrow slots take the next value not yet
+ * sent in this run, from a position drawn from the nonce: an earlier run may have sent it (`mayRepeat`).
+ */
+export function materializeInSlot(
+  slot: IdSlot,
+  shape: IdShape,
+  fresh: FreshIds,
+  salt: string,
+): { id: bigint; mayRepeat: boolean } {
+  if (slot.wide) {
+    const drawn = materializeId(shape, fresh, salt);
+    if (inSlot(slot, drawn.id)) return drawn;
+    return { id: atIndex(slot, (drawn.id - slot.min) / slot.step), mayRepeat: drawn.mayRepeat };
+  }
+  // Only exact shapes made by `exactShape` (anchor zero) name a value a narrow slot can hold as it is.
+  if (shape.anchor === 'zero' && !shape.fresh && inSlot(slot, shape.offset) && fresh.claim(shape.offset)) {
+    return { id: shape.offset, mayRepeat: true };
+  }
+  const start = shape.position + fresh.bits(salt);
+  const tries = slot.count < 256n ? slot.count : 256n;
+  for (let step = 0n; step < tries; step++) {
+    const id = atIndex(slot, start + step);
+    if (fresh.claim(id)) return { id, mayRepeat: true };
+  }
+  return { id: atIndex(slot, start), mayRepeat: true };
+}
+
+/** An exact id the shape machinery sends as it is (once per run), e.g. a slot's own minimum. */
+export function exactShape(value: bigint): IdShape {
+  return { anchor: 'zero', offset: value, fresh: false, position: 0n };
+}
+
+const INT64_EDGES = [
+  INT64.max,
+  INT64.min,
+  0n,
+  -1n,
+  2n ** 53n + 1n,
+  -(2n ** 53n) - 1n,
+  INT32.max,
+  INT32.max + 1n,
+  INT32.min,
+  INT32.min - 1n,
+];
+
+/**
+ * The exact values of a slot where implementations break, each sent once per run: the int64 and
+ * int32 ends, 0 and -1, the first integers doubles cannot hold, and the slot's own ends, when inside.
+ */
+export function slotEdges(slot: IdSlot): bigint[] {
+  const own = [slot.min, slot.max, slot.min + slot.step, slot.max - slot.step];
+  const edges = [...INT64_EDGES, ...own].filter((value) => inSlot(slot, value));
+  return [...new Set(edges)];
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { parseExactJson } from '../../contract/index.js';
+import { lenientMutations, propertyRewrites, syntaxMutations, tokenize } from './lenient-json.js';
+
+const BODY = '{"id":12,"name":"Fern \\"x\\"","nested":{"list":[1,-2.5,{"k":"v"}]},"ok":true}';
+
+describe('lenient JSON', () => {
+  it('tokenizes strings with escapes, numbers and brackets with their depth', () => {
+    const tokens = tokenize(BODY);
+    expect(
+      tokens.filter((token) => token.kind === 'number').map((token) => BODY.slice(token.start, token.end)),
+    ).toEqual(['12', '1', '-2.5']);
+    const keys = tokens.filter((token) => token.kind === 'string' && token.key && token.depth === 1);
+    expect(keys.map((token) => BODY.slice(token.start, token.end))).toEqual(['"id"', '"name"', '"nested"', '"ok"']);
+  });
+
+  it('breaks the JSON grammar at every place each syntax mutation picks', () => {
+    for (const mutation of syntaxMutations()) {
+      for (let place = 0; place < 6; place++) {
+        const text = mutation.apply(BODY, place);
+        expect(() => parseExactJson(text), `${mutation.what} @${place}: ${text}`).toThrow();
+      }
+      expect(() => parseExactJson(mutation.apply('{}', 0)), mutation.what).toThrow();
+    }
+  });
+
+  it('renames a required key in upper case, and coerces values by declared type', () => {
+    const schema = {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, id: { type: 'integer' } },
+    };
+    const [rename] = lenientMutations(schema);
+    expect(rename?.apply(BODY, 3)).toContain('"NAME":"Fern');
+    const rewrites = propertyRewrites(schema).filter((rewrite) => rewrite.json !== undefined);
+    expect(rewrites.map((rewrite) => `${rewrite.field}=${rewrite.json}`)).toEqual([
+      'name=12',
+      'name=false',
+      'name=null',
+      'id="12"',
+      'id=true',
+      'id=null',
+      'id=1.5',
+    ]);
+  });
+});
