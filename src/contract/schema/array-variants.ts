@@ -11,7 +11,7 @@ import type { Site } from './variants.js';
 /** The edges of `minItems`/`maxItems` (valid items), and a repeated item under `uniqueItems`. */
 export function arrayCandidates(site: Site, context: Context): Candidate[] {
   const { schema, place } = site;
-  if (schema.prefixItems !== undefined) return [];
+  if (schema.prefixItems !== undefined) return tupleCandidates(site, context);
   let item: fc.Arbitrary<ExactJson> | null;
   try {
     item = validArbitrary(
@@ -40,6 +40,17 @@ export function arrayCandidates(site: Site, context: Context): Candidate[] {
     candidates.push(at(site, 'minItems', true, `with exactly minItems ${min} items`, ofLength(min)));
     candidates.push(at(site, 'minItems', false, `with one item fewer than minItems ${min}`, ofLength(min - 1)));
   }
+  if (schema.contains !== undefined) {
+    const contains = schema.contains as Schema;
+    const others = avoiding(items, contains, context);
+    const length = Math.max(min, 1);
+    if (others !== undefined) {
+      const leaf = unique
+        ? fc.uniqueArray(others, { minLength: length, maxLength: length, selector: jsonKey })
+        : fc.array(others, { minLength: length, maxLength: length });
+      candidates.push(at(site, 'contains', false, 'with no item matching contains', leaf, false));
+    }
+  }
   if (unique && (max === undefined || max >= 2)) {
     const length = Math.max(1, min - 1);
     const repeated = ofLength(length).map((value) => {
@@ -49,4 +60,44 @@ export function arrayCandidates(site: Site, context: Context): Candidate[] {
     candidates.push(at(site, 'uniqueItems', false, 'with a repeated item (uniqueItems)', repeated, false));
   }
   return candidates;
+}
+
+/** For `prefixItems` with `items: false`: one item more than the tuple holds. */
+function tupleCandidates(site: Site, context: Context): Candidate[] {
+  const { schema, place } = site;
+  if (schema.items !== false || !Array.isArray(schema.prefixItems)) return [];
+  const prefix: fc.Arbitrary<ExactJson>[] = [];
+  for (const [index, item] of (schema.prefixItems as Schema[]).entries()) {
+    const itemPlace = {
+      ...place,
+      schemaPointer: childPointer(childPointer(place.schemaPointer, 'prefixItems'), index),
+      pointer: childPointer(place.pointer, index),
+    };
+    let arbitrary: fc.Arbitrary<ExactJson> | null;
+    try {
+      arbitrary = validArbitrary(item, itemPlace, context);
+    } catch {
+      return [];
+    }
+    if (arbitrary === null) return [];
+    prefix.push(arbitrary);
+  }
+  const leaf = fc.tuple(...prefix).map((items) => [...items, null]);
+  return [
+    at(site, 'items', false, `with an item beyond the ${prefix.length} of prefixItems (items: false)`, leaf, false),
+  ];
+}
+
+/** Items that do not match `contains`, when they are not too rare to generate. */
+function avoiding(
+  items: fc.Arbitrary<ExactJson>,
+  contains: Schema,
+  context: Context,
+): fc.Arbitrary<ExactJson> | undefined {
+  try {
+    const refusal = { keyword: 'contains', schemaPointer: '', reason: '' };
+    return context.filtered(items, (value) => !context.accepts(contains, value), refusal, 20, 2);
+  } catch {
+    return undefined;
+  }
 }

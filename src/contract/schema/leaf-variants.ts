@@ -8,6 +8,8 @@ import { arrayCandidates } from './array-variants.js';
 import { numberCandidates } from './number-variants.js';
 import { objectCandidates } from './object-variants.js';
 import { stringCandidates } from './string-variants.js';
+import { mergeSchemas } from './merge.js';
+import { validArbitrary } from './valid.js';
 import type { Site } from './variants.js';
 
 /** A variant before its values are checked: `leaf` gives the value at the site (or the site's whole value). */
@@ -26,6 +28,7 @@ export function candidatesAt(site: Site, context: Context): Candidate[] {
   if (Array.isArray(schema.enum) || schema.const !== undefined) return enumCandidates(site);
   const types = declaredTypes(schema);
   return [
+    ...combinatorCandidates(site, context),
     ...typeCandidates(site, types),
     ...(allows(types, 'string') ? stringCandidates(site, context) : []),
     ...(allows(types, 'integer') || allows(types, 'number') ? numberCandidates(site, types, context) : []),
@@ -72,6 +75,31 @@ export function at(
     leaf,
     boundary,
   };
+}
+
+/** A value matching no branch of `anyOf`/`oneOf`, and one matching the `not` schema. */
+function combinatorCandidates(site: Site, context: Context): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    if (!Array.isArray(site.schema[keyword])) continue;
+    const values = JSON_TYPES.map((type) => WRONG_TYPE_VALUES[type]());
+    candidates.push(
+      at(site, keyword, false, `matching none of the ${keyword} branches`, fc.constantFrom(...values), false),
+    );
+  }
+  const not = site.schema.not;
+  if (typeof not === 'object' && not !== null) {
+    const base = { ...site.schema };
+    delete base.not;
+    const both = mergeSchemas(base, not as Record<string, unknown>);
+    try {
+      const leaf = both === undefined || both === 'conflict' ? null : validArbitrary(both, site.place, context);
+      if (leaf !== null) candidates.push(at(site, 'not', false, 'matching the schema under not', leaf, false));
+    } catch {
+      // The rest of the schema and the `not` schema share no value: nothing to send.
+    }
+  }
+  return candidates;
 }
 
 /** One value of each JSON type the schema does not allow. */

@@ -56,22 +56,33 @@ function boundCandidates(
 ): Candidate[] {
   const candidates: Candidate[] = [];
   const describe = (bound: Bound): string => `${bound.keyword} ${decimalText(bound.value)}`;
+  /** `at minimum 5`, or `-98, the lowest value allowed by minimum -100` when multipleOf moves the edge. */
+  const edge = (bound: Bound, k: bigint, near: string): string => {
+    const text = shown(value(k));
+    return !bound.exclusive && text === decimalText(bound.value)
+      ? `at ${describe(bound)}`
+      : `${text}, ${near} ${describe(bound)}`;
+  };
+  const outside = (bound: Bound, k: bigint, side: string): string =>
+    `${shown(value(k))}, just ${side} ${describe(bound)}`;
   if (bounds.lower !== undefined && first !== undefined) {
-    const inside = bounds.lower.exclusive ? 'just above' : 'at';
+    const inside = edge(bounds.lower, first, 'the lowest value allowed by');
+    candidates.push(at(site, bounds.lower.keyword, true, inside, fc.constant(value(first))));
     candidates.push(
-      at(site, bounds.lower.keyword, true, `${inside} ${describe(bounds.lower)}`, fc.constant(value(first))),
-    );
-    candidates.push(
-      at(site, bounds.lower.keyword, false, `just below the ${describe(bounds.lower)}`, fc.constant(value(first - 1n))),
+      at(
+        site,
+        bounds.lower.keyword,
+        false,
+        outside(bounds.lower, first - 1n, 'outside'),
+        fc.constant(value(first - 1n)),
+      ),
     );
   }
   if (bounds.upper !== undefined && last !== undefined) {
-    const inside = bounds.upper.exclusive ? 'just below' : 'at';
+    const inside = edge(bounds.upper, last, 'the highest value allowed by');
+    candidates.push(at(site, bounds.upper.keyword, true, inside, fc.constant(value(last))));
     candidates.push(
-      at(site, bounds.upper.keyword, true, `${inside} ${describe(bounds.upper)}`, fc.constant(value(last))),
-    );
-    candidates.push(
-      at(site, bounds.upper.keyword, false, `just above the ${describe(bounds.upper)}`, fc.constant(value(last + 1n))),
+      at(site, bounds.upper.keyword, false, outside(bounds.upper, last + 1n, 'outside'), fc.constant(value(last + 1n))),
     );
   }
   return candidates;
@@ -112,6 +123,12 @@ function multiply(unit: Decimal, k: bigint): Decimal {
 /** Halfway between the `k`-th and the next multiple of `unit`: never a multiple. */
 function half(unit: Decimal, k: bigint): Decimal {
   return normalise({ digits: unit.digits * (2n * k + 1n) * 5n, scale: unit.scale + 1 });
+}
+
+/** A generated number's text: a bigint's digits or a lossless number's own text. */
+function shown(value: ExactJson): string {
+  if (typeof value === 'bigint') return value.toString();
+  return value instanceof LosslessNumber ? value.value : JSON.stringify(value);
 }
 
 function lossless(value: Decimal): LosslessNumber {

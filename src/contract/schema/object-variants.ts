@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context } from './context.js';
 import { exactObject } from './json.js';
@@ -9,6 +10,19 @@ import { validArbitrary } from './valid.js';
 import type { Site } from './variants.js';
 
 type Entries = [string, ExactJson][];
+/** Whole values at the site, edited; `extra` is a value an undeclared property may hold. */
+type Edit = (edit: (entries: Entries, extra: ExactJson) => Entries) => fc.Arbitrary<ExactJson>;
+
+/** Values an undeclared property may hold (`null` when none may be: it is refused either way). */
+function undeclaredValue(additional: Schema, site: Site, context: Context): fc.Arbitrary<ExactJson> {
+  if (additional === false) return fc.constant(null);
+  try {
+    const place = { ...site.place, schemaPointer: childPointer(site.place.schemaPointer, 'additionalProperties') };
+    return validArbitrary(additional, place, context) ?? fc.constant(null);
+  } catch {
+    return fc.constant(null);
+  }
+}
 
 /** Names tried for undeclared properties: the ones naive implementations trip on first. */
 const EXTRA_NAMES = ['__proto__', 'constructor', 'unexpected', 'x-extra', '', 'toString'];
@@ -29,8 +43,9 @@ export function objectCandidates(site: Site, context: Context): Candidate[] {
   const { schema, place } = site;
   const entriesOf = (value: ExactJson): Entries =>
     value !== null && typeof value === 'object' && !Array.isArray(value) ? (Object.entries(value) as Entries) : [];
-  const edited = (edit: (entries: Entries) => Entries): fc.Arbitrary<ExactJson> =>
-    site.valid.map((value) => exactObject(edit(entriesOf(value))));
+  const extraValue = undeclaredValue(shape.additional, site, context);
+  const edited: Edit = (edit) =>
+    fc.tuple(site.valid, extraValue).map(([value, extra]) => exactObject(edit(entriesOf(value), extra)));
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const candidates: Candidate[] = [];
   const child = (
@@ -87,7 +102,7 @@ export function objectCandidates(site: Site, context: Context): Candidate[] {
           name,
           false,
           'a property name propertyNames refuses',
-          edited((entries) => [...entries, [name, null]]),
+          edited((entries, extra) => [...entries, [name, extra]]),
         ),
       );
     }
@@ -103,7 +118,7 @@ function countCandidates(
   min: number,
   max: number | undefined,
   required: ReadonlySet<string>,
-  edited: (edit: (entries: Entries) => Entries) => fc.Arbitrary<ExactJson>,
+  edited: (edit: (entries: Entries, extra: ExactJson) => Entries) => fc.Arbitrary<ExactJson>,
 ): Candidate[] {
   const { place } = site;
   const trimmed =
@@ -117,11 +132,11 @@ function countCandidates(
     };
   const padded =
     (count: number) =>
-    (entries: Entries): Entries => {
+    (entries: Entries, extra: ExactJson): Entries => {
       const kept = [...entries];
       for (let index = 0; kept.length < count; index++) {
         const name = `extra${index}`;
-        if (!kept.some(([key]) => key === name)) kept.push([name, null]);
+        if (!kept.some(([key]) => key === name)) kept.push([name, extra]);
       }
       return trimmed(count)(kept);
     };
@@ -155,7 +170,7 @@ function countCandidates(
 function dependencyCandidates(
   site: Site,
   context: Context,
-  edited: (edit: (entries: Entries) => Entries) => fc.Arbitrary<ExactJson>,
+  edited: (edit: (entries: Entries, extra: ExactJson) => Entries) => fc.Arbitrary<ExactJson>,
   child: (keyword: string, name: string, valid: boolean, label: string, leaf: fc.Arbitrary<ExactJson>) => Candidate,
 ): Candidate[] {
   const dependent = (site.schema.dependentRequired as Record<string, string[]> | undefined) ?? {};

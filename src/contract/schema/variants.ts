@@ -69,8 +69,8 @@ function realise(candidate: Candidate, site: Site, context: Context, check: Sche
       site.whole(candidate.leaf),
       (value) => expected(check(asParsed(value))),
       { keyword: candidate.keyword, schemaPointer: candidate.schemaPointer, reason: 'no such value' },
-      10,
-      2,
+      6,
+      1,
     );
     const { keyword, pointer, schemaPointer, valid, label } = candidate;
     return { keyword, pointer, schemaPointer, valid, label, arbitrary };
