@@ -74,14 +74,17 @@ function findExactIntegers(exact: unknown, lossy: unknown, found = new Map<objec
 
 function parseText(text: string): unknown {
   // JSON is YAML, but JSON.parse reads large JSON documents many times faster.
-  if (/^\s*\{/.test(text)) {
+  if (!/^\s*\{/.test(text)) return parseYaml(text);
+  try {
+    return JSON.parse(text);
+  } catch (jsonError) {
     try {
-      return JSON.parse(text);
+      return parseYaml(text);
     } catch {
-      // Not strict JSON after all: let the YAML parser say where.
+      // Written as JSON: JSON's own complaint says more than YAML's about flow maps.
+      throw jsonError;
     }
   }
-  return parseYaml(text);
 }
 
 function firstLine(error: unknown): string {

@@ -292,6 +292,13 @@ describe('inspectDocument', () => {
     const broken = join(dir, 'broken.yaml');
     writeFileSync(broken, 'openapi: 3.1.0\n  info: [\n');
     expect(await problemsOf(broken)).toEqual([expect.stringMatching(/broken\.yaml is neither JSON nor YAML: /)]);
+    const json = join(dir, 'broken.json');
+    writeFileSync(json, '{"openapi": "3.1.0", "info": {"title": "x"}} }');
+    expect(await problemsOf(json)).toEqual([
+      expect.stringContaining(
+        `${json} is neither JSON nor YAML: Unexpected non-whitespace character after JSON at position 45`,
+      ),
+    ]);
     const list = join(dir, 'list.json');
     writeFileSync(list, '[1, 2]');
     expect(await problemsOf(list)).toEqual([`${list} is not an OpenAPI document: it holds a list, not an object.`]);
