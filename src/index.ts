@@ -4,9 +4,10 @@
 /**
  * plantstore's programmatic API: everything the CLI does is available here, by name.
  *
- * - the contract: `loadContract`, exact-integer JSON, the Error codes, secret redaction;
+ * - the contract: `loadContract`, the schema compiler, exact-integer JSON, the Error codes, redaction;
  * - the reference implementation: `createReferenceServer`;
  * - the mock for frontend work: `createMockServer` (Prism loads only when a mock starts);
+ * - the proxy in front of a real implementation: `createProxyServer`;
  * - the conformance runner: `runConformance`, the built-in suites, what a suite is made of, reporters.
  *
  * The list is explicit and recorded in api/plantstore.api.md, which `npm test` compares against.
@@ -31,7 +32,8 @@ export {
   type Problem,
   type ProblemKind,
 } from './contract/index.js';
-export { redact, redactValue, REDACTED } from './contract/secrets.js';
+export { redact, redactValue, REDACTED, type Secrets } from './contract/secrets.js';
+export { compileSchema, UnsupportedSchemaError, type CompiledSchema, type ExactJson } from './contract/schema/index.js';
 
 // The servers.
 export type { RunningServer, RequestLogEntry } from './http/server-kit.js';
@@ -136,6 +138,9 @@ export {
   type WriteReportsOptions,
 } from './reports/index.js';
 
+// The proxy judges with the suites' checks, so it too comes after what suites are made of.
+export { createProxyServer, type ProxyOptions, type ProxyServer } from './proxy/server.js';
+
 // The built-in suites come last: a suite of the user's listed in suites/index.ts imports this entry
 // back, and finds everything above already loaded.
 import { BUILT_IN_SUITES } from '../suites/index.js';
@@ -143,6 +148,7 @@ export { BUILT_IN_SUITES };
 
 // The command line, callable from code.
 export { runCli } from './cli/main.js';
+export type { CliIo } from './cli/command.js';
 
 /**
  * Runs the conformance suites against a Plant Store implementation and resolves to the report:

@@ -8,4 +8,5 @@ import rejection from './rejection.js';
 import responses from './responses.js';
 import robustness from './robustness.js';
 
+/** The built-in suites, in report order: what `plantstore test` and `runConformance` run by default. */
 export const BUILT_IN_SUITES = [acceptance, responses, rejection, authentication, robustness] as const;

@@ -73,6 +73,7 @@ export function defineSuite(suite: Suite): Suite {
   return suite;
 }
 
+/** The verdict of an exchange that satisfies the check. */
 export const PASS: Verdict = { outcome: 'pass' };
 
 /** A failing verdict. */

@@ -18,10 +18,12 @@ export function isJudgeable(response: RecordedResponse): boolean {
   return response.status !== 0 && response.transportError === undefined && !isThrottled(response);
 }
 
+/** True for a 2xx status. */
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
+/** True for a 5xx status. */
 export function isServerError(status: number): boolean {
   return status >= 500 && status !== 503;
 }
