@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type Report } from '../index.js';
+import { TEST_DOCUMENTS } from '../http/spec-following.case.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer } from './mock-server.js';
 
@@ -28,6 +29,21 @@ describe('the project runner against the mock', () => {
     expect(report.summary.failed).toBe(0);
     expect(report.summary.cases).toBeGreaterThan(100);
   }, 60_000);
+
+  it.each([TEST_DOCUMENTS.constrained, TEST_DOCUMENTS.nullable])(
+    'passes with zero failures on the document it mocks (%s)',
+    async (spec) => {
+      const onSpec = await createMockServer({ spec });
+      try {
+        const report = await runConformance({ baseUrl: onSpec.url, token: DEV_TOKEN, spec, seed: 11 });
+        expect(failures(report)).toEqual([]);
+        expect(report.summary.failed).toBe(0);
+      } finally {
+        await onSpec.close();
+      }
+    },
+    60_000,
+  );
 
   it('passes with zero failures with a configured token', async () => {
     const report = await runConformance({ baseUrl: configured.url, token: 'conformance-token-T', seed: 7 });
