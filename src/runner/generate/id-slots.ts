@@ -1,6 +1,6 @@
 import { INT32, INT64, type JsonSchema } from '../../contract/index.js';
 import type { FreshIds } from './fresh-ids.js';
-import { materializeId, type IdShape } from './int64-id.js';
+import { exactValue, materializeId, type IdShape } from './int64-id.js';
 
 /**
  * A top-level integer property of the NewPlant (`id`, and any other): values sent there are made
@@ -139,10 +139,8 @@ export function materializeInSlot(
     if (inSlot(slot, drawn.id)) return drawn;
     return { id: atIndex(slot, (drawn.id - slot.min) / slot.step), mayRepeat: drawn.mayRepeat };
   }
-  // Only exact shapes made by `exactShape` (anchor zero) name a value a narrow slot can hold as it is.
-  if (shape.anchor === 'zero' && !shape.fresh && inSlot(slot, shape.offset) && fresh.claim(shape.offset)) {
-    return { id: shape.offset, mayRepeat: true };
-  }
+  const exact = shape.fresh || shape.anchor === 'anywhere' ? undefined : exactValue(shape);
+  if (exact !== undefined && inSlot(slot, exact) && fresh.claim(exact)) return { id: exact, mayRepeat: true };
   const start = shape.position + fresh.bits(salt);
   const tries = slot.count < 256n ? slot.count : 256n;
   for (let step = 0n; step < tries; step++) {
@@ -152,9 +150,14 @@ export function materializeInSlot(
   return { id: atIndex(slot, start), mayRepeat: true };
 }
 
-/** An exact id the shape machinery sends as it is (once per run), e.g. a slot's own minimum. */
+/**
+ * An exact id the shape machinery sends as it is (once per run), e.g. a slot's own minimum. Measured
+ * from the int64 end on the far side, so fresh bits added on a second draw move it inward, never out.
+ */
 export function exactShape(value: bigint): IdShape {
-  return { anchor: 'zero', offset: value, fresh: false, position: 0n };
+  return value >= 0n
+    ? { anchor: 'max', offset: INT64.max - value, fresh: false, position: 0n }
+    : { anchor: 'min', offset: value - INT64.min, fresh: false, position: 0n };
 }
 
 const INT64_EDGES = [

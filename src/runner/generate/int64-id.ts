@@ -81,6 +81,12 @@ export function int64IdArbitrary(): fc.Arbitrary<IdShape> {
   return fc.oneof({ arbitrary: nearEdge, weight: 3 }, { arbitrary: anywhere, weight: 1 });
 }
 
+/** The value a shape stands for without fresh bits (its anchor moved by its offset). */
+export function exactValue(shape: IdShape): bigint {
+  const { base, direction } = ANCHORS[shape.anchor];
+  return base + direction * shape.offset;
+}
+
 /** The id a shape stands for in this run; `salt` names the case and slot so each gets its own bits. */
 export function materializeId(shape: IdShape, fresh: FreshIds, salt: string): { id: bigint; mayRepeat: boolean } {
   const { base, direction } = ANCHORS[shape.anchor];
