@@ -55,3 +55,26 @@ function swaggerRefusal(version: string, shown: string): string {
 export function parserVersion(dialect: SchemaDialect): string {
   return PARSER_VERSION[dialect];
 }
+
+/** The JSON Schema dialects a 3.1 document may declare that the compiler reads (2020-12 and OpenAPI's own). */
+function isReadDialect(uri: string): boolean {
+  const bare = uri.replace(/#$/, '');
+  return (
+    bare === 'https://json-schema.org/draft/2020-12/schema' ||
+    bare.startsWith('https://spec.openapis.org/oas/3.1/dialect/')
+  );
+}
+
+/**
+ * Says why a document's declared JSON Schema dialect (3.1's `jsonSchemaDialect`, or `$schema` on a
+ * schema) cannot be read: another draft changes what keywords mean (`items` as a list in draft-07).
+ */
+export function dialectProblem(declared: unknown, where: string): string | undefined {
+  if (declared === undefined) return undefined;
+  if (typeof declared === 'string' && isReadDialect(declared)) return undefined;
+  return (
+    `${where} declares the JSON Schema dialect ${JSON.stringify(declared)}; plantstore reads schemas as JSON Schema ` +
+    '2020-12 (the OpenAPI 3.1 default) or the OpenAPI 3.0 Schema Object, and other drafts give keywords other meanings. ' +
+    'Remove it or write the schemas in 2020-12.'
+  );
+}

@@ -239,6 +239,22 @@ describe('inspectDocument', () => {
     ]);
   });
 
+  it('refuses a JSON Schema dialect other than 2020-12, for the document or a schema', async () => {
+    const document = plantStore('3.1.0', {}, { jsonSchemaDialect: 'http://json-schema.org/draft-07/schema#' });
+    const draft7 = { $schema: 'http://json-schema.org/draft-07/schema#', ...schemas.Plant };
+    (document.components as { schemas: Record<string, unknown> }).schemas = { ...schemas, Plant: draft7 };
+    expect(await problemsOf(write(document))).toEqual([
+      expect.stringMatching(
+        /^at \/jsonSchemaDialect: The document declares the JSON Schema dialect "http:\/\/json-schema\.org\/draft-07\/schema#"; plantstore reads/,
+      ),
+      expect.stringMatching(
+        /^at \/components\/schemas\/Plant\/\$schema: The Plant schema declares the JSON Schema dialect/,
+      ),
+    ]);
+    const base = plantStore('3.1.0', {}, { jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base' });
+    expect(await problemsOf(write(base))).toEqual([]);
+  });
+
   it('refuses Swagger 2.0 with how to convert it, and nothing else', async () => {
     const file = write({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} });
     expect(await problemsOf(file)).toEqual([

@@ -4,7 +4,7 @@ import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
 import { documentPointer, isWritten } from './document-pointer.js';
 import { dereferenceDocument, readDocument, type ExactIntegers } from './document-reader.js';
-import { documentVersion } from './openapi-version.js';
+import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, listOperations } from './operations.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
@@ -121,7 +121,13 @@ async function inspect(source: string, metaValidate: boolean): Promise<DocumentI
   if (!read.document) return { source, version: version.version, problems: read.problems, contract: undefined };
   const exact = read.exactIntegers ?? new Map();
   const built = assemble(source, { document: read.document, raw: raw.document, exact }, version.dialect);
-  const problems = [...read.problems, ...built.problems];
+  const declared = version.dialect === 'openapi-3.1' ? raw.document.jsonSchemaDialect : undefined;
+  const dialect = dialectProblem(declared, 'The document');
+  const problems = [
+    ...read.problems,
+    ...(dialect === undefined ? [] : [{ pointer: '/jsonSchemaDialect', message: dialect }]),
+    ...built.problems,
+  ];
   return {
     source,
     version: version.version,
@@ -146,19 +152,9 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
   const bodies = findBodies(operation.found, operation.pointer, `${OPERATION.method.toUpperCase()} ${OPERATION.path}`);
   const problems: DocumentProblem[] = [];
   const compile = (body: BodySchema | string, subject: string, name: string): CompiledSchema | undefined => {
-    if (typeof body === 'string') {
-      problems.push({ pointer: operation.pointer, message: body });
-      return undefined;
-    }
-    const result = compileBody({
-      schema: withExactIntegers(body.schema, readings.exact),
-      dialect,
-      subject,
-      name,
-      locate: locator(readings.raw, body.pointer),
-    });
-    problems.push(...result.problems);
-    return result.compiled;
+    if (typeof body !== 'string') return compileFound(body, { subject, name, dialect, readings }, problems);
+    problems.push({ pointer: operation.pointer, message: body });
+    return undefined;
   };
   const newPlant = compile(bodies.newPlant, 'a NewPlant', 'NewPlant');
   const plant = compile(bodies.plant, 'a Plant', 'Plant');
@@ -185,6 +181,25 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     otherOperations: listOperations(document, OPERATION),
   };
   return { problems, contract };
+}
+
+/** Compiles one schema found in the document, adding what it cannot honour to `problems`. */
+function compileFound(
+  body: BodySchema,
+  how: { subject: string; name: string; dialect: SchemaDialect; readings: Readings },
+  problems: DocumentProblem[],
+): CompiledSchema | undefined {
+  const { subject, name, dialect, readings } = how;
+  const locate = locator(readings.raw, body.pointer);
+  const declared = dialect === 'openapi-3.1' ? dialectProblem(body.schema.$schema, `The ${name} schema`) : undefined;
+  if (declared !== undefined) {
+    problems.push({ pointer: locate('/$schema') ?? body.pointer, message: declared });
+    return undefined;
+  }
+  const schema = withExactIntegers(body.schema, readings.exact);
+  const result = compileBody({ schema, dialect, subject, name, locate });
+  problems.push(...result.problems);
+  return result.compiled;
 }
 
 /** Maps a pointer inside the schema at `base` to where the document writes it, if it does. */
