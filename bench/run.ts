@@ -60,6 +60,7 @@ for (const [name, file, exportName] of [
   ['mock', './mock-bench.js', 'benchMock'],
   ['runner', './runner-bench.js', 'benchRunner'],
   ['proxy', './proxy-bench.js', 'benchProxy'],
+  ['generation', './generation-bench.js', 'benchGeneration'],
 ] as const) {
   sections.push({
     name,
