@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Exchange } from '../runner/http/client.js';
 import type { PlannedRequest } from '../runner/probe.js';
@@ -15,8 +16,6 @@ export interface ObservedResponse {
   readonly transportError?: string;
   readonly durationMs: number;
 }
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The `Exchange` the runner would have recorded for this request and answer: the plan (intent,
@@ -55,15 +54,6 @@ function recordedRequest(
   const recorded: RecordedRequest = { method: 'POST', url, headers, body };
   if (body === null || isUtf8(request.body)) return recorded;
   return { ...recorded, bodyBase64: request.body.toString('base64') };
-}
-
-function isUtf8(bytes: Buffer): boolean {
-  try {
-    utf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function recordedResponse(response: ObservedResponse): RecordedResponse {

@@ -51,7 +51,7 @@ export class Capture {
   }
 
   bytes(): Buffer {
-    return Buffer.concat(this.chunks, this.size);
+    return this.chunks.length === 1 && this.chunks[0] ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
   }
 }
 
@@ -94,6 +94,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, options: Forw
   return new Promise((resolve) => new ExchangeInFlight(req, res, options, resolve).start());
 }
 
+/** Bodies up to this size, with a Content-Length, are read whole before they are sent on. */
+const WHOLE_BODY_BYTES = 64 * 1024;
+
 /** Transport failures that mean the upstream stayed silent (504) rather than unreachable (502). */
 const SILENT = new Set(['timeout', 'connect-timeout']);
 
@@ -120,7 +123,6 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
   }
 
   start(): void {
-    const { upstream } = this.options;
     const clientLeft = (): void => {
       this.clientGone = true;
       this.abort?.();
@@ -132,13 +134,26 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
       clientLeft();
       this.finish({ clientAborted: true });
     });
+    const length = Number(this.req.headers['content-length'] ?? NaN);
+    if (length > 0 && length <= WHOLE_BODY_BYTES && this.req.headers['transfer-encoding'] === undefined) {
+      // A small body goes on in one write with the head: cheaper than a stream, and no later.
+      const chunks: Buffer[] = [];
+      this.req.on('data', (chunk: Buffer) => (chunks.push(chunk), this.requestBody.add(chunk)));
+      this.req.on('end', () => this.dispatch(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
+      return;
+    }
+    // undici sends an async iterable as a stream; its types list only Readable.
+    this.dispatch(hasBody(this.req) ? (captured(this.req, this.requestBody) as unknown as Readable) : null);
+  }
+
+  private dispatch(body: Buffer | Readable | null): void {
+    const { upstream } = this.options;
     upstream.pool.dispatch(
       {
         method: this.req.method ?? 'GET',
         path: `${upstream.basePath}${originForm(this.req.url)}`,
         headers: upstreamRequestHeaders(this.req.rawHeaders, upstream.url.host),
-        // undici sends an async iterable as a stream; its types list only Readable.
-        body: hasBody(this.req) ? (captured(this.req, this.requestBody) as unknown as Readable) : null,
+        body,
       },
       this,
     );

@@ -145,6 +145,7 @@ function createProxyHandler(
     checks: options.checks ?? proxyChecks(),
     context: { contract: state.contract, targetRejectsRepeats: undefined },
     rememberId: idMemory(REMEMBERED_IDS),
+    plantsUrl: `${shownUrl(state.upstream.url)}${OPERATION.path}`,
   };
   const fault = (status: 502 | 504, transportError: string) => faultAnswer(state.upstream, status, transportError);
   const { onLog } = options;
@@ -230,6 +231,8 @@ interface JudgeSetup {
   readonly checks: readonly CheckDefinition[];
   readonly context: JudgeContext;
   readonly rememberId: (id: string) => boolean;
+  /** Where the curl lines of reports send POST /plants: the upstream's. */
+  readonly plantsUrl: string;
 }
 
 /** Infers the request's intent, builds the runner's `Exchange` and judges it. */
@@ -247,7 +250,7 @@ function judgeForwarded(req: IncomingMessage, forwarded: Forwarded, setup: Judge
     ...(setup.state.redactor.secrets[0] === undefined ? {} : { knownToken: setup.state.redactor.secrets[0] }),
     rememberId: setup.rememberId,
   });
-  const exchange = observedExchange(`${shownUrl(setup.state.upstream.url)}${OPERATION.path}`, observed, inferred, {
+  const exchange = observedExchange(setup.plantsUrl, observed, inferred, {
     status: forwarded.status,
     headers: forwarded.headers,
     body: responseBody === null ? null : responseBody.bytes(),
