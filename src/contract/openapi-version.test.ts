@@ -18,6 +18,13 @@ describe('documentVersion', () => {
     });
   });
 
+  it('quotes a path with spaces or quotes in the conversion command', () => {
+    const result = documentVersion({ swagger: '2.0' }, "/tmp/my api's.yaml");
+    expect('refused' in result ? result.refused : '').toContain(
+      `npx swagger2openapi '/tmp/my api'\\''s.yaml' -o openapi.yaml`,
+    );
+  });
+
   it('refuses other versions, a number, and a document without a version', () => {
     const refusal = (document: Record<string, unknown>) => {
       const version = documentVersion(document, 'a.yaml');
@@ -27,6 +34,9 @@ describe('documentVersion', () => {
       /^a\.yaml is an OpenAPI 3\.2\.0 document; plantstore reads OpenAPI 3\.0\.x and 3\.1\.x/,
     );
     expect(refusal({ openapi: 3.1 })).toContain('write it as a string with three parts, e.g. openapi: "3.1.0"');
+    expect(refusal({ openapi: '3.0' })).toBe(
+      'a.yaml gives its OpenAPI version as "3.0"; write it with three parts, e.g. openapi: 3.0.0.',
+    );
     expect(refusal({ info: {} })).toContain('a.yaml is not an OpenAPI document: it has no "openapi" field');
   });
 });

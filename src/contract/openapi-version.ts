@@ -33,6 +33,12 @@ export function documentVersion(document: Record<string, unknown>, shown: string
   }
   if (/^3\.0\.\d+$/.test(openapi)) return { dialect: 'openapi-3.0', version: openapi };
   if (/^3\.1\.\d+$/.test(openapi)) return { dialect: 'openapi-3.1', version: openapi };
+  if (/^3\.[01]$/.test(openapi)) {
+    return {
+      version: openapi,
+      refused: `${shown} gives its OpenAPI version as "${openapi}"; write it with three parts, e.g. openapi: ${openapi}.0.`,
+    };
+  }
   return {
     version: openapi,
     refused: `${shown} is an OpenAPI ${openapi} document; plantstore reads OpenAPI 3.0.x and 3.1.x documents. Write it as OpenAPI 3.1 (openapi: 3.1.1) if it uses nothing newer.`,
@@ -43,9 +49,14 @@ function swaggerRefusal(version: string, shown: string): string {
   const what = version === '2.0' ? 'a Swagger 2.0 (OpenAPI 2.0) document' : `a Swagger ${version} document`;
   return (
     `${shown} is ${what}; plantstore reads OpenAPI 3.0 and 3.1 only. Convert it first, e.g. ` +
-    `\`npx swagger2openapi ${shown} -o openapi.yaml\` or the Swagger Editor's "Edit > Convert to OpenAPI 3", ` +
+    `\`npx swagger2openapi ${shellWord(shown)} -o openapi.yaml\` or the Swagger Editor's "Edit > Convert to OpenAPI 3", ` +
     `then give plantstore the converted file.`
   );
+}
+
+/** A path as one shell word: quoted when it holds anything a shell would split or expand. */
+function shellWord(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
