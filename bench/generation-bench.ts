@@ -8,7 +8,7 @@ export const CONSTRAINED_NEW_PLANT = {
   additionalProperties: false,
   required: ['id', 'name', 'care'],
   properties: {
-    id: { type: 'integer', format: 'int64', minimum: 1, maximum: 9007199254740993 },
+    id: { type: 'integer', format: 'int64', minimum: 1, maximum: 4503599627370496 },
     name: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Z][a-z]+( [a-z]+)*$' },
     tag: { type: 'string', enum: ['cactus', 'fern', 'palm', 'succulent'] },
     price: { type: 'number', minimum: 0, exclusiveMaximum: 100000, multipleOf: 0.01 },
