@@ -30,6 +30,18 @@ export function compileSchema(schema: object, options: CompileOptions): Compiled
   } catch (error) {
     throw new UnsupportedSchemaError('$schema', '', `the schema is not valid JSON Schema: ${(error as Error).message}`);
   }
-  const { boundaries, invalid } = variantsOf(root, valid, context, check);
-  return { schema: canonical.schema, check, valid, boundaries, invalid };
+  // Variants cost a sample of each candidate: made on first use, so a server that only checks never pays.
+  let variants: ReturnType<typeof variantsOf> | undefined;
+  const made = (): ReturnType<typeof variantsOf> => (variants ??= variantsOf(root, valid, context, check));
+  return {
+    schema: canonical.schema,
+    check,
+    valid,
+    get boundaries() {
+      return made().boundaries;
+    },
+    get invalid() {
+      return made().invalid;
+    },
+  };
 }

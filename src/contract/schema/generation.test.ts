@@ -1,0 +1,133 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import fc from 'fast-check';
+import { isLosslessNumber, LosslessNumber } from 'lossless-json';
+import { describe, expect, test } from 'vitest';
+import { parseExactJson, stringifyExactJson } from '../exact-json.js';
+import { PACKAGE_ROOT } from '../package-files.js';
+import { compileSchema, JsonPlaceholder, type ExactJson, type IntegerBounds } from './index.js';
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const OPTIONS = { dialect: 'openapi-3.1', subject: 'a NewPlant' } as const;
+
+function sample(schema: object, runs = 400): ExactJson[] {
+  return fc.sample(compileSchema(schema, OPTIONS).valid, { numRuns: runs, seed: 21 });
+}
+
+describe('the seed document', () => {
+  test('NewPlant, Plant and Error of openapi.yaml compile from the dereferenced document and generate valid values', async () => {
+    const document = (await SwaggerParser.dereference(`${PACKAGE_ROOT}/openapi.yaml`)) as unknown as {
+      components: { schemas: Record<string, object> };
+    };
+    for (const name of ['NewPlant', 'Plant', 'Error']) {
+      const schema = compileSchema(document.components.schemas[name] as object, {
+        dialect: 'openapi-3.0',
+        subject: name,
+      });
+      for (const value of fc.sample(schema.valid, { numRuns: 100, seed: 1 })) {
+        expect(schema.check(parseExactJson(stringifyExactJson(value)))).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('valid values reach the edges', () => {
+  test('an int64 hits 0, -1, 2^53 ± 1 and both int64 ends', () => {
+    const seen = new Set(sample({ type: 'integer', format: 'int64' }, 1000).map(String));
+    for (const edge of [
+      '0',
+      '-1',
+      '9007199254740991',
+      '9007199254740993',
+      '9223372036854775807',
+      '-9223372036854775808',
+    ]) {
+      expect(seen).toContain(edge);
+    }
+  });
+
+  test('bounded integers hit both bounds', () => {
+    const seen = new Set(sample({ type: 'integer', minimum: 3, exclusiveMaximum: 90 }).map(String));
+    expect(seen).toContain('3');
+    expect(seen).toContain('89');
+  });
+
+  test('a decimal multipleOf gives exact decimal text', () => {
+    const values = sample({ type: 'number', multipleOf: 0.01, minimum: 0, maximum: 100 });
+    expect(values.every((value) => isLosslessNumber(value) && /^\d+(\.\d\d?)?$/.test(value.value))).toBe(true);
+    expect(values.some((value) => value instanceof LosslessNumber && value.value.includes('.'))).toBe(true);
+  });
+
+  test('strings include awkward text: NUL, right-to-left marks, astral characters, edge whitespace', () => {
+    const texts = sample({ type: 'string' }, 1000) as string[];
+    expect(texts.some((text) => text.includes('\u0000'))).toBe(true);
+    expect(texts.some((text) => text.includes('\u202e'))).toBe(true);
+    expect(texts.some((text) => /[\u{10000}-\u{10ffff}]/u.test(text))).toBe(true);
+    expect(texts.some((text) => text !== text.trim())).toBe(true);
+    expect(texts.some((text) => LONE_SURROGATE.test(text))).toBe(false);
+  });
+
+  test('lengths are counted in code points', () => {
+    const texts = sample({ type: 'string', minLength: 2, maxLength: 3 }, 500) as string[];
+    expect(texts.every((text) => [...text].length >= 2 && [...text].length <= 3)).toBe(true);
+    expect(texts.some((text) => text.length > 3)).toBe(true);
+  });
+
+  test('undeclared properties include awkward names where the schema allows them', () => {
+    const keys = new Set(
+      sample({ type: 'object', properties: { name: { type: 'string' } } }, 500).flatMap((value) =>
+        Object.keys(value as object),
+      ),
+    );
+    expect(keys).toContain('__proto__');
+    expect(keys).toContain('constructor');
+  });
+});
+
+describe('the integer hook', () => {
+  class Fresh extends JsonPlaceholder {
+    describe(): string {
+      return 'a fresh id';
+    }
+  }
+
+  const holdsFresh = (value: ExactJson): boolean =>
+    value instanceof Fresh || (value !== null && typeof value === 'object' && Object.values(value).some(holdsFresh));
+
+  test('replaces integer leaves of valid values, told the place and the folded bounds', () => {
+    const asked: IntegerBounds[] = [];
+    const schema = compileSchema(
+      {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'integer', format: 'int64', minimum: 1, multipleOf: 2 }, n: { type: 'integer' } },
+      },
+      {
+        ...OPTIONS,
+        integer: (bounds) => (asked.push(bounds), bounds.pointer === '/id' ? fc.constant(new Fresh()) : undefined),
+      },
+    );
+    expect(asked).toEqual(
+      expect.arrayContaining([
+        { pointer: '/id', min: 2n, max: 9223372036854775806n, multipleOf: 2n, format: 'int64' },
+        { pointer: '/n', min: undefined, max: undefined, multipleOf: undefined, format: undefined },
+      ]),
+    );
+    const values = fc.sample(schema.valid, { numRuns: 20, seed: 4 }) as Record<string, ExactJson>[];
+    expect(values.every((value) => value.id instanceof Fresh)).toBe(true);
+    expect(values.some((value) => typeof value.n === 'bigint')).toBe(true);
+  });
+
+  test('is never used by boundary and invalid variants', () => {
+    const schema = compileSchema(
+      { type: 'object', required: ['id'], properties: { id: { type: 'integer', maximum: 10 } } },
+      { ...OPTIONS, integer: () => fc.constant(new Fresh()) },
+    );
+    const variants = [...schema.boundaries, ...schema.invalid];
+    expect(variants.length).toBeGreaterThan(0);
+    for (const variant of variants) {
+      expect(fc.sample(variant.arbitrary, { numRuns: 5, seed: 1 }).some(holdsFresh)).toBe(false);
+    }
+  });
+});
