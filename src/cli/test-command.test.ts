@@ -49,6 +49,23 @@ describe('plantstore test', () => {
     expect(cli.out() + cli.err() + reportFiles(cli.cwd)).not.toContain(SENTINEL);
   });
 
+  it('speaks flags where the runner speaks options: skip reasons, notes and replay commands', async () => {
+    const cli = io({ PLANTSTORE_TOKEN: 'not-the-token' });
+    const args = ['test', '--base-url', reference.url, '--runs', '3', '--seed', '5'];
+    expect(await runCli([...args, '--skip-check', 'echo', '--reporter', 'console,json'], cli)).toBe(1);
+    expect(cli.out()).toContain('skipped with --skip-check');
+    expect(cli.out()).toContain('(PLANTSTORE_TOKEN, --token-file or --token)');
+    expect(cli.out()).toContain(`plantstore test --seed 5 --runs 3 --base-url ${reference.url} --replay `);
+    const report = JSON.parse(readFileSync(join(cli.cwd, 'reports', 'report.json'), 'utf8')) as {
+      notes: string[];
+      checks: { failures: { replay: string; rerun?: { seed: number } }[] }[];
+    };
+    expect(report.notes.join('\n')).not.toMatch(/`\w+`/);
+    const failure = report.checks.flatMap((check) => check.failures)[0];
+    expect(failure?.replay).toMatch(/^plantstore test --seed 5 /);
+    expect(failure?.rerun?.seed).toBe(5);
+  });
+
   it('exits 1 when a check fails (wrong token: valid plants are refused)', async () => {
     const cli = io({ PLANTSTORE_TOKEN: 'not-the-token' });
     const args = ['test', '--base-url', reference.url, '--runs', '3', '--check', 'positive-acceptance'];
