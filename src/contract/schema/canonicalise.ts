@@ -138,9 +138,10 @@ function translateBody(node: Record<string, unknown>, pointer: string, state: St
     if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
   }
   translateChildren(node, out, pointer, state);
-  const dialected = translateDialect(node, out, pointer, state.dialect);
+  const dialected = translateBounds(out, pointer);
   state.origin.set(dialected, pointer);
-  const merged = mergeAllOf(dialected, pointer);
+  // After merging: `nullable: true` beside an `allOf` of a typed schema means that type or null.
+  const merged = translateNullable(node, mergeAllOf(dialected, pointer), state.dialect);
   state.origin.set(merged, pointer);
   return merged;
 }
@@ -208,13 +209,8 @@ function translateItems(
   }
 }
 
-/** OpenAPI 3.0: `nullable`, boolean exclusive bounds. (Also accepted, leniently, in a 3.1 document.) */
-function translateDialect(
-  node: Record<string, unknown>,
-  out: Record<string, unknown>,
-  pointer: string,
-  dialect: SchemaDialect,
-): Record<string, unknown> {
+/** OpenAPI 3.0's boolean exclusive bounds (also accepted, leniently, in a 3.1 document). */
+function translateBounds(out: Record<string, unknown>, pointer: string): Record<string, unknown> {
   for (const [exclusive, bound] of [
     ['exclusiveMinimum', 'minimum'],
     ['exclusiveMaximum', 'maximum'],
@@ -234,12 +230,27 @@ function translateDialect(
       delete out[exclusive];
     }
   }
-  if (dialect === 'openapi-3.0' && node.nullable === true && out.type !== undefined) {
+  return out;
+}
+
+/** OpenAPI 3.0's `nullable: true`: null joins the types (and the enum, as 3.0 tools read it). */
+function translateNullable(
+  node: Record<string, unknown>,
+  merged: Record<string, unknown>,
+  dialect: SchemaDialect,
+): Record<string, unknown> {
+  if (dialect !== 'openapi-3.0' || node.nullable !== true) return merged;
+  const out = { ...merged };
+  if (out.type !== undefined) {
     const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
     if (!types.includes('null')) out.type = [...types, 'null'];
-    // A nullable enum allows null too: what people mean, and what 3.0 tools do in practice.
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
+  } else {
+    for (const keyword of ['anyOf', 'oneOf'] as const) {
+      const branches = out[keyword];
+      if (Array.isArray(branches)) out[keyword] = [...(branches as unknown[]), { type: 'null' }];
+    }
   }
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
   return out;
 }
 

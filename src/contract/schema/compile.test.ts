@@ -212,3 +212,21 @@ describe('the variants name what they break', () => {
     expect(schema.invalid.map((variant) => variant.label)).toContain('the body not one of enum ["cactus","fern"]');
   });
 });
+
+describe('OpenAPI 3.0 nullable', () => {
+  test('beside an allOf or a oneOf, null is allowed and sometimes generated', () => {
+    const schema = compiled.get('nullable $ref and oneOf in 3.0') as CompiledSchema;
+    expect(schema.check(parseExactJson('{"pot": null, "kind": null}'))).toEqual([]);
+    expect(
+      schema.check(parseExactJson('{"pot": {"size": 0}, "kind": "tree"}')).map((v) => [v.keyword, v.pointer]),
+    ).toEqual([['minimum', '/pot/size']]);
+    const values = fc.sample(schema.valid, { numRuns: 100, seed: 2 }) as Record<string, ExactJson>[];
+    expect(values.some((value) => value.pot === null)).toBe(true);
+    expect(values.some((value) => value.kind === null)).toBe(true);
+  });
+
+  test('in a 3.1 document nullable is only an annotation', () => {
+    const schema = compileSchema({ type: 'string', nullable: true }, { dialect: 'openapi-3.1', subject: 'a tag' });
+    expect(schema.check(null).map((v) => v.keyword)).toEqual(['type']);
+  });
+});

@@ -251,6 +251,27 @@ const constrained: LibrarySchema[] = [
       ],
     },
   },
+  {
+    name: 'nullable $ref and oneOf in 3.0',
+    dialect: 'openapi-3.0',
+    schema: {
+      type: 'object',
+      required: ['pot', 'kind'],
+      properties: {
+        pot: {
+          nullable: true,
+          allOf: [{ type: 'object', required: ['size'], properties: { size: { type: 'integer', minimum: 1 } } }],
+        },
+        kind: {
+          nullable: true,
+          oneOf: [
+            { type: 'string', enum: ['tree'] },
+            { type: 'integer', minimum: 0 },
+          ],
+        },
+      },
+    },
+  },
   { name: 'not', dialect: 'openapi-3.1', schema: { type: 'string', maxLength: 4, not: { const: 'x' } } },
   { name: 'untyped', dialect: 'openapi-3.1', schema: { description: 'anything' } },
   { name: 'recursive tree', dialect: 'openapi-3.1', schema: treeSchema() },
