@@ -80,6 +80,32 @@ function startPlantstoreProxy(upstream: string, quiet: boolean): Promise<BenchPr
   );
 }
 
+/**
+ * The floor of any node:http proxy on this machine: a bare pass-through (node:http in and out,
+ * keep-alive, nothing read or judged), so the proxies' CPU per request can be read against it.
+ */
+const BARE_PROXY = `
+import http from 'node:http';
+const upstream = new URL(process.argv[1]);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const server = http.createServer((req, res) => {
+  const out = http.request({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.rawHeaders, agent });
+  out.on('response', (answer) => { res.writeHead(answer.statusCode, answer.rawHeaders); answer.pipe(res); });
+  out.on('error', () => res.destroy());
+  req.pipe(out);
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + ','));
+`;
+
+function startBareProxy(upstream: string): Promise<BenchProcess> {
+  return startProcess(
+    process.execPath,
+    ['--input-type=module', '-e', BARE_PROXY, upstream],
+    /listening on (http:\/\/\S+),/,
+    answers,
+  );
+}
+
 /** One way to reach serve under load, with the CPU each process spent per answered request. */
 type Measured = LoadResult & { proxyCpuMicrosPerRequest?: number; upstreamCpuMicrosPerRequest: number };
 
@@ -104,8 +130,9 @@ async function measure(
 /**
  * `plantstore proxy` against `prism proxy`, both in front of the same `plantstore serve`, in one run:
  * requests/s and p99 of valid POST /plants at 50 connections straight to serve, through plantstore
- * proxy (log off and on) and through prism proxy (log off), each proxy in its own process, with the
- * CPU microseconds per request of the proxy and of serve behind it.
+ * proxy (log off and on), through prism proxy (log off) and through a bare node:http pass-through
+ * (the floor), each proxy in its own process, with the CPU microseconds per request of the proxy and
+ * of serve behind it.
  */
 export async function benchProxy(options: { quick?: boolean } = {}): Promise<object> {
   const seconds = options.quick ? 3 : 10;
@@ -118,6 +145,7 @@ export async function benchProxy(options: { quick?: boolean } = {}): Promise<obj
       ['plantstore proxy --quiet', () => startPlantstoreProxy(serve.url, true)],
       ['plantstore proxy', () => startPlantstoreProxy(serve.url, false)],
       ['prism proxy -v silent', () => startPrismProxy(serve.url)],
+      ['bare node:http pass-through', () => startBareProxy(serve.url)],
     ];
     for (const [name, start] of contenders) {
       const proxy = await start();
@@ -145,6 +173,10 @@ function summary(results: Record<string, Measured>, seconds: number, loadBefore:
     rpsRatioOverPrism: ratio(ours?.requestsPerSecond, prism?.requestsPerSecond),
     cpuPerRequestRatioPrismOverOurs: ratio(prism?.proxyCpuMicrosPerRequest, ours?.proxyCpuMicrosPerRequest),
     proxyCpuOverUpstreamCpu: ratio(ours?.proxyCpuMicrosPerRequest, ours?.upstreamCpuMicrosPerRequest),
+    bareCpuOverUpstreamCpu: ratio(
+      results['bare node:http pass-through']?.proxyCpuMicrosPerRequest,
+      results['bare node:http pass-through']?.upstreamCpuMicrosPerRequest,
+    ),
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     goal: "plantstore proxy >= 5x prism proxy requests/s; the proxy's own CPU per request <= serve's (proxyCpuOverUpstreamCpu <= 1)",
   };
