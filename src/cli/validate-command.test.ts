@@ -145,3 +145,28 @@ describe('the law: a document validate accepts loads for test, serve and mock, a
     }
   });
 });
+
+describe('plantstore validate URL', () => {
+  it('validates a document served over http, and exits 2 when it cannot be fetched', async () => {
+    const { createServer } = await import('node:http');
+    const text = stringify(document({}));
+    const server = createServer((request, response) => {
+      response.writeHead(request.url === '/openapi.yaml' ? 200 : 404).end(text);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const valid = await validate(`http://127.0.0.1:${port}/openapi.yaml`);
+      expect(valid).toMatchObject({ code: 0, err: '' });
+      expect(valid.out).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\/openapi\.yaml: valid OpenAPI 3\.0\.3 document, 3 operations\n/,
+      );
+      expect(await validate(`http://127.0.0.1:${port}/gone.yaml`)).toMatchObject({
+        code: 2,
+        err: `plantstore validate: cannot read http://127.0.0.1:${port}/gone.yaml: the server answered 404 Not Found\n`,
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

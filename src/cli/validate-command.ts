@@ -17,7 +17,7 @@ schema keyword plantstore cannot honour. Prints every problem with its location;
 calls valid is one test, serve and mock accept. Swagger 2.0 is refused with how to convert it.
 
 Arguments:
-  file         The document to validate (default: the package's openapi.yaml)
+  file         The document to validate, a path or an http(s) URL (default: the package's openapi.yaml)
 
 Options:
   -h, --help   Show this help
@@ -30,9 +30,11 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
       io.stderr.write('plantstore validate: give one file at a time (see plantstore validate --help).\n');
       return EXIT.cannotRun;
     }
-    const file = positionals[0] === undefined ? DEFAULT_SPEC_PATH : resolve(io.cwd, positionals[0]);
+    const given = positionals[0];
+    const url = given !== undefined && /^https?:\/\//i.test(given);
+    const file = given === undefined ? DEFAULT_SPEC_PATH : url ? given : resolve(io.cwd, given);
     // A file that is not there is not an invalid document: say so before the parser calls it one.
-    checkReadable(file, positionals[0] ?? file);
+    if (!url) checkReadable(file, given ?? file);
     const { inspectDocument, unusable } = await import('../contract/spec.js');
     const inspection = await inspectDocument(file);
     const problems = inspection.contract ? await serverProblems(inspection.contract) : inspection.problems;

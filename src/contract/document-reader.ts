@@ -7,23 +7,11 @@ import type { SchemaDialect } from './schema/compiled-schema.js';
 type JsonObject = Record<string, unknown>;
 
 /**
- * Reads a JSON or YAML file as written (no `$ref` resolved). A file that cannot be opened throws a
+ * Reads a JSON or YAML file (or http(s) URL) as written (no `$ref` resolved). A file that cannot be opened throws a
  * {@link ContractError}; one that is not JSON or YAML, or holds no object, is a problem of the document.
  */
 export async function readDocument(source: string): Promise<ReadDocument | { problem: DocumentProblem }> {
-  let text: string;
-  try {
-    text = await readFile(source, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : firstLine(error) || 'unknown reason';
-    throw new ContractError(`cannot read ${source}: ${reason}`);
-  }
+  const text = await readText(source);
   let parsed: unknown;
   try {
     parsed = parseText(text);
@@ -70,6 +58,25 @@ function findExactIntegers(exact: unknown, lossy: unknown, found = new Map<objec
     }
   }
   return found;
+}
+
+/** The text of a file, or of an http(s) URL (as swagger-parser read them before). */
+async function readText(source: string): Promise<string> {
+  try {
+    if (!/^https?:\/\//i.test(source)) return await readFile(source, 'utf8');
+    const response = await fetch(source, { signal: AbortSignal.timeout(30_000) });
+    if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+    return await response.text();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : firstLine(error) || 'unknown reason';
+    throw new ContractError(`cannot read ${source}: ${reason}`);
+  }
 }
 
 function parseText(text: string): unknown {

@@ -320,6 +320,25 @@ describe('inspectDocument', () => {
     expect(await problemsOf(list)).toEqual([`${list} is not an OpenAPI document: it holds a list, not an object.`]);
   });
 
+  it('reads a document from an http URL, and says why one cannot be read', async () => {
+    const { createServer } = await import('node:http');
+    const text = stringify(plantStore('3.1.0'));
+    const server = createServer((request, response) => {
+      response.writeHead(request.url === '/openapi.yaml' ? 200 : 404).end(text);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const inspection = await inspectDocument(`http://127.0.0.1:${port}/openapi.yaml`);
+      expect(inspection.problems).toEqual([]);
+      await expect(inspectDocument(`http://127.0.0.1:${port}/gone.yaml`)).rejects.toThrow(
+        `cannot read http://127.0.0.1:${port}/gone.yaml: the server answered 404 Not Found`,
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('throws "cannot read" for a file that is not there', async () => {
     await expect(inspectDocument(join(dir, 'missing.yaml'))).rejects.toThrow(
       /^cannot read .*missing\.yaml: no such file$/,
