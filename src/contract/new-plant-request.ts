@@ -151,20 +151,25 @@ function stringifyKey(value: ExactJson | undefined): string {
   return JSON.stringify(value);
 }
 
+function accepted(declared: string): string {
+  return declared === 'application/json' ? '"application/json"' : `"${declared}" (or "application/json")`;
+}
+
 /**
- * `application/json` (or the JSON media type the document declares for the request body, e.g.
- * `application/vnd.plant+json`), any letter case, with an optional UTF-8 charset; `undefined`
- * when acceptable.
+ * `application/json`, or another JSON media type the document declares for the request body (e.g.
+ * `application/vnd.plant+json`, accepted beside `application/json`), any letter case, with an
+ * optional UTF-8 charset; `undefined` when acceptable.
  */
-export function checkMediaType(contentType: string | undefined, accepted = 'application/json'): Problem | undefined {
+export function checkMediaType(contentType: string | undefined, declared = 'application/json'): Problem | undefined {
   if (contentType === undefined || contentType.trim() === '') {
-    return problem('unsupportedMediaType', `The Content-Type header is missing: send "Content-Type: ${accepted}".`);
+    return problem('unsupportedMediaType', `The Content-Type header is missing: send "Content-Type: ${declared}".`);
   }
   const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim());
-  if (mediaType.toLowerCase() !== accepted.toLowerCase()) {
+  const essence = mediaType.toLowerCase();
+  if (essence !== 'application/json' && essence !== declared.toLowerCase()) {
     return problem(
       'unsupportedMediaType',
-      `The Content-Type is "${mediaType.slice(0, 60)}", but this operation accepts only "${accepted}".`,
+      `The Content-Type is "${mediaType.slice(0, 60)}", but this operation accepts only ${accepted(declared)}.`,
     );
   }
   for (const parameter of parameters) {

@@ -30,7 +30,7 @@ describe('the project runner against the mock', () => {
     expect(report.summary.cases).toBeGreaterThan(100);
   }, 60_000);
 
-  it.each([TEST_DOCUMENTS.constrained, TEST_DOCUMENTS.nullable])(
+  it.each([TEST_DOCUMENTS.constrained, TEST_DOCUMENTS.nullable, TEST_DOCUMENTS.vendorMediaType])(
     'passes with zero failures on the document it mocks (%s)',
     async (spec) => {
       const onSpec = await createMockServer({ spec });

@@ -43,6 +43,7 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
 /** Reads `Prefer`, asks Prism for what only Prism decides, and renders its decision. */
 function askPrism(settings: MockHandlerSettings): Answer {
   const documentedStatuses = documentedStatusesOf(settings.served.contract);
+  const vendorTypes = vendorJsonTypes(settings.served.contract);
   let generated = 0;
   return async (accepted, req) => {
     const prefer = parsePrefer(headerText(req.headers.prefer));
@@ -52,7 +53,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
     // Prism's generator seed is process-wide: a seed per request keeps a run reproducible.
     const serial = dynamic ? generated++ : 0;
     const decision = await settings.engine.decide({
-      accept: req.headers.accept,
+      accept: withVendorTypes(req.headers.accept, vendorTypes),
       preferences: { ...preferences, dynamic, ...(dynamic ? { seed: `${settings.seed}-${serial}` } : {}) },
     });
     return renderDecision(decision, {
@@ -69,6 +70,27 @@ function askPrism(settings: MockHandlerSettings): Answer {
 function documentedStatusesOf(contract: Contract): readonly string[] {
   const paths = contract.document.paths as Record<string, Record<string, { responses?: object }> | undefined>;
   return Object.keys(paths[OPERATION.path]?.[OPERATION.method]?.responses ?? {});
+}
+
+/** The JSON media types other than `application/json` the document answers POST /plants with. */
+function vendorJsonTypes(contract: Contract): readonly string[] {
+  const { plant, error } = contract.mediaTypes;
+  const essences = [plant, error].map((type) => type.split(';', 1)[0]?.trim().toLowerCase() ?? '');
+  return [...new Set(essences)].filter((type) => type !== 'application/json' && /\+json$/.test(type));
+}
+
+/**
+ * The mock always answers with `application/json`, so an Accept that admits it is satisfied even
+ * when the document declares a vendor type (`application/vnd.plant+json`); Prism, which negotiates
+ * on the document's types, is told that the client takes those too.
+ */
+function withVendorTypes(accept: string | undefined, vendorTypes: readonly string[]): string | undefined {
+  if (accept === undefined || vendorTypes.length === 0) return accept;
+  const admitsJson = accept.split(',').some((range) => {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    return type === 'application/json' && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+  });
+  return admitsJson ? `${accept}, ${vendorTypes.join(', ')}` : accept;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

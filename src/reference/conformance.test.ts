@@ -4,7 +4,7 @@ import { TEST_DOCUMENTS } from '../http/spec-following.case.js';
 import { createReferenceServer } from './server.js';
 
 describe('the project runner against the reference on another document', () => {
-  it.each([TEST_DOCUMENTS.constrained, TEST_DOCUMENTS.nullable])(
+  it.each([TEST_DOCUMENTS.constrained, TEST_DOCUMENTS.nullable, TEST_DOCUMENTS.vendorMediaType])(
     'passes with zero failures on the document it serves (%s)',
     async (spec) => {
       const server = await createReferenceServer({ spec, tokens: ['conformance-token'] });
