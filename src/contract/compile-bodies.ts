@@ -32,7 +32,11 @@ export function compileBody(body: BodyToCompile): { compiled?: CompiledSchema; p
       const compiled = compileSchema(schema, { dialect: body.dialect, subject: body.subject });
       return problems.length === 0 ? { compiled, problems } : { problems };
     } catch (error) {
-      if (!(error instanceof UnsupportedSchemaError)) throw error;
+      if (!(error instanceof UnsupportedSchemaError)) {
+        // A copy without a refused keyword may be one the compiler was never meant to see: stop there.
+        if (problems.length > 0) return { problems };
+        throw error;
+      }
       const pointer = givenPointer(schema, error.schemaPointer);
       problems.push(refusal(error, pointer, body));
       const next =
