@@ -1,5 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from './index.js';
@@ -97,6 +101,62 @@ describe('transparency', () => {
     expect(response.body).toEqual(answer);
     expect(response.headers['x-answer']).toBe('a');
     expect(response.headers['plantstore-violations']).toBeUndefined();
+  });
+
+  it('keeps its upstream connections alive', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy } = await started(upstream);
+    for (let i = 0; i < 10; i++) await post(proxy, `{"id":${i},"name":"x"}`);
+    expect(upstream.received).toHaveLength(10);
+    expect(upstream.connections()).toBe(1);
+  });
+
+  it('forwards to an https upstream, bytes intact, and answers 502 when its certificate is not trusted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-tls-'));
+    cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const bodies: Buffer[] = [];
+    const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"name":"max"}');
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    cleanups.push(() => new Promise((done) => server.close(() => done())));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const [, body] = EXACT_BODIES[0] ?? ['', Buffer.alloc(0)];
+    const { proxy } = await started(url, { upstreamCa: readFileSync(cert, 'utf8') });
+    expect((await post(proxy, body)).status).toBe(200);
+    expect(bodies).toEqual([body]);
+    const untrusting = await started(url);
+    const refused = await post(untrusting.proxy, body);
+    expect(refused.status).toBe(502);
+    expect(untrusting.log[0]).toMatch(/upstream unreachable, tls-/);
   });
 
   it('forwards a CORS preflight and other paths, logged as outside the contract', async () => {

@@ -30,6 +30,8 @@ export interface ProxyOptions {
   readonly spec?: string;
   /** No byte from the upstream for this long: 504 (default 30 000 ms). */
   readonly timeoutMs?: number;
+  /** PEM certificates to trust for an https upstream instead of Node's (e.g. a staging CA). */
+  readonly upstreamCa?: string;
   /** Add a `Plantstore-Violations` header to each POST /plants answer (holds the answer until complete). */
   readonly annotate?: boolean;
   /**
@@ -69,7 +71,7 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const url = parseUpstream(options.upstream);
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
-  const upstream = createUpstream(url, options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS);
+  const upstream = createUpstream(url, options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS, options.upstreamCa);
   const redactor = createRedactor([options.token]);
   const observations = new Observations(options.checks ?? proxyChecks(), shownUrl(url));
   const handler = createProxyHandler(options, { contract, upstream, redactor, observations });

@@ -12,6 +12,8 @@ export interface Received {
 /** A test upstream that keeps every request it receives, byte for byte. */
 export interface RecordingUpstream extends StartedTarget {
   readonly received: Received[];
+  /** TCP connections accepted so far. */
+  connections(): number;
 }
 
 /**
@@ -39,8 +41,10 @@ export async function recordingUpstream(
       answer(entry, res);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   const started = await listenOnLoopback(server, 'unused');
-  return { ...started, received };
+  return { ...started, received, connections: () => connections };
 }
 
 /** The value of a raw header, by name in any letter case. */
