@@ -51,10 +51,10 @@ for major in $majors; do
     (
       export PATH="$runtime/node_modules/.bin:$PATH"
       cd "$work/$kind"
-      echo "consumer smoke: $kind project, Node $(node --version), TypeScript $(npx --no tsc --version)"
+      echo "consumer smoke: $kind project, Node $(node --version), $(node_modules/.bin/tsc --version)"
       case "$(node --version)" in "v$major."*) ;; *) echo "expected Node $major" >&2; exit 1 ;; esac
       rm -rf out reports
-      npx --no tsc -p tsconfig.json
+      node_modules/.bin/tsc -p tsconfig.json
       node out/smoke.js
       npx --no plantstore test --out reports >test.log 2>&1 || { cat test.log; exit 1; }
       tail -n 1 test.log

@@ -11,7 +11,7 @@ import {
   validPlants,
 } from '../src/index.js';
 
-// The README's "Adding a suite" example, verbatim apart from the import path.
+// The "Adding a suite" example of docs/checks.md, verbatim apart from the import path.
 const tagLength = defineCheck({
   id: 'tag-length',
   title: 'Tags of any length are echoed',
