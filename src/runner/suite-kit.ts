@@ -1,7 +1,7 @@
 /**
  * Everything a suite module needs to declare checks: `defineSuite`, `defineCheck`, verdicts, the
- * exchange helpers and the probes. Suites import this (not the runner's index), so loading the
- * built-in suites never runs into the runner itself.
+ * exchange helpers and the probes. The built-in suites import this, never the runner's `run.ts`;
+ * the runner in turn never imports the suites, but receives them (`runConformance({ suites })`).
  */
 export {
   defineCheck,
