@@ -230,3 +230,15 @@ describe('OpenAPI 3.0 nullable', () => {
     expect(schema.check(null).map((v) => v.keyword)).toEqual(['type']);
   });
 });
+
+describe('oneOf', () => {
+  test('valid values match exactly one branch; a variant matches two', () => {
+    const schema = compiled.get('overlapping oneOf') as CompiledSchema;
+    const values = fc.sample(schema.valid, { numRuns: 200, seed: 8 }).map(Number);
+    expect(values.every((value) => value < 10 || value > 20)).toBe(true);
+    const two = schema.invalid.find((variant) => variant.label.includes('more than one'));
+    expect(two?.keyword).toBe('oneOf');
+    const overlapping = fc.sample((two as ValueVariant).arbitrary, { numRuns: 20, seed: 8 }).map(Number);
+    expect(overlapping.every((value) => value >= 10 && value <= 20)).toBe(true);
+  });
+});

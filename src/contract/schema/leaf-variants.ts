@@ -87,6 +87,17 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
       at(site, keyword, false, `matching none of the ${keyword} branches`, fc.constantFrom(...values), false),
     );
   }
+  if (Array.isArray(site.schema.oneOf)) {
+    // Values of any branch; the variant keeps those that match a second branch too (where branches overlap).
+    const anyBranch: Node = { ...site.schema, anyOf: site.schema.oneOf };
+    delete anyBranch.oneOf;
+    try {
+      const leaf = validArbitrary(anyBranch, site.place, context);
+      if (leaf !== null) candidates.push(at(site, 'oneOf', false, 'matching more than one oneOf branch', leaf, false));
+    } catch {
+      // No branch can be generated on its own: nothing to send.
+    }
+  }
   const not = site.schema.not;
   if (typeof not === 'object' && not !== null) {
     const base = { ...site.schema };

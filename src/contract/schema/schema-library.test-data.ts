@@ -242,6 +242,16 @@ const constrained: LibrarySchema[] = [
     },
   },
   {
+    name: 'overlapping oneOf',
+    dialect: 'openapi-3.1',
+    schema: {
+      oneOf: [
+        { type: 'integer', minimum: 0, maximum: 20 },
+        { type: 'integer', minimum: 10, maximum: 30 },
+      ],
+    },
+  },
+  {
     name: 'anyOf scalars',
     dialect: 'openapi-3.1',
     schema: {
