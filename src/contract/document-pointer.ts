@@ -1,3 +1,4 @@
+import { dirname, join, relative } from 'node:path';
 import { escapePointer } from './operations.js';
 
 /** Splits a JSON pointer (`/a/b~1c`, with or without a leading `#`) into its unescaped segments. */
@@ -39,49 +40,101 @@ function refToFollow(node: unknown, key: string): string | undefined {
   return child(node, key) === undefined ? ref : undefined;
 }
 
+/** The other files of a document, for following `$ref`s into them. */
+export interface DocumentFiles {
+  /** The path or URL of the document itself. */
+  readonly source: string;
+  /** Another file of the document, parsed; `undefined` when it cannot be read. */
+  readonly read: (file: string) => unknown;
+}
+
+/** Where a walk stands: the file, its parsed content, and the path in it. */
+interface Place {
+  readonly file: string;
+  readonly root: unknown;
+  readonly location: readonly string[];
+}
+
+/** The file a `$ref` names, resolved against the file it is written in. */
+function refFile(from: string, target: string): string {
+  if (/^https?:\/\//i.test(from) || /^https?:\/\//i.test(target)) return new URL(target, from).href;
+  return join(dirname(from), target);
+}
+
+/** Follows a `$ref`: a place in the same file, another file's, or `undefined` if that file cannot be read. */
+function follow(place: Place, ref: string, files: DocumentFiles | undefined): Place | undefined {
+  const hash = ref.indexOf('#');
+  const target = hash === -1 ? ref : ref.slice(0, hash);
+  const location = pointerSegments(hash === -1 ? '' : ref.slice(hash));
+  if (target === '') return { ...place, location };
+  const file = refFile(place.file, target);
+  const root = files?.read(file);
+  return root === undefined ? undefined : { file, root, location };
+}
+
+/** A place as a pointer: `/a/b` in the document itself, `schemas.yaml#/a/b` in another file. */
+function describePlace(place: Place, files: DocumentFiles | undefined): string {
+  const pointer = joinPointer(place.location);
+  if (!files || place.file === files.source) return pointer;
+  const name = /^https?:\/\//i.test(place.file) ? place.file : relative(dirname(files.source), place.file);
+  return `${name}#${pointer}`;
+}
+
 /**
  * Maps a pointer inside a dereferenced schema back to the place in the document where that keyword
  * is written, following `$ref`s of the document as written (not dereferenced): `/properties/tag/pattern`
  * under the request body schema becomes `/components/schemas/NewPlant/properties/tag/pattern`. A key
  * missing beside an `allOf` is looked for in its branches, since a compiler may name a place in the
- * merged schema. A `$ref` into another file gives `other.yaml#/...`.
+ * merged schema. With `files`, a `$ref` into another file is followed there (`schemas.yaml#/Plant/...`).
  */
-export function documentPointer(document: unknown, base: string, schemaPointer: string): string {
-  return walk(document, pointerSegments(base), pointerSegments(schemaPointer), 0);
+export function documentPointer(document: unknown, base: string, schemaPointer: string, files?: DocumentFiles): string {
+  const start: Place = { file: files?.source ?? '', root: document, location: pointerSegments(base) };
+  const end = walk(start, pointerSegments(schemaPointer), files, 0);
+  return typeof end === 'string' ? end : describePlace(end, files);
 }
 
-function walk(document: unknown, start: readonly string[], keys: readonly string[], depth: number): string {
-  let location = start;
-  let node = at(document, location);
+/** The place `keys` lead to from `start`, or (when a file cannot be read) the pointer as far as known. */
+function walk(start: Place, keys: readonly string[], files: DocumentFiles | undefined, depth: number): Place | string {
+  let place = start;
+  let node = at(place.root, place.location);
   for (const [index, key] of keys.entries()) {
     for (let hops = 0; hops < 32; hops += 1) {
       const ref = refToFollow(node, key);
       if (ref === undefined) break;
-      if (!ref.startsWith('#')) return `${ref.includes('#') ? ref : `${ref}#`}${joinPointer(keys.slice(index))}`;
-      location = pointerSegments(ref);
-      node = at(document, location);
+      const next = follow(place, ref, files);
+      if (next === undefined) return `${ref.includes('#') ? ref : `${ref}#`}${joinPointer(keys.slice(index))}`;
+      place = next;
+      node = at(place.root, place.location);
     }
     if (child(node, key) === undefined && depth < 8) {
-      const merged = fromAllOf(document, location, keys.slice(index), depth);
+      const merged = fromAllOf(place, keys.slice(index), files, depth);
       if (merged !== undefined) return merged;
     }
-    location = [...location, key];
+    place = { ...place, location: [...place.location, key] };
     node = child(node, key);
   }
-  return joinPointer(location);
+  return place;
 }
 
-function fromAllOf(document: unknown, location: readonly string[], rest: readonly string[], depth: number) {
-  const branches = child(at(document, location), 'allOf');
+function fromAllOf(place: Place, rest: readonly string[], files: DocumentFiles | undefined, depth: number) {
+  const branches = child(at(place.root, place.location), 'allOf');
   if (!Array.isArray(branches)) return undefined;
   for (const index of branches.keys()) {
-    const found = walk(document, [...location, 'allOf', String(index)], rest, depth + 1);
-    if (isWritten(document, found)) return found;
+    const branch = { ...place, location: [...place.location, 'allOf', String(index)] };
+    const found = walk(branch, rest, files, depth + 1);
+    if (typeof found !== 'string' && at(found.root, found.location) !== undefined) return found;
   }
   return undefined;
 }
 
-/** Whether a pointer from {@link documentPointer} names something written in the document (another file: assumed). */
-export function isWritten(document: unknown, pointer: string): boolean {
-  return pointer.includes('#') || at(document, pointerSegments(pointer)) !== undefined;
+/**
+ * Whether a pointer from {@link documentPointer} names something written in the document or, with
+ * `files`, in the other file it names (a file that cannot be read: assumed).
+ */
+export function isWritten(document: unknown, pointer: string, files?: DocumentFiles): boolean {
+  const hash = pointer.indexOf('#');
+  if (hash === -1) return at(document, pointerSegments(pointer)) !== undefined;
+  if (!files) return true;
+  const root = files.read(refFile(files.source, pointer.slice(0, hash)));
+  return root === undefined || at(root, pointerSegments(pointer.slice(hash))) !== undefined;
 }

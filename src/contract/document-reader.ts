@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
+import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
 import type { SchemaDialect } from './schema/compiled-schema.js';
 
@@ -77,6 +79,29 @@ async function readText(source: string): Promise<string> {
           : firstLine(error) || 'unknown reason';
     throw new ContractError(`cannot read ${source}: ${reason}`);
   }
+}
+
+/**
+ * The other files of a document, read on demand (only to name where a problem is) and kept; a URL
+ * or a file that cannot be read or parsed gives `undefined`.
+ */
+export function documentFiles(source: string): DocumentFiles {
+  const files = new Map<string, unknown>();
+  const read = (file: string): unknown => {
+    if (/^https?:\/\//i.test(file)) return undefined;
+    try {
+      return parseText(readFileSync(file, 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    source,
+    read: (file) => {
+      if (!files.has(file)) files.set(file, read(file));
+      return files.get(file);
+    },
+  };
 }
 
 function parseText(text: string): unknown {

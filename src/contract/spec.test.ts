@@ -239,6 +239,38 @@ describe('inspectDocument', () => {
     ]);
   });
 
+  it('names a refused construct in another file of the document, through $refs across files', async () => {
+    const split = mkdtempSync(join(dir, 'split-'));
+    const body = (name: string) => json({ $ref: `./schemas.yaml#/${name}` });
+    const newPlant = {
+      ...schemas.NewPlant,
+      properties: { ...schemas.NewPlant.properties, tag: { type: 'string', pattern: '(?<=a)b' } },
+    };
+    writeFileSync(join(split, 'schemas.yaml'), stringify({ ...schemas, NewPlant: newPlant }));
+    const responses = {
+      '200': { description: 'Plant', content: body('Plant') },
+      '400': { description: 'Error', content: body('Error') },
+    };
+    writeFileSync(
+      join(split, 'paths.yaml'),
+      stringify({
+        plants: { post: { requestBody: { $ref: './openapi.yaml#/components/requestBodies/NewPlant' }, responses } },
+      }),
+    );
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Plant Store', version: '1' },
+      paths: { '/plants': { $ref: './paths.yaml#/plants' } },
+      components: { requestBodies: { NewPlant: { content: body('NewPlant') } } },
+    };
+    writeFileSync(join(split, 'openapi.yaml'), stringify(document));
+    expect(await problemsOf(join(split, 'openapi.yaml'))).toEqual([
+      expect.stringMatching(
+        /^at schemas\.yaml#\/NewPlant\/properties\/tag\/pattern: the NewPlant schema's "pattern" cannot be honoured/,
+      ),
+    ]);
+  });
+
   it('refuses a JSON Schema dialect other than 2020-12, for the document or a schema', async () => {
     const document = plantStore('3.1.0', {}, { jsonSchemaDialect: 'http://json-schema.org/draft-07/schema#' });
     const draft7 = { $schema: 'http://json-schema.org/draft-07/schema#', ...schemas.Plant };

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { findBodies, type BodySchema } from './body-schemas.js';
 import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
-import { documentPointer, isWritten } from './document-pointer.js';
-import { dereferenceDocument, readDocument, type ExactIntegers } from './document-reader.js';
+import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
+import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, listOperations } from './operations.js';
 import { PACKAGE_ROOT } from './package-files.js';
@@ -120,7 +120,8 @@ async function inspect(source: string, metaValidate: boolean): Promise<DocumentI
   const read = await dereferenceDocument(source, raw, version.dialect, metaValidate);
   if (!read.document) return { source, version: version.version, problems: read.problems, contract: undefined };
   const exact = read.exactIntegers ?? new Map();
-  const built = assemble(source, { document: read.document, raw: raw.document, exact }, version.dialect);
+  const files = documentFiles(source);
+  const built = assemble(source, { document: read.document, raw: raw.document, files, exact }, version.dialect);
   const declared = version.dialect === 'openapi-3.1' ? raw.document.jsonSchemaDialect : undefined;
   const dialect = dialectProblem(declared, 'The document');
   const problems = [
@@ -138,10 +139,11 @@ async function inspect(source: string, metaValidate: boolean): Promise<DocumentI
 
 type Assembled = { problems: DocumentProblem[]; contract?: Contract };
 
-/** The document dereferenced, as written, and its integers beyond 2^53. */
+/** The document dereferenced, as written (with its other files), and its integers beyond 2^53. */
 interface Readings {
   readonly document: Record<string, unknown>;
   readonly raw: unknown;
+  readonly files: DocumentFiles;
   readonly exact: ExactIntegers;
 }
 
@@ -190,7 +192,7 @@ function compileFound(
   problems: DocumentProblem[],
 ): CompiledSchema | undefined {
   const { subject, name, dialect, readings } = how;
-  const locate = locator(readings.raw, body.pointer);
+  const locate = locator(readings, body.pointer);
   const declared = dialect === 'openapi-3.1' ? dialectProblem(body.schema.$schema, `The ${name} schema`) : undefined;
   if (declared !== undefined) {
     problems.push({ pointer: locate('/$schema') ?? body.pointer, message: declared });
@@ -203,10 +205,10 @@ function compileFound(
 }
 
 /** Maps a pointer inside the schema at `base` to where the document writes it, if it does. */
-function locator(raw: unknown, base: string): (pointer: string) => string | undefined {
+function locator({ raw, files }: Readings, base: string): (pointer: string) => string | undefined {
   return (pointer) => {
-    const located = documentPointer(raw, '', `${base}${pointer}`);
-    return isWritten(raw, located) ? located : undefined;
+    const located = documentPointer(raw, '', `${base}${pointer}`, files);
+    return isWritten(raw, located, files) ? located : undefined;
   };
 }
 
