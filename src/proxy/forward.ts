@@ -177,10 +177,7 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
     this.responseBody = new Capture(this.options.cap);
     this.res.on('drain', resume);
     const { annotate } = this.options;
-    if (annotate === undefined) {
-      this.res.writeHead(status, statusText, endToEnd(raw));
-      return true;
-    }
+    if (annotate === undefined) return this.sendHead(() => this.res.writeHead(status, statusText, endToEnd(raw)));
     this.held = [];
     this.head = () => this.res.writeHead(status, statusText, [...endToEnd(raw), ...annotate(this.snapshot())]);
     return true;
@@ -189,7 +186,24 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
   /** Sends the held head of an annotated answer; set when one is held. */
   private head: (() => void) | undefined;
 
+  /**
+   * Writes the answer's head; a header Node refuses to send (a control character, say) makes the
+   * answer one the proxy cannot forward: 502, and the upstream's answer is dropped.
+   */
+  private sendHead(write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch {
+      this.status = 0;
+      this.answerFault('unforwardable-header');
+      this.abort?.();
+      return false;
+    }
+  }
+
   onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
     this.responseBody?.add(chunk);
     if (this.held === undefined) return this.res.write(chunk);
     this.held.push(chunk);
@@ -198,7 +212,7 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    this.release();
+    if (this.settled || !this.release()) return;
     this.res.end();
     this.finish({});
   }
@@ -217,6 +231,11 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
       this.finish({ transportError });
       return;
     }
+    this.answerFault(transportError);
+  }
+
+  /** The proxy's own answer when the upstream gave none it can forward: 504 if silent, else 502. */
+  private answerFault(transportError: string): void {
     const status = SILENT.has(transportError) ? 504 : 502;
     const { body } = this.options.fault(status, transportError);
     this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -226,12 +245,13 @@ class ExchangeInFlight implements Dispatcher.DispatchHandler {
   }
 
   /** Sends the head of an annotated answer and what was held, then lets the rest stream. */
-  private release(): void {
-    if (this.held === undefined || this.head === undefined) return;
+  private release(): boolean {
+    if (this.held === undefined || this.head === undefined) return true;
     const held = this.held;
     this.held = undefined;
-    this.head();
+    if (!this.sendHead(this.head)) return false;
     for (const chunk of held) this.res.write(chunk);
+    return true;
   }
 
   private snapshot(extra: Partial<Forwarded> = {}): Forwarded {

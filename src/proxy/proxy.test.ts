@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from './index.js';
@@ -77,6 +78,20 @@ describe('transparency', () => {
       await curl(`${proxy.url}/plants`, body, ['Content-Type: application/json', `Authorization: Bearer ${TOKEN}`]);
     }
     expect(upstream.received.map((r) => r.body)).toEqual(EXACT_BODIES.map(([, body]) => body));
+  });
+
+  it('delivers any body bytes exactly, whatever their length (property)', async () => {
+    const upstream = await recordingUpstream();
+    const { proxy } = await started(upstream);
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 100_000 }), async (bytes) => {
+        const body = Buffer.from(bytes);
+        const before = upstream.received.length;
+        await post(proxy, body, { 'content-type': 'application/json' });
+        expect(upstream.received[before]?.body.equals(body)).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('passes headers as sent: no Content-Type added, a lower-case "bearer" kept, names in their own case', async () => {
@@ -274,6 +289,18 @@ describe('faults', () => {
     await expect.poll(() => log.length, { timeout: 5000 }).toBe(1);
     expect(log[0]).toMatch(/client went away/);
     expect((await post(proxy, '{"id":1,"name":"x"}')).status).toBe(200);
+  });
+
+  it('answers 502 to an answer that is not HTTP it can forward, and stays healthy', async () => {
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nX-Bad: a\u0001b\r\nContent-Length: 2\r\n\r\n{}'));
+    });
+    await new Promise<void>((done) => raw.listen(0, '127.0.0.1', done));
+    cleanups.push(() => new Promise((done) => raw.close(() => done())));
+    const { proxy, log } = await started(`http://127.0.0.1:${(raw.address() as AddressInfo).port}`);
+    expect((await post(proxy, '{"id":1,"name":"x"}')).status).toBe(502);
+    expect(log[0]).toMatch(/the proxy answered 502/);
+    expect((await post(proxy, '{"id":2,"name":"x"}')).status).toBe(502);
   });
 
   it('cuts the answer as the upstream cut it, and blames the server', async () => {

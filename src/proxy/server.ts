@@ -76,7 +76,11 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   const observations = new Observations(options.checks ?? proxyChecks(), shownUrl(url));
   const handler = createProxyHandler(options, { contract, upstream, redactor, observations });
   const server = createServer({ keepAliveTimeout: 65_000 }, handler);
-  server.on('clientError', (_error, socket: Socket) => socket.destroy());
+  // A request that is not HTTP never reaches the upstream: 400, as Node itself would answer.
+  server.on('clientError', (_error, socket: Socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
   const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
