@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { PACKAGE_VERSION } from '../contract/index.js';
 import { captureIo } from '../fixtures/cli-io.js';
 import { COMMANDS, runCli } from './main.js';
@@ -79,6 +79,7 @@ describe('plantstore CLI', () => {
 
   it('reports an invalid document with the location of each problem and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-validate-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'broken.yaml');
     writeFileSync(file, 'openapi: 3.1.0\ninfo:\n  title: x\npaths:\n  /a:\n    get:\n      responses: 7\n');
     const cli = io();
@@ -88,6 +89,7 @@ describe('plantstore CLI', () => {
 
   it('exits 2 with "cannot read" (not "invalid") when the document is missing or a directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plantstore-validate-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const cases = [
       { file: 'no-such-file.yaml', reason: 'no such file' },
       { file: join(dir, 'missing.yaml'), reason: 'no such file' },

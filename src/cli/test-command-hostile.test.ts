@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { PACKAGE_ROOT } from '../contract/index.js';
 import { HOSTILE_TARGETS } from '../fixtures/index.js';
 import type { Report } from '../runner/report.js';
@@ -66,6 +66,7 @@ describe('plantstore test against hostile targets', () => {
     it(`ends with a report naming the problem: ${fixture.name}`, async () => {
       const target = await fixture.start();
       const cwd = mkdtempSync(join(tmpdir(), 'plantstore-hostile-'));
+      onTestFinished(() => rmSync(cwd, { recursive: true, force: true }));
       try {
         const args = ['--base-url', target.url, '--runs', '10', '--timeout', '500', '--budget', String(BUDGET_MS)];
         const run = await runTestCommand([...args, '--reporter', 'json', '--reporter', 'junit'], cwd, target.token);

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PACKAGE_ROOT } from '../contract/index.js';
 import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { runCli } from './main.js';
@@ -152,6 +152,7 @@ describe('plantstore test', () => {
     const bin = join(PACKAGE_ROOT, 'dist/src/cli/bin.js');
     if (!existsSync(bin)) throw new Error('build first: npm run build');
     const cwd = mkdtempSync(join(tmpdir(), 'plantstore-test-bin-'));
+    onTestFinished(() => rmSync(cwd, { recursive: true, force: true }));
     const { stdout } = await run(process.execPath, [bin, 'test', '--runs', '5', '--reporter', 'console'], {
       cwd,
       env: { ...process.env, CI: 'true' },
