@@ -131,3 +131,16 @@ describe('the integer hook', () => {
     }
   });
 });
+
+describe('unusual limits', () => {
+  test('a minLength beyond the long-text limit still generates', () => {
+    const texts = sample({ type: 'string', minLength: 2500 }, 5) as string[];
+    expect(texts.every((text) => [...text].length >= 2500)).toBe(true);
+  });
+
+  test('unbounded decimals keep to the digits a double holds, except doubles written as JavaScript writes them', () => {
+    const numbers = sample({ type: 'number' }, 500).map((value) => (value as LosslessNumber).value);
+    const digits = (text: string): number => text.replace(/e.*$/i, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
+    expect(numbers.every((text) => digits(text) <= 17)).toBe(true);
+  });
+});

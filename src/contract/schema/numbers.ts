@@ -103,8 +103,10 @@ const INTEGER_EDGES = [
   INT64.min,
   2n ** 64n,
 ];
-/** How far an unbounded side reaches. */
+/** How far an unbounded side of an integer range reaches. */
 const WIDE = 2n ** 70n;
+/** How many multiples an unbounded side of a decimal range reaches: 15 significant digits. */
+const DECIMAL_DIGITS = 10n ** 15n;
 
 /** Integers of a range as bigints, weighted toward its edges; shrinking moves toward zero. */
 export function integerArbitrary(range: IntegerRange): fc.Arbitrary<bigint> {
@@ -168,7 +170,8 @@ export function numberArbitrary(bounds: NumericBounds): fc.Arbitrary<ExactJson> 
 function multiplesArbitrary(bounds: NumericBounds, unit: Decimal): fc.Arbitrary<ExactJson> | undefined {
   const range = multiplesIn(bounds, unit);
   if (range === undefined) return undefined;
-  const wide = WIDE * 10n ** BigInt(unit.scale);
+  // An open side reaches 15 significant digits (what a double keeps); doubles cover the far range.
+  const wide = DECIMAL_DIGITS;
   const [first = -wide, last = wide] = range;
   const toNumber = (k: bigint): ExactJson =>
     new LosslessNumber(decimalText(normalise({ digits: k * unit.digits, scale: unit.scale })));

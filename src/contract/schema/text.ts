@@ -85,7 +85,7 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
       arbitrary: fc.string({
         unit: codePointArbitrary,
         minLength,
-        maxLength: Math.min(cap, LONG_TEXT_MAX),
+        maxLength: Math.max(minLength, Math.min(cap, LONG_TEXT_MAX)),
         size: 'max',
       }),
       weight: 2,
