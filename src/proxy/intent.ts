@@ -109,7 +109,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<InferredIntent, 'auth'> {
   const read = readNewPlant(context.contract, request.contentType, request.body);
   if (!read.ok) {
-    const what = read.problem.message;
+    const what = read.problem.message.replace(/^Invalid NewPlant: /, '');
     return { intent: { kind: 'invalid-body', what }, clientBreak: `sent an invalid NewPlant: ${what}` };
   }
   const strings = stringFields(read.parsed);
