@@ -1,14 +1,28 @@
-import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import type { Reporter } from 'vitest/node';
+
+/** Lists every skipped test at the end of a run: its name says why it was skipped. */
+const skippedTests: Reporter = {
+  onTestRunEnd(testModules) {
+    const skipped = testModules.flatMap((module) =>
+      [...module.children.allTests('skipped')].map(
+        (test) => `${relative(process.cwd(), module.moduleId)} > ${test.fullName}`,
+      ),
+    );
+    if (skipped.length > 0) process.stdout.write(`\nSkipped (the name says why):\n  ${skipped.join('\n  ')}\n`);
+  },
+};
 
 export default defineConfig({
-  // Examples written for users import 'plantstore': inside the repo that is the source entry.
-  resolve: {
-    alias: [{ find: /^plantstore$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
-  },
   test: {
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Most test time is spent waiting on sockets and timers, not computing: on a 2-core machine
+    // vitest's default (cores - 1 = one worker) runs the files one after another.
+    maxWorkers: Math.max(2, availableParallelism()),
+    reporters: ['default', skippedTests],
   },
 });
