@@ -24,12 +24,7 @@ export interface AnswerContext {
 export function renderDecision(decision: PrismDecision, context: AnswerContext): Outcome {
   if (decision.kind === 'problem') return renderPrismProblem(decision, context);
   const { response } = decision;
-  if (response.statusCode === 400) {
-    return mockFailure(
-      'forcedError',
-      'This is the documented 400 Error, sent because the request asked for it with "Prefer: code=400"; the request itself was valid.',
-    );
-  }
+  if (response.statusCode === 400) return forcedError();
   if (response.statusCode === 200 && context.preferences.exampleKey === undefined) {
     if (!context.dynamic) return { status: 200, body: context.served.plantBody(context.accepted) };
     return { status: 200, body: validGeneratedPlant(response.body, context) };
@@ -73,5 +68,32 @@ function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }
       'The Accept header excludes application/json, the only type POST /plants answers with: accept application/json.',
     );
   }
+  if (decision.status >= 500) {
+    const fallback = answerWithoutPrism(context);
+    if (fallback) return fallback;
+  }
   return { failure: problem('unprocessable', `The mock could not answer this request: ${decision.detail}`) };
+}
+
+/**
+ * When Prism cannot build an answer (json-schema-faker and json-schema-sampler do not know every
+ * keyword, e.g. `prefixItems` with `items: false`), the mock still answers what was asked for
+ * with a body of its own: the echo or a plant from the compiled schema, or the forced Error.
+ */
+function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
+  const { code, exampleKey } = context.preferences;
+  if (exampleKey !== undefined) return undefined;
+  if (code === 400) return forcedError();
+  if (code !== undefined && code !== 200) return undefined;
+  const body = context.dynamic
+    ? stringifyExactJson(context.generatedPlant())
+    : context.served.plantBody(context.accepted);
+  return { status: 200, body };
+}
+
+function forcedError(): Outcome {
+  return mockFailure(
+    'forcedError',
+    'This is the documented 400 Error, sent because the request asked for it with "Prefer: code=400"; the request itself was valid.',
+  );
 }
