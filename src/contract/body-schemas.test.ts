@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findBodies } from './body-schemas.js';
+
+const schema = { type: 'object' };
+const pointer = '/paths/~1plants/post';
+
+function operation(requestTypes: readonly string[], errorStatuses: readonly string[] = ['400']) {
+  const content = (types: readonly string[]) => Object.fromEntries(types.map((type) => [type, { schema }]));
+  return {
+    requestBody: { content: content(requestTypes) },
+    responses: {
+      '200': { description: 'Plant', content: content(['application/json']) },
+      ...Object.fromEntries(errorStatuses.map((status) => [status, { content: content(['application/json']) }])),
+    },
+  };
+}
+
+describe('findBodies', () => {
+  it('prefers application/json, then it with parameters, then a +json type, whatever the order of the keys', () => {
+    const types = ['text/plain', 'application/xml', 'application/vnd.plant+json', 'application/json; charset=utf-8'];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(types, { minLength: 1 }), fc.boolean(), (chosen, withPlain) => {
+        const keys = withPlain ? [...chosen, 'Application/JSON'] : chosen;
+        const found = findBodies(operation(keys), pointer, 'POST /plants').newPlant;
+        const expected = withPlain
+          ? 'Application/JSON'
+          : ['application/json; charset=utf-8', 'application/vnd.plant+json'].find((type) => chosen.includes(type));
+        if (expected === undefined) expect(found).toMatch(/^The request body of POST \/plants has no JSON media type/);
+        else expect(found).toMatchObject({ mediaType: expected, schema });
+      }),
+      { numRuns: 100, seed: 3 },
+    );
+  });
+
+  it('takes the Error schema from 400, else 4XX (in any case), else default, and says which', () => {
+    const status = (statuses: string[]) => {
+      const error = findBodies(operation(['application/json'], statuses), pointer, 'POST /plants').error;
+      return typeof error === 'string' ? error : error.status;
+    };
+    expect(status(['default', '4XX', '400'])).toBe('400');
+    expect(status(['default', '4xx'])).toBe('4xx');
+    expect(status(['default'])).toBe('default');
+    expect(status(['404'])).toMatch(/^POST \/plants documents no Error schema: .*it documents 200, 404\)/);
+  });
+});
