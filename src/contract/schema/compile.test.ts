@@ -242,3 +242,12 @@ describe('oneOf', () => {
     expect(overlapping.every((value) => value >= 10 && value <= 20)).toBe(true);
   });
 });
+
+describe('variants of undeclared properties', () => {
+  test('values under additionalProperties and patternProperties get variants at a name of their own', () => {
+    const schema = compiled.get('patternProperties and propertyNames') as CompiledSchema;
+    const named = schema.invalid.map((variant) => `${variant.keyword} ${variant.pointer}`);
+    expect(named).toContain('type /extra');
+    expect(named.some((entry) => /^type \/x-/.test(entry))).toBe(true);
+  });
+});

@@ -85,18 +85,14 @@ function childSites(site: Site, context: Context): Site[] {
   if (typeof schema.$ref === 'string') return referencedSite(site, context);
   const sites: Site[] = [];
   const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
-  for (const [name, child] of Object.entries(properties)) {
-    if (typeof child !== 'object' || child === null) continue;
-    const childPlace: Place = {
-      ...place,
-      schemaPointer: childPointer(childPointer(place.schemaPointer, 'properties'), name),
-      pointer: childPointer(place.pointer, name),
-    };
-    const childValid = safeValid(child as Node, childPlace, context);
-    if (childValid === undefined) continue;
-    const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
-      site.whole(fc.tuple(site.valid, leaf).map(([parent, value]) => withProperty(parent, name, value)));
-    sites.push({ schema: child as Node, place: childPlace, valid: childValid, whole });
+  const at = (keyword: string, name?: string): string =>
+    name === undefined
+      ? childPointer(place.schemaPointer, keyword)
+      : childPointer(childPointer(place.schemaPointer, keyword), name);
+  for (const [name, child] of Object.entries(properties))
+    sites.push(...propertySite(site, name, child, at('properties', name), context));
+  for (const [name, child, keyword] of undeclaredNames(schema, context)) {
+    sites.push(...propertySite(site, name, child, `${place.schemaPointer}${keyword}`, context));
   }
   const items = schema.items;
   if (typeof items === 'object' && items !== null && schema.prefixItems === undefined) {
@@ -113,6 +109,53 @@ function childSites(site: Site, context: Context): Site[] {
     }
   }
   return sites;
+}
+
+/** The site of one property's value, set in otherwise valid objects. */
+function propertySite(site: Site, name: string, schema: unknown, schemaPointer: string, context: Context): Site[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const childPlace: Place = { ...site.place, schemaPointer, pointer: childPointer(site.place.pointer, name) };
+  const childValid = safeValid(schema as Node, childPlace, context);
+  if (childValid === undefined) return [];
+  const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
+    site.whole(fc.tuple(site.valid, leaf).map(([parent, value]) => withProperty(parent, name, value)));
+  return [{ schema: schema as Node, place: childPlace, valid: childValid, whole }];
+}
+
+/** One undeclared name for `additionalProperties` and for each of `patternProperties`, with its schema and pointer. */
+function undeclaredNames(schema: Node, context: Context): [string, unknown, string][] {
+  const declared = Object.keys((schema.properties as Node | undefined) ?? {});
+  const patterns = Object.entries((schema.patternProperties as Node | undefined) ?? {}).map(
+    ([source, child]) => [safeRegex(source), source, child] as const,
+  );
+  const names = schema.propertyNames as Node | boolean | undefined;
+  const free = (name: string, own?: RegExp): boolean =>
+    !declared.includes(name) &&
+    patterns.every(([regex]) => regex === own || regex?.test(name) !== true) &&
+    (names === undefined || context.accepts(names, name));
+  const found: [string, unknown, string][] = [];
+  const additional = schema.additionalProperties;
+  const extra = ['extra', 'x-extra', 'other', 'a', 'z'].find((name) => free(name));
+  if (typeof additional === 'object' && additional !== null && extra !== undefined) {
+    found.push([extra, additional, '/additionalProperties']);
+  }
+  for (const [regex, source, child] of patterns) {
+    if (regex === undefined) continue;
+    const name = fc
+      .sample(fc.stringMatching(regex, { maxLength: 20 }), { numRuns: 30, seed: 7 })
+      .find((candidate) => free(candidate, regex));
+    if (name !== undefined)
+      found.push([name, child, `/patternProperties/${source.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return found;
+}
+
+function safeRegex(source: string): RegExp | undefined {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `$ref` site continues at the referenced schema, once per path (recursion is not unrolled for variants). */
