@@ -92,6 +92,11 @@ async function buildContract(source: string): Promise<Contract> {
 
 /** The error for a document with problems: one line per problem, each with its place. */
 export function unusable(source: string, problems: readonly DocumentProblem[]): ContractError {
+  // A sentence about the whole document (Swagger 2.0, not YAML) already names the file.
+  const [only] = problems;
+  if (problems.length === 1 && only?.pointer === '' && only.message.startsWith(source)) {
+    return new ContractError(only.message, problems);
+  }
   const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
   return new ContractError(`${source} cannot be used (${count}):\n${describeProblems(problems)}`, problems);
 }
