@@ -113,23 +113,27 @@ export function mustCloseAfterAnswer(req: IncomingMessage, limit: number): boole
 
 /** How long a client may take; slow clients (slowloris) are cut off after these. */
 export interface ClientTimeouts {
-  /** Headers added to the 400 answers {@link hardenServer} writes itself (the mock's CORS headers). */
-  readonly rejectionHeaders?: Readonly<Record<string, string>>;
-  /** Told of each request {@link hardenServer} answers itself, for the request log. */
-  readonly onRejected?: (entry: RequestLogEntry) => void;
-  /** Writes the Error body of those answers (default: the seed contract's `{error, message}`). */
-  readonly errorBody?: (failure: Pick<Problem, 'code' | 'message'>) => string;
   /** Until the request headers are complete (default 10 s). */
   readonly headersTimeoutMs?: number;
   /** Until the whole request is complete (default 30 s). */
   readonly requestTimeoutMs?: number;
 }
 
+/** How {@link hardenServer} answers the requests it refuses itself; the servers' own wiring, not an option of theirs. */
+export interface Rejections {
+  /** Headers added to those 400 answers (the mock's CORS headers). */
+  readonly rejectionHeaders?: Readonly<Record<string, string>>;
+  /** Told of each such request, for the request log. */
+  readonly onRejected?: (entry: RequestLogEntry) => void;
+  /** Writes their Error body (default: the seed contract's `{error, message}`). */
+  readonly errorBody?: (failure: Pick<Problem, 'code' | 'message'>) => string;
+}
+
 /**
  * A `node:http` server safe to face any client: bounded header and request times, checked every
  * second rather than Node's default 30, and {@link hardenServer}'s answers to malformed requests.
  */
-export function createHardenedServer(handler: RequestListener, timeouts: ClientTimeouts = {}): Server {
+export function createHardenedServer(handler: RequestListener, timeouts: ClientTimeouts & Rejections = {}): Server {
   const headersTimeout = timeouts.headersTimeoutMs ?? 10_000;
   const server = createServer(
     {
@@ -149,10 +153,7 @@ export function createHardenedServer(handler: RequestListener, timeouts: ClientT
  * headers, both Content-Length and Transfer-Encoding) or one that arrives too slowly is answered
  * with a 400 Error and a closed connection instead of an exception.
  */
-export function hardenServer(
-  server: Server,
-  options: Pick<ClientTimeouts, 'rejectionHeaders' | 'onRejected' | 'errorBody'> = {},
-): void {
+export function hardenServer(server: Server, options: Rejections = {}): void {
   const extra = Object.entries(options.rejectionHeaders ?? {})
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
