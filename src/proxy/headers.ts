@@ -15,21 +15,32 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** Headers the proxy itself sets or has answered on the way to the upstream. */
+const REQUEST_ONLY = new Set([...HOP_BY_HOP, 'host', 'expect']);
+
 /** Raw headers (`[name, value, name, value, …]`) without the hop-by-hop ones and those `Connection` names. */
-export function endToEnd(raw: readonly string[], drop: readonly string[] = []): string[] {
-  const named = new Set(drop);
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]?.toLowerCase() !== 'connection') continue;
-    for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
-  }
+export function endToEnd(raw: readonly string[], dropped: ReadonlySet<string> = HOP_BY_HOP): string[] {
+  const named = connectionNames(raw);
   const kept: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? '';
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+    if (dropped.has(lower) || named?.has(lower) === true) continue;
     kept.push(name, raw[i + 1] ?? '');
   }
   return kept;
+}
+
+/** The header names a `Connection` header lists (RFC 9110, 7.6.1), or `undefined` when there is none. */
+function connectionNames(raw: readonly string[]): Set<string> | undefined {
+  let named: Set<string> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length !== 10 || name.toLowerCase() !== 'connection') continue;
+    named ??= new Set();
+    for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+  }
+  return named;
 }
 
 /**
@@ -37,6 +48,6 @@ export function endToEnd(raw: readonly string[], drop: readonly string[] = []): 
  * virtual host must see its own name), and no `Expect`, which the proxy has already answered.
  */
 export function upstreamRequestHeaders(raw: readonly string[], upstreamHost: string): string[] {
-  const kept = endToEnd(raw, ['host', 'expect']);
+  const kept = endToEnd(raw, REQUEST_ONLY);
   return ['Host', upstreamHost, ...kept];
 }

@@ -38,8 +38,9 @@ export interface IntentContext {
  * type, then the body (a valid NewPlant by the compiled schema, or why not).
  */
 export function inferIntent(request: ObservedRequest, context: IntentContext): InferredIntent {
-  const credential = credentialProblem(request.authorization, context.knownToken);
-  const auth = describeAuth(request.authorization);
+  const parts = credentialParts(request.authorization);
+  const credential = credentialProblem(parts, context.knownToken);
+  const auth = describeAuth(parts);
   if (credential) {
     const what = credential.what;
     return {
@@ -60,15 +61,20 @@ export function inferIntent(request: ObservedRequest, context: IntentContext): I
 
 const CREDENTIAL = /^\s*(\S+)(?:[ \t]+(.*?))?\s*$/s;
 
+/** An Authorization value as its scheme word and what follows; `undefined` when there is none. */
+function credentialParts(authorization: string | undefined): { scheme: string; token: string } | undefined {
+  if (authorization === undefined || authorization.trim() === '') return undefined;
+  const match = CREDENTIAL.exec(authorization);
+  return { scheme: match?.[1] ?? '', token: match?.[2] ?? '' };
+}
+
 /** Why a credential is not a valid-looking bearer token, as the auth probes word it. */
 function credentialProblem(
-  authorization: string | undefined,
+  parts: { scheme: string; token: string } | undefined,
   knownToken: string | undefined,
 ): { what: string; lenient?: boolean } | undefined {
-  if (authorization === undefined || authorization.trim() === '') return { what: 'no Authorization header' };
-  const match = CREDENTIAL.exec(authorization);
-  const scheme = match?.[1] ?? '';
-  const token = match?.[2] ?? '';
+  if (parts === undefined) return { what: 'no Authorization header' };
+  const { scheme, token } = parts;
   if (scheme.toLowerCase() !== 'bearer') {
     if (token !== '') return { what: `another scheme (${schemeName(scheme)})` };
     // A bare word may be the right token without its scheme: lenient parsing, unless it is surely not the token.
@@ -89,11 +95,10 @@ function schemeName(scheme: string): string {
 }
 
 /** The credential as recorded: its scheme name only, the token always reads `$PLANTSTORE_TOKEN`. */
-function describeAuth(authorization: string | undefined): AuthHeader {
-  if (authorization === undefined || authorization.trim() === '') return { kind: 'none' };
-  const match = CREDENTIAL.exec(authorization);
-  if ((match?.[2] ?? '') === '') return { kind: 'token-variant', variant: 'bare' };
-  return { kind: 'token', scheme: schemeName(match?.[1] ?? '') };
+function describeAuth(parts: { scheme: string; token: string } | undefined): AuthHeader {
+  if (parts === undefined) return { kind: 'none' };
+  if (parts.token === '') return { kind: 'token-variant', variant: 'bare' };
+  return { kind: 'token', scheme: schemeName(parts.scheme) };
 }
 
 function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kind: 'media-type' }> | undefined {
