@@ -16,7 +16,7 @@ import {
 export const negativeRejection = defineCheck({
   id: 'negative-rejection',
   title: 'Invalid requests are rejected',
-  rule: 'Only a valid NewPlant (id an int64 integer, name a string, tag a string when present) sent as `application/json` is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error. A body with no Content-Type at all may be examined and accepted (RFC 9110, 8.3): a warning.',
+  rule: 'Only a valid NewPlant of the document (every keyword of its schema: in the seed contract, id an int64 integer, name a string, tag a string when present) sent as `application/json` is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error. Invalid bodies break one keyword at a time, or are JSON only lenient parsers read. A body with no Content-Type at all may be examined and accepted (RFC 9110, 8.3): a warning.',
   probes: [invalidBodies, wrongMediaTypes],
   judge(exchange, context) {
     const { plan, response } = exchange;

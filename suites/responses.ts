@@ -15,7 +15,7 @@ import {
 export const responseSchema = defineCheck({
   id: 'response-schema',
   title: 'A 200 carries a Plant, a 400 an Error',
-  rule: 'Responses: 200 is a JSON Plant; rule 2: when the request fails with status 400, the body is an Error object with both `error` (int32) and `message` present.',
+  rule: "Responses: 200 is a JSON Plant; rule 2: when the request fails with status 400, the body is an Error object with both `error` (int32) and `message` present. Both are judged by the document's own Plant and Error schemas.",
   probes: 'all',
   judge(exchange, { contract }) {
     const { status } = exchange.response;
