@@ -52,7 +52,7 @@ function createAjv(): Ajv2020 {
       this: unknown,
       format: string,
       data: number,
-      _parentSchema?: unknown,
+      parentSchema?: { type?: unknown },
       context?: { parentData: unknown; parentDataProperty: string | number },
     ): boolean {
       const parent = context?.parentData;
@@ -62,7 +62,11 @@ function createAjv(): Ajv2020 {
           : String(data);
       const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
       if (problem === undefined) return true;
-      const whole = problem.includes('whole number');
+      // A fraction breaks `type: integer` when the schema says integer; otherwise the format.
+      const types: unknown = parentSchema?.type;
+      const integral =
+        types === 'integer' || (Array.isArray(types) && types.includes('integer') && !types.includes('number'));
+      const whole = integral && problem.includes('whole number');
       (exactInteger as { errors?: Partial<ErrorObject>[] }).errors = [
         { keyword: EXACT_KEYWORD, message: problem, params: { format, broken: whole ? 'type' : 'format' } },
       ];

@@ -251,3 +251,20 @@ describe('variants of undeclared properties', () => {
     expect(named.some((entry) => /^type \/x-/.test(entry))).toBe(true);
   });
 });
+
+describe('fractions under integer formats', () => {
+  test('break type under type integer, and format under type number', () => {
+    const schema = compileSchema(
+      {
+        type: 'object',
+        properties: { i: { type: 'integer', format: 'int64' }, n: { type: 'number', format: 'int32' } },
+      },
+      { dialect: 'openapi-3.0', subject: 'a NewPlant' },
+    );
+    const broken = schema.check(parseExactJson('{"i": 1.5, "n": 2.5}')).map((v) => [v.keyword, v.pointer]);
+    expect(broken).toEqual([
+      ['type', '/i'],
+      ['format', '/n'],
+    ]);
+  });
+});

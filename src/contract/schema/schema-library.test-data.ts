@@ -359,6 +359,12 @@ export const REFUSALS: readonly {
     keyword: 'enum',
     pointer: '/enum',
   },
+  {
+    name: 'a pattern inside a merged allOf branch',
+    schema: { allOf: [{ type: 'object' }, { properties: { p: { type: 'string', pattern: '(?<=a)b' } } }] },
+    keyword: 'pattern',
+    pointer: '/allOf/1/properties/p/pattern',
+  },
   { name: 'infinite recursion', schema: infiniteSchema(), keyword: '$ref', pointer: '' },
   {
     name: 'required but forbidden',

@@ -22,6 +22,7 @@ export function validArbitrary(schema: Schema, place: Place, context: Context): 
   if (typeof schema.$ref === 'string') return referenced(schema, place, context);
   if (Array.isArray(schema.enum) || schema.const !== undefined) return enumerated(schema, place, context);
   const { oneOf, anyOf, allOf, not, ...base } = schema;
+  context.canonical.origin.set(base, context.originOf(schema, place.schemaPointer));
   let arbitrary: Generated;
   if (Array.isArray(oneOf)) arbitrary = branches(oneOf as Schema[], 'oneOf', { anyOf, ...base }, place, context);
   else if (Array.isArray(anyOf)) arbitrary = branches(anyOf as Schema[], 'anyOf', base, place, context);
