@@ -171,3 +171,20 @@ describe('plantstore validate URL', () => {
     }
   });
 });
+
+describe('test, serve and mock refuse what validate refuses, with the same sentences and exit 2', () => {
+  it('holds for Swagger 2.0 and for a POST /plants without a request body', async () => {
+    const swagger = write('refused-swagger.yaml', { swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} });
+    const bodiless = write('refused-bodiless.yaml', document({ requestBody: undefined }));
+    for (const file of [swagger, bodiless]) {
+      const validated = await validate(file);
+      expect(validated.code).toBe(1);
+      for (const command of ['test', 'serve', 'mock']) {
+        const io = captureIo({ PLANTSTORE_TOKEN: 'validate-law-token' });
+        const args = command === 'test' ? [command, '--spec', file] : [command, '--spec', file, '--port', '0'];
+        expect(await runCli(args, io)).toBe(2);
+        expect(io.err()).toBe(`plantstore ${command}: ${validated.err}`);
+      }
+    }
+  });
+});
