@@ -1,0 +1,94 @@
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBearerCheck, loadContract } from '../contract/index.js';
+import { exactJsonText } from '../contract/new-plant-request.js';
+import { createPipeline, type Answer, type PipelineSettings } from './pipeline.js';
+import { serveContract } from './served-contract.js';
+import type { RequestLogEntry } from './server-kit.js';
+import { listen, type RunningServer } from './server-kit.js';
+import { validSamples } from './valid-samples.js';
+
+const answered: string[] = [];
+const log: RequestLogEntry[] = [];
+let answer: Answer = (accepted) => {
+  answered.push(exactJsonText(accepted.parsed, 'name'));
+  return { status: 200, body: '{"ok":true}' };
+};
+
+async function start(settings: Partial<PipelineSettings>): Promise<RunningServer> {
+  const contract = await loadContract();
+  const handler = createPipeline({
+    served: serveContract(contract, validSamples(contract)),
+    checkBearer: createBearerCheck(['t']),
+    bodyLimit: 1024,
+    noun: 'server',
+    answer: (accepted, req) => answer(accepted, req),
+    onRequest: (entry) => log.push(entry),
+    ...settings,
+  });
+  return listen(createServer(handler), '127.0.0.1', 0);
+}
+
+async function send(url: string, init: RequestInit & { path?: string } = {}): Promise<[number, string, Headers]> {
+  const response = await fetch(`${url}${init.path ?? '/plants'}`, {
+    method: 'POST',
+    signal: AbortSignal.timeout(10_000),
+    ...init,
+  });
+  return [response.status, await response.text(), response.headers];
+}
+
+describe('the request pipeline', () => {
+  let server: RunningServer;
+  let cors: RunningServer;
+  beforeAll(async () => {
+    server = await start({});
+    cors = await start({ cors: true });
+  });
+  afterAll(async () => {
+    await server.close();
+    await cors.close();
+  });
+
+  const json = { 'content-type': 'application/json', authorization: 'Bearer t' };
+
+  it('judges path, method, credentials, Content-Type and body in that order before answering', async () => {
+    answered.length = 0;
+    const bad = { 'content-type': 'text/plain' };
+    expect((await send(server.url, { path: '/pets', headers: bad, body: '[' }))[0]).toBe(404);
+    expect((await send(server.url, { method: 'PUT', headers: bad, body: '[' }))[1]).toContain('"error":3002');
+    expect((await send(server.url, { headers: bad, body: '[' }))[1]).toContain('"error":2001');
+    expect((await send(server.url, { headers: { ...bad, authorization: 'Bearer t' }, body: '[' }))[1]).toContain(
+      '"error":1003',
+    );
+    expect((await send(server.url, { headers: json, body: '[' }))[1]).toContain('"error":1001');
+    expect((await send(server.url, { headers: json, body: '{"id":1}' }))[1]).toContain('"error":1005');
+    expect(answered).toEqual([]);
+    const [status, body] = await send(server.url, { headers: json, body: '{"id":1,"name":"Fern"}' });
+    expect([status, body]).toEqual([200, '{"ok":true}']);
+    expect(answered).toEqual(['"Fern"']);
+  });
+
+  it('writes a failure of the answer step as the Error, and a fault as 1099 without a 5xx', async () => {
+    answer = () => ({ failure: { status: 400, code: 4999, message: 'refused by the answer', headers: {} } });
+    expect((await send(server.url, { headers: json, body: '{"id":1,"name":"a"}' }))[1]).toBe(
+      '{"error":4999,"message":"refused by the answer"}',
+    );
+    answer = () => {
+      throw new Error('boom');
+    };
+    const [status, body] = await send(server.url, { headers: json, body: '{"id":1,"name":"a"}' });
+    expect([status, body]).toEqual([400, '{"error":1099,"message":"The server could not process this request."}']);
+    expect(log.at(-1)).toMatchObject({ method: 'POST', path: '/plants', status: 400 });
+  });
+
+  it('adds CORS only when asked: a preflight gets 204, every answer the allow-origin header', async () => {
+    const preflight = { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' };
+    expect((await send(cors.url, { method: 'OPTIONS', headers: preflight }))[0]).toBe(204);
+    expect((await send(server.url, { method: 'OPTIONS', headers: preflight }))[0]).toBe(405);
+    const [, , headers] = await send(cors.url, { headers: { origin: 'http://localhost:5173' }, body: '{}' });
+    expect(headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const [, , plain] = await send(server.url, { headers: { origin: 'http://localhost:5173' }, body: '{}' });
+    expect(plain.get('access-control-allow-origin')).toBeNull();
+  });
+});
