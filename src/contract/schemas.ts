@@ -52,7 +52,7 @@ function createAjv(): Ajv2020 {
       this: unknown,
       format: string,
       data: number,
-      parentSchema?: { type?: unknown },
+      parentSchema?: unknown,
       context?: { parentData: unknown; parentDataProperty: string | number },
     ): boolean {
       const parent = context?.parentData;
@@ -63,7 +63,7 @@ function createAjv(): Ajv2020 {
       const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
       if (problem === undefined) return true;
       // A fraction breaks `type: integer` when the schema says integer; otherwise the format.
-      const types: unknown = parentSchema?.type;
+      const types = (parentSchema as { type?: unknown } | undefined)?.type;
       const integral =
         types === 'integer' || (Array.isArray(types) && types.includes('integer') && !types.includes('number'));
       const whole = integral && problem.includes('whole number');
