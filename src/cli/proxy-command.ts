@@ -42,8 +42,8 @@ Environment:
   PLANTSTORE_TOKEN   The token clients should send: hidden from every log and report, and a
                      bearer token other than it is judged a wrong credential. Optional.
 
-When the upstream cannot be reached the proxy answers 502 with an Error body (error 4001);
-when it sends nothing for --timeout ms, 504 (error 4002).
+When the upstream cannot be reached the proxy answers 502 with an Error body (error 5001);
+when it sends nothing for --timeout ms, 504 (error 5002).
 
 Exit codes: 0 stopped and the server broke no check, 1 the server broke a check, 2 could not
 start (usage, port in use, invalid --spec) or no POST /plants exchange was judged.`,

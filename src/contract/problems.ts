@@ -24,8 +24,8 @@ export const PROBLEMS = {
   unknownToken: { code: 2003, status: 401, title: 'The bearer token is not accepted' },
   notFound: { code: 3001, status: 404, title: 'No such path: the only operation is POST /plants' },
   methodNotAllowed: { code: 3002, status: 405, title: 'Method not allowed: /plants accepts POST' },
-  upstreamUnreachable: { code: 4001, status: 502, title: 'plantstore proxy: the upstream could not be reached' },
-  upstreamTimeout: { code: 4002, status: 504, title: 'plantstore proxy: the upstream sent nothing in time' },
+  upstreamUnreachable: { code: 5001, status: 502, title: 'plantstore proxy: the upstream could not be reached' },
+  upstreamTimeout: { code: 5002, status: 504, title: 'plantstore proxy: the upstream sent nothing in time' },
 } as const satisfies Record<string, { code: number; status: number; title: string }>;
 
 /** The name of a failure class, e.g. `missingField`. */

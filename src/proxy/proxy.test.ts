@@ -250,7 +250,7 @@ describe('faults', () => {
     const response = await post(proxy, '{"id":1,"name":"x"}');
     expect(response.status).toBe(502);
     const error = JSON.parse(response.body.toString()) as { error: number; message: string };
-    expect(error.error).toBe(4001);
+    expect(error.error).toBe(5001);
     expect(error.message).toContain('connection-refused');
     expect(log[0]).toMatch(/upstream unreachable, connection-refused: the proxy answered 502/);
     expect(proxy.report().checks.find((check) => check.id === 'no-server-error')?.status).toBe('fail');
@@ -261,7 +261,7 @@ describe('faults', () => {
     const { proxy, log } = await started(upstream, { timeoutMs: 300 });
     const response = await post(proxy, '{"id":1,"name":"x"}');
     expect(response.status).toBe(504);
-    expect(JSON.parse(response.body.toString())).toMatchObject({ error: 4002 });
+    expect(JSON.parse(response.body.toString())).toMatchObject({ error: 5002 });
     expect(log[0]).toMatch(/the proxy answered 504/);
   });
 
