@@ -27,6 +27,7 @@ import {
 } from '../src/runner/suite-kit.js';
 import { numberText, parseExactJson, type Contract } from '../src/contract/index.js';
 import { declaredProperties, firstDifference, located } from '../src/runner/echo-compare.js';
+import { shapeOf } from '../src/runner/defects.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -107,6 +108,7 @@ export const positiveAcceptance = defineCheck({
         : '';
     return fail(
       `A valid NewPlant with the token you gave was answered ${response.status}; rule 1 says 200 with a Plant.${note}${refusedToken}`,
+      { defect: `status ${response.status} for a valid NewPlant` },
     );
   },
 });
@@ -195,9 +197,15 @@ export const echo = defineCheck({
     const surelyNew = targetRejectsRepeats === true && targetHoldsEarlierRun !== true;
     if (plan.intent.idMayRepeat && !surelyNew) return undefined;
     const body = responseJson(exchange);
-    if (!body.ok) return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`);
+    if (!body.ok) {
+      return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`, {
+        defect: 'the 200 answer to a valid NewPlant is not JSON',
+      });
+    }
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
-      return fail('The 200 answer does not carry the plant sent: its body is not a JSON object.');
+      return fail('The 200 answer does not carry the plant sent: its body is not a JSON object.', {
+        defect: 'the 200 answer to a valid NewPlant is not a JSON object',
+      });
     }
     const sent = sentObject(plan.body);
     if (sent === undefined) return undefined;
@@ -205,7 +213,7 @@ export const echo = defineCheck({
     const { echoed, defaulted } = echoedProperties(contract);
     for (const field of echoed) {
       const problem = echoProblem(field, sent, plant, defaulted);
-      if (problem !== undefined) return fail(problem);
+      if (problem !== undefined) return fail(problem, { defect: `"${field}" not echoed as sent` });
     }
     return PASS;
   },
@@ -231,6 +239,7 @@ export const integerSpellingsCheck = defineCheck({
     if (excuse) return excuse;
     return fail(
       `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so rule 1 says 200.`,
+      { defect: `an id written ${shapeOf(spelling)} refused with 400` },
     );
   },
 });

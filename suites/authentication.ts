@@ -9,6 +9,7 @@ import {
   PASS,
   warn,
 } from '../src/runner/suite-kit.js';
+import { requestKind } from '../src/runner/defects.js';
 
 export const authEnforced = defineCheck({
   id: 'auth-enforced',
@@ -25,6 +26,7 @@ export const authEnforced = defineCheck({
     }
     return fail(
       `A request with ${plan.intent.what} was answered ${response.status}; bearerAuth secures every request.`,
+      { defect: `${requestKind(plan, true)} accepted` },
     );
   },
 });

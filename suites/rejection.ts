@@ -12,6 +12,7 @@ import {
   warn,
   wrongMediaTypes,
 } from '../src/runner/suite-kit.js';
+import { requestKind } from '../src/runner/defects.js';
 
 export const negativeRejection = defineCheck({
   id: 'negative-rejection',
@@ -30,6 +31,7 @@ export const negativeRejection = defineCheck({
           ? PASS
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
+              { defect: `status ${status} for ${requestKind(plan)}` },
             );
       if (intent.missing) {
         return warn(
@@ -38,6 +40,7 @@ export const negativeRejection = defineCheck({
       }
       return fail(
         `A NewPlant sent with ${intent.what} was accepted (${status}); the contract's request is "Content-Type: application/json", and a request of another type is not a valid NewPlant request.`,
+        { defect: `${requestKind(plan, true)} accepted` },
       );
     }
     // HTTP's answer to a body over the server's limit; the contract shows no limit.
@@ -47,6 +50,7 @@ export const negativeRejection = defineCheck({
       if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
         return fail(
           `An invalid body (${intent.what}) was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise).`,
+          { defect: `${requestKind(plan, true)} refused as a repeated id` },
         );
       }
       return PASS;
@@ -54,9 +58,11 @@ export const negativeRejection = defineCheck({
     if (isSuccess(status))
       return fail(
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
+        { defect: `${requestKind(plan, true)} accepted` },
       );
     return fail(
       `An invalid body (${intent.what}) was answered ${status}; rule 2: a failed request is answered 400 with an Error.`,
+      { defect: `status ${status} for ${requestKind(plan)}` },
     );
   },
 });

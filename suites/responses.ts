@@ -11,6 +11,7 @@ import {
   responseJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
+import { requestKind } from '../src/runner/defects.js';
 
 export const responseSchema = defineCheck({
   id: 'response-schema',
@@ -25,14 +26,17 @@ export const responseSchema = defineCheck({
     if (!body.ok)
       return fail(
         `The ${status} answer should carry ${schema === 'Plant' ? 'a Plant' : 'an Error'}, but ${body.reason}.`,
+        { defect: `the ${status} body is not JSON` },
       );
     const violations = (status === 200 ? contract.check.plant : contract.check.error)(body.value);
     if (violations.length === 0) return PASS;
+    const [first] = violations;
     return fail(
       `The ${status} body is not a valid ${schema}: ${violations
         .map((v) => v.message)
         .slice(0, 3)
         .join('; ')}.`,
+      { defect: `the ${status} body is not a valid ${schema} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")` },
     );
   },
 });
@@ -49,10 +53,14 @@ export const contentType = defineCheck({
     if (type !== undefined && hasSeveralValues(type)) {
       return fail(
         `The ${response.status} answer has more than one Content-Type ("${type}"); the field takes a single value (RFC 9110, 8.3), and clients may read the body as the last one.`,
+        { defect: `the ${response.status} answer has more than one Content-Type` },
       );
     }
     return fail(
       `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the contract documents application/json.`,
+      {
+        defect: `the ${response.status} answer is labelled ${type === undefined ? 'with no Content-Type' : (type.split(';')[0] ?? '').trim().toLowerCase()}`,
+      },
     );
   },
 });
@@ -85,6 +93,7 @@ export const documentedStatus = defineCheck({
     if (allowed.includes(response.status)) return PASS;
     return fail(
       `The target answered ${response.status}, which the contract does not document for this request (expected ${allowed.join(' or ')}).`,
+      { defect: `status ${response.status} for ${requestKind(plan)}` },
     );
   },
 });

@@ -8,6 +8,7 @@ import {
   repeatedIds,
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
+import { requestKind } from '../src/runner/defects.js';
 
 export const noServerError = defineCheck({
   id: 'no-server-error',
@@ -16,15 +17,24 @@ export const noServerError = defineCheck({
   probes: 'all',
   // Unpaired surrogate escapes: valid JSON of unpredictable meaning; only the answer's form is judged.
   alsoSends: [unpairedSurrogates],
-  judge({ response }) {
+  judge({ plan, response }) {
     if (response.transportError !== undefined) {
       return fail(
         `No complete answer: ${response.transportError}${response.status ? ` after status ${response.status}` : ''}.`,
+        { defect: `${response.transportError} on ${requestKind(plan, true)}` },
       );
     }
-    if (response.truncated) return fail(`The answer body is larger than the runner reads (flooding); it was cut.`);
+    if (response.truncated) {
+      return fail(`The answer body is larger than the runner reads (flooding); it was cut.`, {
+        defect: `an answer larger than the runner reads, to ${requestKind(plan, true)}`,
+      });
+    }
     if (isThrottled(response)) return undefined;
-    if (isServerError(response.status)) return fail(`The target answered ${response.status}, a server error.`);
+    if (isServerError(response.status)) {
+      return fail(`The target answered ${response.status}, a server error.`, {
+        defect: `status ${response.status} for ${requestKind(plan, true)}`,
+      });
+    }
     return PASS;
   },
 });
@@ -39,7 +49,9 @@ export const repeatedId = defineCheck({
     // Only a repeat of an id the target did store says anything about repeats.
     if (caseExchanges[0]?.response.status !== 200) return undefined;
     if (response.status === 200 || response.status === 400) return PASS;
-    return fail(`Sending an existing id again was answered ${response.status}; the contract documents 200 and 400.`);
+    return fail(`Sending an existing id again was answered ${response.status}; the contract documents 200 and 400.`, {
+      defect: `status ${response.status} for a repeated id`,
+    });
   },
 });
 

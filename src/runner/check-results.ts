@@ -6,6 +6,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlLine } from './http/curl.js';
+import { defectIdentity } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
@@ -102,7 +103,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         deadline,
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
-      const failure = toFailure(counterexample, steps, replay, options.client.redact);
+      const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
       // Shrunk cases of several probes often meet in one defect: report it once.
       if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
     }
@@ -111,6 +112,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
   if (tally.warnings.length > 0) {
     const failures = tally.warnings.map(({ run, verdict }) =>
       toFailure(
+        String(check.id),
         { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
         options.replayCommand(run, [], false),
@@ -136,6 +138,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
  * only here, on its way out, is the token hidden from what the target sent back.
  */
 function toFailure(
+  checkId: string,
   counterexample: Counterexample,
   shrinkSteps: number,
   replay: Pick<Failure, 'replay' | 'rerun'>,
@@ -149,13 +152,17 @@ function toFailure(
     sequence.length > 1
       ? ` (request ${sequence.length} of the case; the curl lines send all ${sequence.length} in order)`
       : '';
+  const reason = redact(verdict.reason ?? 'failed');
+  const { fingerprint } = defectIdentity(checkId, reason, verdict.defect);
   return {
-    reason: redact(`${verdict.reason ?? 'failed'}${before}`),
+    reason: `${reason}${redact(before)}`,
     request: failing.request,
     response: redactResponse(failing.response, redact),
     curl: sequence.map((exchange) => curlLine(exchange.request)).join('\n'),
     ...replay,
     shrinkSteps,
+    ...(verdict.defect === undefined ? {} : { defect: verdict.defect }),
+    fingerprint,
   };
 }
 

@@ -8,6 +8,17 @@ export interface Verdict {
   readonly outcome: 'pass' | 'fail' | 'warn';
   /** Why, for `fail` and `warn`: what the target did and the contract sentence it breaks. */
   readonly reason?: string;
+  /**
+   * The shape of the defect, in a few words and with no generated value, seed or nonce (e.g.
+   * `status 201 for a valid NewPlant`): failures of any check with the same defect are one finding.
+   */
+  readonly defect?: string;
+}
+
+/** What a failing or warning verdict may say besides its reason. */
+export interface VerdictDetails {
+  /** See {@link Verdict.defect}. */
+  readonly defect?: string;
 }
 
 /** What a check may know besides the exchange. */
@@ -76,12 +87,12 @@ export function defineSuite(suite: Suite): Suite {
 /** The verdict of an exchange that satisfies the check. */
 export const PASS: Verdict = { outcome: 'pass' };
 
-/** A failing verdict. */
-export function fail(reason: string): Verdict {
-  return { outcome: 'fail', reason };
+/** A failing verdict; `details.defect` names the shape of the defect (see {@link Verdict.defect}). */
+export function fail(reason: string, details: VerdictDetails = {}): Verdict {
+  return { outcome: 'fail', reason, ...details };
 }
 
 /** A warning: worth a look, not a contract violation. */
-export function warn(reason: string): Verdict {
-  return { outcome: 'warn', reason };
+export function warn(reason: string, details: VerdictDetails = {}): Verdict {
+  return { outcome: 'warn', reason, ...details };
 }

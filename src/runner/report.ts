@@ -67,6 +67,55 @@ export interface Failure {
   readonly rerun?: Rerun;
   /** How many shrink steps led from the first failing case to this one. */
   readonly shrinkSteps: number;
+  /** The shape of the defect, with no generated value (e.g. `status 201 for a valid NewPlant`). */
+  readonly defect?: string;
+  /** The {@link Finding} this counterexample belongs to: stable across runs and seeds. */
+  readonly fingerprint?: string;
+}
+
+/**
+ * One root cause: the failures of every check that share a defect. Its fingerprint depends only on
+ * the defect's shape (a check id and a phrase such as `status 201 for a valid NewPlant`), never on a
+ * seed, a nonce or a generated value, so a baseline can name it.
+ */
+export interface Finding {
+  /** 16 hex digits; the same defect has the same fingerprint in every run. */
+  readonly fingerprint: string;
+  /** The defect in a few words, e.g. `status 201 for a valid NewPlant`. */
+  readonly title: string;
+  /** The failed checks it explains, in report order. */
+  readonly checks: readonly string[];
+  /** Its smallest counterexample (the shortest request body among the checks'). */
+  readonly counterexample: Failure;
+}
+
+/** What the run's evidence says when the URL tested is not a Plant Store at all. */
+export interface CouldNotJudge {
+  /** Stable: `not-found` (every valid NewPlant 404/405), `not-http`, `html`, `tls`, `no-answer`. */
+  readonly code: string;
+  /** One line: what was seen and the probable fix, options in backquotes (`` `baseUrl` ``). */
+  readonly reason: string;
+  /** The options the reason names, in order. */
+  readonly options: readonly string[];
+}
+
+/**
+ * The run's verdict: `conformant`; `not-conformant` (a check failed); `could-not-judge` (the URL
+ * does not answer like a Plant Store: see `couldNotJudge`); `incomplete` (nothing failed, but cases
+ * went unsent or nothing was judged).
+ */
+export type RunVerdict = 'conformant' | 'not-conformant' | 'could-not-judge' | 'incomplete';
+
+/** A report's findings compared with a baseline file (`plantstore test --baseline FILE`). */
+export interface BaselineComparison {
+  /** The baseline file, as given. */
+  readonly file: string;
+  /** Fingerprints of findings the baseline does not hold: only these fail the run. */
+  readonly new: readonly string[];
+  /** Fingerprints of findings the baseline holds that still occur. */
+  readonly known: readonly string[];
+  /** Findings the baseline holds that this run did not see (fixed, or not reached). */
+  readonly fixed: readonly { readonly fingerprint: string; readonly title: string }[];
 }
 
 /** The options that re-run one case: spread them into `runConformance`. */
@@ -132,4 +181,12 @@ export interface Report {
   readonly notes: readonly string[];
   /** The same notes as data, in the same order: `noteDetails[i].message` is `notes[i]`. */
   readonly noteDetails?: readonly RunNote[];
+  /** The verdict of the run (see {@link RunVerdict}). */
+  readonly verdict?: RunVerdict;
+  /** Set when the verdict is `could-not-judge`: why, and the probable fix. */
+  readonly couldNotJudge?: CouldNotJudge;
+  /** The failures grouped by root cause, most checks explained first. */
+  readonly findings?: readonly Finding[];
+  /** Set by `plantstore test --baseline`: which findings are new, known, or no longer seen. */
+  readonly baseline?: BaselineComparison;
 }

@@ -1,7 +1,7 @@
 import type { DispatchResult } from './execute.js';
 import { optionsNamedIn } from './option-text.js';
 import type { ReplaySpec } from './replay.js';
-import type { CheckResult, Report, Rerun, RunNote } from './report.js';
+import type { CheckResult, CouldNotJudge, Report, Rerun, RunNote, RunVerdict } from './report.js';
 import type { RunSettings } from './run-settings.js';
 import { CANARY_ID, type Target, type TargetTraits } from './target.js';
 
@@ -22,6 +22,21 @@ export function summarize(
     unsent,
     durationMs,
   };
+}
+
+/**
+ * The run's verdict: could-not-judge whatever the checks say when the URL is not a Plant Store;
+ * else not-conformant on a failed check; incomplete when nothing was judged or cases went unsent.
+ */
+export function runVerdict(
+  checks: readonly CheckResult[],
+  summary: Pick<Report['summary'], 'unsent'>,
+  couldNotJudge: CouldNotJudge | undefined,
+): RunVerdict {
+  if (couldNotJudge) return 'could-not-judge';
+  if (checks.some((check) => check.status === 'fail')) return 'not-conformant';
+  const judged = checks.some((check) => check.status !== 'skip');
+  return !judged || (summary.unsent ?? 0) > 0 ? 'incomplete' : 'conformant';
 }
 
 /** The options that re-run one case, in option names (the CLI shows them as a command). */

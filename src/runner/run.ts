@@ -16,9 +16,12 @@ import { deliver, endRun, type RunEvent } from './events.js';
 import { rerunCall } from './option-text.js';
 import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
-import type { CheckResult, Failure, Report, RunNote } from './report.js';
+import { couldNotJudge, RunEvidence } from './evidence.js';
+import { findingsOf } from './findings.js';
+import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
-import { rerunOptions, runNotes, summarize } from './run-report.js';
+import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
+import { explainSkip } from './skip-reasons.js';
 import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
 import { openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
@@ -104,16 +107,46 @@ async function testTarget(
   onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
   const sent = await sendAndJudge(settings, client, cases, planned, preflight, onProgress);
   const { traits, judgeContext } = await preflight;
-  const checks = await settleChecks(settings, target, sent, { client, arbitraries, judgeContext, planned, onProgress });
+  const settled = await settleChecks(settings, target, sent, {
+    client,
+    arbitraries,
+    judgeContext,
+    planned,
+    onProgress,
+  });
+  const { checks, findings, couldNotJudge } = conclude(settings, target, sent.evidence, settled);
+  for (const check of checks) onProgress?.({ kind: 'check', check });
+  const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent);
   return {
     tool: { name: 'plantstore', version: PACKAGE_VERSION },
     target: targetInfo,
     seed,
     startedAt: new Date(settings.started).toISOString(),
-    summary: summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent),
+    summary,
     checks,
     ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded)),
+    verdict: runVerdict(checks, summary, couldNotJudge),
+    ...(couldNotJudge === undefined ? {} : { couldNotJudge }),
+    findings,
   };
+}
+
+/**
+ * What the settled checks add up to: whether the URL answers like a Plant Store at all, the
+ * failures grouped into findings, and each skip said exactly (which answers, which finding).
+ */
+function conclude(
+  settings: RunSettings,
+  target: Target,
+  evidence: RunEvidence,
+  settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
+): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
+  // A replay sends one case: too little to say the URL is not a Plant Store.
+  const unjudgeable = settings.replay === undefined ? couldNotJudge(evidence, target.baseUrl) : undefined;
+  const findings = findingsOf(settled.map(({ result }) => result));
+  const context = { evidence, findings, couldNotJudge: unjudgeable };
+  const checks = settled.map(({ check, result }) => (check ? explainSkip(result, check, context) : result));
+  return { checks, findings, couldNotJudge: unjudgeable };
 }
 
 /** The cases of the run (lazily generated), or the one case a replay string names. */
@@ -132,6 +165,7 @@ function casesToSend(
 
 interface SentCases {
   readonly dispatched: DispatchResult;
+  readonly evidence: RunEvidence;
   readonly tallies: ReadonlyMap<CheckDefinition, CheckTally>;
   readonly failedCases: number;
 }
@@ -146,6 +180,7 @@ async function sendAndJudge(
   onProgress: Progress,
 ): Promise<SentCases> {
   const tallies = new Map(settings.selection.selected.map((check) => [check, new CheckTally(check)]));
+  const evidence = new RunEvidence();
   let failedCases = 0;
   let judgeContext: JudgeContext | undefined;
   const waiting: CaseRun[] = [];
@@ -169,6 +204,7 @@ async function sendAndJudge(
     deadline: settings.deadline,
     shouldStop: () => preflightFailed,
     onCaseDone: (run, done) => {
+      evidence.add(run);
       if (judgeContext) judge(run, judgeContext);
       else waiting.push(run);
       onProgress?.({ kind: 'case', done, planned, failed: failedCases, phase: 'run' });
@@ -176,7 +212,7 @@ async function sendAndJudge(
   });
   ready.catch(() => (preflightFailed = true));
   const [dispatched] = await Promise.all([dispatching, ready]);
-  return { dispatched, tallies, failedCases };
+  return { dispatched, evidence, tallies, failedCases };
 }
 
 /** Every check's result in report order: skipped ones as decided, the others shrunk and settled. */
@@ -191,7 +227,7 @@ async function settleChecks(
     planned: number;
     onProgress: Progress;
   },
-): Promise<CheckResult[]> {
+): Promise<{ check: CheckDefinition | undefined; result: CheckResult }[]> {
   const { replay, fresh } = settings;
   const replayCommand = (
     run: CaseRun,
@@ -220,22 +256,22 @@ async function settleChecks(
       failed: sent.failedCases,
       phase: 'shrink',
     });
-  const checks: CheckResult[] = [];
+  const checks: { check: CheckDefinition | undefined; result: CheckResult }[] = [];
   for (const entry of settings.selection.ordered) {
-    const result =
-      'skipReason' in entry
-        ? entry.result
-        : await checkResult(sent.tallies.get(entry.check) ?? new CheckTally(entry.check), {
-            ...context,
-            contract: settings.contract,
-            fresh,
-            deadline: settings.deadline,
-            replayCommand,
-            shrink: replay === undefined,
-            onShrinkStep,
-          });
-    checks.push(result);
-    context.onProgress?.({ kind: 'check', check: result });
+    if ('skipReason' in entry) {
+      checks.push({ check: undefined, result: entry.result });
+      continue;
+    }
+    const result = await checkResult(sent.tallies.get(entry.check) ?? new CheckTally(entry.check), {
+      ...context,
+      contract: settings.contract,
+      fresh,
+      deadline: settings.deadline,
+      replayCommand,
+      shrink: replay === undefined,
+      onShrinkStep,
+    });
+    checks.push({ check: entry.check, result });
   }
   return checks;
 }

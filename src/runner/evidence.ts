@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import type { CaseRun } from './execute.js';
+import type { Exchange } from './http/client.js';
+import { isTlsFailure } from './http/transport-errors.js';
+import { optionsNamedIn } from './option-text.js';
+import type { CouldNotJudge } from './report.js';
+
+/** How one answer is counted: its status, or its transport failure. */
+function answerKey(exchange: Exchange): string {
+  const { response } = exchange;
+  return response.transportError ?? String(response.status);
+}
+
+function isHtml(exchange: Exchange): boolean {
+  const type = exchange.response.headers['content-type'] ?? '';
+  return /^\s*text\/html/i.test(type) || /^\s*<(!doctype html|html)/i.test(exchange.response.body ?? '');
+}
+
+/**
+ * What the run's answers were, counted as cases finish (nothing else kept, so memory stays flat):
+ * enough to tell a URL that is not a Plant Store from one that breaks the contract, and to say
+ * why a check had nothing to judge.
+ */
+export class RunEvidence {
+  exchanges = 0;
+  answered = 0;
+  html = 0;
+  /** Distinct HTML bodies, up to a few (hashes): one page for everything is a front proxy. */
+  readonly htmlPages = new Set<string>();
+  /** Answers to valid NewPlants (intent `valid`) by status or transport failure. */
+  readonly valid = new Map<string, number>();
+  /** Transport failures of every exchange, by name. */
+  readonly transport = new Map<string, number>();
+  /** Answers per probe, by status or transport failure. */
+  readonly byProbe = new Map<string, Map<string, number>>();
+
+  add(run: CaseRun): void {
+    const probe = run.generated.probe.name;
+    const answers = this.byProbe.get(probe) ?? new Map<string, number>();
+    this.byProbe.set(probe, answers);
+    for (const exchange of run.exchanges) {
+      const key = answerKey(exchange);
+      this.exchanges++;
+      bump(answers, key);
+      if (exchange.plan.intent.kind === 'valid') bump(this.valid, key);
+      if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
+      if (exchange.response.status === 0) continue;
+      this.answered++;
+      if (!isHtml(exchange)) continue;
+      this.html++;
+      if (this.htmlPages.size < 8) {
+        this.htmlPages.add(
+          createHash('sha256')
+            .update(exchange.response.body ?? '')
+            .digest('hex'),
+        );
+      }
+    }
+  }
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** `201 ×40, 404 ×2`: counts, most frequent first. */
+export function countsText(counts: ReadonlyMap<string, number>): string {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, count]) => `${key} ×${count}`)
+    .join(', ');
+}
+
+function verdict(code: string, reason: string): CouldNotJudge {
+  return { code, reason, options: optionsNamedIn(reason) };
+}
+
+/**
+ * Whether the evidence says the URL is not a Plant Store at all (so no verdict about the contract
+ * can stand): no HTTP anywhere, TLS failing, HTML pages for everything, or every valid NewPlant
+ * answered 404/405. `undefined` when the target answers like a Plant Store (right or wrong).
+ */
+export function couldNotJudge(evidence: RunEvidence, baseUrl: string): CouldNotJudge | undefined {
+  if (evidence.exchanges === 0) return undefined;
+  const url = new URL(baseUrl);
+  if (evidence.answered === 0) return noHttp(evidence, url);
+  if (evidence.html === evidence.answered) {
+    const pages = evidence.htmlPages.size === 1 ? 'the same HTML page' : 'an HTML page';
+    return verdict(
+      'html',
+      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${[...new Set(statusesOf(evidence))].join(', ')}), never JSON: a web server or front proxy answers there, not the Plant Store API. Check the base path and port of \`baseUrl\` (the runner appends /plants).`,
+    );
+  }
+  const validAnswers = [...evidence.valid].filter(([key]) => /^\d+$/.test(key) && key !== '0');
+  const total = validAnswers.reduce((sum, [, count]) => sum + count, 0);
+  const missing = validAnswers.filter(([key]) => key === '404' || key === '405');
+  if (total > 0 && missing.reduce((sum, [, count]) => sum + count, 0) === total) {
+    const statuses = missing.map(([key]) => key).join(' or ');
+    return verdict(
+      'not-found',
+      `Every valid NewPlant (${total}) sent to ${baseUrl}/plants was answered ${statuses}: no POST /plants there. Check the base path of \`baseUrl\`${pathHint(url)}; the runner appends /plants.`,
+    );
+  }
+  return undefined;
+}
+
+function statusesOf(evidence: RunEvidence): string[] {
+  const statuses: string[] = [];
+  for (const answers of evidence.byProbe.values()) {
+    for (const key of answers.keys()) if (/^[1-9]\d\d$/.test(key)) statuses.push(key);
+  }
+  return statuses.sort();
+}
+
+/** The path part of the URL, when it has one: the first thing to try without. */
+function pathHint(url: URL): string {
+  const path = url.pathname.replace(/\/+$/, '');
+  return path === '' ? ' (is the API under a path, e.g. /api?)' : ` (is ${path} right? try without it)`;
+}
+
+/** Why not one request got an HTTP answer, and what to change. */
+function noHttp(evidence: RunEvidence, url: URL): CouldNotJudge {
+  const failures = [...evidence.transport];
+  const only = (test: (name: string) => boolean): boolean => failures.every(([name]) => test(name));
+  const where = `${url.protocol}//${url.host}`;
+  if (only((name) => name === 'not-http')) {
+    const scheme = url.protocol === 'http:' ? ' If the server speaks TLS on that port, use https:// in `baseUrl`.' : '';
+    return verdict(
+      'not-http',
+      `${where} answered every request, but not in HTTP (another protocol listens on port ${url.port || (url.protocol === 'https:' ? '443' : '80')}): check the port of \`baseUrl\`.${scheme}`,
+    );
+  }
+  if (only(isTlsFailure)) {
+    return verdict(
+      'tls',
+      `TLS failed on every request to ${where} (${countsText(evidence.transport)}). If the server speaks plain HTTP, use http:// in \`baseUrl\`; if its certificate is signed by your own CA, point NODE_EXTRA_CA_CERTS at that CA's certificate.`,
+    );
+  }
+  return verdict(
+    'no-answer',
+    `No request to ${where} got an HTTP answer (${countsText(evidence.transport)}): check the host, port and scheme of \`baseUrl\`, and that the server is running.`,
+  );
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { CheckResult, Failure, Finding } from './report.js';
+
+/**
+ * Digits a reason shows only as generated values: numbers of four digits or more, decimals and
+ * exponents. Statuses (three digits) and small counts stay, so they still tell defects apart.
+ */
+const GENERATED_NUMBER = /-?\d+\.\d+(?:[eE][+-]?\d+)?|-?\d{4,}(?:[eE][+-]?\d+)?/g;
+/** A quoted value that is not a plain name (a name is what a reason quotes for a field or a code). */
+const QUOTED_VALUE = /"(?![A-Za-z_][\w-]{0,40}")(?:[^"\\]|\\.)*"/g;
+
+/**
+ * The shape of a failure whose check names no defect: the check id and its reason with generated
+ * values (long numbers, quoted values) replaced, so two runs with other seeds give the same text.
+ */
+export function reasonShape(checkId: string, reason: string): string {
+  const shape = reason.replace(QUOTED_VALUE, '"…"').replace(GENERATED_NUMBER, '#');
+  return `${checkId}: ${shape}`;
+}
+
+/** The title and fingerprint of a failure: its check's `defect` when it named one, else its reason's shape. */
+export function defectIdentity(
+  checkId: string,
+  reason: string,
+  defect: string | undefined,
+): { title: string; fingerprint: string } {
+  const title = defect ?? reasonShape(checkId, reason);
+  // A named defect is shared across checks (one finding); a reason's shape belongs to its check.
+  const key = defect === undefined ? `reason:${title}` : `defect:${defect}`;
+  return { title, fingerprint: createHash('sha256').update(key).digest('hex').slice(0, 16) };
+}
+
+/**
+ * The failed checks' counterexamples grouped by fingerprint: one finding per root cause, with the
+ * checks it explains and its smallest counterexample. Most checks explained first, then report order.
+ */
+export function findingsOf(checks: readonly CheckResult[]): Finding[] {
+  const groups = new Map<string, { title: string; checks: string[]; failures: Failure[] }>();
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const identity = identityOf(String(check.id), failure);
+      const group = groups.get(identity.fingerprint) ?? { title: identity.title, checks: [], failures: [] };
+      if (!group.checks.includes(String(check.id))) group.checks.push(String(check.id));
+      group.failures.push(failure);
+      groups.set(identity.fingerprint, group);
+    }
+  }
+  const findings = [...groups].map(([fingerprint, group]) => ({
+    fingerprint,
+    title: group.title,
+    checks: group.checks,
+    counterexample: smallest(group.failures),
+  }));
+  // A stable sort: equal counts keep the order of the checks in the report.
+  return findings.sort((a, b) => b.checks.length - a.checks.length);
+}
+
+function identityOf(checkId: string, failure: Failure): { title: string; fingerprint: string } {
+  if (failure.fingerprint !== undefined) {
+    return { fingerprint: failure.fingerprint, title: failure.defect ?? reasonShape(checkId, failure.reason) };
+  }
+  return defectIdentity(checkId, failure.reason, failure.defect);
+}
+
+function smallest(failures: readonly Failure[]): Failure {
+  const size = (failure: Failure): number => (failure.request.bodyBase64 ?? failure.request.body ?? '').length;
+  return failures.reduce((best, failure) => (size(failure) < size(best) ? failure : best));
+}
