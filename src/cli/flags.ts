@@ -24,15 +24,18 @@ export function withFlags(text: string): string {
   return renderOptionNames(text, (option) => FLAGS[option]);
 }
 
-/** A reporter that hands `reporter` the run in flags: options named as flags, replays as commands. */
-export function flagSpeaking(reporter: Reporter): Reporter {
+/**
+ * A reporter that hands `reporter` the run in flags: options named as flags, replays as commands;
+ * `complete` adds what the CLI knows to the final report (e.g. the baseline comparison).
+ */
+export function flagSpeaking(reporter: Reporter, complete: (report: Report) => Report = (report) => report): Reporter {
   return {
     name: reporter.name,
     ...(reporter.file === undefined ? {} : { file: reporter.file }),
     onRunStart: (run) => reporter.onRunStart?.(run),
     onCaseDone: (progress) => reporter.onCaseDone?.(progress),
     onCheckDone: (check) => reporter.onCheckDone?.(checkInFlags(check)),
-    onRunEnd: (report, written) => reporter.onRunEnd?.(reportInFlags(report), written),
+    onRunEnd: (report, written) => reporter.onRunEnd?.(reportInFlags(complete(report)), written),
   };
 }
 
@@ -44,6 +47,15 @@ export function reportInFlags(report: Report): Report {
     notes: report.notes.map(withFlags),
     ...(report.noteDetails && {
       noteDetails: report.noteDetails.map((note) => ({ ...note, message: withFlags(note.message) })),
+    }),
+    ...(report.couldNotJudge && {
+      couldNotJudge: { ...report.couldNotJudge, reason: withFlags(report.couldNotJudge.reason) },
+    }),
+    ...(report.findings && {
+      findings: report.findings.map((finding) => ({
+        ...finding,
+        counterexample: failureInFlags(finding.counterexample),
+      })),
     }),
   };
 }

@@ -1,7 +1,10 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
 import type { ConformanceOptions } from '../runner/options.js';
+import type { Report } from '../runner/report.js';
+import type { Baseline } from '../reports/baseline.js';
 import { reportExitCode } from '../reports/outcome.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
@@ -42,12 +45,18 @@ Options:
   --skip-check <id>    Skip this check (repeatable)
   --replay <r>         Run one recorded case again (the replay string printed with a failure)
   --spec <file>        OpenAPI document of the contract (default: the package's openapi.yaml)
+  --write-baseline <f> Write this run's findings (fingerprints and titles) to a baseline file
+  --baseline <f>       Fail only on findings this baseline file does not list; the reports
+                       list the known findings still seen and those no longer seen
   -h, --help           Show this help
 
 Environment:
   PLANTSTORE_TOKEN     The bearer token, when neither --token nor --token-file is given
 
-Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec, unreachable target).`,
+Exit codes: 0 conformant (with --baseline: no new finding); 1 a check failed (with --baseline: a
+finding the baseline does not list); 2 could not judge: usage, invalid spec, unreachable target, a
+URL that does not answer like a Plant Store (the one-line reason names the fix: base path, port,
+scheme), or an incomplete run.`,
   options: {
     'base-url': { type: 'string' },
     token: { type: 'string', multiple: true },
@@ -63,6 +72,8 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     'skip-check': { type: 'string', multiple: true },
     replay: { type: 'string' },
     spec: { type: 'string' },
+    baseline: { type: 'string' },
+    'write-baseline': { type: 'string' },
   },
   allowPositionals: false,
   integerOptions: INTEGER_OPTIONS,
@@ -84,13 +95,16 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     // Found out now, not after a whole run whose reports then have nowhere to go.
     if (reporters.reporters.some((reporter) => reporter.file !== undefined)) ensureWritableDirectory(outDir);
     if (options.baseUrl !== undefined) warnAboutPlainHttp(options.baseUrl, io);
+    const complete = await baselineStep(values, io);
     try {
-      const report = await runConformance({
-        ...options,
-        suites: BUILT_IN_SUITES,
-        reporters: [flagSpeaking(reporters)],
-      });
+      const report = complete(
+        await runConformance({ ...options, suites: BUILT_IN_SUITES, reporters: [flagSpeaking(reporters, complete)] }),
+      );
       if (!reporterNames.includes('console')) io.stdout.write(`plantstore test: seed ${report.seed}\n`);
+      if (report.couldNotJudge) {
+        io.stderr.write(`plantstore test: could not judge: ${withFlags(report.couldNotJudge.reason)}\n`);
+      }
+      await writeBaseline(values, report, io);
       // Each failed reporter has said why on stderr; a run whose reports are missing could not finish.
       return reporters.outcome().errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
     } catch (error) {
@@ -101,6 +115,42 @@ Exit codes: 0 conformant, 1 a check failed, 2 could not run (usage, invalid spec
     }
   },
 };
+
+/** Reads `--baseline` before the run (a bad file is a usage error at once): what it adds to the report. */
+async function baselineStep(values: OptionValues, io: CliIo): Promise<(report: Report) => Report> {
+  const file = stringOption(values, 'baseline');
+  if (file === undefined) return (report) => report;
+  const { compareWithBaseline, parseBaseline } = await import('../reports/baseline.js');
+  let baseline: Baseline;
+  try {
+    baseline = parseBaseline(await readFile(resolve(io.cwd, file), 'utf8'), file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `--baseline ${file}: no such file (write one with --write-baseline ${file}).`
+        : `--baseline ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return (report) => ({ ...report, baseline: compareWithBaseline(report, baseline, file) });
+}
+
+/** `--write-baseline FILE`: the run's findings, unless the run could not judge the target (nothing to record). */
+async function writeBaseline(values: OptionValues, report: Report, io: CliIo): Promise<void> {
+  const file = stringOption(values, 'write-baseline');
+  if (file === undefined) return;
+  if (report.verdict === 'could-not-judge') {
+    io.stderr.write(`plantstore test: --write-baseline ${file}: not written, the run could not judge the target.\n`);
+    return;
+  }
+  const { baselineText } = await import('../reports/baseline.js');
+  try {
+    await writeFile(resolve(io.cwd, file), baselineText(report));
+  } catch (error) {
+    throw new UsageError(`--write-baseline ${file}: ${whyNotWritable(error)}.`);
+  }
+  io.stderr.write(`plantstore test: wrote ${report.findings?.length ?? 0} findings to ${file}.\n`);
+}
 
 function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions {
   const baseUrl = stringOption(values, 'base-url');

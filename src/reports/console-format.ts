@@ -39,6 +39,42 @@ export function summaryTable(report: Report, mode: TerminalMode): string {
   return [paint(mode, 'bold', header), ...rows].join('\n') + '\n';
 }
 
+/** The findings, one per root cause: fingerprint, title, the checks it explains, its smallest counterexample. */
+export function findingsSection(report: Report, mode: TerminalMode): string {
+  const findings = report.findings ?? [];
+  if (findings.length === 0) return '';
+  const fresh = new Set(report.baseline?.new ?? []);
+  const lines = ['', paint(mode, 'bold', `Findings (${findings.length}, one per root cause):`)];
+  findings.forEach((finding, index) => {
+    const mark = report.baseline ? (fresh.has(finding.fingerprint) ? ' [NEW]' : ' [known]') : '';
+    lines.push(
+      `${paint(mode, 'red', `F${index + 1}`)} ${printable(finding.fingerprint)}${mark}: ${oneLine(finding.title, 200)}`,
+      `  explains: ${finding.checks.map((id) => printable(id)).join(', ')}`,
+      ...failureLines(finding.counterexample, 1).slice(1),
+    );
+  });
+  return lines.join('\n') + '\n';
+}
+
+/** With `--baseline`: the findings it knows that still occur, and those this run did not see. */
+export function baselineSection(report: Report, mode: TerminalMode): string {
+  const { baseline } = report;
+  if (!baseline) return '';
+  const lines = [
+    '',
+    paint(mode, 'bold', `Baseline ${printable(baseline.file)}:`),
+    `  new: ${baseline.new.length}, known and still seen: ${baseline.known.length}, no longer seen: ${baseline.fixed.length}`,
+    ...baseline.fixed.map((entry) => `  no longer seen: ${printable(entry.fingerprint)} ${oneLine(entry.title, 200)}`),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** Why the run could not judge the target, and the probable fix: the one thing to read. */
+export function couldNotJudgeSection(report: Report, mode: TerminalMode): string {
+  if (!report.couldNotJudge) return '';
+  return `\n${paint(mode, 'yellow', 'COULD NOT JUDGE')}: ${oneLine(report.couldNotJudge.reason, 600)}\n`;
+}
+
 /** Every failed or warned check with its counterexamples: reason, request, response, curl, replay. */
 export function failureDetails(report: Report, mode: TerminalMode): string {
   const shown = report.checks.filter((check) => check.status === 'fail' || (check.status === 'warn' && check.failures.length > 0));
@@ -84,11 +120,19 @@ export function closingLine(report: Report, mode: TerminalMode): string {
   const counts = tally(report.checks);
   const failed = counts.fail > 0;
   const incomplete = !failed && isIncomplete(report);
-  const verdict = failed
-    ? paint(mode, 'red', 'NOT CONFORMANT')
-    : incomplete
-      ? paint(mode, 'yellow', 'INCOMPLETE (no verdict, see the notes)')
-      : paint(mode, 'green', 'CONFORMANT');
+  const fresh = report.baseline?.new.length;
+  const verdict =
+    report.verdict === 'could-not-judge'
+      ? paint(mode, 'yellow', `COULD NOT JUDGE (${report.couldNotJudge?.code ?? 'see above'})`)
+      : failed
+        ? paint(
+            mode,
+            'red',
+            fresh === undefined ? 'NOT CONFORMANT' : `NOT CONFORMANT, ${fresh} new finding${fresh === 1 ? '' : 's'}`,
+          )
+        : incomplete
+          ? paint(mode, 'yellow', 'INCOMPLETE (no verdict, see the notes)')
+          : paint(mode, 'green', 'CONFORMANT');
   const seconds = (report.summary.durationMs / 1000).toFixed(1);
   const parts = `${counts.fail} failed, ${counts.warn} warned, ${counts.pass} passed, ${counts.skip} skipped`;
   return `${verdict}: ${parts} of ${counted(report.checks.length, 'check')}; ${counted(report.summary.cases, 'case')} in ${seconds} s; seed ${report.seed} (replay with --seed ${report.seed})\n`;

@@ -1,5 +1,14 @@
 import type { CheckResult, Report } from '../runner/report.js';
-import { checkLine, closingLine, failureDetails, openingLine, summaryTable } from './console-format.js';
+import {
+  baselineSection,
+  checkLine,
+  closingLine,
+  couldNotJudgeSection,
+  failureDetails,
+  findingsSection,
+  openingLine,
+  summaryTable,
+} from './console-format.js';
 import { oneLine, printable } from './exchange-text.js';
 import type { CaseProgress, Reporter, RunStart, TextSink } from './reporter.js';
 import { CLEAR_LINE, paint, terminalMode, type TerminalMode } from './terminal.js';
@@ -65,8 +74,15 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     onRunEnd(report: Report, written: readonly string[]) {
       clearProgress();
       if (!started) out.write(openingLine({ target: report.target, seed: report.seed, plannedCases: report.summary.cases }));
-      out.write(`\n${summaryTable(report, mode)}`);
-      out.write(failureDetails(report, mode));
+      if (report.couldNotJudge) {
+        // Nothing the checks say about this URL is about the contract: the reason alone.
+        out.write(couldNotJudgeSection(report, mode));
+      } else {
+        out.write(`\n${summaryTable(report, mode)}`);
+        out.write(findingsSection(report, mode));
+        out.write(baselineSection(report, mode));
+        out.write(failureDetails(report, mode));
+      }
       for (const note of report.notes) out.write(`${paint(mode, 'yellow', 'note')}: ${oneLine(note, 400)}\n`);
       if (written.length > 0) out.write(`\nReports: ${written.map((file) => printable(file)).join(', ')}\n`);
       out.write(`\n${closingLine(report, mode)}`);

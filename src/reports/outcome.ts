@@ -1,11 +1,15 @@
 import type { Report } from '../runner/report.js';
 
 /**
- * The exit code a report means: 1 at least one check failed; 2 no verdict to stand behind (no check
- * judged anything, e.g. every answer was 429/503, or planned cases were left unsent); 0 conformant.
+ * The exit code a report means: 2 when the URL is not a Plant Store (`could-not-judge`) or there is
+ * no verdict to stand behind (nothing judged, planned cases unsent); 1 when a check failed (under a
+ * baseline: only when a finding is new); 0 conformant, or nothing new against the baseline.
  */
 export function reportExitCode(report: Report): 0 | 1 | 2 {
-  if (report.checks.some((check) => check.status === 'fail')) return 1;
+  if (report.verdict === 'could-not-judge') return 2;
+  if (report.checks.some((check) => check.status === 'fail')) {
+    return report.baseline && report.baseline.new.length === 0 ? 0 : 1;
+  }
   if (isIncomplete(report)) return 2;
   return 0;
 }

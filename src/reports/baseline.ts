@@ -1,0 +1,67 @@
+import type { BaselineComparison, Finding, Report } from '../runner/report.js';
+
+/** One known finding in a baseline file: its fingerprint, and a title for the person reading the diff. */
+export interface BaselineEntry {
+  readonly fingerprint: string;
+  readonly title: string;
+}
+
+/** The content of a baseline file (`plantstore test --write-baseline FILE`), committed by a team. */
+export interface Baseline {
+  readonly tool: 'plantstore';
+  /** The format of this file; 1 today. */
+  readonly baselineVersion: 1;
+  /** Sorted by fingerprint, so the file changes only when findings do. */
+  readonly findings: readonly BaselineEntry[];
+}
+
+/** The baseline of a report: its findings' fingerprints and titles, in a stable order. */
+export function baselineOf(report: Report): Baseline {
+  const findings = (report.findings ?? [])
+    .map((finding) => ({ fingerprint: finding.fingerprint, title: finding.title }))
+    .sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+  return { tool: 'plantstore', baselineVersion: 1, findings };
+}
+
+/** The baseline file's text: pretty JSON with a final newline. */
+export function baselineText(report: Report): string {
+  return `${JSON.stringify(baselineOf(report), null, 2)}\n`;
+}
+
+/**
+ * Reads a baseline file's text; throws an Error naming what is wrong (the CLI shows it as a usage
+ * error), so a mistyped file never silently excuses every finding or none.
+ */
+export function parseBaseline(text: string, file: string): Baseline {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${file} is not JSON: write it with --write-baseline.`);
+  }
+  const findings = (value as { findings?: unknown } | null)?.findings;
+  if (!Array.isArray(findings) || !findings.every(isEntry)) {
+    throw new Error(`${file} is not a plantstore baseline (no "findings" list of fingerprints): write it with --write-baseline.`);
+  }
+  return { tool: 'plantstore', baselineVersion: 1, findings };
+}
+
+function isEntry(entry: unknown): entry is BaselineEntry {
+  const { fingerprint, title } = (entry ?? {}) as Partial<Record<keyof BaselineEntry, unknown>>;
+  return typeof fingerprint === 'string' && typeof title === 'string';
+}
+
+/** Which of the report's findings the baseline knows, which are new, and which it lists but no longer occur. */
+export function compareWithBaseline(report: Report, baseline: Baseline, file: string): BaselineComparison {
+  const known = new Set(baseline.findings.map((entry) => entry.fingerprint));
+  const seen = new Set((report.findings ?? []).map((finding: Finding) => finding.fingerprint));
+  const found = [...seen];
+  return {
+    file,
+    new: found.filter((fingerprint) => !known.has(fingerprint)),
+    known: found.filter((fingerprint) => known.has(fingerprint)),
+    fixed: baseline.findings
+      .filter((entry) => !seen.has(entry.fingerprint))
+      .map(({ fingerprint, title }) => ({ fingerprint, title })),
+  };
+}
