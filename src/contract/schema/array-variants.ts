@@ -12,26 +12,50 @@ import type { Site } from './variants.js';
 export function arrayCandidates(site: Site, context: Context): Candidate[] {
   const { schema, place } = site;
   if (schema.prefixItems !== undefined) return tupleCandidates(site, context);
-  let item: fc.Arbitrary<ExactJson> | null;
+  const itemPlace = {
+    ...place,
+    schemaPointer: childPointer(place.schemaPointer, 'items'),
+    pointer: childPointer(place.pointer, 0),
+  };
+  let items: fc.Arbitrary<ExactJson> | null;
   try {
-    item = validArbitrary(
-      (schema.items as Schema | undefined) ?? true,
-      { ...place, schemaPointer: childPointer(place.schemaPointer, 'items'), pointer: childPointer(place.pointer, 0) },
-      context,
-    );
+    items = validArbitrary((schema.items as Schema | undefined) ?? true, itemPlace, context);
   } catch {
     return [];
   }
-  if (item === null) return [];
+  if (items === null) return [];
   const unique = schema.uniqueItems === true;
-  const items = item;
-  const ofLength = (length: number): fc.Arbitrary<ExactJson> =>
-    unique
-      ? fc.uniqueArray(items, { minLength: length, maxLength: length, selector: jsonKey })
-      : fc.array(items, { minLength: length, maxLength: length });
-  const candidates: Candidate[] = [];
   const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
   const max = typeof schema.maxItems === 'number' ? schema.maxItems : undefined;
+  const ofLength = (length: number, of: fc.Arbitrary<ExactJson> = items): fc.Arbitrary<ExactJson> =>
+    unique
+      ? fc.uniqueArray(of, { minLength: length, maxLength: length, selector: jsonKey })
+      : fc.array(of, { minLength: length, maxLength: length });
+  const candidates = lengthCandidates(site, min, max, ofLength);
+  const others = schema.contains === undefined ? undefined : avoiding(items, schema.contains as Schema, context);
+  if (others !== undefined) {
+    candidates.push(
+      at(site, 'contains', false, 'with no item matching contains', ofLength(Math.max(min, 1), others), false),
+    );
+  }
+  if (unique && (max === undefined || max >= 2)) {
+    const repeated = ofLength(Math.max(1, min - 1)).map((value) => {
+      const array = value as ExactJson[];
+      return [...array, array[0] ?? null];
+    });
+    candidates.push(at(site, 'uniqueItems', false, 'with a repeated item (uniqueItems)', repeated, false));
+  }
+  return candidates;
+}
+
+/** Arrays of exactly `minItems`/`maxItems` items, and one fewer or more. */
+function lengthCandidates(
+  site: Site,
+  min: number,
+  max: number | undefined,
+  ofLength: (length: number) => fc.Arbitrary<ExactJson>,
+): Candidate[] {
+  const candidates: Candidate[] = [];
   if (max !== undefined) {
     candidates.push(at(site, 'maxItems', true, `with exactly maxItems ${max} items`, ofLength(max)));
     candidates.push(at(site, 'maxItems', false, `with one item more than maxItems ${max}`, ofLength(max + 1)));
@@ -39,25 +63,6 @@ export function arrayCandidates(site: Site, context: Context): Candidate[] {
   if (min > 0) {
     candidates.push(at(site, 'minItems', true, `with exactly minItems ${min} items`, ofLength(min)));
     candidates.push(at(site, 'minItems', false, `with one item fewer than minItems ${min}`, ofLength(min - 1)));
-  }
-  if (schema.contains !== undefined) {
-    const contains = schema.contains as Schema;
-    const others = avoiding(items, contains, context);
-    const length = Math.max(min, 1);
-    if (others !== undefined) {
-      const leaf = unique
-        ? fc.uniqueArray(others, { minLength: length, maxLength: length, selector: jsonKey })
-        : fc.array(others, { minLength: length, maxLength: length });
-      candidates.push(at(site, 'contains', false, 'with no item matching contains', leaf, false));
-    }
-  }
-  if (unique && (max === undefined || max >= 2)) {
-    const length = Math.max(1, min - 1);
-    const repeated = ofLength(length).map((value) => {
-      const array = value as ExactJson[];
-      return [...array, array[0] ?? null];
-    });
-    candidates.push(at(site, 'uniqueItems', false, 'with a repeated item (uniqueItems)', repeated, false));
   }
   return candidates;
 }

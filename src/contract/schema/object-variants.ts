@@ -5,7 +5,7 @@ import type { Context } from './context.js';
 import { exactObject } from './json.js';
 import { childPointer } from './keywords.js';
 import { fieldName, type Candidate } from './leaf-variants.js';
-import { objectShape } from './objects.js';
+import { objectShape, type ObjectShape } from './objects.js';
 import { validArbitrary } from './valid.js';
 import type { Site } from './variants.js';
 
@@ -29,92 +29,84 @@ const EXTRA_NAMES = ['__proto__', 'constructor', 'unexpected', 'x-extra', '', 't
 /** Names tried against `propertyNames`. */
 const ODD_NAMES = ['', ' ', 'A', '0', '__proto__', 'a'.repeat(300), 'Ünïcödé key', '$ref'];
 
+/** What the object candidates of one site share. */
+interface ObjectSite {
+  readonly site: Site;
+  readonly shape: ObjectShape;
+  readonly edited: Edit;
+  /** An invalid candidate about the property `name` of the site's object. */
+  readonly child: (keyword: string, name: string, label: string, leaf: fc.Arbitrary<ExactJson>) => Candidate;
+}
+
 /**
  * Object variants: a required property dropped, an undeclared property where none is allowed, a
  * name `propertyNames` refuses, the edges of `minProperties`/`maxProperties`, a dependency left out.
  */
 export function objectCandidates(site: Site, context: Context): Candidate[] {
-  let shape;
+  let shape: ObjectShape;
   try {
     shape = objectShape(site.schema, site.place, context);
   } catch {
     return [];
   }
-  const { schema, place } = site;
-  const entriesOf = (value: ExactJson): Entries =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) ? (Object.entries(value) as Entries) : [];
+  const { place } = site;
   const extraValue = undeclaredValue(shape.additional, site, context);
   const edited: Edit = (edit) =>
     fc.tuple(site.valid, extraValue).map(([value, extra]) => exactObject(edit(entriesOf(value), extra)));
-  const required = new Set((schema.required as string[] | undefined) ?? []);
-  const candidates: Candidate[] = [];
-  const child = (
-    keyword: string,
-    name: string,
-    valid: boolean,
-    label: string,
-    leaf: fc.Arbitrary<ExactJson>,
-    boundary = false,
-  ): Candidate => ({
+  const child: ObjectSite['child'] = (keyword, name, label, leaf) => ({
     keyword,
     pointer: childPointer(place.pointer, name),
     schemaPointer: childPointer(place.schemaPointer, keyword),
-    valid,
+    valid: false,
     label: `${fieldName(childPointer(place.pointer, name))} ${label}`,
     leaf,
-    boundary,
+    boundary: false,
   });
-  for (const name of required) {
-    candidates.push(
+  const object: ObjectSite = { site, shape, edited, child };
+  const required = new Set((site.schema.required as string[] | undefined) ?? []);
+  return [
+    ...[...required].map((name) =>
       child(
         'required',
         name,
-        false,
         'missing (required)',
         edited((entries) => entries.filter(([key]) => key !== name)),
       ),
-    );
-  }
+    ),
+    ...undeclaredCandidates(object, context),
+    ...countCandidates(site, shape.min, shape.max, required, edited),
+    ...dependencyCandidates(site, context, edited, child),
+  ];
+}
+
+function entriesOf(value: ExactJson): Entries {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (Object.entries(value) as Entries) : [];
+}
+
+/** An undeclared property where `additionalProperties` is false, and a name `propertyNames` refuses. */
+function undeclaredCandidates({ shape, edited, child }: ObjectSite, context: Context): Candidate[] {
   const declared = new Set(shape.fields.map((field) => field.name));
   const undeclared = (name: string): boolean =>
     !declared.has(name) && !shape.patterns.some((pattern) => pattern.regex.test(name));
-  if (shape.additional === false) {
-    const name = EXTRA_NAMES.find(undeclared);
-    if (name !== undefined) {
-      const label = `present though additionalProperties is false (an undeclared property ${JSON.stringify(name)})`;
-      candidates.push(
-        child(
-          'additionalProperties',
-          name,
-          false,
-          label,
-          edited((entries) => [...entries.filter(([key]) => key !== name), [name, null]]),
-        ),
-      );
-    }
+  const candidates: Candidate[] = [];
+  const extra = shape.additional === false ? EXTRA_NAMES.find(undeclared) : undefined;
+  if (extra !== undefined) {
+    const label = `present though additionalProperties is false (an undeclared property ${JSON.stringify(extra)})`;
+    const leaf = edited((entries) => [...entries.filter(([key]) => key !== extra), [extra, null]]);
+    candidates.push(child('additionalProperties', extra, label, leaf));
   }
-  if (shape.propertyNames !== undefined) {
-    const names = ODD_NAMES.filter((name) => undeclared(name) && !context.accepts(shape.propertyNames ?? true, name));
-    for (const name of names.slice(0, 1)) {
-      candidates.push(
-        child(
-          'propertyNames',
-          name,
-          false,
-          'a property name propertyNames refuses',
-          edited((entries, extra) => [...entries, [name, extra]]),
-        ),
-      );
-    }
+  const names = shape.propertyNames;
+  const refused =
+    names === undefined ? undefined : ODD_NAMES.find((name) => undeclared(name) && !context.accepts(names, name));
+  if (refused !== undefined) {
+    const leaf = edited((entries, value) => [...entries, [refused, value]]);
+    candidates.push(child('propertyNames', refused, 'a property name propertyNames refuses', leaf));
   }
-  candidates.push(...countCandidates(site, context, shape.min, shape.max, required, edited));
-  candidates.push(...dependencyCandidates(site, context, edited, child));
   return candidates;
 }
 
 function countCandidates(
   site: Site,
-  context: Context,
   min: number,
   max: number | undefined,
   required: ReadonlySet<string>,
@@ -149,7 +141,6 @@ function countCandidates(
     leaf,
     boundary: true,
   });
-  void context;
   const candidates: Candidate[] = [];
   if (min > 0) {
     candidates.push(make('minProperties', true, `with exactly minProperties ${min} properties`, edited(padded(min))));
@@ -171,7 +162,7 @@ function dependencyCandidates(
   site: Site,
   context: Context,
   edited: (edit: (entries: Entries, extra: ExactJson) => Entries) => fc.Arbitrary<ExactJson>,
-  child: (keyword: string, name: string, valid: boolean, label: string, leaf: fc.Arbitrary<ExactJson>) => Candidate,
+  child: ObjectSite['child'],
 ): Candidate[] {
   const dependent = (site.schema.dependentRequired as Record<string, string[]> | undefined) ?? {};
   const properties = (site.schema.properties as Record<string, unknown> | undefined) ?? {};
@@ -200,7 +191,6 @@ function dependencyCandidates(
       child(
         'dependentRequired',
         missing,
-        false,
         `missing though ${JSON.stringify(name)} is present (dependentRequired)`,
         leaf,
       ),
