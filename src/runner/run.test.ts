@@ -182,13 +182,19 @@ describe('runConformance against a faulty target', () => {
     }
   });
 
-  it('points at the baseUrl option when the operation is not found there (404), and says so as data', async () => {
+  it('could not judge a URL where the operation is not found (404): points at the baseUrl option, as data', async () => {
     const target = await startTarget((_req, res) =>
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"Not Found"}'),
     );
     try {
       const report = await runConformance({ ...QUICK, baseUrl: `${target.url}/api`, token: TOKEN });
-      expect(reportExitCode(report)).toBe(1);
+      // Every valid NewPlant answered 404: not a Plant Store there, so no verdict on the contract.
+      expect(reportExitCode(report)).toBe(2);
+      expect(report.verdict).toBe('could-not-judge');
+      expect(report.couldNotJudge).toMatchObject({ code: 'not-found', options: ['baseUrl'] });
+      expect(report.couldNotJudge?.reason).toMatch(
+        /\/api\/plants was answered 404.*base path of `baseUrl` \(is \/api right/,
+      );
       expect(report.notes.join('\n')).toMatch(/\/api\/plants was answered 404 Not Found.*`baseUrl` is probably wrong/);
       expect(report.noteDetails?.map((note) => note.message)).toEqual(report.notes);
       expect(report.noteDetails?.find((note) => note.code === 'not-found')?.options).toEqual(['baseUrl']);
