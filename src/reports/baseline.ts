@@ -41,7 +41,9 @@ export function parseBaseline(text: string, file: string): Baseline {
   }
   const findings = (value as { findings?: unknown } | null)?.findings;
   if (!Array.isArray(findings) || !findings.every(isEntry)) {
-    throw new Error(`${file} is not a plantstore baseline (no "findings" list of fingerprints): write it with --write-baseline.`);
+    throw new Error(
+      `${file} is not a plantstore baseline (no "findings" list of fingerprints): write it with --write-baseline.`,
+    );
   }
   return { tool: 'plantstore', baselineVersion: 1, findings };
 }

@@ -77,16 +77,21 @@ export function couldNotJudgeSection(report: Report, mode: TerminalMode): string
 
 /** Every failed or warned check with its counterexamples: reason, request, response, curl, replay. */
 export function failureDetails(report: Report, mode: TerminalMode): string {
-  const shown = report.checks.filter((check) => check.status === 'fail' || (check.status === 'warn' && check.failures.length > 0));
+  const shown = report.checks.filter(
+    (check) => check.status === 'fail' || (check.status === 'warn' && check.failures.length > 0),
+  );
   return shown.map((check) => checkDetails(check, mode)).join('');
 }
 
 function checkDetails(check: CheckResult, mode: TerminalMode): string {
   const heading = `${statusLabel(check.status, mode)} ${paint(mode, 'bold', printable(String(check.id)))}: ${oneLine(check.title, 100)}`;
   const lines = ['', heading, `  rule: ${oneLine(check.rule, 600)}`];
-  check.failures.slice(0, MAX_FAILURES_SHOWN).forEach((failure, index) => lines.push(...failureLines(failure, index + 1)));
+  check.failures
+    .slice(0, MAX_FAILURES_SHOWN)
+    .forEach((failure, index) => lines.push(...failureLines(failure, index + 1)));
   const hidden = check.failures.length - MAX_FAILURES_SHOWN;
-  if (hidden > 0) lines.push(`  (${hidden} more counterexample${hidden === 1 ? '' : 's'} in report.json and report.html)`);
+  if (hidden > 0)
+    lines.push(`  (${hidden} more counterexample${hidden === 1 ? '' : 's'} in report.json and report.html)`);
   return lines.join('\n') + '\n';
 }
 

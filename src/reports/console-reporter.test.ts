@@ -65,13 +65,19 @@ describe('console reporter in CI', () => {
   it('keeps table rows within the width: 120 columns in a log, the terminal width on a TTY', async () => {
     const log = capture(false);
     await runThrough(createConsoleReporter({ stdout: log, env: { CI: 'true' } }), sampleReport());
-    const logRows = log.text().split('\n').filter((line) => /^(positive-acceptance|no-server-error) /.test(line));
+    const logRows = log
+      .text()
+      .split('\n')
+      .filter((line) => /^(positive-acceptance|no-server-error) /.test(line));
     expect(logRows.map((row) => row.length <= 120)).toEqual([true, true]);
     expect(logRows[0]!.length).toBe(119); // one column spare: terminals wrap at the last one
 
     const tty = capture(true, 80);
     await runThrough(createConsoleReporter({ stdout: tty, env: { NO_COLOR: '1' } }), sampleReport());
-    const ttyRows = tty.text().split('\n').filter((line) => line.startsWith('positive-acceptance '));
+    const ttyRows = tty
+      .text()
+      .split('\n')
+      .filter((line) => line.startsWith('positive-acceptance '));
     expect(ttyRows.map((row) => row.length)).toEqual([79]);
   });
 
@@ -103,8 +109,12 @@ describe('console reporter in CI', () => {
     });
     const out = capture(false);
     await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), withCurls(two));
-    expect(out.text()).toContain("     curl     | curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{\"id\":1}'\n");
-    expect(out.text()).toContain("              | curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{\"id\":1}'\n");
+    expect(out.text()).toContain(
+      "     curl     | curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{\"id\":1}'\n",
+    );
+    expect(out.text()).toContain(
+      "              | curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{\"id\":1}'\n",
+    );
     expect(out.text()).not.toContain('<U+000A>');
     const cut = capture(false);
     await runThrough(createConsoleReporter({ stdout: cut, env: { CI: 'true' } }), withCurls(long));
@@ -116,7 +126,12 @@ describe('console reporter in CI', () => {
     const out = capture(false);
     await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), sampleReport());
     expect(out.text()).toContain('::error::injected');
-    expect(out.text().split('\n').filter((line) => line.trimStart().startsWith('::'))).toEqual([]);
+    expect(
+      out
+        .text()
+        .split('\n')
+        .filter((line) => line.trimStart().startsWith('::')),
+    ).toEqual([]);
   });
 
   it('prints a progress line at most every 10 seconds', () => {

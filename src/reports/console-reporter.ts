@@ -73,7 +73,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
     },
     onRunEnd(report: Report, written: readonly string[]) {
       clearProgress();
-      if (!started) out.write(openingLine({ target: report.target, seed: report.seed, plannedCases: report.summary.cases }));
+      if (!started)
+        out.write(openingLine({ target: report.target, seed: report.seed, plannedCases: report.summary.cases }));
       if (report.couldNotJudge) {
         // Nothing the checks say about this URL is about the contract: the reason alone.
         out.write(couldNotJudgeSection(report, mode));
@@ -91,7 +92,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): Reporter
 }
 
 function progressText(progress: CaseProgress, mode: TerminalMode): string {
-  const percent = progress.planned > 0 ? Math.floor((100 * Math.min(progress.done, progress.planned)) / progress.planned) : 100;
+  const percent =
+    progress.planned > 0 ? Math.floor((100 * Math.min(progress.done, progress.planned)) / progress.planned) : 100;
   const failed = progress.failed > 0 ? paint(mode, 'red', `, ${progress.failed} failing`) : '';
   const phase = progress.phase === 'shrink' ? ', shrinking a counterexample' : '';
   return `  ${progress.done}/${progress.planned} cases (${percent}%)${failed}${phase}`;

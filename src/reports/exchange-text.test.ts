@@ -76,7 +76,14 @@ describe('exchange text', () => {
 
   it('puts reason, request, response, curl and replay in a failure', () => {
     const text = failureText(first!, { maxBody: 100 });
-    for (const part of ['Reason: ', 'Request:', 'Response:', 'HTTP 500', 'curl: curl -sS', 'replay: plantstore test --seed 42']) {
+    for (const part of [
+      'Reason: ',
+      'Request:',
+      'Response:',
+      'HTTP 500',
+      'curl: curl -sS',
+      'replay: plantstore test --seed 42',
+    ]) {
       expect(text).toContain(part);
     }
     expect(text).not.toMatch(/[\u0000\u001b\ud800]/u);

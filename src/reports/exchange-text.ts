@@ -8,9 +8,11 @@ import type { Failure, RecordedRequest, RecordedResponse } from '../runner/repor
 // Control characters (C0, DEL, C1), invisible format characters (zero-width, bidi marks and
 // overrides, line/paragraph separators, BOM), noncharacters U+FFFE/FFFF and lone surrogates.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
 // eslint-disable-next-line no-control-regex -- as above, but newline and tab stay
-const INVISIBLE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+const INVISIBLE_KEEP_LINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
 
 /** `text` with invisible and terminal-driving characters spelled `<U+XXXX>`; newlines kept if asked. */
 export function printable(text: string, options: { keepLines?: boolean } = {}): string {
@@ -49,7 +51,8 @@ export interface ExchangeLimits {
 export function requestText(request: RecordedRequest, limits: ExchangeLimits): string {
   const lines = [`${printable(request.method)} ${printable(request.url)}`, ...headerLines(request.headers)];
   if (request.body !== null) lines.push('', bodyText(request.body, limits));
-  if (request.bodyBase64 !== undefined) lines.push(`(not UTF-8; exact bytes as base64: ${truncate(request.bodyBase64, limits.maxBody)})`);
+  if (request.bodyBase64 !== undefined)
+    lines.push(`(not UTF-8; exact bytes as base64: ${truncate(request.bodyBase64, limits.maxBody)})`);
   return lines.join('\n');
 }
 

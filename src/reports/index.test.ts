@@ -50,7 +50,9 @@ describe('the reporter registry', () => {
 
   it('refuses an unknown reporter name, listing the known ones', () => {
     expect(() => createReporters(['json', 'tap'], { outDir: 'x' })).toThrow(UnknownReporterError);
-    expect(() => createReporters(['tap'], { outDir: 'x' })).toThrow(/unknown reporter "tap"; the reporters are console, json, junit, html/);
+    expect(() => createReporters(['tap'], { outDir: 'x' })).toThrow(
+      /unknown reporter "tap"; the reporters are console, json, junit, html/,
+    );
   });
 
   it('needs a stdout for the console reporter', () => {
@@ -142,7 +144,13 @@ describe('secrets', () => {
   it('are redacted in what the console prints even when a reporter is fed directly', () => {
     const stdout = capture();
     const group = createReporters(['console'], { outDir: 'unused', stdout, secrets: [SENTINEL] });
-    group.onRunStart({ target: { baseUrl: `http://${SENTINEL}@example.test`, embedded: false }, seed: 1, plannedCases: 1 });
-    expect(stdout.text()).toBe('plantstore test: seed 1, target http://$PLANTSTORE_TOKEN@example.test, 1 case planned\n');
+    group.onRunStart({
+      target: { baseUrl: `http://${SENTINEL}@example.test`, embedded: false },
+      seed: 1,
+      plannedCases: 1,
+    });
+    expect(stdout.text()).toBe(
+      'plantstore test: seed 1, target http://$PLANTSTORE_TOKEN@example.test, 1 case planned\n',
+    );
   });
 });

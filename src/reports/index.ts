@@ -89,7 +89,9 @@ export interface ReporterGroup extends Reporter {
 export function createReporters(names: readonly string[], options: ReporterOptions): ReporterGroup {
   const unknown = names.filter((name) => !isReporterName(name));
   if (unknown.length > 0) {
-    throw new UnknownReporterError(`unknown reporter "${unknown.join('", "')}"; the reporters are ${REPORTER_NAMES.join(', ')}`);
+    throw new UnknownReporterError(
+      `unknown reporter "${unknown.join('", "')}"; the reporters are ${REPORTER_NAMES.join(', ')}`,
+    );
   }
   const secrets = secretSet(options.secrets ?? []);
   const stdout = options.stdout === undefined ? undefined : redactingSink(options.stdout, secrets);
@@ -133,7 +135,10 @@ function groupOf(reporters: readonly Reporter[], secrets: SecretSet, stderr: Tex
     },
     onRunEnd: async (report) => {
       const clean = redactValue(report, secrets);
-      const ordered = [...reporters.filter((r) => r.file !== undefined), ...reporters.filter((r) => r.file === undefined)];
+      const ordered = [
+        ...reporters.filter((r) => r.file !== undefined),
+        ...reporters.filter((r) => r.file === undefined),
+      ];
       for (const reporter of ordered) {
         try {
           const written = await reporter.onRunEnd?.(clean, files);
@@ -142,7 +147,8 @@ function groupOf(reporters: readonly Reporter[], secrets: SecretSet, stderr: Tex
           errors.push({ reporter: reporter.name, error });
         }
       }
-      for (const { reporter, error } of errors) stderr?.write(`plantstore: the ${reporter} reporter failed: ${describe(error)}\n`);
+      for (const { reporter, error } of errors)
+        stderr?.write(`plantstore: the ${reporter} reporter failed: ${describe(error)}\n`);
       return { files, errors: [...errors] };
     },
   };

@@ -142,7 +142,12 @@ describe('junit.xml', () => {
     const hostile = sampleReport({
       target: { baseUrl: `http://x/${NASTY}`, embedded: true },
       startedAt: NASTY,
-      checks: sampleReport().checks.map((check) => ({ ...check, id: `${check.id}${NASTY}`, title: NASTY, rule: NASTY })),
+      checks: sampleReport().checks.map((check) => ({
+        ...check,
+        id: `${check.id}${NASTY}`,
+        title: NASTY,
+        rule: NASTY,
+      })),
     });
     expect(() => parseStrict(renderJunitReport(hostile))).not.toThrow();
   });

@@ -68,7 +68,9 @@ function caseContent(check: CheckResult): string {
 
 function counterexamples(check: CheckResult): string {
   const shown = check.failures.slice(0, MAX_FAILURES_PER_CASE);
-  const blocks = shown.map((failure, index) => `Counterexample ${index + 1} of ${check.failures.length}\n${failureText(failure, LIMITS)}`);
+  const blocks = shown.map(
+    (failure, index) => `Counterexample ${index + 1} of ${check.failures.length}\n${failureText(failure, LIMITS)}`,
+  );
   return [`Rule: ${printable(check.rule, { keepLines: true })}`, ...blocks].join('\n\n') + '\n';
 }
 
