@@ -144,3 +144,17 @@ describe('unusual limits', () => {
     expect(numbers.every((text) => digits(text) <= 17)).toBe(true);
   });
 });
+
+describe('extras the schema cannot fill', () => {
+  test('an unsatisfiable additionalProperties schema only means no undeclared properties', () => {
+    const values = sample(
+      {
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        additionalProperties: { type: 'string', minLength: 3, maxLength: 1 },
+      },
+      50,
+    );
+    expect(values.every((value) => Object.keys(value as object).every((key) => key === 'a'))).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Schema } from './canonicalise.js';
-import type { ExactJson } from './compiled-schema.js';
+import { UnsupportedSchemaError, type ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
 import { exactObject, keyArbitrary } from './json.js';
 import { childPointer } from './keywords.js';
@@ -209,19 +209,19 @@ function extrasArbitrary(
     pointer: childPointer(place.pointer, '*'),
   };
   if (shape.additional !== false) {
-    const value = validArbitrary(shape.additional, extraPlace, context);
+    const value = optionalValid(shape.additional, extraPlace, context);
     const free = (name: string): boolean => nameOk(name) && !shape.patterns.some((pattern) => pattern.regex.test(name));
     const key = freeKey(free, shape, place, context);
     if (value !== null && key !== undefined) sources.push(fc.tuple(key, value));
   }
   for (const pattern of shape.patterns) {
     const at = childPointer(childPointer(place.schemaPointer, 'patternProperties'), pattern.source);
-    const value = validArbitrary(
+    const value = optionalValid(
       pattern.schema,
       { ...place, schemaPointer: at, pointer: childPointer(place.pointer, '*') },
       context,
     );
-    if (value === null || pattern.schema === false) continue;
+    if (value === null) continue;
     const only = (name: string): boolean =>
       nameOk(name) && shape.patterns.every((other) => other === pattern || !other.regex.test(name));
     const key = optionalFilter(patternArbitrary(pattern.regex, undefined, at, context), only, context);
@@ -269,5 +269,16 @@ function optionalFilter(
     return context.filtered(arbitrary, predicate, { keyword: 'propertyNames', schemaPointer: '', reason: '' });
   } catch {
     return undefined;
+  }
+}
+
+/** Values for optional extras, or `null` when the schema allows none (extras are never required). */
+function optionalValid(schema: Schema, place: Place, context: Context): fc.Arbitrary<ExactJson> | null {
+  if (schema === false) return null;
+  try {
+    return validArbitrary(schema, place, context);
+  } catch (error) {
+    if (error instanceof UnsupportedSchemaError) return null;
+    throw error;
   }
 }
