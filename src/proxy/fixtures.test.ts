@@ -74,6 +74,9 @@ describe('the proxy in front of faulty implementations', () => {
       const { report, written, token } = await observe(fixture);
       const judged = new Set<string>(PROXY_CHECK_IDS);
       expect(failing(report).sort()).toEqual(fixture.expectedFailures.filter((id) => judged.has(id)).sort());
+      expect(report.verdict).toBe('not-conformant');
+      const explained = new Set(report.findings?.flatMap((finding) => finding.checks));
+      expect([...explained].sort()).toEqual(failing(report).sort());
       expect(written).not.toContain(token);
     });
   }
@@ -84,6 +87,7 @@ describe('the proxy in front of conformant implementations', () => {
     it(`reports nothing against ${fixture.name}, and blames the client for its mistakes`, async () => {
       const { report, log, written, token } = await observe(fixture);
       expect(failing(report)).toEqual([]);
+      expect(report.verdict).toBe('conformant');
       expect(report.checks.filter((check) => check.status === 'warn').map((check) => check.id)).toEqual([
         'client-requests',
       ]);

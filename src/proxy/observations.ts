@@ -4,7 +4,8 @@ import type { Exchange } from '../runner/http/client.js';
 import { curlLine } from '../runner/http/curl.js';
 import type { ExchangeVerdict } from '../runner/judge-exchange.js';
 import type { CheckResult, Failure, Report } from '../runner/report.js';
-import { summarize } from '../runner/run-report.js';
+import { defectIdentity, findingsOf } from '../runner/findings.js';
+import { runVerdict, summarize } from '../runner/run-report.js';
 
 /** Counterexamples kept per check: the first of each distinct reason. */
 const MAX_FAILURES = 5;
@@ -64,33 +65,49 @@ export class Observations {
       if (!tally) continue;
       tally.cases++;
       if (verdict.outcome === 'pass') continue;
-      keep(verdict.outcome === 'fail' ? tally.failures : tally.warnings, exchange, verdict.reason ?? '', number);
+      const list = verdict.outcome === 'fail' ? tally.failures : tally.warnings;
+      keep(list, exchange, { checkId: String(check.id), reason: verdict.reason ?? '', defect: verdict.defect }, number);
     }
     const client = this.tallies.get(CLIENT_CHECK.id);
     if (!client) return;
     client.cases++;
-    if (clientBreak !== undefined) keep(client.warnings, exchange, `The client ${clientBreak}.`, number);
+    if (clientBreak === undefined) return;
+    keep(client.warnings, exchange, { checkId: CLIENT_CHECK.id, reason: `The client ${clientBreak}.` }, number);
   }
 
   /** The report of everything seen so far, in the shape `plantstore test` writes. */
   report(): Report {
     const checks = [...this.tallies.values()].map(result);
+    const summary = summarize(checks, this.exchanges, Math.round(performance.now() - this.started));
     return {
       tool: { name: 'plantstore', version: PACKAGE_VERSION },
       target: { baseUrl: this.upstream, embedded: false },
       seed: 0,
       startedAt: this.startedAt.toISOString(),
-      summary: summarize(checks, this.exchanges, Math.round(performance.now() - this.started)),
+      summary,
       checks,
       notes: notes(this.exchanges, this.counts),
+      verdict: runVerdict(checks, summary, undefined),
+      findings: findingsOf(checks),
     };
   }
 }
 
-function keep(list: Failure[], exchange: Exchange, reason: string, number: number): void {
-  if (list.length >= MAX_FAILURES || list.some((failure) => failure.reason === reason)) return;
+/** Why an exchange failed or warned, and the shape of its defect when its check named one. */
+interface Finding {
+  readonly checkId: string;
+  readonly reason: string;
+  readonly defect?: string | undefined;
+}
+
+/** Keeps the first exchange of each defect (the same shape, whatever values it carried). */
+function keep(list: Failure[], exchange: Exchange, { checkId, reason, defect }: Finding, number: number): void {
+  const { fingerprint } = defectIdentity(checkId, reason, defect);
+  if (list.length >= MAX_FAILURES || list.some((failure) => failure.fingerprint === fingerprint)) return;
   list.push({
     reason,
+    ...(defect === undefined ? {} : { defect }),
+    fingerprint,
     request: exchange.request,
     response: exchange.response,
     curl: curlLine(exchange.request),
