@@ -128,11 +128,7 @@ function echoedProperties(contract: Contract): EchoedProperties {
   if (!found) {
     const plant = declaredProperties(contract.compiled.plant.schema);
     const newPlant = declaredProperties(contract.compiled.newPlant.schema);
-    const properties = (contract.compiled.plant.schema.properties ?? {}) as Record<string, { default?: unknown }>;
-    found = {
-      echoed: [...plant.names].filter((name) => newPlant.names.has(name)),
-      defaulted: new Set([...plant.names].filter((name) => properties[name]?.default !== undefined)),
-    };
+    found = { echoed: [...plant.names].filter((name) => newPlant.names.has(name)), defaulted: plant.defaulted };
     echoedByContract.set(contract, found);
   }
   return found;

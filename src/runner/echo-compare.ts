@@ -1,20 +1,16 @@
 import { numberText, type JsonSchema } from '../contract/index.js';
+import { objectView } from './generate/schema-view.js';
 
-/** The properties an object schema declares at its top level (`allOf` parts included), and which it requires. */
-export function declaredProperties(schema: JsonSchema): { names: Set<string>; required: Set<string> } {
-  const names = new Set<string>();
-  const required = new Set<string>();
-  const visit = (part: JsonSchema, seen: Set<object>): void => {
-    if (seen.has(part)) return;
-    seen.add(part);
-    if (Array.isArray(part.allOf)) for (const sub of part.allOf as JsonSchema[]) visit(sub, seen);
-    if (part.properties !== null && typeof part.properties === 'object') {
-      for (const key of Object.keys(part.properties)) names.add(key);
-    }
-    if (Array.isArray(part.required)) for (const key of part.required) if (typeof key === 'string') required.add(key);
-  };
-  visit(schema, new Set());
-  return { names, required };
+/** The properties an object schema declares at its top level (`allOf` and `$ref`s followed), and which it requires. */
+export function declaredProperties(schema: JsonSchema): {
+  names: Set<string>;
+  required: Set<string>;
+  /** Those with a `default`, which a server may fill when none was sent. */
+  defaulted: Set<string>;
+} {
+  const view = objectView(schema);
+  const defaulted = [...view.properties].filter(([, property]) => property.default !== undefined).map(([name]) => name);
+  return { names: new Set(view.properties.keys()), required: new Set(view.required), defaulted: new Set(defaulted) };
 }
 
 interface Located {

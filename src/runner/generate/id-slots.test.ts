@@ -57,6 +57,35 @@ describe('id slots', () => {
     expect(seen.size).toBe(50);
   });
 
+  it('finds the slots of a recursive schema through its root reference', () => {
+    const slots = idSlots({
+      $ref: '#/$defs/Schema',
+      $defs: {
+        Schema: {
+          type: 'object',
+          properties: { id: { type: 'integer', exclusiveMinimum: 0 }, parent: { $ref: '#/$defs/Schema' } },
+        },
+      },
+    });
+    expect(slots.map((slot) => [slot.key, slot.min])).toEqual([['id', 1n]]);
+  });
+
+  it('never folds an exact value from outside the slot onto an edge: it sends a fresh one instead', () => {
+    const [slot] = idSlots({ properties: { id: { type: 'integer', format: 'int64', minimum: 1 } } });
+    if (!slot) throw new Error('slot expected');
+    const fresh = createFreshIds('fold');
+    for (const offset of [0n, 1n, 2n]) {
+      const drawn = materializeInSlot(
+        slot,
+        { anchor: 'minus-one', offset, fresh: false, position: 0n },
+        fresh,
+        `${offset}`,
+      );
+      expect(drawn.mayRepeat).toBe(false);
+      expect(slotEdges(slot)).not.toContain(drawn.id);
+    }
+  });
+
   it('lists the exact edges inside the slot: the int64 ends for an unbounded id, the own ends otherwise', () => {
     const [unbounded] = idSlots({ properties: { id: { type: 'integer', format: 'int64' } } });
     const [ranged] = idSlots({ properties: { id: { type: 'integer', minimum: 1, maximum: 9999 } } });

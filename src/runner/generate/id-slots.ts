@@ -1,6 +1,7 @@
 import { INT32, INT64, type JsonSchema } from '../../contract/index.js';
 import type { FreshIds } from './fresh-ids.js';
 import { exactValue, materializeId, type IdShape } from './int64-id.js';
+import { objectView } from './schema-view.js';
 
 /**
  * A top-level integer property of the NewPlant (`id`, and any other): values sent there are made
@@ -21,30 +22,14 @@ export interface IdSlot {
 
 const WIDE = 2n ** 32n;
 
-/** The id slots of a canonical NewPlant schema, in property order (`allOf` parts included). */
+/** The id slots of a canonical NewPlant schema, in property order (`allOf` parts and `$ref`s followed). */
 export function idSlots(schema: JsonSchema): IdSlot[] {
-  const slots = new Map<string, IdSlot>();
-  collect(schema, slots, new Set());
-  return [...slots.values()];
-}
-
-function collect(schema: JsonSchema, slots: Map<string, IdSlot>, seen: Set<object>): void {
-  if (seen.has(schema)) return;
-  seen.add(schema);
-  for (const part of schemasIn(schema.allOf)) collect(part, slots, seen);
-  const properties = schema.properties;
-  if (properties === null || typeof properties !== 'object') return;
-  for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
-    if (property === null || typeof property !== 'object' || slots.has(key)) continue;
-    const slot = slotOf(key, property as JsonSchema);
-    if (slot) slots.set(key, slot);
+  const slots: IdSlot[] = [];
+  for (const [key, property] of objectView(schema).properties) {
+    const slot = slotOf(key, property);
+    if (slot) slots.push(slot);
   }
-}
-
-function schemasIn(value: unknown): JsonSchema[] {
-  return Array.isArray(value)
-    ? value.filter((item): item is JsonSchema => item !== null && typeof item === 'object')
-    : [];
+  return slots;
 }
 
 function isIntegerSchema(schema: JsonSchema): boolean {
@@ -137,7 +122,11 @@ export function materializeInSlot(
   if (slot.wide) {
     const drawn = materializeId(shape, fresh, salt);
     if (inSlot(slot, drawn.id)) return drawn;
-    return { id: atIndex(slot, (drawn.id - slot.min) / slot.step), mayRepeat: drawn.mayRepeat };
+    // Outside the document's range: a fresh value of the same shape, folded in. (An exact value folded
+    // in could land on an edge another case sends exactly, unclaimed.)
+    const again = materializeId({ ...shape, fresh: true }, fresh, salt);
+    const id = inSlot(slot, again.id) ? again.id : atIndex(slot, (again.id - slot.min) / slot.step);
+    return { id, mayRepeat: false };
   }
   const exact = shape.fresh || shape.anchor === 'anywhere' ? undefined : exactValue(shape);
   if (exact !== undefined && inSlot(slot, exact) && fresh.claim(exact)) return { id: exact, mayRepeat: true };

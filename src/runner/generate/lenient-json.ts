@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../contract/index.js';
+import { objectView } from './schema-view.js';
 
 /**
  * What real-world JSON parsers accept that JSON (RFC 8259) or the schema does not, applied anywhere
@@ -180,26 +181,6 @@ function unquotedKey(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : `k${key.replace(/[^A-Za-z0-9_$]/g, '')}`;
 }
 
-/** The top-level property schemas of a canonical object schema (`allOf` parts included). */
-function topProperties(schema: JsonSchema): { properties: Map<string, JsonSchema>; required: Set<string> } {
-  const properties = new Map<string, JsonSchema>();
-  const required = new Set<string>();
-  const visit = (part: JsonSchema, seen: Set<object>): void => {
-    if (seen.has(part)) return;
-    seen.add(part);
-    if (Array.isArray(part.allOf)) for (const sub of part.allOf as JsonSchema[]) visit(sub, seen);
-    if (part.properties !== null && typeof part.properties === 'object') {
-      for (const [key, value] of Object.entries(part.properties as Record<string, unknown>)) {
-        if (value !== null && typeof value === 'object' && !properties.has(key))
-          properties.set(key, value as JsonSchema);
-      }
-    }
-    if (Array.isArray(part.required)) for (const key of part.required) if (typeof key === 'string') required.add(key);
-  };
-  visit(schema, new Set());
-  return { properties, required };
-}
-
 function typesOf(schema: JsonSchema): string[] {
   const { type } = schema;
   if (typeof type === 'string') return [type];
@@ -243,7 +224,7 @@ export interface PropertyRewrite {
 
 /** Per-property rewrites lenient parsers accept, from the NewPlant's declared types and required keys. */
 export function propertyRewrites(schema: JsonSchema): PropertyRewrite[] {
-  const { properties, required } = topProperties(schema);
+  const { properties, required } = objectView(schema);
   const rewrites: PropertyRewrite[] = [];
   for (const [field, property] of properties) {
     for (const type of typesOf(property)) {

@@ -25,7 +25,7 @@ function document(openapi: '3.0.3' | '3.1.0', newPlant: object, plant: object, e
       '/plants': {
         post: {
           operationId: 'addPlant',
-          requestBody: { required: true, ...json(newPlant) },
+          requestBody: { required: true, ...json({ $ref: '#/components/schemas/NewPlant' }) },
           responses: {
             '200': { description: 'plant', ...json(plant) },
             '400': {
@@ -42,7 +42,7 @@ function document(openapi: '3.0.3' | '3.1.0', newPlant: object, plant: object, e
         },
       },
     },
-    ...bearer,
+    components: { ...bearer.components, schemas: { NewPlant: newPlant } },
   });
   const file = join(folder, `doc-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, text);
@@ -90,6 +90,20 @@ const DOCUMENTS: Record<string, () => string> = {
         required: ['name'],
         properties: { name: { type: 'string' }, tag: { type: 'string', nullable: true } },
       },
+    ),
+  'recursive 3.1': () =>
+    document(
+      '3.1.0',
+      {
+        type: 'object',
+        required: ['id', 'name'],
+        properties: {
+          id: { type: 'integer', format: 'int64', exclusiveMinimum: 0 },
+          name: { type: 'string', maxLength: 12 },
+          parent: { $ref: '#/components/schemas/NewPlant' },
+        },
+      },
+      { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
     ),
   'type arrays 3.1': () =>
     document(
