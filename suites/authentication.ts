@@ -16,7 +16,9 @@ export const authEnforced = defineCheck({
   title: 'Requests without a valid bearer token are refused',
   rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted).',
   probes: [authProbes],
-  judge({ plan, response }) {
+  judge({ plan, response }, { contract }) {
+    // A document that declares no security, or allows anonymous calls, refuses nothing for a credential.
+    if (contract.auth === 'none' || contract.auth === 'optional') return undefined;
     if (plan.intent.kind !== 'auth' || !isJudgeable(response) || isServerError(response.status)) return undefined;
     if (!isSuccess(response.status)) return PASS;
     if (plan.intent.lenient) {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
+import { ContractError, DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
 import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import { DEFAULTS, type RunnerOptions } from './options.js';
 import { parseReplay, type ReplaySpec } from './replay.js';
@@ -27,6 +27,7 @@ export interface RunSettings {
 export async function resolveSettings(options: RunnerOptions): Promise<RunSettings> {
   const started = Date.now();
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  refuseForeignAuthentication(contract);
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const budgetMs = options.budgetMs ?? Math.max(60_000, 6 * timeoutMs);
   const replay = options.replay === undefined ? undefined : parseReplay(options.replay);
@@ -43,4 +44,20 @@ export async function resolveSettings(options: RunnerOptions): Promise<RunSettin
     ...(replay === undefined ? {} : { replay }),
     fresh: createFreshIds(replay?.nonce),
   };
+}
+
+/** Schemes whose credentials travel as `Authorization: Bearer <token>`, which is what the runner sends. */
+const BEARER_LIKE = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optional']);
+
+/**
+ * A document whose POST /plants authenticates some other way (an API key, Basic, mutual TLS) cannot
+ * be judged with bearer tokens: every valid case would be refused for the credential alone, and the
+ * target blamed for the runner's limits. Refused before any case, by name.
+ */
+function refuseForeignAuthentication(contract: Contract): void {
+  if (BEARER_LIKE.has(contract.auth)) return;
+  const schemes = contract.authSchemes.length > 0 ? ` (${contract.authSchemes.join(', ')})` : '';
+  throw new ContractError(
+    `${contract.source}: POST /plants authenticates with ${contract.auth}${schemes}, but plantstore sends bearer tokens only ("Authorization: Bearer <token>"). Declare an http bearer scheme for the operation to test it with plantstore.`,
+  );
 }
