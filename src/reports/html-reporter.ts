@@ -33,7 +33,7 @@ function pre(text: string): string {
  */
 export function renderHtmlReport(report: Report): string {
   const failed = report.checks.some((check) => check.status === 'fail');
-  const verdict = failed ? 'NOT CONFORMANT' : 'CONFORMANT';
+  const verdict = report.verdict === 'could-not-judge' ? 'COULD NOT JUDGE' : failed ? 'NOT CONFORMANT' : 'CONFORMANT';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -46,9 +46,12 @@ export function renderHtmlReport(report: Report): string {
 <body>
 <header>
 <h1>plantstore conformance report</h1>
-<p class="verdict ${failed ? 'fail' : 'pass'}">${verdict}</p>
+<p class="verdict ${failed || report.couldNotJudge ? 'fail' : 'pass'}">${verdict}</p>
+${report.couldNotJudge ? `<p class="reason">${h(report.couldNotJudge.reason)}</p>` : ''}
 ${runFacts(report)}
 </header>
+${findingsSection(report)}
+${baselineSection(report)}
 ${summarySection(report)}
 ${notesSection(report)}
 ${report.checks.map(checkSection).join('\n')}
@@ -89,6 +92,33 @@ function summarySection(report: Report): string {
 ${rows.join('\n')}
 </tbody>
 </table>
+</section>`;
+}
+
+/** One section per root cause, before the checks: title, fingerprint, checks explained, smallest counterexample. */
+function findingsSection(report: Report): string {
+  const findings = report.findings ?? [];
+  if (findings.length === 0) return '';
+  const fresh = new Set(report.baseline?.new ?? []);
+  const articles = findings.map((finding, index) => {
+    const mark = report.baseline ? (fresh.has(finding.fingerprint) ? ' <strong>new</strong>' : ' (known)') : '';
+    return `<section class="finding fail" id="finding-${index + 1}">
+<h3>F${index + 1} ${h(finding.title)}${mark}</h3>
+<p>Fingerprint <code>${h(finding.fingerprint)}</code>; explains ${finding.checks.map((id) => h(id)).join(', ')}.</p>
+${failureArticle(finding.counterexample, 1, 1)}
+</section>`;
+  });
+  return `<section>\n<h2>Findings: ${findings.length}, one per root cause</h2>\n${articles.join('\n')}\n</section>`;
+}
+
+/** With `--baseline`: which findings are new, known, and no longer seen. */
+function baselineSection(report: Report): string {
+  const { baseline } = report;
+  if (!baseline) return '';
+  const fixed = baseline.fixed.map((entry) => `<li><code>${h(entry.fingerprint)}</code> ${h(entry.title)}</li>`);
+  return `<section><h2>Baseline ${h(baseline.file)}</h2>
+<p>${baseline.new.length} new, ${baseline.known.length} known and still seen, ${baseline.fixed.length} no longer seen.</p>
+${fixed.length ? `<ul>${fixed.join('')}</ul>` : ''}
 </section>`;
 }
 

@@ -30,8 +30,50 @@ export function renderJunitReport(report: Report): string {
     { name: 'plantstore conformance', ...totals, timestamp: report.startedAt },
     `\n${properties(report)}${report.checks.map(testcase).join('')}${suiteOutput(report)}  `,
   );
-  const suites = xmlElement('testsuites', { name: 'plantstore', ...totals }, `\n  ${suite}\n`);
+  const findings = findingsSuite(report);
+  const all = findings
+    ? {
+        tests: totals.tests + findings.tests,
+        failures: totals.failures + findings.failures,
+        errors: 0,
+        skipped: totals.skipped + findings.skipped,
+        time: totals.time,
+      }
+    : totals;
+  const inner = `\n${findings ? `  ${findings.xml}\n` : ''}  ${suite}\n`;
+  const suites = xmlElement('testsuites', { name: 'plantstore', ...all }, inner);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${suites}\n`;
+}
+
+/**
+ * The findings first, as a testsuite of their own: one testcase per root cause, failed (or, under a
+ * baseline, skipped as known), so a CI view counts defects before it lists the checks they fail.
+ */
+function findingsSuite(report: Report): { xml: string; tests: number; failures: number; skipped: number } | undefined {
+  const findings = report.findings ?? [];
+  if (findings.length === 0 && !report.couldNotJudge) return undefined;
+  const known = new Set(report.baseline?.known ?? []);
+  const cases = findings.map((finding) => {
+    const attributes = { classname: 'plantstore.findings', name: `${finding.fingerprint}: ${finding.title}` };
+    const detail = `Explains: ${finding.checks.join(', ')}\n\n${failureText(finding.counterexample, LIMITS)}`;
+    const inner = known.has(finding.fingerprint)
+      ? xmlElement('skipped', { message: `known: listed in the baseline ${report.baseline?.file ?? ''}` })
+      : xmlElement('failure', { message: oneLine(finding.title, 1000), type: 'finding' }, escapeXmlText(detail));
+    return `    ${xmlElement('testcase', attributes, `\n      ${inner}\n    `)}\n`;
+  });
+  if (report.couldNotJudge) {
+    const attributes = { classname: 'plantstore.findings', name: `could not judge: ${report.couldNotJudge.code}` };
+    const error = xmlElement('failure', {
+      message: oneLine(report.couldNotJudge.reason, 1000),
+      type: 'could-not-judge',
+    });
+    cases.unshift(`    ${xmlElement('testcase', attributes, `\n      ${error}\n    `)}\n`);
+  }
+  const tests = cases.length;
+  const skipped = findings.filter((finding) => known.has(finding.fingerprint)).length;
+  const counts = { tests, failures: tests - skipped, errors: 0, skipped };
+  const xml = xmlElement('testsuite', { name: 'plantstore findings', ...counts }, `\n${cases.join('')}  `);
+  return { xml, tests, failures: tests - skipped, skipped };
 }
 
 function properties(report: Report): string {

@@ -26,11 +26,18 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
   }
 }
 
-/** Quoted values that are not plain names, and numbers (not a label's `20,000`): generated values. */
-const QUOTED_VALUE = /"(?![A-Za-z_][\w-]{0,40}")(?:[^"\\]|\\.)*"/g;
+/** A quoted piece of a message, and a quoted plain name (a field, a code): the one kind kept. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}"$/;
+/** Numbers that are values (not a label's `20,000`). */
 const NUMBER = /(?<![\d,.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\d,])/g;
+
+/** Text with each quoted value that is not a plain name replaced by `"…"`. */
+export function withoutQuotedValues(text: string): string {
+  return text.replace(QUOTED, (quoted) => (PLAIN_NAME.test(quoted) ? quoted : '"…"'));
+}
 
 /** A description with its generated values (numbers, quoted text) replaced. */
 export function shapeOf(what: string): string {
-  return what.replace(QUOTED_VALUE, '"…"').replace(NUMBER, '#');
+  return withoutQuotedValues(what).replace(NUMBER, '#');
 }

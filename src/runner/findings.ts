@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withoutQuotedValues } from './defects.js';
 import type { CheckResult, Failure, Finding } from './report.js';
 
 /**
@@ -6,15 +7,13 @@ import type { CheckResult, Failure, Finding } from './report.js';
  * exponents. Statuses (three digits) and small counts stay, so they still tell defects apart.
  */
 const GENERATED_NUMBER = /-?\d+\.\d+(?:[eE][+-]?\d+)?|-?\d{4,}(?:[eE][+-]?\d+)?/g;
-/** A quoted value that is not a plain name (a name is what a reason quotes for a field or a code). */
-const QUOTED_VALUE = /"(?![A-Za-z_][\w-]{0,40}")(?:[^"\\]|\\.)*"/g;
 
 /**
  * The shape of a failure whose check names no defect: the check id and its reason with generated
  * values (long numbers, quoted values) replaced, so two runs with other seeds give the same text.
  */
 export function reasonShape(checkId: string, reason: string): string {
-  const shape = reason.replace(QUOTED_VALUE, '"…"').replace(GENERATED_NUMBER, '#');
+  const shape = withoutQuotedValues(reason).replace(GENERATED_NUMBER, '#');
   return `${checkId}: ${shape}`;
 }
 

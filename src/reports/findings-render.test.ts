@@ -1,0 +1,64 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { sampleReport } from '../fixtures/sample-reports.js';
+import { findingsOf } from '../runner/findings.js';
+import type { Report } from '../runner/report.js';
+import { createConsoleReporter } from './console-reporter.js';
+import { renderHtmlReport } from './html-reporter.js';
+import { renderJunitReport } from './junit-reporter.js';
+
+function withFindings(overrides: Partial<Report> = {}): Report {
+  const report = sampleReport(overrides);
+  return { ...report, verdict: 'not-conformant', findings: findingsOf(report.checks) };
+}
+
+function consoleText(report: Report): string {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  createConsoleReporter({ stdout, env: { CI: 'true' } }).onRunEnd?.(report, []);
+  return text;
+}
+
+describe('findings come first in every reporter, then the per-check detail', () => {
+  const report = withFindings();
+  const [first] = report.findings ?? [];
+
+  it('console: a Findings block with fingerprints before the first check detail', () => {
+    const text = consoleText(report);
+    expect(first).toBeDefined();
+    expect(text.indexOf(`F1 ${first?.fingerprint}`)).toBeGreaterThan(0);
+    expect(text.indexOf(`F1 ${first?.fingerprint}`)).toBeLessThan(text.indexOf('FAIL positive-acceptance:'));
+  });
+
+  it('JUnit: a findings testsuite before the checks, one failed testcase per finding', () => {
+    const xml = renderJunitReport(report);
+    const count = report.findings?.length ?? 0;
+    expect(xml.indexOf('name="plantstore findings"')).toBeLessThan(xml.indexOf('name="plantstore conformance"'));
+    expect(xml.match(/classname="plantstore\.findings"/g)).toHaveLength(count);
+    expect(xml).toContain(`name="${first?.fingerprint}: `);
+  });
+
+  it('JUnit: under a baseline, a known finding is skipped, not failed', () => {
+    const known = first?.fingerprint ?? '';
+    const xml = renderJunitReport({ ...report, baseline: { file: 'b.json', new: [], known: [known], fixed: [] } });
+    expect(xml).toMatch(/known: listed in the baseline b\.json/);
+  });
+
+  it('HTML: the findings section before the summary table', () => {
+    const html = renderHtmlReport(report);
+    expect(html.indexOf('Findings:')).toBeGreaterThan(0);
+    expect(html.indexOf('Findings:')).toBeLessThan(html.indexOf('<h2>Summary</h2>'));
+  });
+
+  it('a run that could not judge shows the reason alone on the console, and says so in every file', () => {
+    const couldNotJudge = { code: 'not-found', reason: 'Every valid NewPlant was answered 404.', options: [] };
+    const failed = { ...withFindings(), verdict: 'could-not-judge' as const, couldNotJudge };
+    const text = consoleText(failed);
+    expect(text).toContain('COULD NOT JUDGE: Every valid NewPlant was answered 404.');
+    expect(text).not.toContain('Findings (');
+    expect(text).not.toContain('NOT CONFORMANT');
+    expect(renderHtmlReport(failed)).toContain('COULD NOT JUDGE');
+    expect(renderJunitReport(failed)).toContain('type="could-not-judge"');
+  });
+});

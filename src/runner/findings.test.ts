@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sampleReport } from '../fixtures/sample-reports.js';
+import { defectIdentity, findingsOf, reasonShape } from './findings.js';
+import type { CheckResult, Failure } from './report.js';
+
+const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
+
+function failed(id: string, failures: readonly Partial<Failure>[]): CheckResult {
+  return {
+    id,
+    title: id,
+    rule: 'rule',
+    status: 'fail',
+    cases: failures.length,
+    failures: failures.map((failure) => ({ ...base, ...failure })),
+  };
+}
+
+describe('findingsOf', () => {
+  it('makes one finding of the same defect failed by several checks, naming each check once', () => {
+    const defect = 'status 201 for a valid NewPlant';
+    const fingerprint = defectIdentity('positive-acceptance', 'a', defect).fingerprint;
+    const findings = findingsOf([
+      failed('positive-acceptance', [
+        { defect, fingerprint, reason: 'one' },
+        { defect, fingerprint, reason: 'two' },
+      ]),
+      failed('documented-status', [{ defect, fingerprint, reason: 'three' }]),
+      failed('echo', [{ reason: '"tag" was sent as "Fern 2" but the 200 Plant has no "tag".' }]),
+    ]);
+    expect(findings.map((finding) => [finding.title, finding.checks])).toEqual([
+      [defect, ['positive-acceptance', 'documented-status']],
+      ['echo: "tag" was sent as "…" but the 200 Plant has no "tag".', ['echo']],
+    ]);
+  });
+
+  it('keeps the counterexample with the shortest body', () => {
+    const defect = 'status 500 for an invalid body';
+    const fingerprint = defectIdentity('x', 'y', defect).fingerprint;
+    const long = { ...base.request, body: '{"id": 1, "name": "a long name"}' };
+    const short = { ...base.request, body: '{}' };
+    const [finding] = findingsOf([
+      failed('no-server-error', [{ defect, fingerprint, request: long }]),
+      failed('documented-status', [{ defect, fingerprint, request: short }]),
+    ]);
+    expect(finding?.counterexample.request.body).toBe('{}');
+  });
+});
+
+describe('fingerprints', () => {
+  it('do not depend on generated values: long numbers and quoted values in a reason', () => {
+    const reason = (id: bigint, text: string) =>
+      `"name" was sent as ${JSON.stringify(text)} but came back as "x" for id ${id} (12.5 units).`;
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1000n, max: 2n ** 63n }), fc.string({ minLength: 1 }), (id, text) => {
+        fc.pre(!/^[A-Za-z_][\w-]{0,40}$/.test(text));
+        const shape = defectIdentity('echo', reason(id, text), undefined);
+        expect(shape).toEqual(defectIdentity('echo', reason(4242n, 'a b'), undefined));
+      }),
+    );
+  });
+
+  it('tell statuses, checks and named defects apart', () => {
+    expect(reasonShape('c', 'answered 201')).not.toBe(reasonShape('c', 'answered 500'));
+    expect(defectIdentity('a', 'same', undefined).fingerprint).not.toBe(
+      defectIdentity('b', 'same', undefined).fingerprint,
+    );
+    // A named defect is one finding whichever check reports it.
+    expect(defectIdentity('a', 'one', 'd').fingerprint).toBe(defectIdentity('b', 'two', 'd').fingerprint);
+    expect(defectIdentity('a', 'x', 'd').fingerprint).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
