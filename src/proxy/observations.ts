@@ -72,7 +72,12 @@ export class Observations {
     if (!client) return;
     client.cases++;
     if (clientBreak === undefined) return;
-    keep(client.warnings, exchange, { checkId: CLIENT_CHECK.id, reason: `The client ${clientBreak}.` }, number);
+    keep(
+      client.warnings,
+      exchange,
+      { checkId: CLIENT_CHECK.id, reason: `The client ${clientBreak.replace(/\.$/, '')}.` },
+      number,
+    );
   }
 
   /** The report of everything seen so far, in the shape `plantstore test` writes. */
