@@ -25,7 +25,7 @@ Options:
   -h, --help      Show help (also after a command: plantstore serve --help)
   -v, --version   Show the version
 
-Exit codes: 0 success, 1 a check failed, 2 usage or configuration error.`;
+Exit codes: 0 success, 1 a check failed, 2 usage or configuration error, or the target could not be judged.`;
 }
 
 /**

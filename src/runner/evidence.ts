@@ -11,9 +11,11 @@ function answerKey(exchange: Exchange): string {
   return response.transportError ?? String(response.status);
 }
 
+/** An HTML page: markup, labelled HTML or opening like a page (a JSON body labelled text/html is not). */
 function isHtml(exchange: Exchange): boolean {
   const type = exchange.response.headers['content-type'] ?? '';
-  return /^\s*text\/html/i.test(type) || /^\s*<(!doctype html|html)/i.test(exchange.response.body ?? '');
+  const body = exchange.response.body ?? '';
+  return /^\s*</.test(body) && (/^\s*text\/html/i.test(type) || /^\s*<(!doctype html|html)/i.test(body));
 }
 
 /**
