@@ -53,10 +53,10 @@ Options:
 Environment:
   PLANTSTORE_TOKEN     The bearer token, when neither --token nor --token-file is given
 
-Exit codes: 0 conformant (with --baseline: no new finding); 1 a check failed (with --baseline: a
-finding the baseline does not list); 2 could not judge: usage, invalid spec, unreachable target, a
-URL that does not answer like a Plant Store (the one-line reason names the fix: base path, port,
-scheme), or an incomplete run.`,
+Exit codes: 0 conformant, 1 a check failed, 2 could not judge (usage, invalid spec, unreachable
+target, a URL that does not answer like a Plant Store: the one-line reason names the fix, such as
+the base path, port or scheme; or an incomplete run). With --baseline: 0 no new finding, 1 a
+finding the baseline does not list.`,
   options: {
     'base-url': { type: 'string' },
     token: { type: 'string', multiple: true },
