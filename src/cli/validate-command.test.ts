@@ -115,12 +115,18 @@ describe('plantstore validate', () => {
         default: { description: 'Error', content: json(error) },
       },
     };
-    const components = { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } };
-    const { code, out } = await validate(write('api-key.yaml', document(post, components)));
+    const flows = { clientCredentials: { tokenUrl: 'https://id.example.com/token', scopes: {} } };
+    const components = { components: { securitySchemes: { key: { type: 'oauth2', flows } } } };
+    const { code, out } = await validate(write('oauth2.yaml', document(post, components)));
     expect(code).toBe(0);
     expect(out).toContain(
-      'NewPlant, Plant (200) and Error (default) as application/json, application/json; charset=utf-8; apiKey authentication (key)',
+      'NewPlant, Plant (200) and Error (default) as application/json, application/json; charset=utf-8; oauth2 authentication (key)',
     );
+    // An API key is no bearer token: test would refuse the document, so validate does.
+    const apiKey = { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } };
+    const refused = await validate(write('api-key.yaml', document(post, apiKey)));
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/authenticates with apiKey \(key\), but plantstore sends bearer tokens only/);
   });
 });
 

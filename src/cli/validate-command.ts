@@ -47,10 +47,14 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
   },
 };
 
-/** What serve and mock refuse when they start (a required answer property they cannot fill, ...), found now. */
+/** What test, serve and mock refuse when they start (an authentication test cannot send, a required answer property they cannot fill), found now. */
 async function serverProblems(contract: Contract): Promise<DocumentProblem[]> {
   const { serveContract } = await import('../http/served-contract.js');
   const { validSamples } = await import('../http/valid-samples.js');
+  const { foreignAuthentication } = await import('../runner/run-settings.js');
+  const authentication = foreignAuthentication(contract);
+  // `test` refuses this document before any case; say so now.
+  if (authentication !== undefined) return [{ pointer: '', message: authentication }];
   try {
     serveContract(contract, validSamples(contract));
     return [];

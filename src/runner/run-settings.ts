@@ -50,14 +50,18 @@ export async function resolveSettings(options: RunnerOptions): Promise<RunSettin
 const BEARER_LIKE = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optional']);
 
 /**
- * A document whose POST /plants authenticates some other way (an API key, Basic, mutual TLS) cannot
- * be judged with bearer tokens: every valid case would be refused for the credential alone, and the
- * target blamed for the runner's limits. Refused before any case, by name.
+ * Why the runner cannot judge a document whose POST /plants authenticates some other way (an API
+ * key, Basic, mutual TLS): every valid case would be refused for the credential alone, and the
+ * target blamed for the runner's limits. `undefined` when its credentials travel as bearer tokens.
  */
-function refuseForeignAuthentication(contract: Contract): void {
-  if (BEARER_LIKE.has(contract.auth)) return;
+export function foreignAuthentication(contract: Contract): string | undefined {
+  if (BEARER_LIKE.has(contract.auth)) return undefined;
   const schemes = contract.authSchemes.length > 0 ? ` (${contract.authSchemes.join(', ')})` : '';
-  throw new ContractError(
-    `${contract.source}: POST /plants authenticates with ${contract.auth}${schemes}, but plantstore sends bearer tokens only ("Authorization: Bearer <token>"). Declare an http bearer scheme for the operation to test it with plantstore.`,
-  );
+  return `POST /plants authenticates with ${contract.auth}${schemes}, but plantstore sends bearer tokens only ("Authorization: Bearer <token>"). Declare an http bearer scheme for the operation to test it with plantstore.`;
+}
+
+/** Refuses, before any case, a document the runner cannot judge for its authentication. */
+function refuseForeignAuthentication(contract: Contract): void {
+  const problem = foreignAuthentication(contract);
+  if (problem !== undefined) throw new ContractError(`${contract.source}: ${problem}`);
 }
