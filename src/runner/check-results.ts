@@ -5,7 +5,7 @@ import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
-import { curlLine } from './http/curl.js';
+import { curlCommands } from './http/curl.js';
 import { defectIdentity } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
@@ -148,17 +148,21 @@ function toFailure(
   const failing = exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
   if (!failing) throw new Error('a counterexample without an exchange');
   const sequence = exchanges.slice(0, verdict.exchangeIndex + 1);
-  const before =
-    sequence.length > 1
-      ? ` (request ${sequence.length} of the case; the curl lines send all ${sequence.length} in order)`
-      : '';
+  const oneConnection = sequence.some((exchange) => exchange.plan.sameConnection === true);
+  const how = oneConnection
+    ? 'the curl command sends all of them on one connection, in order'
+    : 'the curl lines send all of them in order';
+  const before = sequence.length > 1 ? ` (request ${sequence.length} of the case; ${how})` : '';
   const reason = redact(verdict.reason ?? 'failed');
   const { fingerprint } = defectIdentity(checkId, reason, verdict.defect);
   return {
     reason: `${reason}${redact(before)}`,
     request: failing.request,
     response: redactResponse(failing.response, redact),
-    curl: sequence.map((exchange) => curlLine(exchange.request)).join('\n'),
+    curl: curlCommands(
+      sequence.map((exchange) => exchange.request),
+      oneConnection,
+    ),
     ...replay,
     shrinkSteps,
     ...(verdict.defect === undefined ? {} : { defect: verdict.defect }),

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../report.js';
-import { curlLine } from './curl.js';
+import { curlCommands, curlLine } from './curl.js';
 
-/** Runs a curl line in bash with `curl` replaced by a function that prints its arguments and stdin. */
+/** Runs a curl line in POSIX sh (dash) with `curl` replaced by a function that prints its arguments and stdin. */
 function argumentsOf(line: string, token = 'T0KEN'): string[] {
   const script = `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; if [ "$*" != "\${*%@-}" ]; then printf 'STDIN:'; base64 -w0; printf '\\0'; fi; }\n${line}`;
-  const output = execFileSync('bash', ['--norc', '--noprofile', '-c', script], {
+  const output = execFileSync('dash', ['-c', script], {
     env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: token },
   });
   return output.toString('utf8').split('\0').slice(0, -1);
@@ -37,7 +37,7 @@ describe('curl lines', () => {
     expect(argumentsOf(line, 'abcd')).toContain('Authorization: Bearer abc');
   });
 
-  it('rebuild every recorded form of a damaged token in bash', () => {
+  it('rebuild every recorded form of a damaged token in a POSIX shell (no bash-only ${X~~})', () => {
     const forms = { '$PLANTSTORE_TOKEN-': 'aB3-', x$PLANTSTORE_TOKEN: 'xaB3', '${PLANTSTORE_TOKEN~~}': 'Ab3' };
     for (const [form, expected] of Object.entries(forms)) {
       const line = curlLine(request('{}', { authorization: `Bearer ${form}` }));
@@ -51,6 +51,24 @@ describe('curl lines', () => {
     expect(line).toContain('base64 -d');
     const args = argumentsOf(line);
     expect(args.at(-1)).toBe(`STDIN:${Buffer.from(body).toString('base64')}`);
+  });
+
+  it('pipe bodies with C1 controls or invisible characters through base64, which reports would spell <U+XXXX>', () => {
+    for (const body of ['{"name":"a\u0089b"}', '{"name":"a\u202eb"}', '{"name":"a\u200bb"}']) {
+      const line = curlLine(request(body));
+      expect(line, body).not.toContain(body);
+      expect(argumentsOf(line).at(-1)).toBe(`STDIN:${Buffer.from(body).toString('base64')}`);
+    }
+  });
+
+  it('join requests that must share a connection into one command with --next', () => {
+    const first = { ...request('hello'), headers: { 'content-type': 'text/plain' } };
+    const line = curlCommands([first, request('{"id":1}')], true);
+    expect(line.split('\n')).toHaveLength(1);
+    const args = argumentsOf(line);
+    expect(args.filter((arg) => arg === '--next')).toHaveLength(1);
+    expect(args.slice(args.indexOf('--next'))).toContain('Authorization: Bearer T0KEN');
+    expect(curlCommands([first, request('{}')], false).split('\n')).toHaveLength(2);
   });
 
   it('clear the Content-Type curl would add when the request had none', () => {

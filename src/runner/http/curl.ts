@@ -2,30 +2,59 @@ import type { RecordedRequest } from '../report.js';
 import { TOKEN_VARIABLE } from '../../contract/secrets.js';
 
 /**
- * A ready-to-paste curl command reproducing a recorded request. The credential stays a shell
- * expansion of `$PLANTSTORE_TOKEN`; bodies a shell argument cannot carry (control characters)
- * are piped in from base64.
+ * A ready-to-paste curl command reproducing a recorded request, for any POSIX shell. The credential
+ * stays a shell expansion of `$PLANTSTORE_TOKEN`; bodies a quoted argument cannot carry exactly
+ * (control, invisible or non-UTF-8 characters, which reports would spell `<U+XXXX>`) are piped in
+ * from base64.
  */
 export function curlLine(request: RecordedRequest): string {
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  const { args, stdin } = curlArguments(request);
+  const command = ['curl', ...args].join(' ');
+  return stdin === undefined ? command : `printf '%s' ${shellQuote(stdin)} | base64 -d | ${command}`;
+}
+
+/**
+ * The requests of one case as curl commands: one command joined by `--next` when they must share a
+ * connection (curl keeps it open between the URLs of one command), else one line each. At most one
+ * body can come from stdin; with more, each request keeps a line of its own.
+ */
+export function curlCommands(requests: readonly RecordedRequest[], sameConnection: boolean): string {
+  const parts = requests.map(curlArguments);
+  const piped = parts.filter((part) => part.stdin !== undefined);
+  if (!sameConnection || requests.length < 2 || piped.length > 1) return requests.map(curlLine).join('\n');
+  const command = ['curl', ...parts.flatMap((part, index) => [...(index > 0 ? ['--next'] : []), ...part.args])];
+  const stdin = piped[0]?.stdin;
+  return `${stdin === undefined ? '' : `printf '%s' ${shellQuote(stdin)} | base64 -d | `}${command.join(' ')}`;
+}
+
+/** curl's arguments for one request (after `curl` or `--next`), and the base64 of a body sent on stdin. */
+function curlArguments(request: RecordedRequest): { args: string[]; stdin?: string } {
+  const args = ['-sS', '-i', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     if (name === 'accept' || name === 'user-agent') continue;
-    parts.push('-H', headerArgument(name, value));
+    args.push('-H', headerArgument(name, value));
   }
-  if (request.body === null) return parts.join(' ');
+  if (request.body === null) return { args };
   // curl would add its own form Content-Type to a body sent without one.
-  if (!('content-type' in request.headers)) parts.push('-H', shellQuote('Content-Type:'));
+  if (!('content-type' in request.headers)) args.push('-H', shellQuote('Content-Type:'));
   const bytes =
     request.bodyBase64 ?? (needsBase64(request.body) ? Buffer.from(request.body).toString('base64') : undefined);
-  if (bytes === undefined) return [...parts, '--data-binary', shellQuote(request.body)].join(' ');
-  return `printf '%s' ${shellQuote(bytes)} | base64 -d | ${[...parts, '--data-binary', '@-'].join(' ')}`;
+  if (bytes === undefined) return { args: [...args, '--data-binary', shellQuote(request.body)] };
+  return { args: [...args, '--data-binary', '@-'], stdin: bytes };
 }
+
+/**
+ * The case-flipped token, `${PLANTSTORE_TOKEN~~}` in the record, is a bash-only expansion: in a
+ * curl line it is spelled for any POSIX shell (dash, busybox sh) with `tr`.
+ */
+const CASE_FLIPPED = `\${${TOKEN_VARIABLE}~~}`;
+const CASE_FLIPPED_POSIX = `$(printf '%s' "$${TOKEN_VARIABLE}" | tr 'A-Za-z' 'a-zA-Z')`;
 
 function headerArgument(name: string, value: string): string {
   const text = `${displayName(name)}: ${value}`;
   // The token is a shell expansion: double quotes, with every other special character escaped.
   if (name === 'authorization' && value.includes(TOKEN_VARIABLE)) {
-    return `"${text.replace(/["\\`]/g, '\\$&')}"`;
+    return `"${text.replace(/["\\`]/g, '\\$&').replaceAll(CASE_FLIPPED, CASE_FLIPPED_POSIX)}"`;
   }
   return shellQuote(text);
 }
@@ -39,9 +68,16 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Characters a quoted argument cannot show as they are: controls (C0 but tab and newline, DEL, C1),
+ * invisible format characters (zero-width, bidi, separators, BOM), noncharacters and lone
+ * surrogates. Reports spell these `<U+XXXX>`, so a pasted line would send other bytes.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSHOWABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/;
+
 function needsBase64(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u0008\u000b-\u001f\u007f]/.test(text) || LONE_SURROGATE.test(text);
+  return UNSHOWABLE.test(text) || LONE_SURROGATE.test(text);
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

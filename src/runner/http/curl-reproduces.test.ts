@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { promisify } from 'node:util';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { RecordedRequest } from '../report.js';
+import { curlCommands } from './curl.js';
+
+const run = promisify(execFile);
+
+interface Received {
+  readonly socket: Socket;
+  readonly authorization: string | undefined;
+  readonly body: Buffer;
+}
+
+/** A server on 127.0.0.1 that records what arrives, on which connection, and answers 200. */
+async function recordingServer(): Promise<{ url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        socket: request.socket,
+        authorization: request.headers.authorization,
+        body: Buffer.concat(chunks),
+      });
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  onTestFinished(() => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/plants`, received };
+}
+
+describe('a curl reproduction, run by the real curl in dash', () => {
+  it('sends the case on one connection, the binary body byte for byte, and the case-flipped token', async () => {
+    const { url, received } = await recordingServer();
+    const bytes = Buffer.from([0x7b, 0x22, 0x89, 0xff, 0x00, 0x22, 0x7d]);
+    const requests: RecordedRequest[] = [
+      {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer ${PLANTSTORE_TOKEN~~}' },
+        body: bytes.toString('latin1'),
+        bodyBase64: bytes.toString('base64'),
+      },
+      { method: 'POST', url, headers: { authorization: 'Bearer $PLANTSTORE_TOKEN' }, body: '{"id":1}' },
+    ];
+    const command = curlCommands(requests, true);
+    await run('dash', ['-c', `${command} > /dev/null`], {
+      env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: 'aB3c' },
+      timeout: 10_000,
+    });
+    expect(received).toHaveLength(2);
+    expect(received[0]?.socket).toBe(received[1]?.socket);
+    expect(received[0]?.body.equals(bytes)).toBe(true);
+    expect(received[0]?.authorization).toBe('Bearer Ab3C');
+    expect(received[1]?.authorization).toBe('Bearer aB3c');
+    expect(received[1]?.body.toString()).toBe('{"id":1}');
+  });
+});
