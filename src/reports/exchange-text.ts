@@ -7,11 +7,11 @@ import type { Failure, RecordedRequest, RecordedResponse } from '../runner/repor
 
 // Control characters (C0, DEL, C1), invisible format characters (zero-width, bidi marks and
 // overrides, line/paragraph separators, BOM), noncharacters U+FFFE/FFFF and lone surrogates.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
-// eslint-disable-next-line no-control-regex -- as above, but newline and tab stay
 const INVISIBLE_KEEP_LINES =
+  // eslint-disable-next-line no-control-regex -- as above, but newline and tab stay
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
 
 /** `text` with invisible and terminal-driving characters spelled `<U+XXXX>`; newlines kept if asked. */
