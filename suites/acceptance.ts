@@ -195,12 +195,12 @@ export const echo = defineCheck({
     const body = responseJson(exchange);
     if (!body.ok) {
       return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`, {
-        defect: 'the 200 answer to a valid NewPlant is not JSON',
+        defect: 'the 200 body is not JSON',
       });
     }
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
       return fail('The 200 answer does not carry the plant sent: its body is not a JSON object.', {
-        defect: 'the 200 answer to a valid NewPlant is not a JSON object',
+        defect: 'the 200 body is not a JSON object',
       });
     }
     const sent = sentObject(plan.body);

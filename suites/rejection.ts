@@ -12,7 +12,7 @@ import {
   warn,
   wrongMediaTypes,
 } from '../src/runner/suite-kit.js';
-import { requestKind } from '../src/runner/defects.js';
+import { requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const negativeRejection = defineCheck({
   id: 'negative-rejection',
@@ -31,7 +31,7 @@ export const negativeRejection = defineCheck({
           ? PASS
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
-              { defect: `status ${status} for ${requestKind(plan)}` },
+              { defect: statusDefect(status, plan) },
             );
       if (intent.missing) {
         return warn(
@@ -62,7 +62,7 @@ export const negativeRejection = defineCheck({
       );
     return fail(
       `An invalid body (${intent.what}) was answered ${status}; rule 2: a failed request is answered 400 with an Error.`,
-      { defect: `status ${status} for ${requestKind(plan)}` },
+      { defect: statusDefect(status, plan) },
     );
   },
 });

@@ -11,7 +11,7 @@ import {
   responseJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { requestKind } from '../src/runner/defects.js';
+import { statusDefect } from '../src/runner/defects.js';
 
 export const responseSchema = defineCheck({
   id: 'response-schema',
@@ -93,7 +93,7 @@ export const documentedStatus = defineCheck({
     if (allowed.includes(response.status)) return PASS;
     return fail(
       `The target answered ${response.status}, which the contract does not document for this request (expected ${allowed.join(' or ')}).`,
-      { defect: `status ${response.status} for ${requestKind(plan)}` },
+      { defect: statusDefect(response.status, plan) },
     );
   },
 });

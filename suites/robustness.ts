@@ -8,7 +8,7 @@ import {
   repeatedIds,
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
-import { requestKind } from '../src/runner/defects.js';
+import { requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const noServerError = defineCheck({
   id: 'no-server-error',
@@ -50,7 +50,7 @@ export const repeatedId = defineCheck({
     if (caseExchanges[0]?.response.status !== 200) return undefined;
     if (response.status === 200 || response.status === 400) return PASS;
     return fail(`Sending an existing id again was answered ${response.status}; the contract documents 200 and 400.`, {
-      defect: `status ${response.status} for a repeated id`,
+      defect: statusDefect(response.status, plan),
     });
   },
 });

@@ -26,6 +26,20 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
   }
 }
 
+/** Requests the target must refuse (or may, for a repeat): a wrong refusal status is one defect for all. */
+const REFUSED_KINDS: ReadonlySet<string> = new Set(['invalid-body', 'media-type', 'repeat']);
+
+/**
+ * The defect of an answer with the wrong status: `status 422 for a request it refuses` whichever
+ * invalid body, media type or repeat it was (one root cause: the target's refusal status), else
+ * `status 201 for a valid NewPlant`, `status 500 for a repeated id`, ...
+ */
+export function statusDefect(status: number, plan: PlannedRequest): string {
+  if (status >= 400 && status < 500 && REFUSED_KINDS.has(plan.intent.kind))
+    return `status ${status} for a request it refuses`;
+  return `status ${status} for ${requestKind(plan)}`;
+}
+
 /** A quoted piece of a message, and a quoted plain name (a field, a code): the one kind kept. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}"$/;
