@@ -55,7 +55,10 @@ export interface Failure {
   readonly reason: string;
   readonly request: RecordedRequest;
   readonly response: RecordedResponse;
-  /** A ready-to-paste curl command; the token reads `$PLANTSTORE_TOKEN`. */
+  /**
+   * A ready-to-paste curl command for any POSIX shell; the token reads `$PLANTSTORE_TOKEN`. Requests
+   * that must share a connection are one command joined by `--next`.
+   */
   readonly curl: string;
   /**
    * How to run exactly this case again, as text: the options of `rerun` from code, e.g.
