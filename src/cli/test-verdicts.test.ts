@@ -56,18 +56,22 @@ describe('plantstore test: could not judge → exit 2 with the probable fix', ()
     expect(report().couldNotJudge?.code).toBe('not-http');
   }, 60_000);
 
-  it('a front proxy answering the same HTML page (200 or 404) to everything: exit 2', async () => {
-    const page = '<!doctype html><html><body>Welcome to nginx!</body></html>';
-    const server = createHttpServer((request, response) => {
-      request.resume();
-      response.writeHead(request.method === 'GET' ? 200 : 404, { 'content-type': 'text/html' }).end(page);
-    });
-    const target = await started({ start: () => listenOnLoopback(server, randomToken()) });
-    const { code, cli, report } = await plantstoreTest(target, ['--reporter', 'json']);
-    expect(code, cli.err()).toBe(2);
-    expect(couldNotJudgeLine(cli.err())).toMatch(/same HTML page.*base path and port of --base-url/);
-    expect(report().couldNotJudge?.code).toBe('html');
-  }, 60_000);
+  it.each([404, 200])(
+    'a front proxy answering the same HTML page to everything (POST: %i): exit 2',
+    async (status) => {
+      const page = '<!doctype html><html><body>Welcome to nginx!</body></html>';
+      const server = createHttpServer((request, response) => {
+        request.resume();
+        response.writeHead(request.method === 'GET' ? 200 : status, { 'content-type': 'text/html' }).end(page);
+      });
+      const target = await started({ start: () => listenOnLoopback(server, randomToken()) });
+      const { code, cli, report } = await plantstoreTest(target, ['--reporter', 'json']);
+      expect(code, cli.err()).toBe(2);
+      expect(couldNotJudgeLine(cli.err())).toMatch(/same HTML page.*base path and port of --base-url/);
+      expect(report().couldNotJudge?.code).toBe('html');
+    },
+    60_000,
+  );
 
   it('a Plant Store that breaks the contract still exits 1, with one finding for the 201', async () => {
     const target = await started(created201);

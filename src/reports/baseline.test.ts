@@ -41,6 +41,8 @@ describe('baselines', () => {
     const baseline = compareWithBaseline(report, baselineOf(report), 'b.json');
     const reason = { code: 'not-found', reason: 'r', options: ['baseUrl'] };
     expect(reportExitCode({ ...report, baseline, verdict: 'could-not-judge', couldNotJudge: reason })).toBe(2);
+    const unjudged = { ...report, findings: [], verdict: 'could-not-judge' as const, couldNotJudge: reason };
+    expect(compareWithBaseline(unjudged, baselineOf(report), 'b.json').fixed).toEqual([]);
   });
 
   it('refuse a file that is not a baseline, saying how to write one', () => {

@@ -62,8 +62,9 @@ export function compareWithBaseline(report: Report, baseline: Baseline, file: st
     file,
     new: found.filter((fingerprint) => !known.has(fingerprint)),
     known: found.filter((fingerprint) => known.has(fingerprint)),
+    // A run that could not judge the target saw nothing: that fixes nothing.
     fixed: baseline.findings
-      .filter((entry) => !seen.has(entry.fingerprint))
+      .filter((entry) => report.verdict !== 'could-not-judge' && !seen.has(entry.fingerprint))
       .map(({ fingerprint, title }) => ({ fingerprint, title })),
   };
 }

@@ -98,8 +98,9 @@ function checkDetails(check: CheckResult, mode: TerminalMode): string {
 // Continuation lines start with "|" so no text from a target can begin a line of a CI log
 // (GitHub Actions reads "::command::" at the start of a line).
 function failureLines(failure: Failure, index: number): string[] {
+  const finding = failure.fingerprint === undefined ? '' : ` [finding ${failure.fingerprint}]`;
   return [
-    `  ${index}) ${oneLine(failure.reason, 400)}`,
+    `  ${index}) ${oneLine(failure.reason, 400)}${finding}`,
     ...block('request ', requestText(failure.request, BODY_LIMIT)),
     ...block('response', responseText(failure.response, BODY_LIMIT)),
     ...block('curl    ', printable(failure.curl.split('\n').map(shortCurl).join('\n'), { keepLines: true })),
