@@ -82,6 +82,11 @@ describe('plantstore test: could not judge → exit 2 with the probable fix', ()
     expect(verdict).toBe('not-conformant');
     expect(findings.map((finding) => finding.title)).toEqual(['status 201 for a valid NewPlant']);
     expect(findings[0]?.checks).toEqual(['positive-acceptance', 'documented-status']);
+    // Skipped checks say which finding left them nothing to judge.
+    const echo = report().checks.find((check) => check.id === 'echo');
+    expect(echo?.status).toBe('skip');
+    expect(echo?.skipReason).toContain(`finding ${findings[0]?.fingerprint ?? '?'}`);
+    expect(echo?.skipReason).toMatch(/answered 201 ×\d+/);
     expect(cli.out().indexOf('Findings (1')).toBeLessThan(cli.out().indexOf('FAIL positive-acceptance: Valid'));
   }, 60_000);
 });
