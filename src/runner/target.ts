@@ -14,6 +14,7 @@ import {
   renderPlant,
   withFreshIds,
   type PlantDraft,
+  type RenderedPlant,
 } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
@@ -118,7 +119,7 @@ export async function probeTarget(
   fresh: FreshIds,
   baseUrl: string,
 ): Promise<TargetTraits> {
-  const [plant, other, canary] = preflightDrafts(contract, fresh, 3);
+  const [plant, other] = preflightDrafts(contract, fresh, 2);
   if (!plant) return { rejectsRepeats: undefined };
   const rendered = renderPlant(plant, fresh, 'preflight');
   const first = await client.send(validRequest(rendered));
@@ -134,14 +135,10 @@ export async function probeTarget(
   const found = idSlotOf(plant);
   const id = rendered.ids[0];
   if (found === undefined || id === undefined) return { rejectsRepeats: undefined };
-  // The same id in another valid plant: a target that answers an identical repeat with 200 (an
-  // idempotent create) may still refuse a conflicting one, and fixed ids from earlier runs meet that.
-  const withSameId = (draft: PlantDraft, salt: string) =>
-    renderIfValid(contract, draft, fresh, salt, new Map([[found.slot.key, `${id}`]])).rendered;
-  const second = await client.send(validRequest(withSameId(other ?? plant, 'preflight-again')));
+  const second = await repeatAnswer(client, contract, fresh, { plant, rendered, other, key: found.slot.key, id });
   if (second.response.status === 400) {
     const code = errorCodeOf(second);
-    const holdsEarlierRun = await refusesCanary(client, contract, canary ?? plant, found.slot, fresh, code);
+    const holdsEarlierRun = await refusesCanary(client, contract, plant, found.slot, fresh, code);
     const invalid = await invalidIdAnswers(client, plant, found.slot.key, fresh);
     const shape = messageShapeOf(second);
     const distinctShape =
@@ -161,6 +158,27 @@ export async function probeTarget(
   }
   if (second.response.status === 200) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
+}
+
+/**
+ * The target's answer to a repeat of the accepted first plant's id: the identical plant first; when
+ * that is accepted (an idempotent create), another plant the target accepts under a fresh id, then
+ * sent with the first one's id, since such a target may still refuse a conflicting body. Only plants
+ * whose values were accepted are repeated, so a refusal can only be about the id.
+ */
+async function repeatAnswer(
+  client: TargetClient,
+  contract: Contract,
+  fresh: FreshIds,
+  first: { plant: PlantDraft; rendered: RenderedPlant; other: PlantDraft | undefined; key: string; id: bigint },
+): Promise<Exchange> {
+  const identical = await client.send(validRequest(first.rendered));
+  if (identical.response.status !== 200 || first.other === undefined) return identical;
+  const accepted = await client.send(validRequest(renderPlant(first.other, fresh, 'preflight-other')));
+  if (accepted.response.status < 200 || accepted.response.status > 299) return identical;
+  const raw = new Map([[first.key, `${first.id}`]]);
+  const conflicting = renderIfValid(contract, first.other, fresh, 'preflight-again', raw);
+  return conflicting.rewritten ? client.send(validRequest(conflicting.rendered)) : identical;
 }
 
 /** The target's 400 answers to the plant without its id and with a string id (`undefined`: not a 400). */
@@ -200,8 +218,8 @@ async function refusesCanary(
   fresh: FreshIds,
   repeatErrorCode: string | undefined,
 ): Promise<boolean> {
-  // A plant drawn from this run's nonce, so a target that accepts identical repeats still refuses an
-  // earlier run's canary (its other properties differ).
+  // The run's accepted first plant (drawn from its nonce), so a refusal is about the id alone, and a
+  // target that accepts identical repeats still refuses an earlier run's canary (its values differ).
   const raw = new Map([[slot.key, canaryId(slot).toString()]]);
   const canary = await client.send(validRequest(renderIfValid(contract, draft, fresh, 'canary', raw).rendered));
   if (canary.response.status !== 400) return false;
