@@ -130,3 +130,15 @@ describe('plantstore test: --write-baseline and --baseline', () => {
     expect(missing.cli.err()).toContain('--baseline nope.json: no such file');
   });
 });
+
+describe('plantstore test: a port that never answers', () => {
+  it('could not judge it: exit 2, the reason names the port and the timeout', async () => {
+    const server = createNetServer(() => undefined);
+    const target = await started({ start: () => listenOnLoopback(server, randomToken()) });
+    const cli = captureIo({ PLANTSTORE_TOKEN: target.token });
+    const args = ['test', '--base-url', target.url, '--runs', '2', '--timeout', '300', '--budget', '5000'];
+    const code = await runCli([...args, '--reporter', 'json'], cli);
+    expect(code, cli.err()).toBe(2);
+    expect(couldNotJudgeLine(cli.err())).toMatch(/answered no request within --timeout.*port of --base-url/);
+  }, 30_000);
+});

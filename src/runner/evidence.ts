@@ -138,6 +138,12 @@ function noHttp(evidence: RunEvidence, url: URL): CouldNotJudge {
       `TLS failed on every request to ${where} (${countsText(evidence.transport)}). If the server speaks plain HTTP, use http:// in \`baseUrl\`; if its certificate is signed by your own CA, point NODE_EXTRA_CA_CERTS at that CA's certificate.`,
     );
   }
+  if (only((name) => name === 'timeout')) {
+    return verdict(
+      'no-answer',
+      `${where} accepted connections but answered no request within \`timeoutMs\` (${countsText(evidence.transport)}): check the port of \`baseUrl\` (something else may listen there), or raise \`timeoutMs\` for a slow server.`,
+    );
+  }
   return verdict(
     'no-answer',
     `No request to ${where} got an HTTP answer (${countsText(evidence.transport)}): check the host, port and scheme of \`baseUrl\`, and that the server is running.`,
