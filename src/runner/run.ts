@@ -115,6 +115,7 @@ async function testTarget(
     onProgress,
   });
   const { checks, findings, couldNotJudge } = conclude(settings, target, sent.evidence, settled);
+  // In report order, once final: a skipped check's reason names findings of checks settled after it.
   for (const check of checks) onProgress?.({ kind: 'check', check });
   const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent);
   return {
