@@ -1,5 +1,4 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +30,9 @@ describe('the README\'s "Adding a suite" example, verbatim', () => {
   let file: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'plantstore-readme-suite-'));
+    // Inside the package root, where vitest transforms modules and resolves 'plantstore' to the source
+    // entry (a module under the system's temporary folder is loaded by Node as it is, without either).
+    dir = await mkdtemp(join(PACKAGE_ROOT, 'suites', '.readme-suite-'));
     file = join(dir, 'tag-length.ts');
     const example = await readmeSuiteExample();
     expect(example).toContain("from 'plantstore'");
