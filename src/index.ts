@@ -54,15 +54,19 @@ export { ConformanceOptionsError, TargetUnreachableError } from './runner/errors
 export type { CaseProgress, Reporter, RunEvent, RunStart } from './runner/events.js';
 export { renderOptionNames } from './runner/option-text.js';
 export {
+  type BaselineComparison,
   type CheckId,
   type CheckResult,
   type CheckStatus,
+  type CouldNotJudge,
   type Failure,
+  type Finding,
   type RecordedRequest,
   type RecordedResponse,
   type Report,
   type Rerun,
   type RunNote,
+  type RunVerdict,
 } from './runner/report.js';
 
 // What suites are made of.
@@ -76,6 +80,7 @@ export {
   type JudgeContext,
   type Suite,
   type Verdict,
+  type VerdictDetails,
 } from './runner/check.js';
 export type { Exchange } from './runner/http/client.js';
 export {
@@ -99,6 +104,7 @@ export {
   type PlanContext,
   type PlannedRequest,
   type Probe,
+  type WrittenAs,
 } from './runner/probe.js';
 export {
   authProbes,
