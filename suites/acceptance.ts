@@ -75,6 +75,17 @@ function refusedTwinVerdict(twin: WrittenAs, status: number, caseExchanges: read
   }
 }
 
+/**
+ * Why a refused body with a `__proto__` or `constructor` member was still valid, when the answer
+ * shows that member was the reason (it names it, or prototypes): frameworks such as fastify refuse it
+ * by default as "prototype poisoning". Said only where that is the cause, not on every refusal.
+ */
+function prototypeHint(key: string | undefined, exchange: Exchange): string | undefined {
+  if (key === undefined || exchange.response.status !== 400) return undefined;
+  if (!/proto|constructor/i.test(exchange.response.body ?? '')) return undefined;
+  return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
+}
+
 export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
@@ -101,7 +112,9 @@ export const positiveAcceptance = defineCheck({
     if (intent.kind === 'valid-variant') return refusedTwinVerdict(intent.writtenAs, response.status, caseExchanges);
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
-    const note = intent.note === undefined ? '' : ` ${intent.note}`;
+    const note = [intent.note, prototypeHint(intent.prototypeKey, exchange)]
+      .map((text) => (text ? ` ${text}` : ''))
+      .join('');
     const refusedToken =
       response.status === 401 || response.status === 403
         ? ' If the token you gave is right, the target refuses valid credentials; if not, fix the token and run again.'

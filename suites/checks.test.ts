@@ -61,6 +61,19 @@ describe('acceptance checks', () => {
     );
   });
 
+  it('positive-acceptance: the prototype-poisoning hint only where the answer names the member', () => {
+    const proto: Intent = { ...VALID, prototypeKey: '__proto__' };
+    const reason = (status: number, body: string) =>
+      positiveAcceptance.judge(exchange(proto, status, body), context, [])?.reason ?? '';
+    expect(reason(400, '{"error":1,"message":"Object contains forbidden prototype property"}')).toContain(
+      'prototype poisoning',
+    );
+    expect(reason(400, '{"error":1,"message":"name too long"}')).not.toContain('prototype poisoning');
+    expect(reason(413, '{"error":1,"message":"__proto__ is fine, the body is too large"}')).not.toContain(
+      'prototype poisoning',
+    );
+  });
+
   it('positive-acceptance: throttling (429, 503) is not judged', () => {
     expect(outcome(positiveAcceptance, exchange(VALID, 429, ''))).toBeUndefined();
     expect(outcome(positiveAcceptance, exchange(VALID, 503, ''))).toBeUndefined();

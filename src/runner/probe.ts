@@ -11,6 +11,8 @@ interface ValidPlant {
   readonly idMayRepeat: boolean;
   /** Extra explanation for a failure, e.g. why this id is special. */
   readonly note?: string;
+  /** The body's `__proto__` or `constructor` member, which some frameworks refuse by default. */
+  readonly prototypeKey?: string;
 }
 
 /**

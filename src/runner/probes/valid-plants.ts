@@ -54,7 +54,11 @@ export const validPlants = defineProbe<PlantDraft>({
   title: 'valid NewPlants with a valid token',
   share: 1,
   arbitrary: (contract) => newPlantArbitrary(contract),
-  plan: (draft, { fresh, salt }) => [validRequest(renderPlant(draft, fresh, salt), 'Bearer', prototypeKeyNote(draft))],
+  plan: (draft, { fresh, salt }) => {
+    const request = validRequest(renderPlant(draft, fresh, salt));
+    const key = prototypeKey(draft);
+    return [key === undefined ? request : { ...request, intent: { ...request.intent, prototypeKey: key } }];
+  },
 });
 
 /** The valid boundary variants of the document's NewPlant (a length at its maximum, each enum value, ...). */
@@ -96,16 +100,11 @@ export const boundaryPlants = defineProbe<{ draft: PlantDraft; keep: string | un
   },
 });
 
-/**
- * Why a body with a `__proto__` or `constructor` key is still valid: some frameworks refuse such
- * keys by default, and the person reading the failure should learn that from it.
- */
-function prototypeKeyNote(draft: PlantDraft): string | undefined {
+/** The `__proto__` or `constructor` key of the draft, which some frameworks refuse by default. */
+function prototypeKey(draft: PlantDraft): string | undefined {
   const { value } = draft;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const key = Object.keys(value).find((name) => name === '__proto__' || name === 'constructor');
-  if (key === undefined) return undefined;
-  return `The body has a "${key}" property: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
+  return Object.keys(value).find((name) => name === '__proto__' || name === 'constructor');
 }
 
 /**
