@@ -149,17 +149,34 @@ export async function dereferenceDocument(
   let problems: DocumentProblem[] = [];
   if (metaValidate) {
     try {
-      return { document: restore(await SwaggerParser.validate(source, copy(), {})), exactIntegers, problems };
+      return {
+        document: restore(await SwaggerParser.validate(source, asParserInput(copy()), {})),
+        exactIntegers,
+        problems,
+      };
     } catch (error) {
       problems = parserProblems(error);
       if (!hasDetails(error)) return { problems };
     }
   }
   try {
-    return { document: restore(await SwaggerParser.dereference(source, copy(), {})), exactIntegers, problems };
+    return {
+      document: restore(await SwaggerParser.dereference(source, asParserInput(copy()), {})),
+      exactIntegers,
+      problems,
+    };
   } catch (error) {
     return { problems: [...problems, ...parserProblems(error)] };
   }
+}
+
+/**
+ * The read document, given to swagger-parser as its input type: checking that it is a well-formed
+ * OpenAPI document is swagger-parser's job (its `OpenAPI.Document` type lives in a package we do not
+ * declare, so the value is passed as `never`, which every parameter type accepts).
+ */
+function asParserInput(document: JsonObject): never {
+  return document as never;
 }
 
 function hasDetails(error: unknown): boolean {

@@ -111,7 +111,7 @@ describe('loadContract', () => {
   it('honours an integer bound beyond 2^53 exactly as written, though parsers round it', async () => {
     const document = plantStore('3.1.0');
     const id = { type: 'integer', maximum: 1 };
-    (document.components as { schemas: typeof schemas }).schemas.NewPlant = {
+    (document.components as { schemas: Record<string, unknown> }).schemas.NewPlant = {
       ...schemas.NewPlant,
       properties: { ...schemas.NewPlant.properties, id },
     };

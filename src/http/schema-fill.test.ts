@@ -7,7 +7,15 @@ import { fillValues } from './schema-fill.js';
 const check: SchemaCheck = (value) =>
   ['a', 'b'].includes(String((value as Record<string, unknown>).kind))
     ? []
-    : [{ kind: 'constraint', field: 'kind', message: 'field "kind" must be one of a, b' }];
+    : [
+        {
+          kind: 'constraint',
+          field: 'kind',
+          keyword: 'enum',
+          pointer: '/kind',
+          message: 'field "kind" must be one of a, b',
+        },
+      ];
 
 const fill = (kind: Record<string, unknown>, sample: unknown): string | undefined => {
   const declared = declaredProperties({ required: ['kind'], properties: { kind } });
