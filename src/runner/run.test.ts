@@ -50,7 +50,8 @@ const trimmingTarget: Handler = (req, res, body) => {
   const read = readNewPlant(contract, req.headers['content-type'], body);
   if (!read.ok) return send(400, errorBody(read.problem));
   const { name, tag } = read.plant;
-  send(200, JSON.stringify(tag === undefined ? { name: String(name).trim() } : { name: String(name).trim(), tag }));
+  const trimmed = typeof name === 'string' ? name.trim() : name;
+  send(200, JSON.stringify(tag === undefined ? { name: trimmed } : { name: trimmed, tag }));
 };
 
 const QUICK = { runs: 12, concurrency: 4, timeoutMs: 3_000, budgetMs: 30_000 } as const;
