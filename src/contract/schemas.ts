@@ -94,7 +94,7 @@ function withExactIntegers(schema: unknown): unknown {
       configurable: true,
     });
   }
-  if (typeof copy.format === 'string' && copy.format in EXACT_FORMATS) copy[EXACT_KEYWORD] = copy.format;
+  if (typeof copy.format === 'string' && Object.hasOwn(EXACT_FORMATS, copy.format)) copy[EXACT_KEYWORD] = copy.format;
   return copy;
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context } from './context.js';
+import { domainSize } from './domain.js';
 import { jsonKey } from './json.js';
 import { childPointer } from './keywords.js';
 import { at, type Candidate } from './leaf-variants.js';
@@ -27,10 +28,14 @@ export function arrayCandidates(site: Site, context: Context): Candidate[] {
   const unique = schema.uniqueItems === true;
   const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
   const max = typeof schema.maxItems === 'number' ? schema.maxItems : undefined;
+  const distinct = unique ? (domainSize((schema.items as Schema | undefined) ?? true) ?? Infinity) : Infinity;
+  // More unique items than the item values allow cannot be made (fast-check would retry without end).
   const ofLength = (length: number, of: fc.Arbitrary<ExactJson> = items): fc.Arbitrary<ExactJson> =>
-    unique
-      ? fc.uniqueArray(of, { minLength: length, maxLength: length, selector: jsonKey })
-      : fc.array(of, { minLength: length, maxLength: length });
+    length > distinct
+      ? fc.constant([])
+      : unique
+        ? fc.uniqueArray(of, { minLength: length, maxLength: length, selector: jsonKey })
+        : fc.array(of, { minLength: length, maxLength: length });
   const candidates = lengthCandidates(site, min, max, ofLength);
   const others = schema.contains === undefined ? undefined : avoiding(items, schema.contains as Schema, context);
   if (others !== undefined) {

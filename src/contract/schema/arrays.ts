@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
+import { domainSize } from './domain.js';
 import { jsonKey } from './json.js';
 import { childPointer } from './keywords.js';
 import { validArbitrary } from './valid.js';
@@ -45,10 +46,19 @@ export function arrayArbitrary(schema: Node, place: Place, context: Context): fc
     complete && itemsSchema !== false
       ? validArbitrary(itemsSchema, itemPlace(place, 'items', prefix.length), context)
       : null;
-  const restMin = Math.max(0, min - prefix.length);
-  const restMax = Math.max(0, Math.min(max ?? Infinity, min + SPARE_ITEMS) - prefix.length);
-  if (restMin > 0 && rest === null) return null;
   const unique = schema.uniqueItems === true;
+  // Unique items cannot outnumber the values an item may take (fast-check would retry without end).
+  const distinct = unique ? (domainSize(itemsSchema) ?? Infinity) : Infinity;
+  const restMin = Math.max(0, min - prefix.length);
+  const restMax = Math.min(distinct, Math.max(0, Math.min(max ?? Infinity, min + SPARE_ITEMS) - prefix.length));
+  if (restMin > restMax) {
+    throw context.refuse(
+      'uniqueItems',
+      childPointer(context.originOf(schema, place.schemaPointer), 'uniqueItems'),
+      `the items allow only ${distinct} distinct values, fewer than minItems ${min}`,
+    );
+  }
+  if (restMin > 0 && rest === null) return null;
   const tail: fc.Arbitrary<ExactJson[]> =
     rest === null || restMax === 0
       ? fc.constant([])

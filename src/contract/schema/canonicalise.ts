@@ -121,9 +121,10 @@ function translate(node: unknown, pointer: string, state: State): Schema {
 function define(node: Record<string, unknown>, pointer: string, state: State): string {
   const known = state.names.get(node);
   if (known !== undefined) return known;
-  const title = typeof node.title === 'string' ? node.title.replace(/[^A-Za-z0-9_.-]/g, '') : '';
+  // Letters, digits and a few marks only: a name is a $ref path segment and a key of $defs.
+  const title = typeof node.title === 'string' ? node.title.replace(/[^A-Za-z0-9.-]/g, '') : '';
   let name = title || 'Schema';
-  for (let index = 2; name in state.defs; index++) name = `${title || 'Schema'}${index}`;
+  for (let index = 2; Object.hasOwn(state.defs, name); index++) name = `${title || 'Schema'}${index}`;
   state.names.set(node, name);
   state.defs[name] = true;
   state.defs[name] = translateBody(node, pointer, state);
@@ -133,7 +134,7 @@ function define(node: Record<string, unknown>, pointer: string, state: State): s
 function translateBody(node: Record<string, unknown>, pointer: string, state: State): Schema {
   const out: Record<string, unknown> = {};
   for (const [keyword, value] of Object.entries(node)) {
-    const reason = REFUSED[keyword];
+    const reason = Object.hasOwn(REFUSED, keyword) ? REFUSED[keyword] : undefined;
     if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
     if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
   }
@@ -177,6 +178,15 @@ function translateChildren(
       throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), `${keyword} must be an object`);
     const translated: Record<string, Schema> = {};
     for (const [name, item] of Object.entries(map)) {
+      if (name === '__proto__') {
+        // ajv skips a schema key named __proto__ (a guard against prototype pollution): it cannot be judged.
+        const at = childPointer(childPointer(pointer, keyword), name);
+        throw new UnsupportedSchemaError(
+          keyword,
+          at,
+          'a property named __proto__ cannot be validated (ajv ignores it)',
+        );
+      }
       Object.defineProperty(translated, name, {
         value: translate(item, childPointer(childPointer(pointer, keyword), name), state),
         enumerable: true,

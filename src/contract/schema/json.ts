@@ -33,13 +33,14 @@ export function asParsed(value: ExactJson): unknown {
 
 /**
  * A text equal for values JSON Schema calls equal (`1`, `1.0` and `1e0` are one number; key order
- * does not matter), for `uniqueItems` and `enum`.
+ * does not matter), for `uniqueItems` and `enum`. Numbers compare as the doubles they parse to, as
+ * the check (ajv) compares them: two decimals one double apart are one value to it.
  */
 export function jsonKey(value: unknown): string {
   if (value === null || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return JSON.stringify(value);
   const decimal = toDecimal(value);
-  if (decimal !== undefined) return `n${decimalText(decimal)}`;
+  if (decimal !== undefined) return `n${String(Number(decimalText(decimal)))}`;
   if (Array.isArray(value)) return `[${value.map(jsonKey).join(',')}]`;
   if (typeof value === 'object') {
     const keys = Object.keys(value).sort();

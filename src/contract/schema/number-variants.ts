@@ -14,7 +14,8 @@ const FORMATS: Readonly<Record<string, { min: bigint; max: bigint }>> = { int32:
 /** The edges of the numeric bounds and of int32/int64, non-multiples, and fractions where integers are due. */
 export function numberCandidates(site: Site, types: JsonType[] | undefined, _context: Context): Candidate[] {
   const format = typeof site.schema.format === 'string' ? site.schema.format : undefined;
-  const integral = (types !== undefined && !types.includes('number')) || (format !== undefined && format in FORMATS);
+  const integral =
+    (types !== undefined && !types.includes('number')) || (format !== undefined && Object.hasOwn(FORMATS, format));
   const bounds = numericBounds(site.schema);
   const unit: Decimal = integral
     ? { digits: bounds.multipleOf === undefined ? 1n : integerStep(bounds.multipleOf), scale: 0 }
@@ -90,7 +91,7 @@ function boundCandidates(
 
 /** The ends of int32/int64 where no bound keyword is stricter: inside, and one past (keyword `format`). */
 function formatCandidates(site: Site, bounds: NumericBounds, format: string | undefined, unit: Decimal): Candidate[] {
-  const range = format === undefined ? undefined : FORMATS[format];
+  const range = format === undefined || !Object.hasOwn(FORMATS, format) ? undefined : FORMATS[format];
   if (range === undefined) return [];
   const step = unit.digits;
   const candidates: Candidate[] = [];

@@ -172,7 +172,10 @@ function multiplesArbitrary(bounds: NumericBounds, unit: Decimal): fc.Arbitrary<
   if (range === undefined) return undefined;
   // An open side reaches 15 significant digits (what a double keeps); doubles cover the far range.
   const wide = DECIMAL_DIGITS;
-  const [first = -wide, last = wide] = range;
+  const [lower, upper] = range;
+  // An open side reaches `wide` multiples past the other side, or past zero when both are open.
+  const first = lower ?? (upper === undefined ? -wide : upper - 2n * wide);
+  const last = upper ?? (lower === undefined ? wide : lower + 2n * wide);
   const toNumber = (k: bigint): ExactJson =>
     new LosslessNumber(decimalText(normalise({ digits: k * unit.digits, scale: unit.scale })));
   const edges = [first, last, first + 1n, last - 1n, 0n, 1n, -1n].filter((k) => k >= first && k <= last);

@@ -29,7 +29,7 @@ export interface ObjectShape {
   readonly patterns: readonly { readonly regex: RegExp; readonly source: string; readonly schema: Schema }[];
   readonly additional: Schema;
   readonly propertyNames: Schema | undefined;
-  readonly dependentRequired: Readonly<Record<string, readonly string[]>>;
+  readonly dependentRequired: ReadonlyMap<string, readonly string[]>;
   readonly min: number;
   readonly max: number | undefined;
 }
@@ -69,7 +69,16 @@ export function objectShape(schema: Node, place: Place, context: Context): Objec
       `maxProperties ${max} leaves no valid object`,
     );
   }
-  return { fields, forbidden, patterns, additional, propertyNames, dependentRequired, min, max };
+  return {
+    fields,
+    forbidden,
+    patterns,
+    additional,
+    propertyNames,
+    dependentRequired: new Map(Object.entries(dependentRequired)),
+    min,
+    max,
+  };
 }
 
 function fieldOf(
@@ -143,7 +152,7 @@ function assemble(
   const entries: [string, ExactJson][] = [...present];
   for (const [name, value] of available) {
     if (entries.length + extras.length >= shape.min) break;
-    if (present.has(name) || (shape.dependentRequired[name]?.length ?? 0) > 0) continue;
+    if (present.has(name) || (shape.dependentRequired.get(name)?.length ?? 0) > 0) continue;
     entries.push([name, value]);
   }
   const limit = shape.max ?? Infinity;
@@ -164,7 +173,7 @@ function trimOptional(
   const required = new Set(fields.filter((field) => field.required).map((field) => field.name));
   for (let index = entries.length - 1; index >= 0 && entries.length > limit; index--) {
     const name = entries[index]?.[0] ?? '';
-    const needed = entries.some(([other]) => shape.dependentRequired[other]?.includes(name) === true);
+    const needed = entries.some(([other]) => shape.dependentRequired.get(other)?.includes(name) === true);
     if (!required.has(name) && !needed) entries.splice(index, 1);
   }
 }
@@ -178,7 +187,7 @@ function closeDependencies(
   for (let changed = true; changed;) {
     changed = false;
     for (const [name] of present) {
-      for (const needed of shape.dependentRequired[name] ?? []) {
+      for (const needed of shape.dependentRequired.get(name) ?? []) {
         if (present.has(needed)) continue;
         const value = available.get(needed);
         if (value === undefined) return false;

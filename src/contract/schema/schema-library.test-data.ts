@@ -360,6 +360,18 @@ export const REFUSALS: readonly {
     pointer: '/enum',
   },
   {
+    name: 'more unique items than values',
+    schema: { type: 'array', items: { type: 'boolean' }, uniqueItems: true, minItems: 3 },
+    keyword: 'uniqueItems',
+    pointer: '/uniqueItems',
+  },
+  {
+    name: 'a property named __proto__ (ajv ignores it)',
+    schema: { type: 'object', properties: JSON.parse('{"__proto__": {"type": "integer"}}') as object },
+    keyword: 'properties',
+    pointer: '/properties/__proto__',
+  },
+  {
     name: 'a pattern inside a merged allOf branch',
     schema: { allOf: [{ type: 'object' }, { properties: { p: { type: 'string', pattern: '(?<=a)b' } } }] },
     keyword: 'pattern',

@@ -32,7 +32,10 @@ export function stringCandidates(site: Site, context: Context): Candidate[] {
         candidates.push(at(site, 'pattern', false, `not matching pattern ${schema.pattern}`, missing, false));
     }
   }
-  const invalidFormat = typeof schema.format === 'string' ? INVALID_FORMAT_TEXT[schema.format] : undefined;
+  const invalidFormat =
+    typeof schema.format === 'string' && Object.hasOwn(INVALID_FORMAT_TEXT, schema.format)
+      ? INVALID_FORMAT_TEXT[schema.format]
+      : undefined;
   if (invalidFormat !== undefined) {
     candidates.push(
       at(site, 'format', false, `not a valid ${String(schema.format)}`, fc.constantFrom(...invalidFormat), false),

@@ -93,12 +93,10 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
   ];
   const awkward = AWKWARD_TEXT.filter(fits);
   if (awkward.length > 0) arbitraries.push({ arbitrary: fc.constantFrom(...awkward), weight: 3 });
-  if (cap >= 4 && minLength <= 40) {
-    const core = fc.string({
-      unit: codePointArbitrary,
-      minLength: Math.max(0, minLength - 2),
-      maxLength: Math.min(38, cap - 4),
-    });
+  const coreMin = Math.max(0, minLength - 2);
+  const coreMax = Math.min(38, cap - 2);
+  if (coreMax >= coreMin && minLength <= 40) {
+    const core = fc.string({ unit: codePointArbitrary, minLength: coreMin, maxLength: coreMax });
     const edged = fc
       .tuple(fc.constantFrom(...WHITESPACE), core, fc.constantFrom(...WHITESPACE))
       .map(([before, middle, after]) => before + middle + after)

@@ -50,7 +50,7 @@ export function validArbitrary(schema: Schema, place: Place, context: Context): 
 /** A `$ref` to a recursive part: expanded up to the recursion limit, then only what can stop. */
 function referenced(schema: Node, place: Place, context: Context): Generated {
   const name = decodeURIComponent(String(schema.$ref).replace(/^#\/\$defs\//, ''));
-  const target = context.canonical.defs[name];
+  const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
   if (target === undefined)
     throw context.refuse('$ref', place.schemaPointer, `unknown reference ${String(schema.$ref)}`);
   if (place.refs.length > context.maxRecursion) return null;

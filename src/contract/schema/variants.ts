@@ -161,7 +161,7 @@ function safeRegex(source: string): RegExp | undefined {
 /** A `$ref` site continues at the referenced schema, once per path (recursion is not unrolled for variants). */
 function referencedSite(site: Site, context: Context): Site[] {
   const name = decodeURIComponent(String(site.schema.$ref).replace(/^#\/\$defs\//, ''));
-  const target = context.canonical.defs[name];
+  const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
   if (typeof target !== 'object' || site.place.refs.includes(name) || Object.keys(site.schema).length > 1) return [];
   return [
     {
