@@ -126,6 +126,10 @@ export function objectArbitrary(schema: Node, place: Place, context: Context): f
   }
   const extras = extrasArbitrary(shape, kept.length, place, context);
   const build = fc.tuple(fc.tuple(...values), extras).map(([chosen, extra]) => assemble(shape, kept, chosen, extra));
+  // Only counts and dependencies can leave an object unbuildable: without them, no sample to pay for.
+  if (shape.min === 0 && shape.max === undefined && shape.dependentRequired.size === 0) {
+    return build as fc.Arbitrary<ExactJson>;
+  }
   return context.filtered(build, (value) => value !== undefined, {
     keyword: 'minProperties',
     schemaPointer: childPointer(context.originOf(schema, place.schemaPointer), 'minProperties'),
