@@ -55,7 +55,8 @@ const constrained = {
   required: ['id', 'name'],
   properties: {
     id: { type: 'integer', format: 'int64', minimum: 1, maximum: 1000000 },
-    name: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[A-Za-z][A-Za-z ]*$' },
+    name: { type: 'string', minLength: 1, maxLength: 20 },
+    code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2,4}$' },
     tag: { type: 'string', enum: ['cactus', 'fern', 'palm'] },
     price: { type: 'number', minimum: 0, exclusiveMaximum: 10000, multipleOf: 0.01 },
     labels: { type: 'array', items: { type: 'string', maxLength: 8 }, maxItems: 4, uniqueItems: true },
