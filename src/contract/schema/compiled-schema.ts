@@ -10,14 +10,7 @@ import type { SchemaCheck } from '../schemas.js';
  * caller's {@link CompileOptions.integer} hook and must be replaced by the caller before writing.
  */
 export type ExactJson =
-  | null
-  | boolean
-  | string
-  | bigint
-  | LosslessNumber
-  | JsonPlaceholder
-  | ExactJson[]
-  | { [key: string]: ExactJson };
+  null | boolean | string | bigint | LosslessNumber | JsonPlaceholder | ExactJson[] | { [key: string]: ExactJson };
 
 /** A value a caller fills in later (e.g. an id made fresh per run); the compiler never makes one. */
 export abstract class JsonPlaceholder {
