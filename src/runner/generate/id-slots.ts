@@ -167,7 +167,10 @@ const INT64_EDGES = [
  * int32 ends, 0 and -1, the first integers doubles cannot hold, and the slot's own ends, when inside.
  */
 export function slotEdges(slot: IdSlot): bigint[] {
-  const own = [slot.min, slot.max, slot.min + slot.step, slot.max - slot.step];
+  // A range of the document's own: its ends and the values next to them. The whole int64 range's ends
+  // are in INT64_EDGES already.
+  const whole = slot.min === INT64.min && slot.max === INT64.max;
+  const own = whole ? [] : [slot.min, slot.max, slot.min + slot.step, slot.max - slot.step];
   const edges = [...INT64_EDGES, ...own].filter((value) => inSlot(slot, value));
   return [...new Set(edges)];
 }
