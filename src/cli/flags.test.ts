@@ -70,4 +70,13 @@ describe('the CLI speaks flags where the runner speaks options', () => {
     const shown = reportInFlags({ ...report, checks: [{ ...report.checks[0]!, failures: [embedded] }] });
     expect(shown.checks[0]?.failures[0]?.replay).toBe('plantstore test --seed 1 --runs 5 --replay p:1:-:ab');
   });
+
+  it('names the document of the run in the replay command, quoted for the shell when it must be', () => {
+    const rerun = { seed: 1, runs: 5, spec: "vendor docs/it's.yaml", replay: 'p:1:-:ab' };
+    const failure = { ...report.checks[0]!.failures[0]!, rerun };
+    const shown = reportInFlags({ ...report, checks: [{ ...report.checks[0]!, failures: [failure] }] });
+    expect(shown.checks[0]?.failures[0]?.replay).toBe(
+      `plantstore test --seed 1 --runs 5 --spec 'vendor docs/it'\\''s.yaml' --replay p:1:-:ab`,
+    );
+  });
 });

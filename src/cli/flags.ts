@@ -72,8 +72,14 @@ function failureInFlags(failure: Failure): Failure {
   const { rerun } = failure;
   if (!rerun) return failure;
   const where = rerun.baseUrl === undefined ? '' : ` --base-url ${rerun.baseUrl}`;
+  const document = rerun.spec === undefined ? '' : ` --spec ${shellWord(rerun.spec)}`;
   return {
     ...failure,
-    replay: `plantstore test --seed ${rerun.seed} --runs ${rerun.runs}${where} --replay ${rerun.replay}`,
+    replay: `plantstore test --seed ${rerun.seed} --runs ${rerun.runs}${where}${document} --replay ${rerun.replay}`,
   };
+}
+
+/** `word` as one POSIX shell word: bare when it holds only safe characters, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -127,6 +127,8 @@ export interface Rerun {
   readonly runs: number;
   /** Absent when the embedded reference was tested. */
   readonly baseUrl?: string;
+  /** The document the run followed; absent for the packaged openapi.yaml. */
+  readonly spec?: string;
   /** The replay string naming the case and its shrink path. */
   readonly replay: string;
 }

@@ -40,9 +40,19 @@ export function runVerdict(
 }
 
 /** The options that re-run one case, in option names (the CLI shows them as a command). */
-export function rerunOptions(settings: Pick<RunSettings, 'seed' | 'runs'>, target: Target, replay: string): Rerun {
-  const { seed, runs } = settings;
-  return target.embedded ? { seed, runs, replay } : { seed, runs, baseUrl: target.baseUrl, replay };
+export function rerunOptions(
+  settings: Pick<RunSettings, 'seed' | 'runs' | 'spec'>,
+  target: Target,
+  replay: string,
+): Rerun {
+  const { seed, runs, spec } = settings;
+  return {
+    seed,
+    runs,
+    ...(target.embedded ? {} : { baseUrl: target.baseUrl }),
+    ...(spec === undefined ? {} : { spec }),
+    replay,
+  };
 }
 
 /** A note whose message names options in backquotes. */

@@ -9,6 +9,8 @@ import { selectChecks, type CheckSelection } from './selection.js';
 export interface RunSettings {
   readonly started: number;
   readonly contract: Contract;
+  /** The document named by the caller; absent when the packaged openapi.yaml is followed. */
+  readonly spec?: string;
   readonly seed: number;
   readonly runs: number;
   readonly concurrency: number;
@@ -34,6 +36,7 @@ export async function resolveSettings(options: RunnerOptions): Promise<RunSettin
   return {
     started,
     contract,
+    ...(options.spec === undefined ? {} : { spec: options.spec }),
     seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
     runs: options.runs ?? DEFAULTS.runs,
     concurrency: options.concurrency ?? DEFAULTS.concurrency,
