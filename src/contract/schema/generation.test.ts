@@ -11,6 +11,20 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 const OPTIONS = { dialect: 'openapi-3.1', subject: 'a NewPlant' } as const;
 
+/** True when two JSON number texts denote the same value. */
+function sameDecimal(a: string, b: string): boolean {
+  const parse = (text: string): [bigint, number] => {
+    const [mantissa = '', exponent = '0'] = text.toLowerCase().split('e');
+    const [whole = '', fraction = ''] = mantissa.split('.');
+    let digits = BigInt(whole + fraction);
+    let scale = fraction.length - Number(exponent);
+    while (digits !== 0n && digits % 10n === 0n) [digits, scale] = [digits / 10n, scale - 1];
+    return [digits, digits === 0n ? 0 : scale];
+  };
+  const [x, y] = [parse(a), parse(b)];
+  return x[0] === y[0] && x[1] === y[1];
+}
+
 function sample(schema: object, runs = 400): ExactJson[] {
   return fc.sample(compileSchema(schema, OPTIONS).valid, { numRuns: runs, seed: 21 });
 }
@@ -142,6 +156,31 @@ describe('unusual limits', () => {
     const numbers = sample({ type: 'number' }, 500).map((value) => (value as LosslessNumber).value);
     const digits = (text: string): number => text.replace(/e.*$/i, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
     expect(numbers.every((text) => digits(text) <= 17)).toBe(true);
+  });
+
+  test.each([
+    { type: 'number' },
+    { type: 'number', minimum: 0, exclusiveMaximum: 1000 },
+    { type: 'number', exclusiveMinimum: 0.5, maximum: 1 },
+    { type: 'number', multipleOf: 0.01 },
+    { type: 'integer' },
+    { type: 'integer', minimum: 5 },
+    { type: 'integer', format: 'int32' },
+  ])('valid numbers of %j survive a binary64 double unchanged (RFC 8259 section 6)', (schema) => {
+    const changed = sample(schema, 500)
+      .map((value) => (typeof value === 'bigint' ? value.toString() : (value as LosslessNumber).value))
+      .filter((text) => !sameDecimal(text, String(Number(text))));
+    expect(changed).toEqual([]);
+  });
+
+  test('a range that holds no 15-digit number still generates, with the digits it asks for', () => {
+    const values = sample({ type: 'number', exclusiveMinimum: 0.1234567890123456, maximum: 0.1234567890123457 }, 50);
+    expect(values.length).toBe(50);
+  });
+
+  test('int64 still reaches beyond 2^53 and an explicit bound beyond it is reached', () => {
+    const seen = new Set(sample({ type: 'integer', maximum: 2n ** 60n }, 1000).map(String));
+    expect(seen).toContain(String(2n ** 60n));
   });
 });
 

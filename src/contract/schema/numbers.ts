@@ -103,16 +103,22 @@ const INTEGER_EDGES = [
   INT64.min,
   2n ** 64n,
 ];
-/** How far an unbounded side of an integer range reaches. */
-const WIDE = 2n ** 70n;
-/** How many multiples an unbounded side of a decimal range reaches: 15 significant digits. */
+/**
+ * How far an unbounded side of an integer range reaches: the integers every JSON parser reads exactly
+ * (RFC 8259 section 6). Beyond them a document must say so, with `format: int64` or a bound.
+ */
+const INTEROPERABLE = TWO_53 - 1n;
+/**
+ * Valid decimals keep to 15 significant digits, which every binary64 double holds exactly (RFC 8259
+ * section 6), so a server that reads numbers as doubles, as most do, stores the value sent.
+ */
 const DECIMAL_DIGITS = 10n ** 15n;
 
 /** Integers of a range as bigints, weighted toward its edges; shrinking moves toward zero. */
 export function integerArbitrary(range: IntegerRange): fc.Arbitrary<bigint> {
   const { step } = range;
-  const kMin = range.min === undefined ? -WIDE / step : range.min / step;
-  const kMax = range.max === undefined ? WIDE / step : range.max / step;
+  const kMin = range.min === undefined ? -INTEROPERABLE / step : range.min / step;
+  const kMax = range.max === undefined ? INTEROPERABLE / step : range.max / step;
   const inRange = (value: bigint): boolean => value % step === 0n && value >= kMin * step && value <= kMax * step;
   const edges = [...INTEGER_EDGES, kMin * step, kMax * step, (kMin + 1n) * step, (kMax - 1n) * step]
     .map((value) => floorDiv(value, step) * step)
@@ -157,25 +163,34 @@ const SCALES = [0, 1, 2, 3, 6, 17];
  * of several precisions and doubles. `undefined` when the range holds no number.
  */
 export function numberArbitrary(bounds: NumericBounds): fc.Arbitrary<ExactJson> | undefined {
-  if (bounds.multipleOf !== undefined) return multiplesArbitrary(bounds, bounds.multipleOf);
+  // A range that holds no number of 15 significant digits asks for longer ones: it gets them.
+  return numbersOf(bounds, true) ?? numbersOf(bounds, false);
+}
+
+function numbersOf(bounds: NumericBounds, interoperable: boolean): fc.Arbitrary<ExactJson> | undefined {
+  if (bounds.multipleOf !== undefined) return multiplesArbitrary(bounds, bounds.multipleOf, interoperable);
   const finest = Math.max(bounds.lower?.value.scale ?? 0, bounds.upper?.value.scale ?? 0) + 1;
   const scales = [...new Set([...SCALES, finest])];
   const parts = scales
-    .map((scale) => multiplesArbitrary(bounds, { digits: 1n, scale }))
+    .map((scale) => multiplesArbitrary(bounds, { digits: 1n, scale }, interoperable))
     .filter((arbitrary): arbitrary is fc.Arbitrary<ExactJson> => arbitrary !== undefined);
   if (parts.length === 0) return undefined;
   return fc.oneof(...parts, ...(doublesFit(bounds) ? [doubleArbitrary(bounds)] : []));
 }
 
-function multiplesArbitrary(bounds: NumericBounds, unit: Decimal): fc.Arbitrary<ExactJson> | undefined {
+function multiplesArbitrary(
+  bounds: NumericBounds,
+  unit: Decimal,
+  interoperable: boolean,
+): fc.Arbitrary<ExactJson> | undefined {
   const range = multiplesIn(bounds, unit);
   if (range === undefined) return undefined;
-  // An open side reaches 15 significant digits (what a double keeps); doubles cover the far range.
-  const wide = DECIMAL_DIGITS;
+  // Multiples keep to 15 significant digits (what a double keeps); doubles cover the far range.
+  const wide = (DECIMAL_DIGITS - 1n) / (unit.digits < 0n ? -unit.digits : unit.digits);
   const [lower, upper] = range;
-  // An open side reaches `wide` multiples past the other side, or past zero when both are open.
-  const first = lower ?? (upper === undefined ? -wide : upper - 2n * wide);
-  const last = upper ?? (lower === undefined ? wide : lower + 2n * wide);
+  const first = lower === undefined || (interoperable && lower < -wide) ? -wide : lower;
+  const last = upper === undefined || (interoperable && upper > wide) ? wide : upper;
+  if (first > last) return undefined;
   const toNumber = (k: bigint): ExactJson =>
     new LosslessNumber(decimalText(normalise({ digits: k * unit.digits, scale: unit.scale })));
   const edges = [first, last, first + 1n, last - 1n, 0n, 1n, -1n].filter((k) => k >= first && k <= last);
