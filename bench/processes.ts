@@ -82,3 +82,52 @@ export function cpuMs(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100;
 }
+
+/** What one whole process cost, from spawn to exit. */
+export interface ProcessTiming {
+  readonly wallMs: number;
+  /** User + system CPU of the process (and anything it waited for), in milliseconds. */
+  readonly cpuMs: number;
+  readonly exitCode: number | null;
+}
+
+/**
+ * Runs `command` to its exit and times it: wall time, and CPU time from the growth of this process's
+ * waited-for children's times in /proc (Linux), so only one measured process may run at a time.
+ */
+export async function timeProcess(
+  command: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<ProcessTiming> {
+  const cpuBefore = childrenCpuMs();
+  const started = performance.now();
+  const child = spawn(command, args, {
+    env: { ...process.env, ...options.env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-1000)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+  const exitCode = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearTimeout(timer);
+  const wallMs = performance.now() - started;
+  if (exitCode === null) throw new Error(`${command} ${args.join(' ')} was killed: ${stderr}`);
+  return { wallMs: Math.round(wallMs), cpuMs: Math.round(childrenCpuMs() - cpuBefore), exitCode };
+}
+
+/** CPU time (user + system) of this process's children that have been waited for, in milliseconds. */
+function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+}
+
+/** The median of some figures (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 === 1 ? sorted[middle] : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return value ?? 0;
+}

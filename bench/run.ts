@@ -8,9 +8,13 @@ import { benchServe, soak, startServe } from './serve-bench.js';
 
 /**
  * `npm run bench`: every benchmark side by side in one run, as ratios, written to reports/bench.json.
- * `npm run bench -- --quick` shortens every measurement (for a smoke run, not for figures).
+ * `npm run bench -- --quick` shortens every measurement (for a smoke run, not for figures);
+ * `--only runner,mock` runs only the sections named. A section's `goals` (figure and pass mark each)
+ * are listed together at the end.
  */
 const quick = process.argv.includes('--quick');
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex < 0 ? undefined : new Set((process.argv[onlyIndex + 1] ?? '').split(','));
 const seconds = quick ? 3 : 10;
 const soakSeconds = quick ? 12 : 60;
 
@@ -81,7 +85,7 @@ const machine = {
   platform: process.platform,
 };
 const results: Record<string, unknown> = { machine, quick, startedAt: new Date().toISOString() };
-for (const section of sections) {
+for (const section of sections.filter((candidate) => only === undefined || only.has(candidate.name))) {
   process.stdout.write(`bench: ${section.name}…\n`);
   try {
     results[section.name] = await section.run();
@@ -90,7 +94,24 @@ for (const section of sections) {
   }
   process.stdout.write(`${JSON.stringify(results[section.name], null, 2)}\n`);
 }
+const goals = goalMarks(results);
+for (const mark of goals) process.stdout.write(`${mark.pass ? 'PASS' : 'FAIL'} ${mark.goal}: ${mark.figure}\n`);
+results.goals = goals;
 const out = join(process.cwd(), 'reports');
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`bench: wrote ${join(out, 'bench.json')}\n`);
+
+interface GoalMark {
+  readonly goal: string;
+  readonly figure: string;
+  readonly pass: boolean;
+}
+
+/** Every section's goal marks (a `goals` list of `{ goal, figure, pass }`), in section order. */
+function goalMarks(sectionResults: Record<string, unknown>): GoalMark[] {
+  return Object.values(sectionResults).flatMap((result) => {
+    const goals = (result as { goals?: unknown } | null)?.goals;
+    return Array.isArray(goals) ? (goals as GoalMark[]) : [];
+  });
+}

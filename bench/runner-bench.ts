@@ -1,7 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runConformance } from '../src/index.js';
-import { startProcess, type BenchProcess } from './processes.js';
+import type { Report } from '../src/runner/report.js';
+import { median, startProcess, timeProcess, type BenchProcess } from './processes.js';
 import { benchRunnerMemory } from './runner-memory.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+
+/** One goal of issue #13 as measured: what it asks, the figure, and whether the figure meets it. */
+export interface GoalMark {
+  readonly goal: string;
+  readonly figure: string;
+  readonly pass: boolean;
+}
 
 /**
  * The reference behind a fixed delay before each answer, in its own process (as a remote staging
@@ -26,51 +40,122 @@ function startSlowReference(token: string, latencyMs: number): Promise<BenchProc
   );
 }
 
-interface LatencyRow {
-  readonly concurrency: number;
-  readonly cases: number;
-  readonly wallMs: number;
-  /** How many times faster than sending the same cases one after another (concurrency 1). */
-  readonly speedupOverSequential: number;
+/** Runs the built `plantstore test` with `args` as a whole process; its report's case count beside the timing. */
+async function timeTestCommand(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ wallMs: number; cpuMs: number; cases: number }> {
+  const out = mkdtempSync(join(tmpdir(), 'plantstore-runner-bench-'));
+  try {
+    const timing = await timeProcess(process.execPath, [CLI, 'test', ...args, '--out', out], { env, cwd: out });
+    if (timing.exitCode !== 0) throw new Error(`plantstore test ${args.join(' ')} exited with ${timing.exitCode}`);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    return { wallMs: timing.wallMs, cpuMs: timing.cpuMs, cases: report.summary.cases };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /**
- * The runner's speed: cases per second against the in-process reference, and wall time against a
- * reference that answers 20 ms late at concurrency 1 (sequential), 8, the default 16, and 32; and
- * its resident memory over 100,000 cases (10,000 with `quick`).
+ * A default `plantstore test` (the embedded reference) beside a bare `node -e 0`, alternated so both
+ * meet the same machine noise; medians of each. Goal: at most 4x the bare start, wall and CPU.
  */
-export async function benchRunner(options: { quick?: boolean } = {}): Promise<object> {
-  const runs = options.quick ? 50 : 200;
-  await runConformance({ runs: 5, seed: 1 }); // warm-up: JIT, contract, fast-check tables
-  const local = await runConformance({ runs, seed: 2 });
-  const casesPerSecond = Math.round((local.summary.cases / local.summary.durationMs) * 1000);
+async function benchTimeToVerdict(repeats: number): Promise<Record<string, unknown>> {
+  const bare: { wallMs: number; cpuMs: number }[] = [];
+  const test: { wallMs: number; cpuMs: number; cases: number }[] = [];
+  for (let round = 0; round < repeats; round++) {
+    bare.push(await timeProcess(process.execPath, ['-e', '0']));
+    test.push(await timeTestCommand([]));
+  }
+  const figures = {
+    bareNode: { wallMs: median(bare.map((t) => t.wallMs)), cpuMs: median(bare.map((t) => t.cpuMs)) },
+    plantstoreTest: {
+      wallMs: median(test.map((t) => t.wallMs)),
+      cpuMs: median(test.map((t) => t.cpuMs)),
+      cases: median(test.map((t) => t.cases)),
+    },
+    repeats,
+  };
+  const wallRatio = ratio(figures.plantstoreTest.wallMs, figures.bareNode.wallMs);
+  const cpuRatio = ratio(figures.plantstoreTest.cpuMs, Math.max(1, figures.bareNode.cpuMs));
+  const mark: GoalMark = {
+    goal: 'a default `plantstore test` against the embedded reference in at most 4x a bare `node -e 0`, wall and CPU',
+    figure: `${figures.plantstoreTest.wallMs} ms wall (${wallRatio}x), ${figures.plantstoreTest.cpuMs} ms CPU (${cpuRatio}x) vs ${figures.bareNode.wallMs} ms / ${figures.bareNode.cpuMs} ms`,
+    pass: wallRatio <= 4 && cpuRatio <= 4,
+  };
+  return { ...figures, wallRatio, cpuRatio, mark };
+}
 
+/**
+ * `plantstore test --runs N` against a reference answering every request 20 ms late, as whole
+ * processes: once at `--concurrency 1` (every case after the previous one) and `repeats` times at the
+ * default concurrency (median). Goal: the default at least 10x faster than serial.
+ */
+async function benchSlowTarget(runs: number, repeats: number): Promise<Record<string, unknown>> {
   const token = randomBytes(16).toString('base64url');
   const latencyMs = 20;
   const slow = await startSlowReference(token, latencyMs);
-  const rows: LatencyRow[] = [];
   try {
-    let sequentialMs = 0;
-    for (const concurrency of [1, 8, 16, 32]) {
-      const started = performance.now();
-      const report = await runConformance({ baseUrl: slow.url, token, runs: 100, seed: 3, concurrency });
-      const wallMs = Math.round(performance.now() - started);
-      if (concurrency === 1) sequentialMs = wallMs;
-      rows.push({
-        concurrency,
-        cases: report.summary.cases,
-        wallMs,
-        speedupOverSequential: Math.round((sequentialMs / wallMs) * 10) / 10,
-      });
-    }
+    const args = ['--base-url', slow.url, '--runs', `${runs}`, '--seed', '3', '--reporter', 'json'];
+    const env = { PLANTSTORE_TOKEN: token };
+    const serial = await timeTestCommand([...args, '--concurrency', '1'], env);
+    const defaults: { wallMs: number; cpuMs: number; cases: number }[] = [];
+    for (let round = 0; round < repeats; round++) defaults.push(await timeTestCommand(args, env));
+    const wallMs = median(defaults.map((t) => t.wallMs));
+    const speedup = ratio(serial.wallMs, wallMs);
+    const mark: GoalMark = {
+      goal: `\`--runs ${runs}\` against a target answering ${latencyMs} ms late at least 10x faster at the default concurrency (16) than serial`,
+      figure: `${wallMs} ms vs ${serial.wallMs} ms serial (${speedup}x), ${serial.cases} cases`,
+      pass: speedup >= 10,
+    };
+    return {
+      latencyMs,
+      runs,
+      serial,
+      defaultConcurrency: { wallMs, cpuMs: median(defaults.map((t) => t.cpuMs)), cases: defaults[0]?.cases },
+      speedup,
+      mark,
+    };
   } finally {
     await slow.stop();
   }
-  const memory = await benchRunnerMemory(options.quick ? 10_000 : 100_000);
-  return {
-    inProcessReference: { runs, cases: local.summary.cases, durationMs: local.summary.durationMs, casesPerSecond },
-    latencyTarget: { latencyMs, runs: 100, rows },
-    goal: 'the default run (concurrency 16) takes at least 10x less than the same cases sent one after another',
-    memory,
+}
+
+const CASES_PER_SECOND_GOAL = 3_600;
+
+/**
+ * The runner's time to verdict (issue #13), each goal with its figure and a pass mark: a default run
+ * beside a bare Node start; `--runs 500` against a 20 ms target, serial vs the default concurrency;
+ * and 100,000 cases against `serve` (10,000 with `quick`) at no fewer than 3,600 cases/s, memory flat.
+ * Also cases per second against the in-process reference, for comparison with earlier figures.
+ */
+export async function benchRunner(options: { quick?: boolean } = {}): Promise<object> {
+  const quick = options.quick === true;
+  const timeToVerdict = await benchTimeToVerdict(quick ? 3 : 7);
+  const slowTarget = await benchSlowTarget(quick ? 100 : 500, quick ? 1 : 3);
+  const memory = await benchRunnerMemory(quick ? 10_000 : 100_000);
+  const casesPerSecond = Number(memory.casesPerSecond);
+  const throughput: GoalMark = {
+    goal: `${quick ? '10,000' : '100,000'} cases against \`plantstore serve\` at no fewer than ${CASES_PER_SECOND_GOAL.toLocaleString('en')} cases/s, resident memory flat`,
+    figure: `${casesPerSecond} cases/s, ${String(memory.flat) === 'true' ? 'flat' : 'not flat'} (peak ${String(memory.peakMB)} MB)`,
+    pass: casesPerSecond >= CASES_PER_SECOND_GOAL && memory.flat === true,
   };
+  const runs = quick ? 50 : 200;
+  await runConformance({ runs: 5, seed: 1 }); // warm-up: JIT, contract, fast-check tables
+  const local = await runConformance({ runs, seed: 2 });
+  return {
+    goals: [timeToVerdict.mark, slowTarget.mark, throughput],
+    timeToVerdict,
+    slowTarget,
+    memory,
+    inProcessReference: {
+      runs,
+      cases: local.summary.cases,
+      casesPerSecond: Math.round((local.summary.cases / local.summary.durationMs) * 1000),
+    },
+  };
+}
+
+function ratio(value: number, base: number): number {
+  return Math.round((value / base) * 10) / 10;
 }
