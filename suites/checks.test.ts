@@ -186,6 +186,19 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
   });
 
+  it('an invalid body accepted and echoed as an invalid Plant is one defect for negative-rejection and response-schema', () => {
+    const tooLong: Intent = { kind: 'invalid-body', what: '"name" holds "xxxx": name longer than maxLength 3' };
+    const answered = exchange(tooLong, 200, '{}');
+    const defects = [negativeRejection, responseSchema].map((check) => check.judge(answered, context, [answered]));
+    expect(defects.map((judged) => judged?.outcome)).toEqual(['fail', 'fail']);
+    expect(defects[0]?.defect).toBeDefined();
+    expect(defects[1]?.defect).toBe(defects[0]?.defect);
+    const valid = exchange(VALID, 200, '{}');
+    expect(responseSchema.judge(valid, context, [valid])?.defect).toBe(
+      'the 200 body is not a valid Plant (required at "name")',
+    );
+  });
+
   it("negative-rejection: a 400 carrying the target's own repeat code means the invalid body was read as a NewPlant", () => {
     const invalid: Intent = { kind: 'invalid-body', what: '"id" set to true' };
     const asRepeat = exchange(invalid, 400, '{"error":1010,"message":"A plant with id True already exists"}');

@@ -11,7 +11,7 @@ import {
   responseJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { statusDefect } from '../src/runner/defects.js';
+import { requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const responseSchema = defineCheck({
   id: 'response-schema',
@@ -31,12 +31,19 @@ export const responseSchema = defineCheck({
     const violations = (status === 200 ? contract.check.plant : contract.check.error)(body.value);
     if (violations.length === 0) return PASS;
     const [first] = violations;
+    const { intent } = exchange.plan;
+    // An invalid body accepted and echoed gives an invalid Plant: one root cause, negative-rejection's.
+    const accepted = status === 200 && (intent.kind === 'invalid-body' || intent.kind === 'media-type');
     return fail(
       `The ${status} body is not a valid ${schema}: ${violations
         .map((v) => v.message)
         .slice(0, 3)
         .join('; ')}.`,
-      { defect: `the ${status} body is not a valid ${schema} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")` },
+      {
+        defect: accepted
+          ? `${requestKind(exchange.plan, true)} accepted`
+          : `the ${status} body is not a valid ${schema} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
+      },
     );
   },
 });
