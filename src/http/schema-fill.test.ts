@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContractError, type SchemaCheck } from '../contract/index.js';
-import { declaredProperties } from './declared-properties.js';
+import { objectView } from '../contract/object-view.js';
 import { fillValues } from './schema-fill.js';
 
 /** Accepts an object whose `kind` is "a" or "b", as a compiled check would. */
@@ -18,9 +18,9 @@ const check: SchemaCheck = (value) =>
       ];
 
 const fill = (kind: Record<string, unknown>, sample: unknown): string | undefined => {
-  const declared = declaredProperties({ required: ['kind'], properties: { kind } });
-  const source = { check, sample: () => sample as never, subject: 'The Plant schema' };
-  return fillValues(['kind'], declared, source).get('kind');
+  const written = objectView({ required: ['kind'], properties: { kind } });
+  const source = { check, sample: () => sample as never, subject: 'The Plant schema', written };
+  return fillValues(['kind'], source).get('kind');
 };
 
 describe('fillValues', () => {

@@ -1,7 +1,7 @@
 import { ContractError, parseExactJson, stringifyExactJson, type SchemaCheck } from '../contract/index.js';
 import { LosslessNumber } from 'lossless-json';
 import { JsonPlaceholder, type ExactJson } from '../contract/schema/compiled-schema.js';
-import type { DeclaredProperties } from './declared-properties.js';
+import { documentedValues, type ObjectView } from '../contract/object-view.js';
 
 /** Where the filled values are checked and, failing the document's own, taken from. */
 export interface FillSource {
@@ -11,6 +11,8 @@ export interface FillSource {
   readonly sample: () => ExactJson | undefined;
   /** What the schema is, for messages: `the Plant schema`. */
   readonly subject: string;
+  /** The object view of the schema as the document writes it, whose annotations offer values. */
+  readonly written: ObjectView;
 }
 
 /**
@@ -19,17 +21,13 @@ export interface FillSource {
  * valid object holds. A candidate counts only when the generated object, with the candidate put in,
  * still passes `check`. Throws a {@link ContractError} when no valid value can be found.
  */
-export function fillValues(
-  names: readonly string[],
-  declared: DeclaredProperties,
-  source: FillSource,
-): ReadonlyMap<string, string> {
+export function fillValues(names: readonly string[], source: FillSource): ReadonlyMap<string, string> {
   const fills = new Map<string, string>();
   if (names.length === 0) return fills;
   const sample = source.sample();
   const base = isRecord(sample) ? sample : undefined;
   for (const name of names) {
-    const chosen = documentedValues(declared.schemas.get(name) ?? []).find((candidate) =>
+    const chosen = (documentedValues(source.written, name) as ExactJson[]).find((candidate) =>
       base === undefined ? false : passes(source.check, { ...base, [name]: candidate }),
     );
     const value = chosen ?? base?.[name];
@@ -41,15 +39,6 @@ export function fillValues(
     fills.set(name, stringifyExactJson(value));
   }
   return fills;
-}
-
-/** The values a document offers for a property: `default`, `example`, then each of `examples`. */
-function documentedValues(schemas: readonly Record<string, unknown>[]): ExactJson[] {
-  const values: unknown[] = [];
-  for (const schema of schemas) if ('default' in schema) values.push(schema.default);
-  for (const schema of schemas) if ('example' in schema) values.push(schema.example);
-  for (const schema of schemas) if (Array.isArray(schema.examples)) values.push(...(schema.examples as unknown[]));
-  return values as ExactJson[];
 }
 
 function isRecord(value: ExactJson | undefined): value is { [key: string]: ExactJson } {

@@ -7,8 +7,8 @@ import {
   type SchemaCheck,
 } from '../contract/index.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
+import { objectView } from '../contract/object-view.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
-import { declaredProperties } from './declared-properties.js';
 import { fillValues } from './schema-fill.js';
 
 /**
@@ -71,13 +71,14 @@ interface Member {
 }
 
 function createPlantProjection(contract: Contract, samples: ValidSamples): ServedContract['plantBody'] {
-  const plant = declaredProperties(contract.schemas.plant);
-  const requested = declaredProperties(contract.schemas.newPlant).required;
+  const plant = objectView(contract.compiled.plant.schema);
+  const requested = objectView(contract.compiled.newPlant.schema).required;
   const toFill = [...plant.required].filter((name) => !requested.has(name));
-  const fills = fillValues(toFill, plant, {
+  const fills = fillValues(toFill, {
     check: contract.check.plant,
     sample: samples.plant,
     subject: 'The Plant schema',
+    written: objectView(contract.schemas.plant),
   });
   const members: Member[] = plant.names.map((name) => ({
     name,
@@ -95,12 +96,13 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
 }
 
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
-  const error = declaredProperties(contract.schemas.error);
+  const error = objectView(contract.compiled.error.schema);
   const toFill = [...error.required].filter((name) => name !== 'error' && name !== 'message');
-  const fills = fillValues(toFill, error, {
+  const fills = fillValues(toFill, {
     check: contract.check.error,
     sample: samples.error,
     subject: 'The Error schema',
+    written: objectView(contract.schemas.error),
   });
   const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
   const write: ServedContract['errorBody'] = ({ code, message }) =>

@@ -1,5 +1,5 @@
 import { numberText, type JsonSchema } from '../contract/index.js';
-import { objectView } from './generate/schema-view.js';
+import { objectView } from '../contract/object-view.js';
 
 /** The properties an object schema declares at its top level (`allOf` and `$ref`s followed), and which it requires. */
 export function declaredProperties(schema: JsonSchema): {

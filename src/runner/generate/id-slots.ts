@@ -1,7 +1,7 @@
 import { INT32, INT64, type JsonSchema } from '../../contract/index.js';
 import type { FreshIds } from './fresh-ids.js';
 import { exactValue, materializeId, type IdShape } from './int64-id.js';
-import { objectView } from './schema-view.js';
+import { objectView } from '../../contract/object-view.js';
 
 /**
  * A top-level integer property of the NewPlant (`id`, and any other): values sent there are made

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../contract/index.js';
-import { objectView } from './schema-view.js';
+import { objectView } from '../../contract/object-view.js';
 
 /**
  * What real-world JSON parsers accept that JSON (RFC 8259) or the schema does not, applied anywhere
