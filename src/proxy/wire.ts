@@ -1,0 +1,257 @@
+/**
+ * HTTP/1.1 as the proxy reads it off the wire (RFC 9112): message heads parsed from their bytes,
+ * and where each body ends. Bodies are never re-encoded here: framing only says how many of the
+ * bytes that follow a head belong to its message, and hands over the decoded content for judging.
+ */
+import { STATUS_CODES } from 'node:http';
+
+/** The longest head read, as Node's own server allows (16 KiB); a longer one is refused. */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+/** A request's first line and headers, as sent. */
+export interface RequestHead {
+  readonly method: string;
+  readonly target: string;
+  /** 1 for HTTP/1.1, 0 for HTTP/1.0. */
+  readonly minorVersion: number;
+  /** `[name, value, name, value, …]`, names in their own letter case, in order. */
+  readonly rawHeaders: string[];
+}
+
+/** A response's status line and headers, as sent. */
+export interface ResponseHead {
+  readonly status: number;
+  readonly statusText: string;
+  readonly minorVersion: number;
+  readonly rawHeaders: string[];
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Characters a header value may not hold (Node refuses to send them, llhttp to read them). */
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/;
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\r\n]*))?$/;
+
+/** The index just past the blank line that ends a head in `bytes`, or -1 while it has not arrived. */
+export function headEnd(bytes: Buffer): number {
+  const at = bytes.indexOf('\r\n\r\n', 0, 'latin1');
+  return at < 0 ? -1 : at + 4;
+}
+
+/** Parses a request head (without its blank line); a string says why it is not HTTP/1.x. */
+export function parseRequestHead(text: string): RequestHead | string {
+  const lines = text.split('\r\n');
+  const match = REQUEST_LINE.exec(lines[0] ?? '');
+  if (!match) return 'not an HTTP/1.x request line';
+  const rawHeaders = headerLines(lines);
+  if (typeof rawHeaders === 'string') return rawHeaders;
+  return { method: match[1] ?? '', target: match[2] ?? '', minorVersion: Number(match[3]), rawHeaders };
+}
+
+/** Parses a response head (without its blank line); a string says why it is not HTTP/1.x. */
+export function parseResponseHead(text: string): ResponseHead | string {
+  const lines = text.split('\r\n');
+  const match = STATUS_LINE.exec(lines[0] ?? '');
+  if (!match) return 'not-http';
+  const rawHeaders = headerLines(lines);
+  if (typeof rawHeaders === 'string') return rawHeaders;
+  const status = Number(match[2]);
+  const statusText = match[3] || STATUS_CODES[status] || 'unknown';
+  return { status, statusText, minorVersion: Number(match[1]), rawHeaders };
+}
+
+/** Header lines (after the first line) as raw pairs; folded or malformed lines are refused. */
+function headerLines(lines: readonly string[]): string[] | string {
+  const raw: string[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon);
+    if (colon <= 0 || !TOKEN.test(name)) return 'not-http';
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+    if (INVALID_VALUE.test(value)) return 'unforwardable-header';
+    raw.push(name, value);
+  }
+  return raw;
+}
+
+/** The first value of a header, by its lower-case name. */
+export function headerValue(raw: readonly string[], lowerName: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) return raw[i + 1];
+  }
+  return undefined;
+}
+
+/** Every value of a header joined as one list (`a, b`), by its lower-case name. */
+function headerList(raw: readonly string[], lowerName: string): string | undefined {
+  let joined: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length !== lowerName.length || name.toLowerCase() !== lowerName) continue;
+    joined = joined === undefined ? (raw[i + 1] ?? '') : `${joined}, ${raw[i + 1] ?? ''}`;
+  }
+  return joined;
+}
+
+/** How a message's body is delimited: no body, a length, chunks, or the connection's close. */
+export type Framing =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'length'; readonly length: number }
+  | { readonly kind: 'chunked' }
+  | { readonly kind: 'close' };
+
+const NO_BODY: Framing = { kind: 'none' };
+
+/** Transfer-Encoding and Content-Length of a head, as one framing; a string says why they are contradictory. */
+function declaredFraming(raw: readonly string[]): Framing | string | undefined {
+  const encoding = headerList(raw, 'transfer-encoding');
+  const length = headerList(raw, 'content-length');
+  if (encoding !== undefined) {
+    if (length !== undefined) return 'both Transfer-Encoding and Content-Length';
+    const codings = encoding.split(',').map((coding) => coding.trim().toLowerCase());
+    return codings.at(-1) === 'chunked' ? { kind: 'chunked' } : 'close';
+  }
+  if (length === undefined) return undefined;
+  const values = new Set(length.split(',').map((value) => value.trim()));
+  const [only] = values;
+  if (values.size !== 1 || only === undefined || !/^\d{1,15}$/.test(only)) return 'an invalid Content-Length';
+  return { kind: 'length', length: Number(only) };
+}
+
+/** Where a request's body ends (RFC 9112, 6.3): chunks, a length, or no body. */
+export function requestFraming(head: RequestHead): Framing | string {
+  const framing = declaredFraming(head.rawHeaders);
+  if (framing === 'close') return 'a Transfer-Encoding that does not end in chunked';
+  if (typeof framing === 'string') return framing;
+  return framing === undefined || (framing.kind === 'length' && framing.length === 0) ? NO_BODY : framing;
+}
+
+/** Where a response's body ends (RFC 9112, 6.3): none for HEAD, 204 and 304, else chunks, a length or the close. */
+export function responseFraming(head: ResponseHead, requestMethod: string): Framing | string {
+  if (requestMethod === 'HEAD' || head.status === 204 || head.status === 304) return NO_BODY;
+  const framing = declaredFraming(head.rawHeaders);
+  if (framing === 'close' || framing === undefined) return { kind: 'close' };
+  if (typeof framing === 'string') return 'not-http';
+  return framing.kind === 'length' && framing.length === 0 ? NO_BODY : framing;
+}
+
+/** Whether a connection stays open after this message (RFC 9112, 9.3). */
+export function keepsAlive(raw: readonly string[], minorVersion: number): boolean {
+  const connection = headerList(raw, 'connection')?.toLowerCase();
+  if (connection !== undefined && /(^|,)\s*close\s*(,|$)/.test(connection)) return false;
+  return minorVersion === 1 || (connection !== undefined && /(^|,)\s*keep-alive\s*(,|$)/.test(connection));
+}
+
+/** Reads a body off the wire: how many bytes of each chunk belong to it, and its decoded content. */
+export interface BodyReader {
+  /**
+   * Takes what belongs to the body from `bytes`, passing its content to `onContent`: how many
+   * bytes were taken (the rest belongs to the next message), or -1 when the framing is broken.
+   */
+  take(bytes: Buffer, onContent: (content: Buffer) => void): number;
+  /** The body is complete. */
+  readonly done: boolean;
+}
+
+/** A reader for a body of this framing (for `close`, every byte until the connection ends). */
+export function bodyReader(framing: Framing): BodyReader {
+  if (framing.kind === 'chunked') return new ChunkedReader();
+  if (framing.kind === 'length') return new LengthReader(framing.length);
+  if (framing.kind === 'close') return { take: (bytes, onContent) => (onContent(bytes), bytes.length), done: false };
+  return { take: () => 0, done: true };
+}
+
+class LengthReader implements BodyReader {
+  constructor(private remaining: number) {}
+
+  get done(): boolean {
+    return this.remaining === 0;
+  }
+
+  take(bytes: Buffer, onContent: (content: Buffer) => void): number {
+    const taken = Math.min(this.remaining, bytes.length);
+    if (taken === 0) return 0;
+    onContent(taken === bytes.length ? bytes : bytes.subarray(0, taken));
+    this.remaining -= taken;
+    return taken;
+  }
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** The chunked coding (RFC 9112, 7.1), read byte by byte across any split of its chunks. */
+class ChunkedReader implements BodyReader {
+  private state: 'size' | 'extension' | 'data' | 'data-end' | 'trailer-start' | 'trailer' | 'done' = 'size';
+  private size = 0;
+  private digits = 0;
+  private remaining = 0;
+
+  get done(): boolean {
+    return this.state === 'done';
+  }
+
+  take(bytes: Buffer, onContent: (content: Buffer) => void): number {
+    let i = 0;
+    while (i < bytes.length && this.state !== 'done') {
+      if (this.state === 'data') {
+        const taken = Math.min(this.remaining, bytes.length - i);
+        onContent(bytes.subarray(i, i + taken));
+        this.remaining -= taken;
+        i += taken;
+        if (this.remaining === 0) this.state = 'data-end';
+        continue;
+      }
+      const byte = bytes[i++] ?? 0;
+      if (!this.step(byte)) return -1;
+    }
+    return i;
+  }
+
+  /** One byte outside chunk data; false when it breaks the coding. */
+  private step(byte: number): boolean {
+    switch (this.state) {
+      case 'size': {
+        const digit = hexDigit(byte);
+        if (digit >= 0 && this.digits < 12) return ((this.size = this.size * 16 + digit), ++this.digits, true);
+        if (this.digits === 0) return false;
+        if (byte === LF) return this.endSizeLine();
+        if (byte === CR || byte === 0x3b || byte === 0x20 || byte === 0x09) return ((this.state = 'extension'), true);
+        return false;
+      }
+      case 'extension':
+        return byte === LF ? this.endSizeLine() : true;
+      case 'data-end':
+        if (byte === CR) return true;
+        if (byte !== LF) return false;
+        this.state = 'size';
+        return true;
+      case 'trailer-start':
+        if (byte === CR) return true;
+        this.state = byte === LF ? 'done' : 'trailer';
+        return true;
+      case 'trailer':
+        if (byte === LF) this.state = 'trailer-start';
+        return true;
+      case 'data':
+      case 'done':
+        return false;
+    }
+  }
+
+  private endSizeLine(): boolean {
+    this.remaining = this.size;
+    this.state = this.size === 0 ? 'trailer-start' : 'data';
+    this.size = 0;
+    this.digits = 0;
+    return true;
+  }
+}
+
+function hexDigit(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
