@@ -25,8 +25,8 @@ import {
   type Verdict,
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
-import { numberText, parseExactJson, type Contract } from '../src/contract/index.js';
-import { declaredProperties, firstDifference, located } from '../src/runner/echo-compare.js';
+import { numberText, parseExactJson } from '../src/contract/index.js';
+import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
 import { shapeOf } from '../src/runner/defects.js';
 
 /**
@@ -125,27 +125,6 @@ export const positiveAcceptance = defineCheck({
     );
   },
 });
-
-interface EchoedProperties {
-  /** Plant properties a NewPlant may carry: what a 200 answer must carry back exactly. */
-  readonly echoed: readonly string[];
-  /** Plant properties with a `default`, which a target may fill when none was sent. */
-  readonly defaulted: ReadonlySet<string>;
-}
-
-const echoedByContract = new WeakMap<Contract, EchoedProperties>();
-
-/** The Plant's properties that a NewPlant also declares: sent, they come back as sent. */
-function echoedProperties(contract: Contract): EchoedProperties {
-  let found = echoedByContract.get(contract);
-  if (!found) {
-    const plant = declaredProperties(contract.compiled.plant.schema);
-    const newPlant = declaredProperties(contract.compiled.newPlant.schema);
-    found = { echoed: [...plant.names].filter((name) => newPlant.names.has(name)), defaulted: plant.defaulted };
-    echoedByContract.set(contract, found);
-  }
-  return found;
-}
 
 /** The sent body as an object, parsed exactly (escapes decoded, numbers with their digits). */
 function sentObject(body: string | null): Record<string, unknown> | undefined {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseExactJson } from '../contract/index.js';
-import { firstDifference, located } from './echo-compare.js';
+import { loadContract, parseExactJson } from '../contract/index.js';
+import { TEST_DOCUMENTS } from '../http/spec-following.case.js';
+import { echoedProperties, firstDifference, located } from './echo-compare.js';
 
 function difference(sent: string, got: string): string | undefined {
   const a = parseExactJson(`{"v":${sent}}`) as object;
@@ -30,5 +31,14 @@ describe('echo comparison', () => {
     expect(difference('"1"', '1')).toBe('/v');
     expect(difference('null', 'false')).toBe('/v');
     expect(difference('true', 'true')).toBeUndefined();
+  });
+});
+
+describe('echoed properties', () => {
+  it('are the Plant properties a NewPlant declares; defaults come from the document, which the canonical schema drops', async () => {
+    const contract = await loadContract(TEST_DOCUMENTS.nullable);
+    const { echoed, defaulted } = echoedProperties(contract);
+    expect(echoed).toEqual(['name', 'tag']);
+    expect([...defaulted]).toEqual(['kind']);
   });
 });

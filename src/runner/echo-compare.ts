@@ -1,16 +1,29 @@
-import { numberText, type JsonSchema } from '../contract/index.js';
+import { numberText, type Contract } from '../contract/index.js';
 import { objectView } from '../contract/object-view.js';
 
-/** The properties an object schema declares at its top level (`allOf` and `$ref`s followed), and which it requires. */
-export function declaredProperties(schema: JsonSchema): {
-  names: Set<string>;
-  required: Set<string>;
-  /** Those with a `default`, which a server may fill when none was sent. */
-  defaulted: Set<string>;
-} {
-  const view = objectView(schema);
-  const defaulted = [...view.properties].filter(([, property]) => property.default !== undefined).map(([name]) => name);
-  return { names: new Set(view.properties.keys()), required: new Set(view.required), defaulted: new Set(defaulted) };
+/** The Plant properties the echo check compares, and those a target may fill when none was sent. */
+export interface EchoedProperties {
+  /** Plant properties a NewPlant also declares: sent, they come back exactly as sent. */
+  readonly echoed: readonly string[];
+  /** Plant properties with a `default` in the document, which a target may fill when none was sent. */
+  readonly defaulted: ReadonlySet<string>;
+}
+
+const echoedByContract = new WeakMap<Contract, EchoedProperties>();
+
+/** The {@link EchoedProperties} of a contract, computed once. */
+export function echoedProperties(contract: Contract): EchoedProperties {
+  let found = echoedByContract.get(contract);
+  if (!found) {
+    const plant = objectView(contract.compiled.plant.schema).properties;
+    const newPlant = objectView(contract.compiled.newPlant.schema).properties;
+    // The canonical schema keeps no annotations: defaults are read from the schema as written.
+    const written = objectView(contract.schemas.plant).declarations;
+    const defaulted = [...plant.keys()].filter((name) => written.get(name)?.some((schema) => 'default' in schema));
+    found = { echoed: [...plant.keys()].filter((name) => newPlant.has(name)), defaulted: new Set(defaulted) };
+    echoedByContract.set(contract, found);
+  }
+  return found;
 }
 
 interface Located {
