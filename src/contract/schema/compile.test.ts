@@ -207,6 +207,51 @@ describe('the variants name what they break', () => {
     );
   });
 
+  test('a patterned or formatted string has its length edges where a match of that length exists', () => {
+    const patterned = new Set(variantsOf('patterns with lengths'));
+    for (const expected of [
+      'valid maxLength /code',
+      'invalid maxLength /code',
+      'valid minLength /slug',
+      'invalid minLength /slug',
+      'valid maxLength /slug',
+      'invalid maxLength /slug',
+      'valid minLength /pair',
+      'valid maxLength /pair',
+      'invalid maxLength /pair',
+      'valid maxLength /digit',
+      'invalid maxLength /digit',
+    ]) {
+      expect(patterned).toContain(expected);
+    }
+    // No match of ^[A-Z]{3}$ is 9 or 10 long; none of ^(cactus|fern|abbb*)$ is 2 long.
+    expect(patterned).not.toContain('valid maxLength /word');
+    expect(patterned).not.toContain('invalid maxLength /word');
+    expect(patterned).not.toContain('invalid minLength /pair');
+    const formatted = new Set(variantsOf('formats with lengths'));
+    for (const expected of [
+      'valid minLength /mail',
+      'invalid minLength /mail',
+      'valid maxLength /mail',
+      'invalid maxLength /mail',
+      'valid maxLength /site',
+      'invalid maxLength /site',
+      'valid maxLength /uid',
+      'valid maxLength /day',
+      'valid minLength /day',
+      'valid maxLength /when',
+      'invalid maxLength /when',
+      'valid minLength /host',
+      'invalid minLength /host',
+      'valid maxLength /host',
+      'invalid maxLength /host',
+      'valid maxLength /v4',
+      'invalid maxLength /v4',
+    ]) {
+      expect(formatted).toContain(expected);
+    }
+  });
+
   test('an enum near miss is labelled with the rule it breaks', () => {
     const schema = compiled.get('string enum') as CompiledSchema;
     expect(schema.invalid.map((variant) => variant.label)).toContain('the body not one of enum ["cactus","fern"]');

@@ -3,6 +3,10 @@ import { compileSchemaCheck } from '../schemas.js';
 import type { Canonical, Schema } from './canonicalise.js';
 import { UnsupportedSchemaError, type CompileOptions, type ExactJson } from './compiled-schema.js';
 import { asParsed } from './json.js';
+import { boundedFilter } from './bounded-filter.js';
+
+/** Draws a filter may take per value, for a predicate that passes every time in the sample; more for rarer ones. */
+const FILTER_DRAWS = 20;
 
 /** Where a generator sits: its schema's pointer (canonical) and the instance location it fills. */
 export interface Place {
@@ -68,8 +72,10 @@ export class Context {
   }
 
   /**
-   * `arbitrary.filter(predicate)`, once a sample shows the filter lets values through: fast-check
-   * retries a filter without end, so a filter that (almost) never passes is refused at compile time.
+   * `arbitrary.filter(predicate)`, once a sample shows the filter lets values through, and bounded:
+   * fast-check retries a filter without end, so a filter that (almost) never passes is refused at
+   * compile time, and one that passes rarely gives up after a number of draws the sample's pass rate
+   * sets, answering a value of the sample that passed.
    */
   filtered<T>(
     arbitrary: fc.Arbitrary<T>,
@@ -79,8 +85,10 @@ export class Context {
     least = 3,
   ): fc.Arbitrary<T> {
     const sample = fc.sample(arbitrary, { numRuns: tries, seed: 42 });
-    const passed = sample.filter(predicate).length;
-    if (passed < least) throw this.refuse(refusal.keyword, refusal.schemaPointer, refusal.reason);
-    return arbitrary.filter(predicate);
+    const passing = sample.filter(predicate);
+    const [fallback] = passing;
+    if (passing.length < least || fallback === undefined)
+      throw this.refuse(refusal.keyword, refusal.schemaPointer, refusal.reason);
+    return boundedFilter(arbitrary, predicate, fallback, Math.ceil((FILTER_DRAWS * tries) / passing.length));
   }
 }

@@ -134,3 +134,34 @@ export const INVALID_FORMAT_TEXT: Readonly<Record<string, readonly string[]>> = 
   'relative-json-pointer': ['-1', '/a', 'a'],
   byte: ['!', 'a', 'abc', '====', 'a b='],
 };
+
+const DAY = '(?:0[1-9]|1[0-9]|2[0-8])';
+const MONTH = '(?:0[1-9]|1[0-2])';
+const TIME =
+  '(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)';
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const EMAIL_ATOM = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+";
+
+/**
+ * For formats whose strings can be built to a length: a pattern whose every match is valid under
+ * the format (a part of it, chosen to reach every length the format allows, or most), and the
+ * format's own longest string where it has one. Used when a format meets `minLength`/`maxLength`.
+ */
+export const FORMAT_SHAPES: Readonly<Record<string, { readonly pattern: string; readonly longest?: number }>> = {
+  date: { pattern: `^[0-9]{4}-${MONTH}-${DAY}$` },
+  time: { pattern: `^${TIME}$` },
+  'date-time': { pattern: `^[0-9]{4}-${MONTH}-${DAY}[Tt ]${TIME}$` },
+  email: { pattern: `^${EMAIL_ATOM}(?:\\.${EMAIL_ATOM})*@(?:${LABEL}\\.)+${LABEL}$` },
+  hostname: { pattern: `^${LABEL}(?:\\.${LABEL})*\\.?$`, longest: 253 },
+  uri: { pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*:(?://[a-z0-9.-]*)?(?:[a-zA-Z0-9._~-]|/)+$' },
+  'uri-reference': { pattern: '^[a-zA-Z0-9._~-]*(?:/[a-zA-Z0-9._~-]*)*$' },
+  uuid: { pattern: '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$' },
+  ipv4: { pattern: `^${OCTET}(?:\\.${OCTET}){3}$` },
+  byte: { pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' },
+  duration: {
+    pattern: '^P(?:[0-9]+W|(?:[0-9]+D|[0-9]+Y(?:[0-9]+M)?(?:[0-9]+D)?)(?:T[0-9]+H(?:[0-9]+M)?(?:[0-9]+S)?)?)$',
+  },
+  'json-pointer': { pattern: '^(?:/(?:[^~/]|~0|~1)*)*$' },
+  'relative-json-pointer': { pattern: '^(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~0|~1)*)*)$' },
+};

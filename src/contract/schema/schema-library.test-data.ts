@@ -132,6 +132,38 @@ const constrained: LibrarySchema[] = [
     },
   },
   {
+    name: 'patterns with lengths',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      required: ['code', 'slug', 'word', 'pair', 'digit'],
+      properties: {
+        code: { type: 'string', maxLength: 9, pattern: '^[A-Z]{3}-[0-9]{2,}$' },
+        slug: { type: 'string', minLength: 4, maxLength: 20, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+        word: { type: 'string', maxLength: 9, pattern: '^[A-Z]{3}$' },
+        pair: { type: 'string', minLength: 3, maxLength: 7, pattern: '^(cactus|fern|abbb*)$' },
+        digit: { type: 'string', maxLength: 5, pattern: '[0-9]' },
+      },
+    },
+  },
+  {
+    name: 'formats with lengths',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      required: ['mail', 'site', 'uid', 'day', 'when', 'host', 'v4'],
+      properties: {
+        mail: { type: 'string', format: 'email', minLength: 6, maxLength: 30 },
+        site: { type: 'string', format: 'uri', maxLength: 40 },
+        uid: { type: 'string', format: 'uuid', maxLength: 36 },
+        day: { type: 'string', format: 'date', minLength: 10, maxLength: 10 },
+        when: { type: 'string', format: 'date-time', maxLength: 25 },
+        host: { type: 'string', format: 'hostname', minLength: 3, maxLength: 16 },
+        v4: { type: 'string', format: 'ipv4', maxLength: 12 },
+      },
+    },
+  },
+  {
     name: 'integer bounds beyond 2^53',
     dialect: 'openapi-3.1',
     schema: field({ type: 'integer', minimum: 9007199254740990n, maximum: 9007199254740993n }),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Context } from './context.js';
-import { INVALID_FORMAT_TEXT } from './formats.js';
+import { FORMAT_SHAPES, formatArbitrary, INVALID_FORMAT_TEXT } from './formats.js';
+import { PatternLanguage } from './pattern-strings.js';
 import { at, type Candidate } from './leaf-variants.js';
 import { codePointArbitrary, codePointLength, textArbitrary } from './text.js';
 import type { Site } from './variants.js';
@@ -44,26 +45,55 @@ export function stringCandidates(site: Site, context: Context): Candidate[] {
   return candidates;
 }
 
-/** Strings of exactly `length` code points; matching the schema's pattern when it has one. */
+/**
+ * Strings of exactly `length` code points, matching the schema's pattern or format when it has one;
+ * `undefined` when no such string exists (`^[A-Z]{3}$` has no match of 4) or none can be made.
+ */
 function exactLength(
   schema: Record<string, unknown>,
   length: number,
   context: Context,
   site: Site,
 ): fc.Arbitrary<string> | undefined {
-  const regex = typeof schema.pattern === 'string' ? safeRegex(schema.pattern) : undefined;
-  if (regex !== undefined) {
-    try {
-      const matching = patternArbitrary(regex, length, site.place.schemaPointer, context);
-      return bounded(context, matching, (text) => codePointLength(text) === length);
-    } catch {
-      return undefined;
-    }
+  if (length < 0) return undefined;
+  if (typeof schema.pattern === 'string') return matchingOfLength(schema.pattern, length, context, site);
+  const format = typeof schema.format === 'string' ? schema.format : undefined;
+  const shape = format !== undefined && Object.hasOwn(FORMAT_SHAPES, format) ? FORMAT_SHAPES[format] : undefined;
+  if (shape !== undefined) {
+    const language = PatternLanguage.of(shape.pattern);
+    if (length > (shape.longest ?? Infinity) || language === undefined) return undefined;
+    return ofLength(language, length);
   }
+  const formatted = format === undefined ? undefined : formatArbitrary(format);
+  if (formatted !== undefined) return bounded(context, formatted, (text) => codePointLength(text) === length);
   return fc.oneof(
     fc.string({ unit: codePointArbitrary, minLength: length, maxLength: length }),
     fc.string({ unit: 'grapheme-ascii', minLength: length, maxLength: length }),
   );
+}
+
+/** Matches of a pattern of one length: built when the pattern's shape allows, else a bounded search. */
+function matchingOfLength(
+  pattern: string,
+  length: number,
+  context: Context,
+  site: Site,
+): fc.Arbitrary<string> | undefined {
+  const regex = safeRegex(pattern);
+  if (regex === undefined) return undefined;
+  const language = PatternLanguage.of(pattern);
+  if (language !== undefined) return ofLength(language, length);
+  try {
+    const matching = patternArbitrary(regex, length, site.place.schemaPointer, context);
+    return bounded(context, matching, (text) => codePointLength(text) === length);
+  } catch {
+    return undefined;
+  }
+}
+
+function ofLength(language: PatternLanguage, length: number): fc.Arbitrary<string> | undefined {
+  const lengths = language.lengthsWithin(length, length);
+  return lengths.length === 0 ? undefined : language.ofLengths(lengths);
 }
 
 /** A filtered arbitrary when the filter passes often enough, else `undefined` (the candidate is left out). */

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Context, Place } from './context.js';
-import { formatArbitrary } from './formats.js';
+import { FORMAT_SHAPES, formatArbitrary } from './formats.js';
 import { childPointer } from './keywords.js';
+import { PatternLanguage } from './pattern-strings.js';
 import { codePointLength, textArbitrary } from './text.js';
 
 type Node = Record<string, unknown>;
@@ -24,33 +25,78 @@ export function lengthLimits(schema: Node, place: Place, context: Context): { mi
 export function stringArbitrary(schema: Node, place: Place, context: Context): fc.Arbitrary<string> {
   const { min, max } = lengthLimits(schema, place, context);
   const origin = context.originOf(schema, place.schemaPointer);
-  const fits = (text: string): boolean => {
-    const length = codePointLength(text);
-    return length >= min && (max === undefined || length <= max);
-  };
+  const limited = min > 0 || max !== undefined;
   const format = typeof schema.format === 'string' ? formatArbitrary(schema.format) : undefined;
+  const formatted = (text: string): boolean => format === undefined || context.accepts({ format: schema.format }, text);
   if (schema.pattern !== undefined) {
-    const regex = context.regex(schema.pattern, childPointer(origin, 'pattern'));
-    const matching = patternArbitrary(regex, max, childPointer(origin, 'pattern'), context);
-    const formatted =
-      format === undefined
-        ? fits
-        : (text: string): boolean => fits(text) && context.accepts({ format: schema.format }, text);
-    return context.filtered(matching, formatted, {
+    const at = childPointer(origin, 'pattern');
+    const regex = context.regex(schema.pattern, at);
+    const language = limited ? PatternLanguage.of(schema.pattern as string) : undefined;
+    const matching =
+      language === undefined
+        ? patternArbitrary(regex, max, at, context)
+        : constructed(language, min, max, regex, { keyword: 'pattern', at, context });
+    return context.filtered(matching, (text) => fitsLengths(text, min, max) && formatted(text), {
       keyword: 'pattern',
-      schemaPointer: childPointer(origin, 'pattern'),
+      schemaPointer: at,
       reason:
         'strings matching the pattern rarely meet the length limits and format, so valid values cannot be generated',
     });
   }
   if (format !== undefined) {
-    return context.filtered(format, fits, {
+    const at = childPointer(origin, 'format');
+    const name = String(schema.format);
+    const shape = Object.hasOwn(FORMAT_SHAPES, name) ? FORMAT_SHAPES[name] : undefined;
+    const language = limited && shape !== undefined ? PatternLanguage.of(shape.pattern) : undefined;
+    const source =
+      language === undefined || shape === undefined
+        ? format
+        : constructed(
+            language,
+            min,
+            Math.min(max ?? Infinity, shape.longest ?? Infinity),
+            new RegExp(shape.pattern, 'u'),
+            {
+              keyword: 'format',
+              at,
+              context,
+            },
+          );
+    return context.filtered(source, (text) => fitsLengths(text, min, max) && formatted(text), {
       keyword: 'format',
-      schemaPointer: childPointer(origin, 'format'),
-      reason: `strings of format ${String(schema.format)} rarely meet the length limits, so valid values cannot be generated`,
+      schemaPointer: at,
+      reason: `strings of format ${name} rarely meet the length limits, so valid values cannot be generated`,
     });
   }
   return textArbitrary(min, max);
+}
+
+function fitsLengths(text: string, min: number, max: number | undefined): boolean {
+  const length = codePointLength(text);
+  return length >= min && (max === undefined || length <= max);
+}
+
+/** Beyond the shortest allowed length, how many more lengths an unlimited string may take. */
+const OPEN_LENGTHS = 64;
+
+/** Matches of every length the limits and the pattern allow; refuses limits no match meets. */
+function constructed(
+  language: PatternLanguage,
+  min: number,
+  max: number | undefined,
+  regex: RegExp,
+  where: { keyword: string; at: string; context: Context },
+): fc.Arbitrary<string> {
+  const top = max === undefined || max === Infinity ? Math.max(min, language.shortest) + OPEN_LENGTHS : max;
+  const lengths = language.lengthsWithin(min, top);
+  if (lengths.length === 0) {
+    throw where.context.refuse(
+      where.keyword,
+      where.at,
+      `no string of ${min} to ${max ?? 'any number of'} code points matches ${regex.source}`,
+    );
+  }
+  return language.ofLengths(lengths);
 }
 
 /** Strings matching a pattern (fast-check's `stringMatching`); refuses what it cannot generate from. */
