@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-import { limitHeapGrowth } from './heap-growth.js';
-import { runCli } from './main.js';
+import module from 'node:module';
+
+// Node 22.1+ keeps the compiled code of the modules loaded after this on disk (in Node's own cache
+// directory), so every start after the first skips compiling them; older Nodes lack the function.
+(module as Partial<typeof module>).enableCompileCache?.();
+const { limitHeapGrowth } = await import('./heap-growth.js');
+const { runCli } = await import('./main.js');
 
 limitHeapGrowth();
 process.exitCode = await runCli(process.argv.slice(2), {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { Client, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Client, Pool } from './undici.js';
 import type { AuthHeader } from '../generate/auth-probe.js';
 import type { PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';

@@ -1,4 +1,4 @@
-import { Client } from 'undici';
+import { Client } from './undici.js';
 import { REQUEST_HEADERS } from './client.js';
 
 /**
