@@ -49,8 +49,9 @@ export const negativeRejection = defineCheck({
       const code = errorCodeOf(exchange);
       if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
         return fail(
-          `An invalid body (${intent.what}) was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise).`,
-          { defect: `${requestKind(plan, true)} refused as a repeated id` },
+          `An invalid body (${intent.what}) was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise: a target that does not hold that id accepts it).`,
+          // One defect with the acceptance below: which answer shows it depends on what the target holds.
+          { defect: `${requestKind(plan, true)} accepted` },
         );
       }
       return PASS;

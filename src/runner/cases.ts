@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
 import type { Contract } from '../contract/index.js';
 import { caseBias, caseRandom } from './generate/case-random.js';
-import type { FreshIds } from './generate/fresh-ids.js';
+import { recordingClaims, type FreshIds } from './generate/fresh-ids.js';
 import type { PlannedRequest, Probe } from './probe.js';
 
 /** One generated case: the fast-check Value (kept for shrinking) and the requests it became. */
@@ -10,6 +10,8 @@ export interface GeneratedCase {
   readonly index: number;
   readonly value: fc.Value<unknown>;
   readonly plans: readonly PlannedRequest[];
+  /** The fixed ids this case claimed for the run: its shrink candidates may send them again. */
+  readonly claimedIds: readonly bigint[];
 }
 
 /** Everything generation depends on: same inputs, same cases. */
@@ -67,8 +69,10 @@ export function* iterateCases(probes: readonly Probe<unknown>[], inputs: Generat
       const variants = probe.variants?.(inputs.contract) ?? 1;
       const value = arbitrary.generate(caseRandom(inputs.seed, probe.name, index), caseBias(index, variants));
       const salt = caseSalt(probe, index, []);
-      const plans = probe.plan(value.value, { contract: inputs.contract, fresh: inputs.fresh, salt });
-      yield { probe, index, value, plans };
+      const claimedIds: bigint[] = [];
+      const fresh = recordingClaims(inputs.fresh, claimedIds);
+      const plans = probe.plan(value.value, { contract: inputs.contract, fresh, salt });
+      yield { probe, index, value, plans, claimedIds };
     }
   }
 }

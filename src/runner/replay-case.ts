@@ -27,7 +27,7 @@ export function replayCase(
     );
   const plans = original.probe.plan(value.value, {
     contract: inputs.contract,
-    fresh: spec.alwaysFresh ? alwaysFreshIds(inputs.fresh) : unclaimedFreshIds(inputs.fresh),
+    fresh: spec.alwaysFresh ? alwaysFreshIds(inputs.fresh) : unclaimedFreshIds(inputs.fresh, original.claimedIds),
     salt: caseSalt(original.probe, original.index, spec.path),
   });
   return { ...original, value, plans };

@@ -61,7 +61,7 @@ export async function shrinkCounterexample(
       const alwaysFresh = stored;
       const plans = generated.probe.plan(candidate.value, {
         contract: options.contract,
-        fresh: alwaysFresh ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh),
+        fresh: alwaysFresh ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh, generated.claimedIds),
         salt: caseSalt(generated.probe, generated.index, path),
       });
       // A candidate must stay in its class: a valid case valid and an invalid one invalid, or the

@@ -18,6 +18,8 @@ export interface FreshIds {
    * consulted while the run's cases are generated, in order, so the answer is reproducible.
    */
   claim(id: bigint): boolean;
+  /** Whether a case of the run has claimed this fixed id (and so may have had it stored). Claims nothing. */
+  claimed(id: bigint): boolean;
 }
 
 /** A random nonce; pass `nonce` to reproduce a recorded run. */
@@ -34,15 +36,37 @@ export function createFreshIds(nonce: string = randomBytes(8).toString('hex')): 
       claimed.add(id);
       return true;
     },
+    claimed: (id) => claimed.has(id),
   };
 }
 
-/** A source whose claims always succeed: for shrink candidates and replays, judged by the repeat policy. */
-export function unclaimedFreshIds(fresh: FreshIds): FreshIds {
-  return { nonce: fresh.nonce, bits: (salt) => fresh.bits(salt), claim: () => true };
+/**
+ * For shrink candidates and their replays: a fixed id may be sent when no case of the run claimed it
+ * or the shrunk case did itself (`own`); one another case claimed gets fresh bits (the target may
+ * hold it from that case, and would answer a repeat). Nothing is claimed, so a replay renders each
+ * candidate exactly as the shrinker sent it.
+ */
+export function unclaimedFreshIds(fresh: FreshIds, own: readonly bigint[] = []): FreshIds {
+  return { ...viewOf(fresh), claim: (id) => !fresh.claimed(id) || own.includes(id) };
+}
+
+/** `fresh`, noting in `claims` each fixed id a claim through it won: the ids a case claimed. */
+export function recordingClaims(fresh: FreshIds, claims: bigint[]): FreshIds {
+  return {
+    ...viewOf(fresh),
+    claim: (id) => {
+      const won = fresh.claim(id);
+      if (won) claims.push(id);
+      return won;
+    },
+  };
 }
 
 /** A source whose claims always fail: every id gets fresh bits, as a target that stored the case needs. */
 export function alwaysFreshIds(fresh: FreshIds): FreshIds {
-  return { nonce: fresh.nonce, bits: (salt) => fresh.bits(salt), claim: () => false };
+  return { ...viewOf(fresh), claim: () => false };
+}
+
+function viewOf(fresh: FreshIds): Omit<FreshIds, 'claim'> {
+  return { nonce: fresh.nonce, bits: (salt) => fresh.bits(salt), claimed: (id) => fresh.claimed(id) };
 }

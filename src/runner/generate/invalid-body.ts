@@ -151,7 +151,7 @@ function sampleDraft(contract: Contract): PlantDraft | undefined {
 
 function acceptedBy(contract: Contract, mutation: Mutation, sample: PlantDraft | undefined): boolean {
   if (mutation.kind === 'variant' || sample === undefined) return false;
-  const fresh = { nonce: 'check', bits: () => 7n, claim: () => true };
+  const fresh = { nonce: 'check', bits: () => 7n, claim: () => true, claimed: () => false };
   const text = renderInvalidBody({ draft: sample, mutation, place: 0 }, fresh, 'check');
   return isValidNewPlant(contract, text);
 }

@@ -95,7 +95,9 @@ export const boundaryPlants = defineProbe<{ draft: PlantDraft; keep: string | un
     const exact = slotKey === undefined ? undefined : (draft.value as Record<string, unknown>)[slotKey];
     const keep = typeof exact === 'bigint' && fresh.claim(exact) ? slotKey : undefined;
     const rendered = renderPlant(draft, fresh, salt, new Map(), new Set(keep === undefined ? [] : [keep]));
-    const note = label === '' ? undefined : `The body sits on a boundary of the document: ${label}.`;
+    // An id boundary whose exact id went to another case is not in this body: no note then.
+    const onBoundary = label !== '' && (slotKey === undefined || keep !== undefined);
+    const note = onBoundary ? `The body sits on a boundary of the document: ${label}.` : undefined;
     return [validRequest({ ...rendered, idMayRepeat: rendered.idMayRepeat || keep !== undefined }, 'Bearer', note)];
   },
 });
