@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RecordedRequest } from '../report.js';
@@ -59,5 +62,30 @@ describe('a curl reproduction, run by the real curl in dash', () => {
     expect(received[0]?.authorization).toBe('Bearer Ab3C');
     expect(received[1]?.authorization).toBe('Bearer aB3c');
     expect(received[1]?.body.toString()).toBe('{"id":1}');
+  });
+
+  it('sends several exact bodies on one connection, each from a file of its own folder, removed afterwards', async () => {
+    const { url, received } = await recordingServer();
+    const bodies = [Buffer.from([0x7b, 0x01, 0xfe, 0x7d]), Buffer.from('{"name":"a\u0089b"}')];
+    const requests: RecordedRequest[] = bodies.map((bytes) => ({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer $PLANTSTORE_TOKEN' },
+      body: bytes.toString('latin1'),
+      bodyBase64: bytes.toString('base64'),
+    }));
+    const command = curlCommands(requests, true);
+    expect(command.split('\n')).toHaveLength(1);
+    const folder = mkdtempSync(join(tmpdir(), 'plantstore-curl-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    await run('dash', ['-c', `${command} > /dev/null`], {
+      env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: 'aB3c', TMPDIR: folder },
+      timeout: 10_000,
+    });
+    expect(received.map((each) => each.body.toString('base64'))).toEqual(
+      bodies.map((bytes) => bytes.toString('base64')),
+    );
+    expect(received[0]?.socket).toBe(received[1]?.socket);
+    expect(readdirSync(folder)).toEqual([]);
   });
 });

@@ -15,16 +15,37 @@ export function curlLine(request: RecordedRequest): string {
 
 /**
  * The requests of one case as curl commands: one command joined by `--next` when they must share a
- * connection (curl keeps it open between the URLs of one command), else one line each. At most one
- * body can come from stdin; with more, each request keeps a line of its own.
+ * connection (curl keeps it open between the URLs of one command), else one line each. One exact
+ * body comes from stdin; with more, each is written to a file of a temporary folder first.
  */
 export function curlCommands(requests: readonly RecordedRequest[], sameConnection: boolean): string {
+  if (!sameConnection || requests.length < 2) return requests.map(curlLine).join('\n');
   const parts = requests.map(curlArguments);
   const piped = parts.filter((part) => part.stdin !== undefined);
-  if (!sameConnection || requests.length < 2 || piped.length > 1) return requests.map(curlLine).join('\n');
+  if (piped.length > 1) return withBodyFiles(parts);
   const command = ['curl', ...parts.flatMap((part, index) => [...(index > 0 ? ['--next'] : []), ...part.args])];
   const stdin = piped[0]?.stdin;
   return `${stdin === undefined ? '' : `printf '%s' ${shellQuote(stdin)} | base64 -d | `}${command.join(' ')}`;
+}
+
+/** Where {@link withBodyFiles} keeps the bodies: a shell variable unlikely to be the user's own. */
+const BODY_DIR = 'plantstore_bodies';
+
+/**
+ * One command for requests that share a connection, when several bodies need their exact bytes:
+ * curl reads stdin once, so each body is decoded into a file of a fresh temporary folder, sent with
+ * `--data-binary @file`, and the folder removed afterwards.
+ */
+function withBodyFiles(parts: readonly { args: string[]; stdin?: string }[]): string {
+  const writes: string[] = [];
+  const args = parts.flatMap((part, index) => {
+    const file = `"@$${BODY_DIR}/${index}"`;
+    if (part.stdin !== undefined)
+      writes.push(`printf '%s' ${shellQuote(part.stdin)} | base64 -d > "$${BODY_DIR}/${index}"`);
+    const own = part.stdin === undefined ? part.args : part.args.map((arg) => (arg === '@-' ? file : arg));
+    return [...(index > 0 ? ['--next'] : []), ...own];
+  });
+  return `${BODY_DIR}=$(mktemp -d) && ${writes.join(' && ')} && curl ${args.join(' ')}; rm -r "$${BODY_DIR}"`;
 }
 
 /** curl's arguments for one request (after `curl` or `--next`), and the base64 of a body sent on stdin. */
