@@ -96,7 +96,8 @@ export function renderPlant(
   draft.slots.forEach((slot, index) => {
     const shape = draft.ids[index];
     if (shape === undefined || typeof body[slot.key] !== 'bigint' || raw.has(slot.key) || keep.has(slot.key)) return;
-    const { id, mayRepeat } = materializeInSlot(slot, shape, fresh, `${salt}:${slot.key}`);
+    const slotSalt = `${salt}:${slot.key}`;
+    const { id, mayRepeat } = materializeInSlot(slot, shape, heldByCase(fresh, slotSalt), slotSalt);
     ids.push(id);
     idMayRepeat ||= mayRepeat;
     define(body, slot.key, id);
@@ -105,6 +106,41 @@ export function renderPlant(
   let text = stringifyExactJson(body);
   for (const [key, json] of raw) text = text.replace(JSON.stringify(`${RAW}${key}`), () => json);
   return { text, strings: stringsOf(body, raw), ids, idMayRepeat };
+}
+
+/** Exact ids won by renders, by slot salt (`<case salt>:<slot key>`), for the latest salts of each run. */
+const held = new WeakMap<FreshIds, Map<string, bigint[]>>();
+const HELD_SALTS = 1024;
+
+/**
+ * `fresh` for one slot of one case, where an id this slot of this case already won is won again. A
+ * case may render a draft more than once and send only one body (a rewrite the document refuses, then
+ * the plain body): the claims of a render that is not sent stay with the case, so the body it sends
+ * carries the same exact ids rather than fresh bits, and no exact edge id is spent unsent.
+ */
+function heldByCase(fresh: FreshIds, slotSalt: string): FreshIds {
+  let bySalt = held.get(fresh);
+  if (!bySalt) {
+    bySalt = new Map();
+    held.set(fresh, bySalt);
+  }
+  const holdings = bySalt;
+  return {
+    ...fresh,
+    claim: (id) => {
+      const won = holdings.get(slotSalt);
+      if (won?.includes(id)) return true;
+      if (!fresh.claim(id)) return false;
+      holdings.delete(slotSalt);
+      holdings.set(slotSalt, [...(won ?? []), id]);
+      // Renders of one case follow each other: older salts are never rendered again.
+      for (const oldest of holdings.keys()) {
+        if (holdings.size <= HELD_SALTS) break;
+        holdings.delete(oldest);
+      }
+      return true;
+    },
+  };
 }
 
 function isPlainObject(value: object): value is { [key: string]: ExactJson } {

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../contract/index.js';
+import { fileURLToPath } from 'node:url';
+import type { PlantId, PlantStore } from '../../reference/plant-store.js';
+import { createReferenceServer } from '../../reference/server.js';
+import { runConformance } from '../../index.js';
+import { createFreshIds } from './fresh-ids.js';
+import { exactShape, slotEdges } from './id-slots.js';
+import { idSlotOf, newPlantArbitrary, plantIdSlots, renderIfValid, renderPlant, withIdShape } from './new-plant.js';
+
+const TOKEN = 'exact-edges-token-4c1d';
+const NAME_PATTERN = fileURLToPath(new URL('../../fixtures/documents/02-name-pattern.yaml', import.meta.url));
+
+/** A store that accepts every id and keeps each one it was handed: the ids of the valid NewPlants sent. */
+function recordingStore(): PlantStore & { readonly ids: Set<PlantId> } {
+  const ids = new Set<PlantId>();
+  return { ids, add: (id) => (ids.add(id), true) };
+}
+
+async function edgesNotSent(spec: string | undefined, seed: number): Promise<bigint[]> {
+  const contract = await loadContract(spec);
+  const [slot] = plantIdSlots(contract);
+  if (slot === undefined) throw new Error('the document has no id slot');
+  const store = recordingStore();
+  const reference = await createReferenceServer({ tokens: [TOKEN], store, ...(spec === undefined ? {} : { spec }) });
+  try {
+    await runConformance({ seed, baseUrl: reference.url, token: TOKEN, ...(spec === undefined ? {} : { spec }) });
+  } finally {
+    await reference.close();
+  }
+  return slotEdges(slot).filter((edge) => !store.ids.has(edge));
+}
+
+describe('exact edge ids', () => {
+  it('are each sent in a default run of the seed document', async () => {
+    expect(await edgesNotSent(undefined, 1)).toEqual([]);
+  });
+
+  // The name's pattern refuses the escaped name with a solidus: that rewrite is rendered, refused, and
+  // the plain body sent instead, which must carry the exact id the refused render drew.
+  it.each([1, 2])('are each sent in a default run when rewrites are refused (name pattern, seed %i)', async (seed) => {
+    expect(await edgesNotSent(NAME_PATTERN, seed)).toEqual([]);
+  });
+});
+
+describe('renderIfValid', () => {
+  const EDGE = 2n ** 63n - 1n;
+
+  async function edgeDraft() {
+    const contract = await loadContract(NAME_PATTERN);
+    const [drawn] = fc.sample(newPlantArbitrary(contract), { seed: 5, numRuns: 1 });
+    const found = drawn === undefined ? undefined : idSlotOf(drawn);
+    if (drawn === undefined || found === undefined) throw new Error('no draft with an id');
+    return { contract, draft: withIdShape(drawn, found.index, exactShape(EDGE)) };
+  }
+
+  it('sends the exact id a refused rewrite drew in the plain body instead, and in any later render of the case', async () => {
+    const { contract, draft } = await edgeDraft();
+    const fresh = createFreshIds('0123456789abcdef');
+    const refused = new Map([['name', '"not a Capitalised name/"']]);
+    const { rendered, rewritten } = renderIfValid(contract, draft, fresh, 'string-escape:0:', refused);
+    expect(rewritten).toBe(false);
+    expect(rendered.ids).toEqual([EDGE]);
+    expect(renderPlant(draft, fresh, 'string-escape:0:').ids).toEqual([EDGE]);
+  });
+
+  it('still sends an exact id once per run: another case drawing it gets fresh bits', async () => {
+    const { contract, draft } = await edgeDraft();
+    const fresh = createFreshIds('0123456789abcdef');
+    expect(renderIfValid(contract, draft, fresh, 'one', new Map()).rendered.ids).toEqual([EDGE]);
+    expect(renderPlant(draft, fresh, 'two').ids).not.toEqual([EDGE]);
+  });
+});
