@@ -1,5 +1,6 @@
 import { numberText, type Contract } from '../contract/index.js';
 import { objectView } from '../contract/object-view.js';
+import { escapePointer } from '../contract/operations.js';
 
 /** The Plant properties the echo check compares, and those a target may fill when none was sent. */
 export interface EchoedProperties {
@@ -93,10 +94,6 @@ export function firstDifference(sent: Located, got: Located, pointer = ''): stri
     return undefined;
   }
   return a === b ? undefined : pointer;
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** A value at a place of its parent, as {@link firstDifference} takes it. */

@@ -1,3 +1,4 @@
+import { pointerSegments } from '../../contract/document-pointer.js';
 import { numberText } from '../../contract/index.js';
 
 /** What a JSON pointer finds in a parsed value: the value, and a number's text as written. */
@@ -10,8 +11,7 @@ export function valueAt(root: unknown, pointer: string): Found {
   let parent: unknown = undefined;
   let key: string | number = '';
   let node: unknown = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const segment of pointerSegments(pointer)) {
     if (Array.isArray(node)) {
       const index = Number(segment);
       if (!Number.isInteger(index) || index < 0 || index >= node.length) return { present: false };
