@@ -32,13 +32,32 @@ export type SchemaCheck = (value: unknown) => Violation[];
 const EXACT_KEYWORD = 'x-plantstore-exact-integer';
 const EXACT_FORMATS: Record<string, IntegerFormat> = { int32: INT32, int64: INT64 };
 
-/** One ajv instance for the whole process: schemas compile once, then validate many times. */
-const ajv = createAjv();
+/**
+ * One ajv instance for the whole process, and one that takes schemas as valid, each made when first
+ * needed: schemas compile once, then validate many times.
+ */
+const compilers: { validating?: Ajv2020; trusting?: Ajv2020 } = {};
+let trusted = false;
 
-function createAjv(): Ajv2020 {
+/**
+ * Runs `compile` with every schema it compiles taken as valid JSON Schema: not validated against the
+ * dialect's meta-schema, whose compilation is most of a process's first schema compile (about 100 ms).
+ * For the bundled openapi.yaml only, whose schemas `npm test` validates (`schemas.test.ts`).
+ */
+export function withTrustedSchemas<T>(compile: () => T): T {
+  const was = trusted;
+  trusted = true;
+  try {
+    return compile();
+  } finally {
+    trusted = was;
+  }
+}
+
+function createAjv(validateSchema: boolean): Ajv2020 {
   // OpenAPI documents carry keywords JSON Schema does not know (example, xml, discriminator).
   // logger: false: an unknown format is an annotation (2020-12), not worth a console warning.
-  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false });
+  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false, validateSchema });
   const addFormats = formatsPlugin as unknown as (target: Ajv2020) => Ajv2020;
   addFormats(instance);
   // ajv-formats judges int64 on a double and accepts 2^63; the exact keyword below does the work.
@@ -103,7 +122,8 @@ function withExactIntegers(schema: unknown): unknown {
  * of int32/int64 formats and every numeric bound are judged exactly on the number's JSON text.
  */
 export function compileSchemaCheck(schema: JsonSchema, subject: string): SchemaCheck {
-  const validate: ValidateFunction = ajv.compile(withExactNumbers(withExactIntegers(schema)) as JsonSchema);
+  const compiler = trusted ? (compilers.trusting ??= createAjv(false)) : (compilers.validating ??= createAjv(true));
+  const validate: ValidateFunction = compiler.compile(withExactNumbers(withExactIntegers(schema)) as JsonSchema);
   return (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [], subject));
 }
 

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from './spec.js';
+import { compileSchemaCheck, withTrustedSchemas, type JsonSchema } from './schemas.js';
+
+describe('compileSchemaCheck and trusted schemas', () => {
+  it("the bundled document's schemas are valid JSON Schema, which is what lets its load skip the meta-schema", async () => {
+    const contract = await loadContract();
+    for (const compiled of Object.values(contract.compiled)) {
+      expect(() => compileSchemaCheck(compiled.schema as JsonSchema, 'a bundled schema')).not.toThrow();
+    }
+  });
+
+  it('validates schemas against the meta-schema everywhere but inside withTrustedSchemas', () => {
+    const invalid = { type: 'string', minLength: -1 };
+    expect(() => compileSchemaCheck(invalid, 'a name')).toThrow(/schema is invalid/);
+    const check = withTrustedSchemas(() => compileSchemaCheck(invalid, 'a name'));
+    expect(check('Fern')).toEqual([]);
+    expect(() => compileSchemaCheck({ ...invalid }, 'a name')).toThrow(/schema is invalid/);
+  });
+});
