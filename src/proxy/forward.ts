@@ -208,8 +208,9 @@ class ExchangeInFlight implements UpstreamUser {
   private status = 0;
   private headers: IncomingHttpHeaders = {};
   private responseBody: Capture | null = null;
-  /** The head sent before the body: kept back, with chunks, while an annotated answer is held. */
-  private heldHead: string | undefined;
+  /** The answer's head, until it leaves with the first body bytes (one write, not two). */
+  private unsentHead: string | undefined;
+  /** Body chunks kept back while an annotated answer is held. */
   private held: Buffer[] | undefined;
   /** Answer bytes reach the client decoded (an HTTP/1.0 client of a chunked answer), then the connection ends. */
   private decodeForClient = false;
@@ -243,7 +244,7 @@ class ExchangeInFlight implements UpstreamUser {
     const taken = this.requestReader.take(rest, (content) => this.requestBody.add(content));
     const headText = this.upstreamHead();
     if (taken <= 0) socket.write(headText, 'latin1');
-    else socket.write(Buffer.concat([Buffer.from(headText, 'latin1'), rest.subarray(0, taken)]));
+    else socket.write(withHead(headText, rest.subarray(0, taken)));
     return Math.max(0, taken);
   }
 
@@ -296,11 +297,9 @@ class ExchangeInFlight implements UpstreamUser {
 
   bytes(chunk: Buffer): void {
     if (this.settled) return;
-    // The head and the body that came with it leave in one write.
-    this.client.cork();
     const rest = this.responseReader === null ? this.readResponseHead(chunk) : chunk;
     if (rest !== null) this.answerBytes(rest);
-    this.client.uncork();
+    this.flushHead();
   }
 
   /** Reads the answer's head; the bytes after it, or null while it is incomplete or was refused. */
@@ -334,8 +333,8 @@ class ExchangeInFlight implements UpstreamUser {
     this.decodeForClient = framing.kind === 'chunked' && this.head.minorVersion === 0;
     if (framing.kind === 'close' || this.decodeForClient) this.clientKeepsAlive = false;
     const { annotate } = this.hooks;
-    if (annotate === undefined) return void this.client.write(this.clientHead([]), 'latin1');
-    this.held = [];
+    if (annotate === undefined) this.unsentHead = this.clientHead([]);
+    else this.held = [];
   }
 
   private clientHead(extra: readonly string[]): string {
@@ -368,7 +367,16 @@ class ExchangeInFlight implements UpstreamUser {
 
   private toClient(bytes: Buffer): void {
     if (this.held !== undefined) return void this.held.push(bytes);
-    if (!this.client.write(bytes)) this.connection.socket.pause();
+    const head = this.unsentHead;
+    this.unsentHead = undefined;
+    if (!this.client.write(head === undefined ? bytes : withHead(head, bytes))) this.connection.socket.pause();
+  }
+
+  /** Sends the answer's head if no body bytes went with it. */
+  private flushHead(): void {
+    if (this.unsentHead === undefined) return;
+    this.client.write(this.unsentHead, 'latin1');
+    this.unsentHead = undefined;
   }
 
   /** Sends the head of an annotated answer and what was held, then lets the rest stream. */
@@ -377,13 +385,13 @@ class ExchangeInFlight implements UpstreamUser {
     const annotate = this.hooks.annotate;
     if (held === undefined || annotate === undefined) return;
     this.held = undefined;
-    this.heldHead = this.clientHead(annotate(this.snapshot({})));
-    this.client.write(this.heldHead, 'latin1');
+    this.client.write(this.clientHead(annotate(this.snapshot({}))), 'latin1');
     for (const chunk of held) this.client.write(chunk);
   }
 
   /** The answer arrived whole: the upstream connection goes back to the pool when it can serve another. */
   private complete(): void {
+    this.flushHead();
     this.release();
     const head = this.responseHead;
     const reusable =
@@ -440,6 +448,14 @@ class ExchangeInFlight implements UpstreamUser {
     this.hooks.settled(this.snapshot(extra));
     this.over?.(keepOpen);
   }
+}
+
+/** A head (latin1 text) and the bytes that follow it, in one buffer. */
+function withHead(head: string, bytes: Buffer): Buffer {
+  const joined = Buffer.allocUnsafe(head.length + bytes.length);
+  joined.write(head, 0, 'latin1');
+  bytes.copy(joined, head.length);
+  return joined;
 }
 
 /** Raw headers as Node's `IncomingHttpHeaders`: lower-case names, repeated ones joined (Set-Cookie kept apart). */

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  bodyReader,
+  keepsAlive,
+  parseRequestHead,
+  parseResponseHead,
+  requestFraming,
+  responseFraming,
+  type RequestHead,
+  type ResponseHead,
+} from './wire.js';
+
+/** Feeds `wire` to a chunked reader in the given pieces: the content it decoded and the bytes it took. */
+function readChunked(wire: Buffer, cuts: readonly number[]): { content: Buffer; taken: number; done: boolean } {
+  const reader = bodyReader({ kind: 'chunked' });
+  const content: Buffer[] = [];
+  let taken = 0;
+  let start = 0;
+  for (const end of [...cuts, wire.length]) {
+    if (reader.done || end <= start) continue;
+    const piece = wire.subarray(start, end);
+    const took = reader.take(piece, (part) => content.push(Buffer.from(part)));
+    if (took < 0) return { content: Buffer.concat(content), taken: -1, done: false };
+    taken += took;
+    start = end;
+  }
+  return { content: Buffer.concat(content), taken, done: reader.done };
+}
+
+function chunked(parts: readonly Buffer[], trailer = ''): Buffer {
+  const pieces = parts.flatMap((part) => [Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]);
+  return Buffer.concat([...pieces, Buffer.from(`0\r\n${trailer}\r\n`)]);
+}
+
+describe('the wire', () => {
+  it('decodes chunked bodies however the bytes are split, and stops at their end (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 40 }), { maxLength: 6 }),
+        fc.array(fc.nat({ max: 400 })),
+        fc.constantFrom('', 'X-Trailer: 1\r\n'),
+        (parts, cuts, trailer) => {
+          const body = chunked(
+            parts.map((part) => Buffer.from(part)),
+            trailer,
+          );
+          const next = Buffer.from('POST /plants HTTP/1.1\r\n');
+          const wire = Buffer.concat([body, next]);
+          const read = readChunked(
+            wire,
+            [...cuts].sort((a, b) => a - b),
+          );
+          expect(read.done).toBe(true);
+          expect(read.taken).toBe(body.length);
+          expect(read.content.equals(Buffer.concat(parts.map((part) => Buffer.from(part))))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('refuses chunks whose size is not hexadecimal', () => {
+    expect(readChunked(Buffer.from('zz\r\nabc\r\n0\r\n\r\n'), []).taken).toBe(-1);
+  });
+
+  it('reads a request head as sent: method, target, version and headers in their own case and order', () => {
+    const head = parseRequestHead('POST /plants?x=1 HTTP/1.1\r\nHost: a\r\nX-Case: Kept \r\nauthorization: bearer t');
+    expect(head).toEqual({
+      method: 'POST',
+      target: '/plants?x=1',
+      minorVersion: 1,
+      rawHeaders: ['Host', 'a', 'X-Case', 'Kept', 'authorization', 'bearer t'],
+    });
+  });
+
+  it('refuses what is not an HTTP/1.x head: a bad request line, a folded or nameless header, a control character', () => {
+    expect(parseRequestHead('GET /')).toBeTypeOf('string');
+    expect(parseRequestHead('GET / HTTP/2.0')).toBeTypeOf('string');
+    expect(parseRequestHead('GET / HTTP/1.1\r\nX-A: 1\r\n folded')).toBeTypeOf('string');
+    expect(parseRequestHead('GET / HTTP/1.1\r\n: 1')).toBeTypeOf('string');
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nX-Bad: a\u0001b')).toBe('unforwardable-header');
+    expect(parseResponseHead('SSH-2.0-OpenSSH')).toBe('not-http');
+  });
+
+  it('frames a request by Transfer-Encoding or Content-Length, and refuses both at once or a bad length', () => {
+    const request = (...rawHeaders: string[]): RequestHead => ({
+      method: 'POST',
+      target: '/',
+      minorVersion: 1,
+      rawHeaders,
+    });
+    expect(requestFraming(request('Content-Length', '12'))).toEqual({ kind: 'length', length: 12 });
+    expect(requestFraming(request('Transfer-Encoding', 'gzip, chunked'))).toEqual({ kind: 'chunked' });
+    expect(requestFraming(request())).toEqual({ kind: 'none' });
+    expect(requestFraming(request('Content-Length', '0'))).toEqual({ kind: 'none' });
+    expect(requestFraming(request('Content-Length', '1', 'Transfer-Encoding', 'chunked'))).toBeTypeOf('string');
+    expect(requestFraming(request('Content-Length', '1', 'Content-Length', '2'))).toBeTypeOf('string');
+    expect(requestFraming(request('Content-Length', '-1'))).toBeTypeOf('string');
+    expect(requestFraming(request('Transfer-Encoding', 'gzip'))).toBeTypeOf('string');
+  });
+
+  it('frames an answer: none for HEAD, 204 and 304, else chunks, a length or the close', () => {
+    const answer = (status: number, ...rawHeaders: string[]): ResponseHead => ({
+      status,
+      statusText: '',
+      minorVersion: 1,
+      rawHeaders,
+    });
+    expect(responseFraming(answer(200, 'Content-Length', '5'), 'HEAD')).toEqual({ kind: 'none' });
+    expect(responseFraming(answer(204), 'POST')).toEqual({ kind: 'none' });
+    expect(responseFraming(answer(304, 'Transfer-Encoding', 'chunked'), 'GET')).toEqual({ kind: 'none' });
+    expect(responseFraming(answer(200, 'Transfer-Encoding', 'chunked'), 'POST')).toEqual({ kind: 'chunked' });
+    expect(responseFraming(answer(200, 'Content-Length', '5'), 'POST')).toEqual({ kind: 'length', length: 5 });
+    expect(responseFraming(answer(200), 'POST')).toEqual({ kind: 'close' });
+  });
+
+  it('keeps a connection alive by default in HTTP/1.1 and only when asked in HTTP/1.0', () => {
+    expect(keepsAlive([], 1)).toBe(true);
+    expect(keepsAlive(['Connection', 'Upgrade, close'], 1)).toBe(false);
+    expect(keepsAlive([], 0)).toBe(false);
+    expect(keepsAlive(['connection', 'Keep-Alive'], 0)).toBe(true);
+  });
+});
