@@ -21,7 +21,12 @@ export const noServerError = defineCheck({
     if (response.transportError !== undefined) {
       return fail(
         `No complete answer: ${response.transportError}${response.status ? ` after status ${response.status}` : ''}.`,
-        { defect: `${response.transportError} on ${requestKind(plan, true)}` },
+        // Broken framing after a status line is the server's, whatever was asked; a dropped connection is the request's.
+        {
+          defect: response.status
+            ? `${response.transportError} after the status line`
+            : `${response.transportError} on ${requestKind(plan, true)}`,
+        },
       );
     }
     if (response.truncated) {

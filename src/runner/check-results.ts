@@ -17,12 +17,17 @@ interface Kept {
   readonly verdict: CaseVerdict;
 }
 
-/** Failures reported per check: distinct probes first, each shrunk. */
-const MAX_FAILURES = 3;
+/**
+ * Failing (or warning) cases kept per check: the first of each probe, each shrunk; for invalid
+ * bodies, the first of each field they break. One probe of invalid bodies often finds several root
+ * causes (a `null` tag accepted, a `NAME` key read as `name`), and a defect hidden behind another
+ * would pass a baseline that lists only the other.
+ */
+const MAX_FAILURES = 6;
 
 /**
  * A check's verdicts, tallied as cases finish: a count, and the first failing (and warning) case
- * of each probe. Nothing else is kept, so memory stays flat however many cases a run sends.
+ * of each probe (and field). Nothing else is kept, so memory stays flat however many cases a run sends.
  */
 export class CheckTally {
   cases = 0;
@@ -34,15 +39,25 @@ export class CheckTally {
   add(run: CaseRun, verdict: CaseVerdict | undefined): void {
     if (!verdict) return;
     this.cases++;
-    if (verdict.outcome === 'fail') keepFirstPerProbe(this.failures, { run, verdict });
-    if (verdict.outcome === 'warn') keepFirstPerProbe(this.warnings, { run, verdict });
+    if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict });
+    if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict });
   }
 }
 
-/** Keeps the earliest case (in run order) of each probe, up to {@link MAX_FAILURES}. */
-function keepFirstPerProbe(kept: Kept[], entry: Kept): void {
-  const probe = entry.run.generated.probe.name;
-  const same = kept.findIndex((other) => other.run.generated.probe.name === probe);
+/** The first quoted name of a description: the field an invalid body breaks (`"tag" holds null`). */
+const FIELD = /"((?:[^"\\]|\\.)*)"/;
+
+/** What tells two kept cases apart: their probe, and for an invalid body the field it breaks. */
+function keyOf(entry: Kept): string {
+  const intent = entry.run.exchanges[entry.verdict.exchangeIndex]?.plan.intent;
+  const field = intent?.kind === 'invalid-body' ? (FIELD.exec(intent.what)?.[1] ?? '') : '';
+  return `${entry.run.generated.probe.name}\u0000${field}`;
+}
+
+/** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */
+function keepFirstPerCause(kept: Kept[], entry: Kept): void {
+  const key = keyOf(entry);
+  const same = kept.findIndex((other) => keyOf(other) === key);
   if (same >= 0) {
     const existing = kept[same];
     if (existing && entry.run.order < existing.run.order) kept[same] = entry;
