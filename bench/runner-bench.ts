@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,6 +122,72 @@ async function benchSlowTarget(runs: number, repeats: number): Promise<Record<st
   }
 }
 
+/**
+ * Where a default run's time goes, in one fresh process as the CLI runs it (built-in suites, every
+ * reporter, the embedded reference), from `performance.now()` marks: Node's own start, loading the modules, loading
+ * and compiling the contract, from there to the first case (reference start, preflight's first
+ * request, arbitraries and boundaries), the cases, shrinking, settling the checks, writing reports.
+ */
+function phaseScript(out: string): string {
+  const module = (path: string): string => JSON.stringify(new URL(path, import.meta.url).href);
+  return `
+    const mark = () => performance.now();
+    const marks = { start: mark() };
+    const { runConformance } = await import(${module('../src/runner/run.js')});
+    const { createReporters, REPORTER_NAMES } = await import(${module('../src/reports/index.js')});
+    const { BUILT_IN_SUITES } = await import(${module('../suites/index.js')});
+    marks.loaded = mark();
+    const { loadContract } = await import(${module('../src/contract/index.js')});
+    await loadContract();
+    marks.contract = mark();
+    const sink = { write: () => true };
+    const group = createReporters(REPORTER_NAMES, { outDir: ${JSON.stringify(out)}, stdout: sink, stderr: sink });
+    const reporters = [{ ...group, onRunEnd: async (report) => { marks.checked ??= mark(); await group.onRunEnd(report); } }];
+    const report = await runConformance({ suites: BUILT_IN_SUITES, reporters, onProgress: (event) => {
+      if (event.kind === 'case' && event.phase === 'run') { marks.firstCase ??= mark(); marks.lastCase = mark(); }
+      if (event.kind === 'case' && event.phase === 'shrink') marks.lastShrink = mark();
+      if (event.kind === 'check') marks.checked ??= mark();
+    } });
+    marks.reported = mark();
+    process.stdout.write(JSON.stringify({ marks, cases: report.summary.cases }));`;
+}
+
+async function benchPhases(repeats: number): Promise<Record<string, number>> {
+  const runs: Record<string, number>[] = [];
+  for (let round = 0; round < repeats; round++) {
+    const out = mkdtempSync(join(tmpdir(), 'plantstore-phases-'));
+    try {
+      const { stdout } = await runNode(['--input-type=module', '-e', phaseScript(out)]);
+      const { marks: m } = JSON.parse(stdout) as { marks: Record<string, number> };
+      const at = (name: string): number => m[name] ?? Number.NaN;
+      const lastCase = at('lastCase');
+      runs.push({
+        nodeStartMs: at('start'),
+        loadModulesMs: at('loaded') - at('start'),
+        loadContractMs: at('contract') - at('loaded'),
+        toFirstCaseMs: at('firstCase') - at('contract'),
+        casesMs: lastCase - at('firstCase'),
+        shrinkMs: (m.lastShrink ?? lastCase) - lastCase,
+        settleChecksMs: at('checked') - (m.lastShrink ?? lastCase),
+        reportsMs: at('reported') - at('checked'),
+      });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+  const names = Object.keys(runs[0] ?? {});
+  return Object.fromEntries(names.map((name) => [name, Math.round(median(runs.map((run) => run[name] ?? 0)))]));
+}
+
+function runNode(args: readonly string[]): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.once('close', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`exited with ${code}`))));
+  });
+}
+
 const CASES_PER_SECOND_GOAL = 3_600;
 
 /**
@@ -132,6 +199,7 @@ const CASES_PER_SECOND_GOAL = 3_600;
 export async function benchRunner(options: { quick?: boolean } = {}): Promise<object> {
   const quick = options.quick === true;
   const timeToVerdict = await benchTimeToVerdict(quick ? 3 : 7);
+  const phases = await benchPhases(quick ? 1 : 5);
   const slowTarget = await benchSlowTarget(quick ? 100 : 500, quick ? 1 : 3);
   const memory = await benchRunnerMemory(quick ? 10_000 : 100_000);
   const casesPerSecond = Number(memory.casesPerSecond);
@@ -145,7 +213,7 @@ export async function benchRunner(options: { quick?: boolean } = {}): Promise<ob
   const local = await runConformance({ runs, seed: 2 });
   return {
     goals: [timeToVerdict.mark, slowTarget.mark, throughput],
-    timeToVerdict,
+    timeToVerdict: { ...timeToVerdict, phases },
     slowTarget,
     memory,
     inProcessReference: {
