@@ -73,6 +73,17 @@ describe('plantstore validate', () => {
     });
   });
 
+  it('takes the document as --spec too, as test, serve and mock do, but one document only', async () => {
+    const file = write('as-spec.yaml', document({}));
+    const positional = await validate(file);
+    const io = captureIo();
+    expect(await runCli(['validate', '--spec', file], io)).toBe(0);
+    expect(io.out()).toBe(positional.out);
+    const both = captureIo();
+    expect(await runCli(['validate', '--spec', file, file], both)).toBe(2);
+    expect(both.err()).toContain('one file at a time');
+  });
+
   it('reports every problem that would stop test or serve, and exits 1', async () => {
     const post = { requestBody: undefined, responses: { '201': { description: 'made', content: json(plant) } } };
     const file = write('three-problems.yaml', document(post));

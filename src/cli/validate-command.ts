@@ -2,13 +2,14 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ContractError, DEFAULT_SPEC_PATH, type Contract, type DocumentProblem } from '../contract/index.js';
 import { EXIT, UsageError } from './cli-errors.js';
+import { stringOption } from './cli-options.js';
 import type { CliCommand } from './command.js';
 
 /** `plantstore validate [file]`: can plantstore test against this document, and if not, every reason why. */
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Validate an OpenAPI document (default: the contract, openapi.yaml)',
-  help: `Usage: plantstore validate [file]
+  help: `Usage: plantstore validate [file | --spec <file>]
 
 Validates an OpenAPI 3.0 or 3.1 document (YAML or JSON) against its specification, resolves every
 $ref, and checks everything test, serve and mock need from it: POST /plants with a JSON request
@@ -20,17 +21,20 @@ Arguments:
   file         The document to validate, a path or an http(s) URL (default: the package's openapi.yaml)
 
 Options:
-  -h, --help   Show this help
+  --spec <file>  The same as the file argument, as test, serve, mock and proxy spell it
+  -h, --help     Show this help
 
 Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
-  options: {},
+  options: { spec: { type: 'string' } },
   allowPositionals: true,
-  async run(_values, positionals, io) {
-    if (positionals.length > 1) {
+  async run(values, positionals, io) {
+    const spec = stringOption(values, 'spec');
+    const files = spec === undefined ? positionals : [spec, ...positionals];
+    if (files.length > 1) {
       io.stderr.write('plantstore validate: give one file at a time (see plantstore validate --help).\n');
       return EXIT.cannotRun;
     }
-    const given = positionals[0];
+    const given = files[0];
     const url = given !== undefined && /^https?:\/\//i.test(given);
     const file = given === undefined ? DEFAULT_SPEC_PATH : url ? given : resolve(io.cwd, given);
     // A file that is not there is not an invalid document: say so before the parser calls it one.
