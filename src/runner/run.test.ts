@@ -171,13 +171,14 @@ describe('runConformance against a faulty target', () => {
     );
   });
 
-  it('cannot run against an https URL whose server speaks plain HTTP, and says so', async () => {
+  it('could not judge an https URL whose server speaks plain HTTP, and says to use http://, as data', async () => {
     const target = await startTarget((_req, res) => res.writeHead(200).end('{}'));
     try {
       const https = target.url.replace('http://', 'https://');
-      await expect(runConformance({ ...QUICK, baseUrl: https, token: TOKEN })).rejects.toThrow(
-        /Cannot talk TLS to https:.*tls-.*use http:\/\//,
-      );
+      const report = await runConformance({ ...QUICK, baseUrl: https, token: TOKEN });
+      expect(report.verdict).toBe('could-not-judge');
+      expect(report.couldNotJudge).toMatchObject({ code: 'tls', options: ['baseUrl'] });
+      expect(report.couldNotJudge?.reason).toMatch(/TLS failed on every request to https:.*tls-.*use http:\/\//);
     } finally {
       await target.close();
     }

@@ -18,7 +18,7 @@ import {
 } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
-import { isTlsFailure, UNREACHABLE } from './http/transport-errors.js';
+import { UNREACHABLE } from './http/transport-errors.js';
 import { validRequest } from './probes/valid-plants.js';
 
 /** The implementation under test: where it is, its token, and how to let it go. */
@@ -124,9 +124,8 @@ export async function probeTarget(
   const rendered = renderPlant(plant, fresh, 'preflight');
   const first = await client.send(validRequest(rendered));
   const failure = first.response.transportError;
-  if (failure !== undefined && (UNREACHABLE.has(failure) || isTlsFailure(failure))) {
-    throw new TargetUnreachableError(baseUrl, failure);
-  }
+  // A TLS failure is evidence like any other answer: the run ends could-not-judge, with its reports.
+  if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
   const { status } = first.response;
   if (status === 0) return { rejectsRepeats: undefined };
   if (status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
