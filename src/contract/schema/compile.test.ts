@@ -252,6 +252,28 @@ describe('the variants name what they break', () => {
     }
   });
 
+  test('a pattern has the near misses regex engines get wrong, and an unanchored one a match inside text', () => {
+    const schema = compiled.get('patterns with lengths') as CompiledSchema;
+    const labelled = (pointer: string, words: string): ValueVariant[] =>
+      [...new Set([...schema.invalid, ...schema.boundaries])].filter(
+        (variant) => variant.keyword === 'pattern' && variant.pointer === pointer && variant.label.includes(words),
+      );
+    const codeOf = (variant: ValueVariant | undefined): string[] =>
+      variant === undefined
+        ? []
+        : fc
+            .sample(variant.arbitrary, { numRuns: 20, seed: 1 })
+            .map((value) => String((value as Record<string, ExactJson>).code));
+    const newline = labelled('/code', 'followed by a newline')[0];
+    expect(newline?.valid).toBe(false);
+    expect(codeOf(newline).every((code) => /^[A-Z]{3}-[0-9]{2,}\n$/.test(code))).toBe(true);
+    for (const words of ['after a space', 'before a space', 'one character out of its class'])
+      expect(labelled('/code', words).map((variant) => variant.valid)).toEqual([false]);
+    // ^…$ is anchored: no match inside other text; [0-9] is a search, so "#5#" is valid.
+    expect(labelled('/code', 'inside other text')).toEqual([]);
+    expect(labelled('/digit', 'inside other text').map((variant) => variant.valid)).toEqual([true]);
+  });
+
   test('an enum near miss is labelled with the rule it breaks', () => {
     const schema = compiled.get('string enum') as CompiledSchema;
     expect(schema.invalid.map((variant) => variant.label)).toContain('the body not one of enum ["cactus","fern"]');

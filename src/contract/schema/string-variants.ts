@@ -3,9 +3,9 @@ import type { Context } from './context.js';
 import { FORMAT_SHAPES, formatArbitrary, INVALID_FORMAT_TEXT } from './formats.js';
 import { PatternLanguage } from './pattern-strings.js';
 import { at, type Candidate } from './leaf-variants.js';
-import { codePointArbitrary, codePointLength, textArbitrary } from './text.js';
+import { bounded, matchesWithin, patternCandidates, safeRegex } from './pattern-variants.js';
+import { codePointArbitrary, codePointLength } from './text.js';
 import type { Site } from './variants.js';
-import { patternArbitrary } from './strings.js';
 
 /** The edges of `minLength`/`maxLength`, and strings that break `pattern` or `format`. */
 export function stringCandidates(site: Site, context: Context): Candidate[] {
@@ -25,14 +25,7 @@ export function stringCandidates(site: Site, context: Context): Candidate[] {
     add('minLength', true, `exactly minLength ${min} code points long`, min);
     add('minLength', false, `one code point shorter than minLength ${min}`, min - 1);
   }
-  if (typeof schema.pattern === 'string') {
-    const regex = safeRegex(schema.pattern);
-    if (regex !== undefined) {
-      const missing = bounded(context, textArbitrary(min, max), (text) => !regex.test(text));
-      if (missing !== undefined)
-        candidates.push(at(site, 'pattern', false, `not matching pattern ${schema.pattern}`, missing, false));
-    }
-  }
+  if (typeof schema.pattern === 'string') candidates.push(...patternCandidates(site, context, min, max));
   const invalidFormat =
     typeof schema.format === 'string' && Object.hasOwn(INVALID_FORMAT_TEXT, schema.format)
       ? INVALID_FORMAT_TEXT[schema.format]
@@ -80,39 +73,10 @@ function matchingOfLength(
   site: Site,
 ): fc.Arbitrary<string> | undefined {
   const regex = safeRegex(pattern);
-  if (regex === undefined) return undefined;
-  const language = PatternLanguage.of(pattern);
-  if (language !== undefined) return ofLength(language, length);
-  try {
-    const matching = patternArbitrary(regex, length, site.place.schemaPointer, context);
-    return bounded(context, matching, (text) => codePointLength(text) === length);
-  } catch {
-    return undefined;
-  }
+  return regex === undefined ? undefined : matchesWithin(pattern, regex, length, length, context, site);
 }
 
 function ofLength(language: PatternLanguage, length: number): fc.Arbitrary<string> | undefined {
   const lengths = language.lengthsWithin(length, length);
   return lengths.length === 0 ? undefined : language.ofLengths(lengths);
-}
-
-/** A filtered arbitrary when the filter passes often enough, else `undefined` (the candidate is left out). */
-function bounded(
-  context: Context,
-  arbitrary: fc.Arbitrary<string>,
-  predicate: (text: string) => boolean,
-): fc.Arbitrary<string> | undefined {
-  try {
-    return context.filtered(arbitrary, predicate, { keyword: '', schemaPointer: '', reason: '' }, 30, 2);
-  } catch {
-    return undefined;
-  }
-}
-
-function safeRegex(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return undefined;
-  }
 }
