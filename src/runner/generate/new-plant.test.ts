@@ -11,8 +11,9 @@ import { idSlotOf, newPlantArbitrary, plantIdSlots, renderIfValid, renderPlant, 
 
 const TOKEN = 'exact-edges-token-4c1d';
 const NAME_PATTERN = fileURLToPath(new URL('../../fixtures/documents/02-name-pattern.yaml', import.meta.url));
+const MEASURES = fileURLToPath(new URL('../../fixtures/documents/05-measures.yaml', import.meta.url));
 
-/** A store that accepts every id and keeps each one it was handed: the ids of the valid NewPlants sent. */
+/** A store that accepts every id and keeps each one it was handed: the ids of the valid NewPlants that reached it. */
 function recordingStore(): PlantStore & { readonly ids: Set<PlantId> } {
   const ids = new Set<PlantId>();
   return { ids, add: (id) => (ids.add(id), true) };
@@ -20,8 +21,9 @@ function recordingStore(): PlantStore & { readonly ids: Set<PlantId> } {
 
 async function edgesNotSent(spec: string | undefined, seed: number): Promise<bigint[]> {
   const contract = await loadContract(spec);
-  const [slot] = plantIdSlots(contract);
-  if (slot === undefined) throw new Error('the document has no id slot');
+  // The reference stores a plant by its `id`: the edges of that slot are what the store can count.
+  const slot = plantIdSlots(contract).find((candidate) => candidate.key === 'id');
+  if (slot === undefined) throw new Error('the document has no integer id');
   const store = recordingStore();
   const reference = await createReferenceServer({ tokens: [TOKEN], store, ...(spec === undefined ? {} : { spec }) });
   try {
@@ -41,6 +43,11 @@ describe('exact edge ids', () => {
   // the plain body sent instead, which must carry the exact id the refused render drew.
   it.each([1, 2])('are each sent in a default run when rewrites are refused (name pattern, seed %i)', async (seed) => {
     expect(await edgesNotSent(NAME_PATTERN, seed)).toEqual([]);
+  });
+
+  // trayCount, an integer declared before the id, must not take the id's edges.
+  it('are each sent for the id when another integer property is declared before it', async () => {
+    expect(await edgesNotSent(MEASURES, 1)).toEqual([]);
   });
 });
 

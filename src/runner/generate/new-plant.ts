@@ -42,11 +42,20 @@ function generatorOf(contract: Contract): PlantGenerator {
   let generator = generators.get(contract);
   if (!generator) {
     const compiled = contract.compiled.newPlant;
-    const slots = idSlots(compiled.schema);
+    const slots = idFirst(idSlots(compiled.schema));
     generator = { slots, valid: draftArbitrary(compiled.valid, slots) };
     generators.set(contract, generator);
   }
   return generator;
+}
+
+/**
+ * The slots with the one named `id` first: the first slot is the plant's id to the probes (exact edge
+ * ids, precision pairs, the preflight, the canary), and another integer declared before it (a count,
+ * a size) must not take the id's place.
+ */
+function idFirst(slots: IdSlot[]): IdSlot[] {
+  return [...slots.filter((slot) => slot.key === 'id'), ...slots.filter((slot) => slot.key !== 'id')];
 }
 
 /** Drafts of the values of `arbitrary`, with an id shape for each slot. */
@@ -60,7 +69,7 @@ export function newPlantArbitrary(contract: Contract): fc.Arbitrary<PlantDraft> 
   return generatorOf(contract).valid;
 }
 
-/** The id slots of the document's NewPlant. */
+/** The id slots of the document's NewPlant: `id` first, then the others in declaration order. */
 export function plantIdSlots(contract: Contract): readonly IdSlot[] {
   return generatorOf(contract).slots;
 }
