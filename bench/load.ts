@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 
 /** What one load run measured. */
@@ -66,5 +68,37 @@ export async function loadPlants(
     status4xx: result['4xx'],
     status5xx: result['5xx'],
     total: result.requests.total,
+  };
+}
+
+/**
+ * The core a server under benchmark gets to itself, and the one the load generator and the servers
+ * behind it share: on two cores autocannon takes most of one, and requests/s would measure it.
+ */
+export const CORES = { underTest: 1, rest: 0 } as const;
+
+/** Whether processes can be pinned to cores here (Linux with `taskset`, at least two cores). */
+export function canPin(): boolean {
+  if (process.platform !== 'linux' || availableParallelism() < 2) return false;
+  return spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
+}
+
+/** `command args` run on `core` only (through `taskset`, which execs it: the pid is the command's). */
+export function onCore(core: number, command: string, args: readonly string[]): [string, string[]] {
+  return ['taskset', ['-c', String(core), command, ...args]];
+}
+
+/**
+ * Pins every thread of this process (the load generator) to `core` until the returned function is
+ * called, which gives back the cores it had.
+ */
+export function pinSelf(core: number): () => void {
+  const before = /list:\s*(\S+)/.exec(
+    spawnSync('taskset', ['-c', '-p', String(process.pid)], { encoding: 'utf8' }).stdout,
+  )?.[1];
+  spawnSync('taskset', ['-a', '-c', '-p', String(core), String(process.pid)], { stdio: 'ignore' });
+  return () => {
+    if (before !== undefined)
+      spawnSync('taskset', ['-a', '-c', '-p', before, String(process.pid)], { stdio: 'ignore' });
   };
 }

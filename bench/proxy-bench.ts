@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../src/contract/package-files.js';
-import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
+import { BENCH_TOKEN, canPin, CORES, loadPlants, onCore, pinSelf, type LoadResult } from './load.js';
 import { cpuMs, startProcess, type BenchProcess } from './processes.js';
 import { startServe } from './serve-bench.js';
 
@@ -36,13 +36,22 @@ function freePort(): Promise<number> {
 }
 
 /** Prism with `-v silent` prints no ready line: spawn it and poll until the chain answers. */
-async function startPrismProxy(upstream: string): Promise<BenchProcess> {
+async function startPrismProxy(upstream: string, core: number | undefined): Promise<BenchProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(PRISM, ['proxy', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', SPEC, upstream], {
-    stdio: 'ignore',
-  });
+  const [command, args] = placed(core, PRISM, [
+    'proxy',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-v',
+    'silent',
+    SPEC,
+    upstream,
+  ]);
+  const child = spawn(command, args, { stdio: 'ignore' });
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -60,20 +69,24 @@ async function startPrismProxy(upstream: string): Promise<BenchProcess> {
   return { url, pid: child.pid ?? 0, startupMs: performance.now() - started, stop };
 }
 
-function startPlantstoreProxy(upstream: string, quiet: boolean): Promise<BenchProcess> {
+/** The command as given, or run on one core only. */
+function placed(core: number | undefined, command: string, args: readonly string[]): [string, string[]] {
+  return core === undefined ? [command, [...args]] : onCore(core, command, args);
+}
+
+function startPlantstoreProxy(upstream: string, quiet: boolean, core: number | undefined): Promise<BenchProcess> {
+  const args = [
+    CLI,
+    'proxy',
+    '--upstream',
+    upstream,
+    '--port',
+    '0',
+    '--out',
+    join(PACKAGE_ROOT, 'reports', 'proxy-bench'),
+  ];
   return startProcess(
-    process.execPath,
-    [
-      CLI,
-      'proxy',
-      '--upstream',
-      upstream,
-      '--port',
-      '0',
-      '--out',
-      join(PACKAGE_ROOT, 'reports', 'proxy-bench'),
-      ...(quiet ? ['--quiet'] : []),
-    ],
+    ...placed(core, process.execPath, quiet ? [...args, '--quiet'] : args),
     /listening on (http:\/\/\S+),/,
     answers,
     { PLANTSTORE_TOKEN: BENCH_TOKEN },
@@ -97,10 +110,28 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + ','));
 `;
 
-function startBareProxy(upstream: string): Promise<BenchProcess> {
+/**
+ * The floor of any proxy written in Node: bytes copied between two sockets, one upstream connection
+ * per client connection, no HTTP read at all (it could neither judge nor fix a header).
+ */
+const TCP_PASS_THROUGH = `
+import net from 'node:net';
+const upstream = new URL(process.argv[1]);
+const server = net.createServer({ noDelay: true }, (client) => {
+  const out = net.connect({ host: upstream.hostname, port: Number(upstream.port), noDelay: true });
+  client.on('data', (bytes) => out.write(bytes));
+  out.on('data', (bytes) => client.write(bytes));
+  client.on('close', () => out.destroy());
+  out.on('close', () => client.destroy());
+  client.on('error', () => undefined);
+  out.on('error', () => undefined);
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + ','));
+`;
+
+function startScript(script: string, upstream: string, core: number | undefined): Promise<BenchProcess> {
   return startProcess(
-    process.execPath,
-    ['--input-type=module', '-e', BARE_PROXY, upstream],
+    ...placed(core, process.execPath, ['--input-type=module', '-e', script, upstream]),
     /listening on (http:\/\/\S+),/,
     answers,
   );
@@ -127,28 +158,36 @@ async function measure(
   };
 }
 
-/**
- * `plantstore proxy` against `prism proxy`, both in front of the same `plantstore serve`, in one run:
- * requests/s and p99 of valid POST /plants at 50 connections straight to serve, through plantstore
- * proxy (log off and on), through prism proxy (log off) and through a bare node:http pass-through
- * (the floor), each proxy in its own process, with the CPU microseconds per request of the proxy and
- * of serve behind it.
- */
-export async function benchProxy(options: { quick?: boolean } = {}): Promise<object> {
-  const seconds = options.quick ? 3 : 10;
-  const loadBefore = loadavg()[0] ?? 0;
-  const serve = await startServe();
+const OURS = 'plantstore proxy --quiet';
+const PRISM_PROXY = 'prism proxy -v silent';
+const BARE = 'bare node:http pass-through';
+const TCP = 'bare TCP pass-through';
+
+/** Every proxy measured in front of the same serve, in this order each round. */
+const CONTENDERS: readonly (readonly [
+  string,
+  (upstream: string, core: number | undefined) => Promise<BenchProcess>,
+])[] = [
+  [OURS, (upstream, core) => startPlantstoreProxy(upstream, true, core)],
+  ['plantstore proxy', (upstream, core) => startPlantstoreProxy(upstream, false, core)],
+  [PRISM_PROXY, startPrismProxy],
+  [BARE, (upstream, core) => startScript(BARE_PROXY, upstream, core)],
+  [TCP, (upstream, core) => startScript(TCP_PASS_THROUGH, upstream, core)],
+];
+
+/** One round: serve alone, then each proxy in front of a serve of its own round. */
+async function round(seconds: number, cores: { underTest?: number; rest?: number }): Promise<Record<string, Measured>> {
   const results: Record<string, Measured> = {};
+  const alone = await startServe(cores.underTest);
   try {
-    results['direct to serve'] = await measure(serve.url, serve.pid, undefined, seconds);
-    const contenders: [string, () => Promise<BenchProcess>][] = [
-      ['plantstore proxy --quiet', () => startPlantstoreProxy(serve.url, true)],
-      ['plantstore proxy', () => startPlantstoreProxy(serve.url, false)],
-      ['prism proxy -v silent', () => startPrismProxy(serve.url)],
-      ['bare node:http pass-through', () => startBareProxy(serve.url)],
-    ];
-    for (const [name, start] of contenders) {
-      const proxy = await start();
+    results['direct to serve'] = await measure(alone.url, alone.pid, undefined, seconds);
+  } finally {
+    await alone.stop();
+  }
+  const serve = await startServe(cores.rest);
+  try {
+    for (const [name, start] of CONTENDERS) {
+      const proxy = await start(serve.url, cores.underTest);
       try {
         results[name] = await measure(proxy.url, serve.pid, proxy.pid, seconds);
       } finally {
@@ -158,26 +197,112 @@ export async function benchProxy(options: { quick?: boolean } = {}): Promise<obj
   } finally {
     await serve.stop();
   }
-  return summary(results, seconds, loadBefore);
+  return results;
 }
 
-function summary(results: Record<string, Measured>, seconds: number, loadBefore: number): object {
-  const ours = results['plantstore proxy --quiet'];
-  const prism = results['prism proxy -v silent'];
-  const ratio = (a: number | undefined, b: number | undefined): number | null =>
-    a === undefined || b === undefined || b === 0 ? null : Math.round((a / b) * 10) / 10;
+/**
+ * `plantstore proxy` against `prism proxy`, both in front of the same `plantstore serve`: requests/s
+ * and p99 of valid POST /plants at 50 connections straight to serve, through plantstore proxy (log
+ * off and on), through prism proxy (log off), and through two floors (a bare node:http pass-through
+ * and a bare TCP one), each proxy in its own process, with the CPU microseconds per request of the
+ * proxy and of serve behind it. Where processes can be pinned, the server or proxy under test has a
+ * core to itself and autocannon shares the other with serve, so requests/s compare the proxies, not
+ * the load generator. Several rounds, medians reported.
+ */
+export async function benchProxy(options: { quick?: boolean } = {}): Promise<object> {
+  const seconds = options.quick ? 3 : 5;
+  const rounds = options.quick ? 1 : 3;
+  const loadBefore = loadavg()[0] ?? 0;
+  const pinned = canPin();
+  const unpin = pinned ? pinSelf(CORES.rest) : () => undefined;
+  const perRound: Record<string, Measured>[] = [];
+  try {
+    for (let i = 0; i < rounds; i++) perRound.push(await round(seconds, pinned ? CORES : {}));
+  } finally {
+    unpin();
+  }
+  return summary(perRound, { seconds, pinned, loadBefore });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? NaN)
+    : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+function round1(value: number): number | null {
+  return Number.isFinite(value) ? Math.round(value * 10) / 10 : null;
+}
+
+/** Each figure's median over the rounds, per way of reaching serve. */
+function medians(perRound: readonly Record<string, Measured>[]): Record<string, Record<string, number | null>> {
+  const names = Object.keys(perRound[0] ?? {});
+  return Object.fromEntries(
+    names.map((name) => {
+      const runs = perRound.map((results) => results[name]).filter((run): run is Measured => run !== undefined);
+      const fields = Object.keys(runs[0] ?? {}) as (keyof Measured)[];
+      return [
+        name,
+        Object.fromEntries(fields.map((field) => [field, round1(median(runs.map((run) => Number(run[field]))))])),
+      ];
+    }),
+  );
+}
+
+interface SummaryContext {
+  readonly seconds: number;
+  readonly pinned: boolean;
+  readonly loadBefore: number;
+}
+
+function summary(perRound: readonly Record<string, Measured>[], context: SummaryContext): object {
+  /** The median over the rounds of a ratio taken within each round. */
+  const ratio = (of: (results: Record<string, Measured>) => [number | undefined, number | undefined]): number | null =>
+    round1(
+      median(
+        perRound.map((results) => {
+          const [a, b] = of(results);
+          return a === undefined || b === undefined || b === 0 ? NaN : a / b;
+        }),
+      ),
+    );
+  const cpuOverServe = (name: string): number | null =>
+    ratio((r) => [r[name]?.proxyCpuMicrosPerRequest, r[name]?.upstreamCpuMicrosPerRequest]);
+  const rpsRatioOverPrism = ratio((r) => [r[OURS]?.requestsPerSecond, r[PRISM_PROXY]?.requestsPerSecond]);
+  const cpuPerRequestRatioPrismOverOurs = ratio((r) => [
+    r[PRISM_PROXY]?.proxyCpuMicrosPerRequest,
+    r[OURS]?.proxyCpuMicrosPerRequest,
+  ]);
+  const proxyCpuOverUpstreamCpu = cpuOverServe(OURS);
   return {
     connections: CONNECTIONS,
-    seconds,
-    results,
-    rpsRatioOverPrism: ratio(ours?.requestsPerSecond, prism?.requestsPerSecond),
-    cpuPerRequestRatioPrismOverOurs: ratio(prism?.proxyCpuMicrosPerRequest, ours?.proxyCpuMicrosPerRequest),
-    proxyCpuOverUpstreamCpu: ratio(ours?.proxyCpuMicrosPerRequest, ours?.upstreamCpuMicrosPerRequest),
-    bareCpuOverUpstreamCpu: ratio(
-      results['bare node:http pass-through']?.proxyCpuMicrosPerRequest,
-      results['bare node:http pass-through']?.upstreamCpuMicrosPerRequest,
-    ),
-    loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
-    goal: "plantstore proxy >= 5x prism proxy requests/s; the proxy's own CPU per request <= serve's (proxyCpuOverUpstreamCpu <= 1)",
+    seconds: context.seconds,
+    rounds: perRound.length,
+    pinned: context.pinned
+      ? `the server or proxy under test alone on core ${CORES.underTest}; autocannon and the serve behind a proxy on core ${CORES.rest}`
+      : false,
+    results: medians(perRound),
+    rpsRatioOverPrism,
+    cpuPerRequestRatioPrismOverOurs,
+    proxyCpuOverUpstreamCpu,
+    loggingProxyCpuOverUpstreamCpu: cpuOverServe('plantstore proxy'),
+    bareCpuOverUpstreamCpu: cpuOverServe(BARE),
+    tcpCpuOverUpstreamCpu: cpuOverServe(TCP),
+    loadAverage: { before: context.loadBefore, after: loadavg()[0] ?? 0 },
+    goals: [
+      {
+        goal: 'plantstore proxy at least 5x prism proxy requests/s',
+        figure: `${rpsRatioOverPrism ?? '?'}x requests/s, ${cpuPerRequestRatioPrismOverOurs ?? '?'}x by CPU per request (median of ${perRound.length} rounds)`,
+        pass: (rpsRatioOverPrism ?? 0) >= 5,
+      },
+      {
+        goal: "plantstore proxy's own CPU per request no more than the upstream's (serve's)",
+        figure: `${proxyCpuOverUpstreamCpu ?? '?'}x serve's (a bare TCP pass-through: ${cpuOverServe(TCP) ?? '?'}x, a bare node:http one: ${cpuOverServe(BARE) ?? '?'}x)`,
+        pass: proxyCpuOverUpstreamCpu !== null && proxyCpuOverUpstreamCpu <= 1,
+      },
+    ],
   };
 }

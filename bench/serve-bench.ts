@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
+import { BENCH_TOKEN, loadPlants, onCore, type LoadResult } from './load.js';
 import { cpuMs, residentMiB, startProcess, type BenchProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
@@ -11,15 +11,11 @@ async function answers(url: string): Promise<boolean> {
   return res.status > 0;
 }
 
-/** Starts the reference `plantstore serve` as a user would, in its own process. */
-export function startServe(): Promise<BenchProcess> {
-  return startProcess(
-    process.execPath,
-    [CLI, 'serve', '--port', '0', '--quiet'],
-    /listening on (http:\/\/\S+)/,
-    answers,
-    { PLANTSTORE_TOKEN: BENCH_TOKEN },
-  );
+/** Starts the reference `plantstore serve` as a user would, in its own process (on `core` only, if given). */
+export function startServe(core?: number): Promise<BenchProcess> {
+  const args = [CLI, 'serve', '--port', '0', '--quiet'];
+  const [command, commandArgs] = core === undefined ? [process.execPath, args] : onCore(core, process.execPath, args);
+  return startProcess(command, commandArgs, /listening on (http:\/\/\S+)/, answers, { PLANTSTORE_TOKEN: BENCH_TOKEN });
 }
 
 /** Reference `serve` against a bare node:http JSON echo, the same load side by side. */

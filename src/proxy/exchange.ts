@@ -37,7 +37,15 @@ export function observedExchange(
     body,
     intent: inferred.intent,
   };
-  return { plan, request: recordedRequest(url, request, inferred, body), response: recordedResponse(response) };
+  // The checks judge the plan and the response; the recorded request is for reports, built when read.
+  let recorded: RecordedRequest | undefined;
+  return {
+    plan,
+    get request() {
+      return (recorded ??= recordedRequest(url, request, inferred, body));
+    },
+    response: recordedResponse(response),
+  };
 }
 
 function recordedRequest(

@@ -1,5 +1,5 @@
-import { checkMediaType, readNewPlant, type Contract } from '../contract/index.js';
-import { plantIdKey } from '../contract/new-plant-request.js';
+import { checkMediaType, type Contract } from '../contract/index.js';
+import { plantIdKey, readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
 
@@ -112,7 +112,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** A valid NewPlant (with the strings its 200 echoes), an invalid one, or one of unpredictable meaning. */
 function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<InferredIntent, 'auth'> {
-  const read = readNewPlant(context.contract, request.contentType, request.body);
+  // The media type was judged before (mediaTypeIntent): only the body is left to read.
+  const read = readNewPlantBody(context.contract.check.newPlant, request.body);
   if (!read.ok) {
     const what = read.problem.message.replace(/^Invalid NewPlant: /, '');
     return { intent: { kind: 'invalid-body', what }, clientBreak: `sent an invalid NewPlant: ${what}` };
