@@ -263,7 +263,7 @@ describe('the variants name what they break', () => {
         ? []
         : fc
             .sample(variant.arbitrary, { numRuns: 20, seed: 1 })
-            .map((value) => String((value as Record<string, ExactJson>).code));
+            .map((value) => (value as Record<string, string>).code ?? '');
     const newline = labelled('/code', 'followed by a newline')[0];
     expect(newline?.valid).toBe(false);
     expect(codeOf(newline).every((code) => /^[A-Z]{3}-[0-9]{2,}\n$/.test(code))).toBe(true);
