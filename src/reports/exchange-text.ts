@@ -82,7 +82,8 @@ export function failureText(failure: Failure, limits: ExchangeLimits): string {
     'Response:',
     responseText(failure.response, limits),
     '',
-    `curl: ${printable(failure.curl)}`,
+    // One command a line (a case of several requests has several); no command holds a raw newline or tab.
+    `curl: ${printable(failure.curl, { keepLines: true })}`,
     `replay: ${printable(failure.replay)}`,
   ].join('\n');
 }

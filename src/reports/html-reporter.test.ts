@@ -46,6 +46,15 @@ describe('report.html', () => {
     expect(section).toContain('<pre>plantstore test --seed 42 --replay positive-acceptance:17:0.3</pre>');
   });
 
+  it('shows a case of several requests as one curl command a line, ready to paste', () => {
+    const report = sampleReport();
+    const [first, ...others] = report.checks;
+    const curl = `curl -sS 'http://127.0.0.1:4010/plants' --data-binary '{"id":1}'\ncurl -sS 'http://127.0.0.1:4010/plants'`;
+    const failures = first ? [{ ...first.failures[0]!, curl }] : [];
+    const rendered = renderHtmlReport({ ...report, checks: [{ ...first!, failures }, ...others] });
+    expect(rendered).toContain(`<pre>${escapeHtml(curl)}</pre>`);
+  });
+
   it('says so when the transport failed or the runner cut a body', () => {
     expect(html).toContain('no HTTP response (timeout) after 5000 ms');
     expect(html).toContain('body cut short by the runner');

@@ -153,7 +153,7 @@ ${pre(requestText(failure.request, LIMITS))}
 <h4>Response</h4>
 ${pre(responseText(failure.response, LIMITS))}
 <h4>curl</h4>
-${pre(printable(failure.curl))}
+${pre(printable(failure.curl, { keepLines: true }))}
 <h4>Replay</h4>
 ${pre(printable(failure.replay))}
 </article>`;

@@ -61,6 +61,14 @@ describe('curl lines', () => {
     }
   });
 
+  it('pipe bodies with a tab or a newline through base64: every report shows each command on one line', () => {
+    for (const body of ['{"name":"a\tb"}', '{"name":\n"ab"}']) {
+      const line = curlLine(request(body));
+      expect(line, body).not.toMatch(/[\t\n]/);
+      expect(argumentsOf(line).at(-1)).toBe(`STDIN:${Buffer.from(body).toString('base64')}`);
+    }
+  });
+
   it('join requests that must share a connection into one command with --next', () => {
     const first = { ...request('hello'), headers: { 'content-type': 'text/plain' } };
     const line = curlCommands([first, request('{"id":1}')], true);

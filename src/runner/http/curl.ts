@@ -90,12 +90,13 @@ export function shellQuote(text: string): string {
 }
 
 /**
- * Characters a quoted argument cannot show as they are: controls (C0 but tab and newline, DEL, C1),
- * invisible format characters (zero-width, bidi, separators, BOM), noncharacters and lone
- * surrogates. Reports spell these `<U+XXXX>`, so a pasted line would send other bytes.
+ * Characters a quoted argument cannot show as they are: controls (C0, DEL, C1), invisible format
+ * characters (zero-width, bidi, separators, BOM), noncharacters and lone surrogates. Reports spell
+ * these `<U+XXXX>`, so a pasted line would send other bytes. Tab and newline too: report.html and
+ * junit.xml spell them, and the console prefixes each line of a block, so a command is one line.
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSHOWABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/;
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/;
 
 function needsBase64(text: string): boolean {
   return UNSHOWABLE.test(text) || LONE_SURROGATE.test(text);
