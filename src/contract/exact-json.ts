@@ -1,4 +1,5 @@
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
+import { NOT_PLAIN, parsePlainJson } from './plain-json.js';
 
 /**
  * JSON with exact numbers. Values come back with ordinary JavaScript numbers, so schema validators
@@ -38,6 +39,16 @@ export function parseExactJson(text: string, maxDepth = DEFAULT_MAX_DEPTH): unkn
   if (depth > maxDepth) {
     throw new JsonDepthError(`JSON nests ${depth} levels deep; at most ${maxDepth} are accepted`);
   }
+  // The one-pass parser recurses once per level.
+  if (depth <= DEFAULT_MAX_DEPTH) {
+    const plain = parsePlainJson(text, remember);
+    if (plain !== NOT_PLAIN) return plain;
+  }
+  return parseLosslessJson(text);
+}
+
+/** {@link parseExactJson} through lossless-json alone: what the one-pass parser must agree with. */
+export function parseLosslessJson(text: string): unknown {
   let lossless: unknown;
   try {
     lossless = parse(text);

@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { numberText, parseExactJson, parseLosslessJson } from './exact-json.js';
+import { NOT_PLAIN, parsePlainJson } from './plain-json.js';
+
+/** Everything a caller can see of a parse: the values, their prototypes, every number's text, or the error. */
+function outcome(parse: (text: string) => unknown, text: string): unknown {
+  try {
+    return { value: shape(parse(text)) };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+function shape(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([key, item]) => {
+    const index = Array.isArray(value) ? Number(key) : key;
+    return [key, shape(item), numberText(value, index) ?? null];
+  });
+  return { array: Array.isArray(value), nullPrototype: Object.getPrototypeOf(value) === null, entries };
+}
+
+/** JSON texts, spaced in different ways, and the same texts broken by a few edits. */
+const texts = fc.oneof(
+  fc.tuple(fc.jsonValue(), fc.constantFrom(undefined, 1, '\t', ' \r\n')).map(([value, space]) => {
+    return JSON.stringify(value, null, space) ?? 'null';
+  }),
+  fc
+    .tuple(fc.json(), fc.array(fc.tuple(fc.nat(), fc.nat(2), fc.constantFrom(...'{}[]",:\\0-1.eE+ tfnu\u0001'))))
+    .map(([text, edits]) =>
+      edits.reduce((edited, [at, cut, char]) => {
+        const place = at % (edited.length + 1);
+        return edited.slice(0, place) + char + edited.slice(place + cut);
+      }, text),
+    ),
+  fc.constantFrom(
+    '{"id": 1, "id": 1}',
+    '{"id": 1, "id": 2}',
+    '{"__proto__": {"polluted": true}, "constructor": 1}',
+    '[1e400, -1e400, 9007199254740993, -0, 1.50, 2E+3]',
+    '"\\ud800"',
+    '01',
+    '\ufeff{}',
+    '',
+  ),
+);
+
+describe('parsePlainJson', () => {
+  it('answers exactly what lossless-json does, or leaves the text to it', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(outcome(parseExactJson, text)).toEqual(outcome(parseLosslessJson, text));
+      }),
+      { numRuns: 2_000, seed: 13 },
+    );
+  });
+
+  it('takes ordinary bodies itself and leaves repeated keys to lossless-json', () => {
+    const remembered: string[] = [];
+    const remember = (_parent: object, key: string | number, text: string): void => {
+      remembered.push(`${key}=${text}`);
+    };
+    const plain = parsePlainJson('{"id": 9007199254740993, "name": "Fern \\"2\\"", "tags": [1.0]}', remember);
+    expect(plain).not.toBe(NOT_PLAIN);
+    expect(remembered).toEqual(['id=9007199254740993', '0=1.0']);
+    expect(parsePlainJson('{"id": 1, "id": 1}', remember)).toBe(NOT_PLAIN);
+  });
+});

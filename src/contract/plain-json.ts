@@ -1,0 +1,138 @@
+/**
+ * A one-pass parser for the JSON almost every body is: no duplicate keys, strings that are valid.
+ * It builds what `parseExactJson` returns (objects without a prototype, every number's text handed to
+ * `remember`) without lossless-json's intermediate tree. Anything else, including every error, it
+ * leaves to lossless-json ({@link NOT_PLAIN}), whose results and messages stay the reference.
+ */
+
+/** Returned when the text is not plain JSON this parser takes: parse it the lossless way. */
+export const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+
+type Remember = (parent: object, key: string | number, text: string) => void;
+
+class NotPlain extends Error {}
+const NOT_PLAIN_ERROR = new NotPlain();
+
+/** Parses `text` as strict JSON (RFC 8259), or {@link NOT_PLAIN}. */
+export function parsePlainJson(text: string, remember: Remember): unknown {
+  const parser = new PlainParser(text, remember);
+  try {
+    const value = parser.value();
+    parser.whitespace();
+    return parser.at === text.length ? value : NOT_PLAIN;
+  } catch (error) {
+    if (error === NOT_PLAIN_ERROR) return NOT_PLAIN;
+    throw error;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+class PlainParser {
+  at = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly remember: Remember,
+  ) {}
+
+  whitespace(): void {
+    let code = this.text.charCodeAt(this.at);
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) code = this.text.charCodeAt(++this.at);
+  }
+
+  /** A value; a number inside an object or array is remembered under its parent and key. */
+  value(parent?: object, key?: string | number): unknown {
+    this.whitespace();
+    const code = this.text.charCodeAt(this.at);
+    if (code === 0x22) return this.string();
+    if (code === 0x7b) return this.object();
+    if (code === 0x5b) return this.array();
+    if (code === 0x74) return this.literal('true', true);
+    if (code === 0x66) return this.literal('false', false);
+    if (code === 0x6e) return this.literal('null', null);
+    return this.number(parent, key);
+  }
+
+  object(): Record<string, unknown> {
+    const object = Object.create(null) as Record<string, unknown>;
+    this.at++;
+    this.whitespace();
+    if (this.text.charCodeAt(this.at) === 0x7d) return (this.at++, object);
+    for (;;) {
+      this.whitespace();
+      if (this.text.charCodeAt(this.at) !== 0x22) throw NOT_PLAIN_ERROR;
+      const key = this.string();
+      // Whether a repeat has the same value is lossless-json's to decide.
+      if (Object.hasOwn(object, key)) throw NOT_PLAIN_ERROR;
+      this.whitespace();
+      if (this.text.charCodeAt(this.at++) !== 0x3a) throw NOT_PLAIN_ERROR;
+      object[key] = this.value(object, key);
+      if (this.separator(0x7d)) return object;
+    }
+  }
+
+  array(): unknown[] {
+    const array: unknown[] = [];
+    this.at++;
+    this.whitespace();
+    if (this.text.charCodeAt(this.at) === 0x5d) return (this.at++, array);
+    for (;;) {
+      array.push(this.value(array, array.length));
+      if (this.separator(0x5d)) return array;
+    }
+  }
+
+  /** After a member: true at the closing bracket, false after a comma. */
+  private separator(closing: number): boolean {
+    this.whitespace();
+    const code = this.text.charCodeAt(this.at++);
+    if (code === closing) return true;
+    if (code !== 0x2c) throw NOT_PLAIN_ERROR;
+    return false;
+  }
+
+  string(): string {
+    const start = this.at;
+    let escaped = false;
+    for (let at = start + 1; at < this.text.length; at++) {
+      const code = this.text.charCodeAt(at);
+      if (code === 0x22) {
+        this.at = at + 1;
+        return escaped ? this.escapedString(start) : this.text.slice(start + 1, at);
+      }
+      if (code < 0x20) throw NOT_PLAIN_ERROR;
+      if (code === 0x5c) {
+        escaped = true;
+        at++;
+      }
+    }
+    throw NOT_PLAIN_ERROR;
+  }
+
+  private escapedString(start: number): string {
+    try {
+      return JSON.parse(this.text.slice(start, this.at)) as string;
+    } catch {
+      throw NOT_PLAIN_ERROR;
+    }
+  }
+
+  private literal<T>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.at)) throw NOT_PLAIN_ERROR;
+    this.at += word.length;
+    return value;
+  }
+
+  private number(parent: object | undefined, key: string | number | undefined): number {
+    NUMBER.lastIndex = this.at;
+    const match = NUMBER.exec(this.text);
+    if (match === null) throw NOT_PLAIN_ERROR;
+    const text = match[0];
+    this.at += text.length;
+    if (parent !== undefined && key !== undefined) this.remember(parent, key, text);
+    const value = Number(text);
+    if (Number.isFinite(value)) return value;
+    return value > 0 ? Number.MAX_VALUE : -Number.MAX_VALUE;
+  }
+}
