@@ -17,6 +17,14 @@ describe('objectView', () => {
     expect(view.declarations.get('name')).toEqual([{ type: 'string' }]);
   });
 
+  it('declares a property whose schema is a boolean', () => {
+    const view = objectView({ properties: { anything: true, never: false } });
+    expect([...view.properties]).toEqual([
+      ['anything', {}],
+      ['never', { not: {} }],
+    ]);
+  });
+
   it('walks a cyclic schema once, and lists a required name no property declares last', () => {
     const node: Record<string, unknown> = { type: 'object', required: ['name', 'kind'], properties: { name: {} } };
     (node.properties as Record<string, unknown>).child = node;

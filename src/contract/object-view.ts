@@ -68,7 +68,11 @@ function visit(node: JsonSchema, mandatory: boolean, walk: Walk): void {
   if (walk.seen.has(node)) return;
   walk.seen.add(node);
   if (isSchema(node.properties)) {
-    for (const [name, sub] of Object.entries(node.properties)) if (isSchema(sub)) declare(name, sub, mandatory, walk);
+    for (const [name, sub] of Object.entries(node.properties)) {
+      // JSON Schema 2020-12 lets a property's schema be `true` (anything) or `false` (never present).
+      const schema = typeof sub === 'boolean' ? (sub ? {} : { not: {} }) : sub;
+      if (isSchema(schema)) declare(name, schema, mandatory, walk);
+    }
   }
   if (mandatory && Array.isArray(node.required)) {
     for (const name of node.required) if (typeof name === 'string') walk.required.add(name);
