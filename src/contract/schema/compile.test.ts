@@ -274,6 +274,33 @@ describe('the variants name what they break', () => {
     expect(labelled('/digit', 'inside other text').map((variant) => variant.valid)).toEqual([true]);
   });
 
+  test('tuples have their length edges and variants at each position; contains counts have their edges', () => {
+    const found = new Set(variantsOf('tuples and contains counts'));
+    for (const expected of [
+      'valid maxItems /pair',
+      'invalid maxItems /pair',
+      'valid minItems /pair',
+      'invalid minItems /pair',
+      'invalid maxLength /pair/0',
+      'invalid minimum /pair/1',
+      'invalid type /pair/2',
+      'valid contains /scores',
+      'invalid contains /scores',
+    ]) {
+      expect(found).toContain(expected);
+    }
+    const schema = compiled.get('tuples and contains counts') as CompiledSchema;
+    const counts = [...new Set([...schema.boundaries, ...schema.invalid])]
+      .filter((variant) => variant.pointer === '/scores' && /Contains/.test(variant.label))
+      .map((variant) => `${variant.valid ? 'valid' : 'invalid'} ${variant.label}`);
+    expect(counts).toEqual([
+      'valid scores with exactly minContains 2 items matching contains',
+      'invalid scores with 1 items matching contains, fewer than minContains 2',
+      'valid scores with exactly maxContains 3 items matching contains',
+      'invalid scores with 4 items matching contains, more than maxContains 3',
+    ]);
+  });
+
   test('an enum near miss is labelled with the rule it breaks', () => {
     const schema = compiled.get('string enum') as CompiledSchema;
     expect(schema.invalid.map((variant) => variant.label)).toContain('the body not one of enum ["cactus","fern"]');

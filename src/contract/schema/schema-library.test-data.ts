@@ -132,6 +132,34 @@ const constrained: LibrarySchema[] = [
     },
   },
   {
+    name: 'tuples and contains counts',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      required: ['pair', 'scores'],
+      properties: {
+        pair: {
+          type: 'array',
+          prefixItems: [
+            { type: 'string', maxLength: 3 },
+            { type: 'integer', minimum: 1 },
+          ],
+          items: { type: 'boolean' },
+          minItems: 1,
+          maxItems: 4,
+        },
+        scores: {
+          type: 'array',
+          items: { type: 'integer', minimum: 0, maximum: 20 },
+          contains: { type: 'integer', minimum: 10 },
+          minContains: 2,
+          maxContains: 3,
+          maxItems: 6,
+        },
+      },
+    },
+  },
+  {
     name: 'patterns with lengths',
     dialect: 'openapi-3.1',
     schema: {

@@ -4,6 +4,7 @@ import type { ExactJson, ValueVariant } from './compiled-schema.js';
 import { Context, type Place } from './context.js';
 import { asParsed, exactObject } from './json.js';
 import { childPointer } from './keywords.js';
+import { tupleArbitraries } from './array-variants.js';
 import { candidatesAt, type Candidate } from './leaf-variants.js';
 import { validArbitrary } from './valid.js';
 
@@ -95,6 +96,7 @@ function childSites(site: Site, context: Context): Site[] {
     sites.push(...propertySite(site, name, child, `${place.schemaPointer}${keyword}`, context));
   }
   const items = schema.items;
+  if (Array.isArray(schema.prefixItems)) sites.push(...tupleSites(site, context));
   if (typeof items === 'object' && items !== null && schema.prefixItems === undefined) {
     const childPlace: Place = {
       ...place,
@@ -109,6 +111,45 @@ function childSites(site: Site, context: Context): Site[] {
     }
   }
   return sites;
+}
+
+/** The site of each `prefixItems` position and of the first `items` after them, set in otherwise valid tuples. */
+function tupleSites(site: Site, context: Context): Site[] {
+  const { schema, place } = site;
+  const tuple = tupleArbitraries(schema, place, context);
+  if (tuple === undefined) return [];
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const max = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity;
+  const positions: [number, Node, fc.Arbitrary<ExactJson> | undefined, string][] = (
+    schema.prefixItems as unknown[]
+  ).map((item, index) => [
+    index,
+    item as Node,
+    tuple.prefix[index],
+    childPointer(childPointer(place.schemaPointer, 'prefixItems'), index),
+  ]);
+  if (typeof schema.items === 'object' && schema.items !== null)
+    positions.push([tuple.prefix.length, schema.items as Node, tuple.rest, childPointer(place.schemaPointer, 'items')]);
+  const sites: Site[] = [];
+  for (const [index, itemSchema, valid, schemaPointer] of positions) {
+    const length = Math.max(index + 1, min);
+    const parent = length <= max ? tuple.ofLength(length) : undefined;
+    if (valid === undefined || parent === undefined || typeof itemSchema !== 'object') continue;
+    const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
+      site.whole(fc.tuple(parent, leaf).map(([array, value]) => withItemAt(array, index, value)));
+    sites.push({
+      schema: itemSchema,
+      place: { ...place, schemaPointer, pointer: childPointer(place.pointer, index) },
+      valid,
+      whole,
+    });
+  }
+  return sites;
+}
+
+function withItemAt(parent: ExactJson, index: number, value: ExactJson): ExactJson {
+  if (!Array.isArray(parent)) return parent;
+  return parent.map((item, position) => (position === index ? value : item));
 }
 
 /** The site of one property's value, set in otherwise valid objects. */
