@@ -77,8 +77,12 @@ export async function loadPlants(
  */
 export const CORES = { underTest: 1, rest: 0 } as const;
 
-/** Whether processes can be pinned to cores here (Linux with `taskset`, at least two cores). */
+/**
+ * Whether processes can be pinned to cores here (Linux with `taskset`, at least two cores), unless
+ * PLANTSTORE_BENCH_PIN=0 asks for the scheduler's own placement.
+ */
 export function canPin(): boolean {
+  if (process.env.PLANTSTORE_BENCH_PIN === '0') return false;
   if (process.platform !== 'linux' || availableParallelism() < 2) return false;
   return spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
 }
