@@ -1,3 +1,4 @@
+import type ParserTypes from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
@@ -138,6 +139,10 @@ export async function dereferenceDocument(
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const raw = read.document;
   let exactIntegers: ExactIntegers = new Map();
+  const external = new Map<object, Map<string, bigint>>();
+  // Only the parse functions are given: ref-parser merges the rest of its parser settings in.
+  const options = { parse: exactParsers(external) } as unknown as ParserTypes.Options;
+  const withExternal = (): ExactIntegers => new Map([...exactIntegers, ...external]);
   // swagger-parser mutates what it is given (so the objects found here are the dereferenced ones),
   // and knows only the patch releases of its time.
   const copy = (): JsonObject => {
@@ -150,8 +155,8 @@ export async function dereferenceDocument(
   if (metaValidate) {
     try {
       return {
-        document: restore(await SwaggerParser.validate(source, asParserInput(copy()), {})),
-        exactIntegers,
+        document: restore(await SwaggerParser.validate(source, asParserInput(copy()), options)),
+        exactIntegers: withExternal(),
         problems,
       };
     } catch (error) {
@@ -161,13 +166,29 @@ export async function dereferenceDocument(
   }
   try {
     return {
-      document: restore(await SwaggerParser.dereference(source, asParserInput(copy()), {})),
-      exactIntegers,
+      document: restore(await SwaggerParser.dereference(source, asParserInput(copy()), options)),
+      exactIntegers: withExternal(),
       problems,
     };
   } catch (error) {
     return { problems: [...problems, ...parserProblems(error)] };
   }
+}
+
+/**
+ * swagger-parser's JSON and YAML parsers for the other files of a document (`$ref: ./schemas.yaml`):
+ * they read as its own do, and note each integer beyond 2^53 the way the main file's are noted, since
+ * those files never pass through {@link readDocument}.
+ */
+function exactParsers(found: Map<object, Map<string, bigint>>) {
+  const parse = (file: { data: unknown }): unknown => {
+    const text = Buffer.isBuffer(file.data) ? file.data.toString('utf8') : file.data;
+    if (typeof text !== 'string') return text;
+    const lossy = parseText(text);
+    if (/\d{16}/.test(text)) findExactIntegers(exactParse(text), lossy, found);
+    return lossy;
+  };
+  return { json: { parse }, yaml: { parse } };
 }
 
 /**

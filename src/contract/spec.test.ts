@@ -122,6 +122,39 @@ describe('loadContract', () => {
     expect(check(parseExactJson('{"name":"a","id":9007199254740994}'))).not.toEqual([]);
   });
 
+  it.each(['yaml', 'json'] as const)(
+    'honours an integer bound beyond 2^53 written in another file of the document (%s)',
+    async (extension) => {
+      const split = mkdtempSync(join(dir, 'split-exact-'));
+      const newPlant = {
+        ...schemas.NewPlant,
+        properties: { ...schemas.NewPlant.properties, id: { type: 'integer', maximum: 1 } },
+      };
+      const text = (extension === 'json' ? JSON.stringify : stringify)({ ...schemas, NewPlant: newPlant });
+      writeFileSync(
+        join(split, `schemas.${extension}`),
+        text.replace(/"?maximum"?:\s?1\b/, '"maximum": 9007199254740993'),
+      );
+      const body = (name: string) => json({ $ref: `./schemas.${extension}#/${name}` });
+      const post = {
+        requestBody: { content: body('NewPlant') },
+        responses: {
+          '200': { description: 'Plant', content: body('Plant') },
+          '400': { description: 'Error', content: body('Error') },
+        },
+      };
+      const document = {
+        openapi: '3.1.0',
+        info: { title: 'Plant Store', version: '1' },
+        paths: { '/plants': { post } },
+      };
+      writeFileSync(join(split, 'openapi.yaml'), stringify(document));
+      const { check } = (await loadContract(join(split, 'openapi.yaml'))).compiled.newPlant;
+      expect(check(parseExactJson('{"name":"a","id":9007199254740993}'))).toEqual([]);
+      expect(check(parseExactJson('{"name":"a","id":9007199254740994}')).map((v) => v.keyword)).toEqual(['maximum']);
+    },
+  );
+
   it('loads a recursive schema as a cyclic object', async () => {
     const tree = {
       type: 'object',
