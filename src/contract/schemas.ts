@@ -1,9 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import { isLosslessNumber } from 'lossless-json';
-import { numberText } from './exact-json.js';
-import { INT32, INT64, integerProblem, type IntegerFormat } from './integers.js';
-import { exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
+import { EXACT_FORMATS, exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
@@ -28,9 +25,6 @@ export interface Violation {
 
 /** Checks a parsed JSON value (from `parseExactJson`) against one schema of the contract. */
 export type SchemaCheck = (value: unknown) => Violation[];
-
-const EXACT_KEYWORD = 'x-plantstore-exact-integer';
-const EXACT_FORMATS: Record<string, IntegerFormat> = { int32: INT32, int64: INT64 };
 
 /**
  * One ajv instance for the whole process, and one that takes schemas as valid, each made when first
@@ -62,59 +56,8 @@ function createAjv(validateSchema: boolean): Ajv2020 {
   addFormats(instance);
   // ajv-formats judges int64 on a double and accepts 2^63; the exact keyword below does the work.
   for (const name of Object.keys(EXACT_FORMATS)) instance.addFormat(name, { type: 'number', validate: () => true });
-  instance.addKeyword({
-    keyword: EXACT_KEYWORD,
-    type: 'number',
-    schemaType: 'string',
-    errors: true,
-    validate: function exactInteger(
-      this: unknown,
-      format: string,
-      data: number,
-      parentSchema?: unknown,
-      context?: { parentData: unknown; parentDataProperty: string | number },
-    ): boolean {
-      const parent = context?.parentData;
-      const text =
-        parent !== null && typeof parent === 'object' && context
-          ? (numberText(parent, context.parentDataProperty) ?? String(data))
-          : String(data);
-      const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
-      if (problem === undefined) return true;
-      // A fraction breaks `type: integer` when the schema says integer; otherwise the format.
-      const types = (parentSchema as { type?: unknown } | undefined)?.type;
-      const integral =
-        types === 'integer' || (Array.isArray(types) && types.includes('integer') && !types.includes('number'));
-      const whole = integral && problem.includes('whole number');
-      (exactInteger as { errors?: Partial<ErrorObject>[] }).errors = [
-        { keyword: EXACT_KEYWORD, message: problem, params: { format, broken: whole ? 'type' : 'format' } },
-      ];
-      return false;
-    },
-  });
   instance.addKeyword(exactNumberKeyword());
   return instance;
-}
-
-/** Keywords whose values are data, not schemas: never rewritten. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'example', 'examples']);
-
-/** A copy of the schema where every int32/int64 integer is also judged exactly on its text. */
-function withExactIntegers(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withExactIntegers);
-  if (schema === null || typeof schema !== 'object' || isLosslessNumber(schema)) return schema;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    // defineProperty: a property named `__proto__` stays a property.
-    Object.defineProperty(copy, key, {
-      value: DATA_KEYWORDS.has(key) ? value : withExactIntegers(value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  if (typeof copy.format === 'string' && Object.hasOwn(EXACT_FORMATS, copy.format)) copy[EXACT_KEYWORD] = copy.format;
-  return copy;
 }
 
 /**
@@ -123,17 +66,17 @@ function withExactIntegers(schema: unknown): unknown {
  */
 export function compileSchemaCheck(schema: JsonSchema, subject: string): SchemaCheck {
   const compiler = trusted ? (compilers.trusting ??= createAjv(false)) : (compilers.validating ??= createAjv(true));
-  const validate: ValidateFunction = compiler.compile(withExactNumbers(withExactIntegers(schema)) as JsonSchema);
+  const validate: ValidateFunction = compiler.compile(withExactNumbers(schema) as JsonSchema);
   return (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [], subject));
 }
 
 function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
   // An exact-integer error makes any other complaint about the same number redundant.
-  const exactPaths = new Set(errors.filter((e) => e.keyword === EXACT_KEYWORD).map((e) => e.instancePath));
+  const exactPaths = new Set(errors.filter(isIntegerError).map((e) => e.instancePath));
   const seen = new Set<string>();
   const violations: Violation[] = [];
   for (const error of errors) {
-    if (exactPaths.has(error.instancePath) && error.keyword !== EXACT_KEYWORD) continue;
+    if (exactPaths.has(error.instancePath) && !isIntegerError(error)) continue;
     // A branch's complaint is explained by its combinator's (anyOf, oneOf, contains, propertyNames).
     if (errors.some((outer) => outer !== error && error.schemaPath.startsWith(`${outer.schemaPath}/`))) continue;
     const violation = describeError(error, subject);
@@ -173,7 +116,7 @@ function describeError(error: ErrorObject, subject: string): Violation {
       pointer,
     };
   }
-  if (error.keyword === EXACT_KEYWORD) {
+  if (isIntegerError(error)) {
     return {
       kind: 'integer',
       field,
@@ -186,14 +129,17 @@ function describeError(error: ErrorObject, subject: string): Violation {
   return { kind: 'constraint', field, message: `${where} ${error.message ?? 'is invalid'}`, keyword, pointer };
 }
 
+/** An int32/int64 number judged on its text and found not to be one. */
+function isIntegerError(error: ErrorObject): boolean {
+  return error.keyword === EXACT_NUMBER_KEYWORD && (error.params as { integer?: unknown }).integer === true;
+}
+
 /** The schema keyword an ajv error stands for, and the pointer of the value at fault. */
 function brokenKeyword(error: ErrorObject): { keyword: string; pointer: string } {
   const params = error.params as Record<string, unknown>;
   const below = (name: unknown): string =>
     `${error.instancePath}/${String(name).replace(/~/g, '~0').replace(/\//g, '~1')}`;
   switch (error.keyword) {
-    case EXACT_KEYWORD:
-      return { keyword: params.broken === 'type' ? 'type' : 'format', pointer: error.instancePath };
     case EXACT_NUMBER_KEYWORD:
       return { keyword: String(params.keyword), pointer: error.instancePath };
     case 'required':

@@ -1,23 +1,28 @@
 import type { ErrorObject, KeywordDefinition } from 'ajv';
+import { isLosslessNumber } from 'lossless-json';
 import { numberText } from '../exact-json.js';
+import { INT32, INT64, integerProblem, type IntegerFormat } from '../integers.js';
 import { compareDecimal, decimalText, isMultiple, parseDecimal, toDecimal, type Decimal } from './decimal.js';
 
 /**
- * Numeric bounds judged on the number's JSON text: ajv compares doubles, so `maximum:
- * 9007199254740993` would accept 9007199254740994 and `multipleOf: 0.01` refuse 0.07 (a float error).
+ * The one keyword that judges numbers on their JSON text, not on a double: int32/int64 formats
+ * (ajv-formats accepts 2^63 and 1.0e0 alike) and the numeric bounds (ajv would take 9007199254740994
+ * under `maximum: 9007199254740993` and refuse 0.07 under `multipleOf: 0.01`, a float error).
  */
 export const EXACT_NUMBER_KEYWORD = 'x-plantstore-exact-number';
 
 const NUMERIC = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf'] as const;
 /** Keywords whose values are data, not schemas: never rewritten. */
 const DATA = new Set(['enum', 'const', 'default', 'example', 'examples']);
+/** The integer formats judged exactly. */
+export const EXACT_FORMATS: Readonly<Record<string, IntegerFormat>> = { int32: INT32, int64: INT64 };
 
-type Limits = Partial<Record<(typeof NUMERIC)[number], string>>;
+type Limits = Partial<Record<(typeof NUMERIC)[number] | 'format', string>>;
 
-/** A copy of a schema whose numeric bounds are moved into the exact keyword. */
+/** A copy of a schema whose numeric bounds move into the exact keyword, and whose int32/int64 formats join them. */
 export function withExactNumbers(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withExactNumbers);
-  if (schema === null || typeof schema !== 'object') return schema;
+  if (schema === null || typeof schema !== 'object' || isLosslessNumber(schema)) return schema;
   const copy: Record<string, unknown> = {};
   const limits: Limits = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -25,6 +30,7 @@ export function withExactNumbers(schema: unknown): unknown {
     if (decimal !== undefined) limits[key as keyof Limits] = decimalText(decimal);
     else define(copy, key, DATA.has(key) ? value : withExactNumbers(value));
   }
+  if (typeof copy.format === 'string' && Object.hasOwn(EXACT_FORMATS, copy.format)) limits.format = copy.format;
   if (Object.keys(limits).length > 0) copy[EXACT_NUMBER_KEYWORD] = limits;
   return copy;
 }
@@ -41,10 +47,29 @@ const COMPARISONS: Record<string, { holds: (order: number) => boolean; words: st
   exclusiveMaximum: { holds: (order) => order < 0, words: '<' },
 };
 
+/**
+ * An integer format's complaint (`params.integer`), which makes any other about the same number
+ * redundant: a fraction breaks `type` under `type: integer`, else the format.
+ */
+function integerBreach(text: string, format: string, parentSchema: unknown): Partial<ErrorObject> | undefined {
+  const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
+  if (problem === undefined) return undefined;
+  const types = (parentSchema as { type?: unknown } | undefined)?.type;
+  const integral =
+    types === 'integer' || (Array.isArray(types) && types.includes('integer') && !types.includes('number'));
+  const broken = integral && problem.includes('whole number') ? 'type' : 'format';
+  return { keyword: EXACT_NUMBER_KEYWORD, message: problem, params: { keyword: broken, integer: true, format } };
+}
+
 /** The first limit a number text breaks, as an ajv error, or `undefined`. */
-function breach(text: string, limits: Limits): Partial<ErrorObject> | undefined {
+function breach(text: string, limits: Limits, parentSchema: unknown): Partial<ErrorObject> | undefined {
+  if (limits.format !== undefined) {
+    const error = integerBreach(text, limits.format, parentSchema);
+    if (error !== undefined) return error;
+  }
   const value = parseDecimal(text);
   for (const [keyword, limitText] of Object.entries(limits)) {
+    if (keyword === 'format') continue;
     const limit = parseDecimal(limitText) as Decimal;
     if (keyword === 'multipleOf') {
       if (value !== undefined && limit.digits !== 0n && isMultiple(value, limit)) continue;
@@ -70,7 +95,7 @@ function breach(text: string, limits: Limits): Partial<ErrorObject> | undefined 
   return undefined;
 }
 
-/** The ajv keyword that applies {@link withExactNumbers}' limits. */
+/** The ajv keyword that applies {@link withExactNumbers}' formats and limits. */
 export function exactNumberKeyword(): KeywordDefinition {
   return {
     keyword: EXACT_NUMBER_KEYWORD,
@@ -81,7 +106,7 @@ export function exactNumberKeyword(): KeywordDefinition {
       this: unknown,
       limits: Limits,
       data: number,
-      _parentSchema?: unknown,
+      parentSchema?: unknown,
       context?: { parentData: unknown; parentDataProperty: string | number },
     ): boolean {
       const parent = context?.parentData;
@@ -89,7 +114,7 @@ export function exactNumberKeyword(): KeywordDefinition {
         parent !== null && typeof parent === 'object' && context
           ? (numberText(parent, context.parentDataProperty) ?? String(data))
           : String(data);
-      const error = breach(text, limits);
+      const error = breach(text, limits, parentSchema);
       if (error === undefined) return true;
       (exactNumber as { errors?: Partial<ErrorObject>[] }).errors = [error];
       return false;
