@@ -8,6 +8,7 @@ import { PACKAGE_ROOT } from '../contract/index.js';
 import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { runCli } from './main.js';
 import { captureIo } from '../fixtures/cli-io.js';
+import { created201 } from '../fixtures/faulty/status-defects.js';
 
 const SENTINEL = 'cli-sentinel-token-51d0e2';
 const run = promisify(execFile);
@@ -50,12 +51,13 @@ describe('plantstore test', () => {
   });
 
   it('speaks flags where the runner speaks options: skip reasons, notes and replay commands', async () => {
-    const cli = io({ PLANTSTORE_TOKEN: 'not-the-token' });
-    const args = ['test', '--base-url', reference.url, '--runs', '3', '--seed', '5'];
+    const faulty = await created201.start();
+    onTestFinished(() => faulty.close());
+    const cli = io({ PLANTSTORE_TOKEN: faulty.token });
+    const args = ['test', '--base-url', faulty.url, '--runs', '3', '--seed', '5'];
     expect(await runCli([...args, '--skip-check', 'echo', '--reporter', 'console,json'], cli)).toBe(1);
     expect(cli.out()).toContain('skipped with --skip-check');
-    expect(cli.out()).toContain('(PLANTSTORE_TOKEN, --token-file or --token)');
-    expect(cli.out()).toContain(`plantstore test --seed 5 --runs 3 --base-url ${reference.url} --replay `);
+    expect(cli.out()).toContain(`plantstore test --seed 5 --runs 3 --base-url ${faulty.url} --replay `);
     const report = JSON.parse(readFileSync(join(cli.cwd, 'reports', 'report.json'), 'utf8')) as {
       notes: string[];
       checks: { failures: { replay: string; rerun?: { seed: number } }[] }[];
@@ -66,10 +68,14 @@ describe('plantstore test', () => {
     expect(failure?.rerun?.seed).toBe(5);
   });
 
-  it('exits 1 when a check fails (wrong token: valid plants are refused)', async () => {
-    const cli = io({ PLANTSTORE_TOKEN: 'not-the-token' });
-    const args = ['test', '--base-url', reference.url, '--runs', '3', '--check', 'positive-acceptance'];
-    expect(await runCli([...args, '--reporter', 'json'], cli)).toBe(1);
+  it('exits 1 when a check fails, and 2 when every valid plant is refused for the token (the token names the fix)', async () => {
+    const faulty = await created201.start();
+    onTestFinished(() => faulty.close());
+    const args = ['--runs', '3', '--check', 'positive-acceptance', '--reporter', 'json'];
+    expect(await runCli(['test', '--base-url', faulty.url, ...args], io({ PLANTSTORE_TOKEN: faulty.token }))).toBe(1);
+    const wrong = io({ PLANTSTORE_TOKEN: 'not-the-token' });
+    expect(await runCli(['test', '--base-url', reference.url, ...args], wrong)).toBe(2);
+    expect(wrong.err()).toContain('(PLANTSTORE_TOKEN, --token-file or --token)');
   });
 
   it('exits 2 with one line when the target is unreachable, the token is missing or a check is unknown', async () => {

@@ -47,6 +47,20 @@ describe('plantstore test: could not judge → exit 2 with the probable fix', ()
     expect(cli.out()).not.toContain('NOT CONFORMANT');
   }, 60_000);
 
+  it('a token the target refuses on every valid NewPlant (401): exit 2, the reason names the token, not the target', async () => {
+    const target = await started(created201);
+    const cli = captureIo({ PLANTSTORE_TOKEN: `${target.token}-rotated` });
+    const code = await runCli(['test', '--base-url', target.url, ...QUICK, '--reporter', 'console,json'], cli);
+    expect(code, cli.out()).toBe(2);
+    const line = couldNotJudgeLine(cli.err());
+    expect(line).toMatch(/answered 401/);
+    expect(line).toContain('PLANTSTORE_TOKEN');
+    const report = JSON.parse(readFileSync(join(cli.cwd, 'reports', 'report.json'), 'utf8')) as Report;
+    expect(report.couldNotJudge?.code).toBe('credential-refused');
+    expect(cli.out()).not.toContain('NOT CONFORMANT');
+    expect(cli.out() + cli.err()).not.toContain(target.token);
+  }, 60_000);
+
   it('a port that speaks another protocol (SSH): exit 2, the reason names the port', async () => {
     const server = createNetServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
     const target = await started({ start: () => listenOnLoopback(server, randomToken()) });

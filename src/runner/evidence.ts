@@ -79,8 +79,8 @@ function verdict(code: string, reason: string): CouldNotJudge {
 
 /**
  * Whether the evidence says the URL is not a Plant Store at all (so no verdict about the contract
- * can stand): no HTTP anywhere, TLS failing, HTML pages for everything, or every valid NewPlant
- * answered 404/405. `undefined` when the target answers like a Plant Store (right or wrong).
+ * can stand): no HTTP anywhere, TLS failing, HTML pages for everything, every valid NewPlant
+ * answered 404/405, or every one refused for the token given (401/403). `undefined` when the target answers like a Plant Store (right or wrong).
  */
 export function couldNotJudge(evidence: RunEvidence, baseUrl: string): CouldNotJudge | undefined {
   if (evidence.exchanges === 0) return undefined;
@@ -96,6 +96,14 @@ export function couldNotJudge(evidence: RunEvidence, baseUrl: string): CouldNotJ
   const validAnswers = [...evidence.valid].filter(([key]) => /^\d+$/.test(key) && key !== '0');
   const total = validAnswers.reduce((sum, [, count]) => sum + count, 0);
   const missing = validAnswers.filter(([key]) => key === '404' || key === '405');
+  const refused = validAnswers.filter(([key]) => key === '401' || key === '403');
+  if (total > 0 && refused.reduce((sum, [, count]) => sum + count, 0) === total) {
+    const statuses = refused.map(([key]) => key).join(' or ');
+    return verdict(
+      'credential-refused',
+      `Every valid NewPlant (${total}) sent to ${baseUrl}/plants with the token you gave was answered ${statuses}: the target refuses that token, so nothing it does with an accepted plant can be judged. Check the token (\`token\`): a wrong, expired or another environment's token is refused like this; if it is right, the target refuses valid credentials.`,
+    );
+  }
   if (total > 0 && missing.reduce((sum, [, count]) => sum + count, 0) === total) {
     const statuses = missing.map(([key]) => key).join(' or ');
     return verdict(
