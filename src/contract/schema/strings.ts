@@ -27,7 +27,9 @@ export function stringArbitrary(schema: Node, place: Place, context: Context): f
   const origin = context.originOf(schema, place.schemaPointer);
   const limited = min > 0 || max !== undefined;
   const format = typeof schema.format === 'string' ? formatArbitrary(schema.format) : undefined;
-  const formatted = (text: string): boolean => format === undefined || context.accepts({ format: schema.format }, text);
+  // One schema object: `accepts` compiles a check once per object.
+  const formatOnly = { format: schema.format };
+  const formatted = (text: string): boolean => format === undefined || context.accepts(formatOnly, text);
   if (schema.pattern !== undefined) {
     const at = childPointer(origin, 'pattern');
     const regex = context.regex(schema.pattern, at);
@@ -43,6 +45,7 @@ export function stringArbitrary(schema: Node, place: Place, context: Context): f
         'strings matching the pattern rarely meet the length limits and format, so valid values cannot be generated',
     });
   }
+  if (format !== undefined && !limited) return format;
   if (format !== undefined) {
     const at = childPointer(origin, 'format');
     const name = String(schema.format);
