@@ -11,6 +11,9 @@ import { ANY, OutsideShape, parseRegex, type CodePoints, type RegexNode } from '
 /** Longest string built this way: the length tables grow with its square in the worst case. */
 export const LONGEST_CONSTRUCTED = 4096;
 
+/** Languages read so far, by pattern: their length tables are kept with them. */
+const languages = new Map<string, PatternLanguage | undefined>();
+
 /** The strings a pattern matches anywhere (JSON Schema's unanchored search), as a shape to build from. */
 export class PatternLanguage {
   private readonly tables = new Map<number, LengthTable>();
@@ -19,12 +22,15 @@ export class PatternLanguage {
 
   /** The language of a pattern, or `undefined` for a construct outside the modelled shape. */
   static of(pattern: string): PatternLanguage | undefined {
-    try {
-      return new PatternLanguage(wholeString(parseRegex(pattern)));
-    } catch (error) {
-      if (error instanceof OutsideShape) return undefined;
-      throw error;
+    if (!languages.has(pattern)) {
+      try {
+        languages.set(pattern, new PatternLanguage(wholeString(parseRegex(pattern))));
+      } catch (error) {
+        if (!(error instanceof OutsideShape)) throw error;
+        languages.set(pattern, undefined);
+      }
     }
+    return languages.get(pattern);
   }
 
   /** The shortest match's length. */
