@@ -5,6 +5,7 @@ import { FORMAT_SHAPES } from './formats.js';
 import { PatternLanguage } from './pattern-strings.js';
 import { codePointLength } from './text.js';
 import { compileSchemaCheck } from '../schemas.js';
+import { compileSchema, UnsupportedSchemaError } from './index.js';
 
 /** Pattern shapes vendors write: classes with quantifiers, `{n,}`, `+`, `*`, alternation, literals, escapes. */
 const SHAPES = [
@@ -105,6 +106,48 @@ describe('strings of a chosen length matching a pattern', () => {
     );
     const [shrunk] = result.counterexample ?? [''];
     expect(/^[a-z]+(-[a-z]+)*$/u.test(shrunk) && codePointLength(shrunk) === 12).toBe(true);
+  });
+});
+
+describe('random patterns with length limits, compiled', () => {
+  test('valid values pass; each length edge a match has is a variant, lawful; an edge no match has is none', () => {
+    const limits = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 10 }));
+    fc.assert(
+      fc.property(RANDOM_PATTERN, limits, fc.integer(), (pattern, [minLength, spread], seed) => {
+        const maxLength = minLength + spread;
+        const schema = { type: 'string', pattern, minLength, maxLength };
+        let compiled;
+        try {
+          compiled = compileSchema(schema, { dialect: 'openapi-3.1', subject: 'a code' });
+        } catch (error) {
+          // Refused only when no match has an allowed length.
+          expect(error).toBeInstanceOf(UnsupportedSchemaError);
+          expect((PatternLanguage.of(pattern) as PatternLanguage).lengthsWithin(minLength, maxLength)).toEqual([]);
+          return;
+        }
+        for (const value of fc.sample(compiled.valid, { numRuns: 10, seed })) expect(compiled.check(value)).toEqual([]);
+        const language = PatternLanguage.of(pattern) as PatternLanguage;
+        const has = (length: number): boolean => length >= 0 && language.lengthsWithin(length, length).length > 0;
+        const edges = [...new Set([...compiled.boundaries, ...compiled.invalid])].filter((variant) =>
+          /Length$/.test(variant.keyword),
+        );
+        const named = edges.map((variant) => variant.label.replace(/^the body /, ''));
+        const expected = [
+          has(maxLength) && `exactly maxLength ${maxLength} code points long`,
+          has(maxLength + 1) && `one code point longer than maxLength ${maxLength}`,
+          minLength > 0 && has(minLength) && `exactly minLength ${minLength} code points long`,
+          minLength > 0 && has(minLength - 1) && `one code point shorter than minLength ${minLength}`,
+        ].filter((label): label is string => label !== false);
+        expect(new Set(named), pattern).toEqual(new Set(expected));
+        for (const variant of edges) {
+          for (const value of fc.sample(variant.arbitrary, { numRuns: 3, seed })) {
+            const found = compiled.check(value).map((violation) => violation.keyword);
+            expect(found, `${pattern} ${variant.label}`).toEqual(variant.valid ? [] : [variant.keyword]);
+          }
+        }
+      }),
+      { numRuns: 80, seed: 12 },
+    );
   });
 });
 
