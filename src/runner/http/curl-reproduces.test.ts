@@ -15,6 +15,9 @@ interface Received {
   readonly socket: Socket;
   readonly authorization: string | undefined;
   readonly body: Buffer;
+  /** The body as the reads that delivered it. */
+  readonly reads: readonly Buffer[];
+  readonly headers: IncomingMessage['headers'];
 }
 
 /** A server on 127.0.0.1 that records what arrives, on which connection, and answers 200. */
@@ -28,6 +31,8 @@ async function recordingServer(): Promise<{ url: string; received: Received[] }>
         socket: request.socket,
         authorization: request.headers.authorization,
         body: Buffer.concat(chunks),
+        reads: chunks,
+        headers: request.headers,
       });
       response.end('{}');
     });
@@ -87,5 +92,29 @@ describe('a curl reproduction, run by the real curl in dash', () => {
     );
     expect(received[0]?.socket).toBe(received[1]?.socket);
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('sends a split body in two writes, as the runner did: two reads, the whole Content-Length, no chunking', async () => {
+    const { url, received } = await recordingServer();
+    const body = '{"name":"Ficus \u0089","id":7}';
+    const request: RecordedRequest = {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer $PLANTSTORE_TOKEN' },
+      body,
+    };
+    await run('dash', ['-c', `${curlCommands([request], false, [true])} > /dev/null`], {
+      env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: 'aB3c' },
+      timeout: 10_000,
+    });
+    const bytes = Buffer.from(body);
+    expect(received[0]?.body.equals(bytes)).toBe(true);
+    expect(received[0]?.reads.map((read) => read.length)).toEqual([
+      Math.floor(bytes.length / 2),
+      Math.ceil(bytes.length / 2),
+    ]);
+    expect(received[0]?.headers['content-length']).toBe(String(bytes.length));
+    expect(received[0]?.headers['transfer-encoding']).toBeUndefined();
+    expect(received[0]?.authorization).toBe('Bearer aB3c');
   });
 });

@@ -1,4 +1,5 @@
 import type { RecordedRequest } from '../report.js';
+import { SPLIT_BODY_PAUSE_MS } from './client.js';
 import { TOKEN_VARIABLE } from '../../contract/secrets.js';
 
 /**
@@ -16,9 +17,16 @@ export function curlLine(request: RecordedRequest): string {
 /**
  * The requests of one case as curl commands: one command joined by `--next` when they must share a
  * connection (curl keeps it open between the URLs of one command), else one line each. One exact
- * body comes from stdin; with more, each is written to a file of a temporary folder first.
+ * body comes from stdin; with more, each is written to a file of a temporary folder first. A
+ * request whose body the runner sent in two writes (`split`) is sent so by curl too.
  */
-export function curlCommands(requests: readonly RecordedRequest[], sameConnection: boolean): string {
+export function curlCommands(
+  requests: readonly RecordedRequest[],
+  sameConnection: boolean,
+  split: readonly boolean[] = [],
+): string {
+  const [only] = requests;
+  if (requests.length === 1 && only !== undefined && split[0] === true && only.body !== null) return splitLine(only);
   if (!sameConnection || requests.length < 2) return requests.map(curlLine).join('\n');
   const parts = requests.map(curlArguments);
   const piped = parts.filter((part) => part.stdin !== undefined);
@@ -47,6 +55,27 @@ function withBodyFiles(parts: readonly { args: string[]; stdin?: string }[]): st
   });
   return `${BODY_DIR}=$(mktemp -d) && ${writes.join(' && ')} && curl ${args.join(' ')}; rm -r "$${BODY_DIR}"`;
 }
+
+/**
+ * A request whose body arrives in two writes, as the runner's split-body cases send it: each half
+ * written by the shell {@link SPLIT_PAUSE} apart, streamed by curl as it comes (`-T -`, with the
+ * Content-Length of the whole, no chunked encoding, no `Expect`).
+ */
+function splitLine(request: RecordedRequest & { body: string }): string {
+  const { args } = curlArguments({ ...request, body: null });
+  const bytes =
+    request.bodyBase64 === undefined ? Buffer.from(request.body) : Buffer.from(request.bodyBase64, 'base64');
+  const middle = Math.floor(bytes.length / 2);
+  const half = (part: Buffer): string => `printf '%s' ${shellQuote(part.toString('base64'))} | base64 -d`;
+  const framing = [`'Content-Length: ${bytes.length}'`, "'Expect:'", "'Transfer-Encoding:'"];
+  const upload = [...framing.flatMap((header) => ['-H', header]), '-T', '-'];
+  if (!('content-type' in request.headers)) upload.unshift('-H', shellQuote('Content-Type:'));
+  const halves = `{ ${half(bytes.subarray(0, middle))}; sleep ${SPLIT_PAUSE}; ${half(bytes.subarray(middle))}; }`;
+  return `${halves} | curl ${[...args, ...upload].join(' ')}`;
+}
+
+/** The pause between the halves of a split body, in seconds: the runner's (`SPLIT_BODY_PAUSE_MS`). */
+const SPLIT_PAUSE = SPLIT_BODY_PAUSE_MS / 1000;
 
 /** curl's arguments for one request (after `curl` or `--next`), and the base64 of a body sent on stdin. */
 function curlArguments(request: RecordedRequest): { args: string[]; stdin?: string } {
