@@ -78,11 +78,13 @@ export async function loadPlants(
 export const CORES = { underTest: 1, rest: 0 } as const;
 
 /**
- * Whether processes can be pinned to cores here (Linux with `taskset`, at least two cores), unless
- * PLANTSTORE_BENCH_PIN=0 asks for the scheduler's own placement.
+ * Whether to pin processes to cores: only when PLANTSTORE_BENCH_PIN=1 asks for it, and only where it
+ * can be done (Linux with `taskset`, at least two cores). Off by default: on a busy machine a pinned
+ * process cannot move off its core, and on a quiet one the load generator and the serve behind a
+ * proxy then share one core, which limits the fastest proxy before the proxy does.
  */
 export function canPin(): boolean {
-  if (process.env.PLANTSTORE_BENCH_PIN === '0') return false;
+  if (process.env.PLANTSTORE_BENCH_PIN !== '1') return false;
   if (process.platform !== 'linux' || availableParallelism() < 2) return false;
   return spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
 }

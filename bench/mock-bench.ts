@@ -145,8 +145,8 @@ export async function benchMock(options: { quick?: boolean } = {}): Promise<obje
   const rounds = options.quick ? 1 : 3;
   // Other processes on the machine change every figure: the 1-minute load average says how busy it was.
   const loadBefore = loadavg()[0] ?? 0;
-  // Not pinned to cores (unlike the proxy bench): on a busy machine a server pinned to one core
-  // cannot move off it, and two cores shared with autocannon measured closer to a quiet run.
+  // Not pinned to cores: on a busy machine a server pinned to one core cannot move off it, and two
+  // cores shared with autocannon measured closer to a quiet run.
   const runs: Record<string, [Measured, Measured][]> = { 'default logging': [], 'logging off': [] };
   const ceilings: Measured[] = [];
   for (let i = 0; i < rounds; i++) {

@@ -205,9 +205,9 @@ async function round(seconds: number, cores: { underTest?: number; rest?: number
  * and p99 of valid POST /plants at 50 connections straight to serve, through plantstore proxy (log
  * off and on), through prism proxy (log off), and through two floors (a bare node:http pass-through
  * and a bare TCP one), each proxy in its own process, with the CPU microseconds per request of the
- * proxy and of serve behind it. Where processes can be pinned, the server or proxy under test has a
- * core to itself and autocannon shares the other with serve, so requests/s compare the proxies, not
- * the load generator. Several rounds, medians reported.
+ * proxy and of serve behind it. With PLANTSTORE_BENCH_PIN=1 the server or proxy under test has a core
+ * to itself and autocannon shares the other with serve. Several rounds, medians reported; the ratio
+ * of CPU per request is the proxies' capacity on one core, whatever autocannon takes.
  */
 export async function benchProxy(options: { quick?: boolean } = {}): Promise<object> {
   const seconds = options.quick ? 3 : 5;
