@@ -26,7 +26,8 @@ export function curlCommands(
   split: readonly boolean[] = [],
 ): string {
   const [only] = requests;
-  if (requests.length === 1 && only !== undefined && split[0] === true && only.body !== null) return splitLine(only);
+  if (requests.length === 1 && only !== undefined && split[0] === true && only.body !== null)
+    return splitLine(only, only.body);
   if (!sameConnection || requests.length < 2) return requests.map(curlLine).join('\n');
   const parts = requests.map(curlArguments);
   const piped = parts.filter((part) => part.stdin !== undefined);
@@ -61,10 +62,9 @@ function withBodyFiles(parts: readonly { args: string[]; stdin?: string }[]): st
  * written by the shell {@link SPLIT_PAUSE} apart, streamed by curl as it comes (`-T -`, with the
  * Content-Length of the whole, no chunked encoding, no `Expect`).
  */
-function splitLine(request: RecordedRequest & { body: string }): string {
+function splitLine(request: RecordedRequest, body: string): string {
   const { args } = curlArguments({ ...request, body: null });
-  const bytes =
-    request.bodyBase64 === undefined ? Buffer.from(request.body) : Buffer.from(request.bodyBase64, 'base64');
+  const bytes = request.bodyBase64 === undefined ? Buffer.from(body) : Buffer.from(request.bodyBase64, 'base64');
   const middle = Math.floor(bytes.length / 2);
   const half = (part: Buffer): string => `printf '%s' ${shellQuote(part.toString('base64'))} | base64 -d`;
   const framing = [`'Content-Length: ${bytes.length}'`, "'Expect:'", "'Transfer-Encoding:'"];
