@@ -1,5 +1,6 @@
 import { DEV_TOKEN } from '../mock/dev-token.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
+import { batchedWriter } from './batched-writer.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, IntegerRange } from './command.js';
 import { integerOption, PORT_RANGE, portOption, stringOption, tokenOptions } from './cli-options.js';
@@ -92,23 +93,3 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     return EXIT.ok;
   },
 };
-
-/**
- * Log lines gathered and written once per turn of the event loop: under load, one write per
- * request to a pipe costs more than answering the request.
- */
-function batchedWriter(stream: NodeJS.WritableStream): { write(text: string): void; flush(): void } {
-  let pending = '';
-  const flush = (): void => {
-    if (pending === '') return;
-    stream.write(pending);
-    pending = '';
-  };
-  return {
-    write(text) {
-      if (pending === '') setImmediate(flush);
-      pending += text;
-    },
-    flush,
-  };
-}

@@ -1,5 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { batchedWriter } from './batched-writer.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, PORT_RANGE, portOption, stringOption } from './cli-options.js';
@@ -71,6 +72,7 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
     const { createProxyServer } = await import('../proxy/index.js');
     const { writeReports } = await import('../reports/index.js');
     const { reportExitCode } = await import('../reports/outcome.js');
+    const log = batchedWriter(io.stdout);
     const proxy = await createProxyServer({
       upstream,
       host: stringOption(values, 'host') ?? '127.0.0.1',
@@ -79,13 +81,14 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
       ...(spec === undefined ? {} : { spec }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(token === undefined ? {} : { token }),
-      ...(values.quiet === true ? {} : { onLog: (line: string) => io.stdout.write(`${line}\n`) }),
+      ...(values.quiet === true ? {} : { onLog: (line: string) => log.write(`${line}\n`) }),
     });
     io.stdout.write(
       `plantstore proxy listening on ${proxy.url}, forwarding to ${shownUpstream(upstream)} (POST /plants judged)\n`,
     );
     await stopSignal(io, duration);
     await proxy.close();
+    log.flush();
     const report = proxy.report();
     const outcome = await writeReports(report, { outDir, stderr: io.stderr, secrets: proxy.secrets });
     const { summary } = report;
