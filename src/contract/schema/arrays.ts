@@ -5,6 +5,7 @@ import type { Context, Place } from './context.js';
 import { domainSize } from './domain.js';
 import { jsonKey } from './json.js';
 import { childPointer } from './keywords.js';
+import { mergeSchemas } from './merge.js';
 import { validArbitrary } from './valid.js';
 
 type Node = Record<string, unknown>;
@@ -93,26 +94,63 @@ function allUnique(items: readonly ExactJson[]): boolean {
   return new Set(items.map(jsonKey)).size === items.length;
 }
 
-/** `contains` with `minContains`/`maxContains`, by filtering generated arrays. */
+/**
+ * `contains` with `minContains`/`maxContains`: arrays with matching items planted in them (so a
+ * `contains` that items rarely meet by chance, `const: "featured"` among strings, still generates),
+ * and generated arrays as they come; each kept when the whole array schema accepts it.
+ */
 function withContains(
   arbitrary: fc.Arbitrary<ExactJson>,
   schema: Node,
   origin: string,
   context: Context,
 ): fc.Arbitrary<ExactJson> {
-  const contains = schema.contains as Schema;
   const least = typeof schema.minContains === 'number' ? schema.minContains : 1;
   const most = typeof schema.maxContains === 'number' ? schema.maxContains : Infinity;
-  return context.filtered(
-    arbitrary,
-    (value) => {
-      const count = (value as ExactJson[]).filter((item) => context.accepts(contains, item)).length;
-      return count >= least && count <= most;
-    },
-    {
-      keyword: 'contains',
-      schemaPointer: childPointer(origin, 'contains'),
-      reason: 'generated arrays rarely hold the items contains asks for',
-    },
-  );
+  const max = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity;
+  const refusal = {
+    keyword: 'contains',
+    schemaPointer: childPointer(origin, 'contains'),
+    reason: 'generated arrays rarely hold the items contains asks for',
+  };
+  const accepted = (value: ExactJson): boolean => context.accepts(schema, value);
+  const sources: fc.Arbitrary<ExactJson>[] = [];
+  const matching = matchingItems(schema, context);
+  if (matching !== undefined) {
+    const extra = fc.array(matching, { minLength: least, maxLength: Math.max(least, Math.min(most, least + 2)) });
+    const planted = fc.tuple(arbitrary, extra, fc.nat()).map(([base, hits, at]) => {
+      const kept = (base as ExactJson[]).slice(0, Math.max(0, max - hits.length));
+      const position = at % (kept.length + 1);
+      return [...kept.slice(0, position), ...hits, ...kept.slice(position)];
+    });
+    const made = optional(() => context.filtered(planted, accepted, refusal));
+    if (made !== undefined) sources.push(made);
+  }
+  const found = optional(() => context.filtered(arbitrary, accepted, refusal));
+  if (found !== undefined) sources.push(found);
+  if (sources.length === 0) throw context.refuse(refusal.keyword, refusal.schemaPointer, refusal.reason);
+  return sources.length === 1 ? (sources[0] as fc.Arbitrary<ExactJson>) : fc.oneof(...sources);
+}
+
+/** Items valid under `items` that match `contains`: the two merged, else `contains` values `items` accepts. */
+function matchingItems(schema: Node, context: Context): fc.Arbitrary<ExactJson> | undefined {
+  const contains = schema.contains as Schema;
+  const items = (schema.items as Schema | undefined) ?? true;
+  const place: Place = { schemaPointer: '', pointer: '', refs: [] };
+  const merged = typeof contains === 'object' && typeof items === 'object' ? mergeSchemas(items, contains) : undefined;
+  if (merged !== undefined && merged !== 'conflict') {
+    const arbitrary = optional(() => validArbitrary(merged, place, context) ?? undefined);
+    if (arbitrary !== undefined) return arbitrary;
+  }
+  const own = optional(() => validArbitrary(contains, place, context) ?? undefined);
+  const refusal = { keyword: 'contains', schemaPointer: '', reason: '' };
+  return own && optional(() => context.filtered(own, (value) => context.accepts(items, value), refusal, 30, 2));
+}
+
+function optional<T>(make: () => T | undefined): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
 }

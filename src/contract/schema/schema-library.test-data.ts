@@ -160,6 +160,25 @@ const constrained: LibrarySchema[] = [
     },
   },
   {
+    name: 'contains a value items rarely are',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      required: ['tags', 'picks'],
+      properties: {
+        tags: { type: 'array', items: { type: 'string' }, contains: { const: 'featured' }, maxItems: 4 },
+        picks: {
+          type: 'array',
+          items: { type: 'string', maxLength: 8 },
+          contains: { type: 'string', pattern: '^top-' },
+          minContains: 2,
+          maxContains: 2,
+          uniqueItems: true,
+        },
+      },
+    },
+  },
+  {
     name: 'patterns with lengths',
     dialect: 'openapi-3.1',
     schema: {
