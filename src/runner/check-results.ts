@@ -177,6 +177,7 @@ function toFailure(
     curl: curlCommands(
       sequence.map((exchange) => exchange.request),
       oneConnection,
+      sequence.map((exchange) => exchange.plan.splitBody === true),
     ),
     ...replay,
     shrinkSteps,
