@@ -65,6 +65,23 @@ describe('client connections, read by the proxy itself', () => {
     expect(upstream.received[0]?.body.toString()).toBe('{"id":9223372036854775807,"name":"x"}');
   });
 
+  it('drops a connection whose chunks break the coding, and stays healthy', async () => {
+    const upstream = await recordingUpstream();
+    cleanups.push(() => upstream.close());
+    const { proxy, log } = await proxyTo(upstream.url);
+    const broken = await exchangeRaw(
+      proxy,
+      ['POST /plants HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+      () => false,
+    );
+    expect(broken).toBe('');
+    expect(log[0]).toMatch(/client went away/);
+    const fine = await exchangeRaw(proxy, ['POST /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}'], (text) =>
+      text.includes('bytes"}'),
+    );
+    expect(fine).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('answers pipelined requests in order on one connection', async () => {
     const upstream = await recordingUpstream();
     cleanups.push(() => upstream.close());

@@ -242,10 +242,18 @@ class ExchangeInFlight implements UpstreamUser {
     const expect = headerValue(this.head.rawHeaders, 'expect');
     if (expect?.toLowerCase() === '100-continue') this.client.write('HTTP/1.1 100 Continue\r\n\r\n');
     const taken = this.requestReader.take(rest, (content) => this.requestBody.add(content));
+    if (taken < 0) return this.brokenBody(rest.length);
     const headText = this.upstreamHead();
-    if (taken <= 0) socket.write(headText, 'latin1');
+    if (taken === 0) socket.write(headText, 'latin1');
     else socket.write(withHead(headText, rest.subarray(0, taken)));
-    return Math.max(0, taken);
+    return taken;
+  }
+
+  /** Chunks that break the coding: nothing more of this connection can be read. */
+  private brokenBody(length: number): number {
+    this.clientGone();
+    this.client.destroy();
+    return length;
   }
 
   private upstreamHead(): string {
@@ -260,12 +268,7 @@ class ExchangeInFlight implements UpstreamUser {
   /** More of the request's body: sent on as it came; how many bytes belonged to it. */
   requestBytes(bytes: Buffer): number {
     const taken = this.requestReader.take(bytes, (content) => this.requestBody.add(content));
-    if (taken < 0) {
-      // Chunks that break the coding: nothing more of this connection can be read.
-      this.clientGone();
-      this.client.destroy();
-      return bytes.length;
-    }
+    if (taken < 0) return this.brokenBody(bytes.length);
     if (taken > 0 && !this.connection.socket.write(bytes.subarray(0, taken))) this.client.pause();
     return taken;
   }
