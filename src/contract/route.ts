@@ -11,6 +11,15 @@ export function requestPath(url: string | undefined): string {
 }
 
 /**
+ * The path as the document's `paths` name it: without the path of the document's first server
+ * (`/v1/plants` → `/plants` when the server is `https://api.example.com/v1`), so a client built
+ * from the document reaches the operation as well as one that calls `/plants`.
+ */
+export function operationPath(path: string, basePath: string): string {
+  return basePath !== '' && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
+}
+
+/**
  * Whether a request reaches the contract's one operation: 404 for any other path, 405 (with
  * `Allow: POST`) for any other method on `/plants`, `undefined` for `POST /plants`.
  */

@@ -69,6 +69,21 @@ describe('the request pipeline', () => {
     expect(answered).toEqual(['"Fern"']);
   });
 
+  it("serves the operation under the path of the document's first server too, and nothing else there", async () => {
+    const contract = { ...(await loadContract()), basePath: '/v1' };
+    const versioned = await start({ served: serveContract(contract, validSamples(contract)) });
+    try {
+      const plant = { headers: json, body: '{"id":1,"name":"Fern"}' };
+      expect((await send(versioned.url, { ...plant, path: '/v1/plants' }))[0]).toBe(200);
+      expect((await send(versioned.url, plant))[0]).toBe(200);
+      expect((await send(versioned.url, { ...plant, path: '/v1/pets' }))[0]).toBe(404);
+      expect((await send(versioned.url, { ...plant, path: '/v2/plants' }))[0]).toBe(404);
+      expect((await send(server.url, { ...plant, path: '/v1/plants' }))[0]).toBe(404);
+    } finally {
+      await versioned.close();
+    }
+  });
+
   it('writes a failure of the answer step as the Error, and a fault as 1099 without a 5xx', async () => {
     answer = () => ({ failure: { status: 400, code: 4999, message: 'refused by the answer', headers: {} } });
     expect((await send(server.url, { headers: json, body: '{"id":1,"name":"a"}' }))[1]).toBe(

@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { problem, requestPath, routeProblem, type BearerCheck, type Problem } from '../contract/index.js';
+import {
+  operationPath,
+  problem,
+  requestPath,
+  routeProblem,
+  type BearerCheck,
+  type Problem,
+} from '../contract/index.js';
 import { checkMediaType, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import type { ServedContract } from './served-contract.js';
@@ -45,7 +52,7 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
       return { status: 204, body: '', headers: preflightHeaders(req.headers) };
     }
     const failure =
-      routeProblem(req.method, requestPath(req.url)) ??
+      routeProblem(req.method, operationPath(requestPath(req.url), served.contract.basePath)) ??
       checkBearer(req.headers.authorization) ??
       checkMediaType(req.headers['content-type'], served.mediaType);
     if (failure) return { failure };
