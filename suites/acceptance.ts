@@ -6,6 +6,7 @@ import {
   defineCheck,
   defineSuite,
   fail,
+  isJsonMediaType,
   isJudgeable,
   isServerError,
   PASS,
@@ -27,7 +28,7 @@ import {
 } from '../src/runner/suite-kit.js';
 import { numberText, parseExactJson } from '../src/contract/index.js';
 import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
-import { shapeOf } from '../src/runner/defects.js';
+import { notJsonDefect, shapeOf } from '../src/runner/defects.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -187,7 +188,7 @@ export const echo = defineCheck({
     const body = responseJson(exchange);
     if (!body.ok) {
       return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`, {
-        defect: 'the 200 body is not JSON',
+        defect: notJsonDefect(200, response.headers['content-type'], isJsonMediaType(response.headers['content-type'])),
       });
     }
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {

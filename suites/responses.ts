@@ -11,7 +11,7 @@ import {
   responseJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { requestKind, statusDefect } from '../src/runner/defects.js';
+import { labelDefect, notJsonDefect, requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const responseSchema = defineCheck({
   id: 'response-schema',
@@ -23,10 +23,11 @@ export const responseSchema = defineCheck({
     if (!isJudgeable(exchange.response) || (status !== 200 && status !== 400)) return undefined;
     const schema = status === 200 ? 'Plant' : 'Error';
     const body = responseJson(exchange);
+    const type = exchange.response.headers['content-type'];
     if (!body.ok)
       return fail(
         `The ${status} answer should carry ${schema === 'Plant' ? 'a Plant' : 'an Error'}, but ${body.reason}.`,
-        { defect: `the ${status} body is not JSON` },
+        { defect: notJsonDefect(status, type, isJsonMediaType(type)) },
       );
     const violations = (status === 200 ? contract.check.plant : contract.check.error)(body.value);
     if (violations.length === 0) return PASS;
@@ -65,9 +66,7 @@ export const contentType = defineCheck({
     }
     return fail(
       `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the contract documents application/json.`,
-      {
-        defect: `the ${response.status} answer is labelled ${type === undefined ? 'with no Content-Type' : (type.split(';')[0] ?? '').trim().toLowerCase()}`,
-      },
+      { defect: labelDefect(response.status, type) },
     );
   },
 });

@@ -40,6 +40,21 @@ export function statusDefect(status: number, plan: PlannedRequest): string {
   return `status ${status} for ${requestKind(plan)}`;
 }
 
+/** The defect of an answer labelled other than JSON: `the 400 answer is labelled text/html`. */
+export function labelDefect(status: number, contentType: string | undefined): string {
+  const label =
+    contentType === undefined ? 'with no Content-Type' : (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return `the ${status} answer is labelled ${label}`;
+}
+
+/**
+ * The defect of a body that is not JSON: when its label is not JSON either (a framework's HTML
+ * error page), the label's defect, so content-type and the body's checks name one root cause.
+ */
+export function notJsonDefect(status: number, contentType: string | undefined, labelIsJson: boolean): string {
+  return labelIsJson ? `the ${status} body is not JSON` : labelDefect(status, contentType);
+}
+
 /** A quoted piece of a message, and a quoted plain name (a field, a code): the one kind kept. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}"$/;
