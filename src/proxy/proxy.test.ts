@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../contract/index.js';
 import { createProxyServer, type ProxyOptions, type ProxyServer } from './index.js';
 import { rawHeader, recordingUpstream, type RecordingUpstream } from './test-upstreams.js';
 
@@ -194,6 +195,24 @@ describe('transparency', () => {
 });
 
 describe('judging', () => {
+  it("judges POST /plants under the path of the document's first server too (/v1/plants)", async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{"name":"x"}');
+    });
+    const spec = join(PACKAGE_ROOT, 'src/fixtures/documents/01-name-length.yaml');
+    const { proxy, log } = await started(upstream, { spec });
+    const response = await request(`${proxy.url}/v1/plants`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: '{"id":1,"name":"x"}',
+    });
+    await response.body.dump();
+    expect(upstream.received[0]?.url).toBe('/v1/plants');
+    expect(log[0]).toMatch(/^POST \/v1\/plants 201 .*server/);
+    expect(proxy.report().summary.cases).toBe(1);
+  });
+
   it('says which side broke the contract on each POST /plants log line', async () => {
     const upstream = await recordingUpstream((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json' });

@@ -5,6 +5,7 @@ import {
   errorBody,
   loadContract,
   OPERATION,
+  operationPath,
   problem,
   requestPath,
   type Contract,
@@ -155,7 +156,9 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
   const log = onLog && ((line: string, authorization?: string) => onLog(state.redactor.text(line, authorization)));
   const onRequest = (head: RequestHead): ExchangeHooks => {
     const path = requestPath(head.target);
-    const judged = head.method === OPERATION.method.toUpperCase() && path === OPERATION.path;
+    // A client built from the document calls the operation under its server's path (/v1/plants).
+    const judged =
+      head.method === OPERATION.method.toUpperCase() && operationPath(path, state.contract.basePath) === OPERATION.path;
     let verdict: JudgedExchange | undefined;
     const judge = (forwarded: Forwarded): JudgedExchange => (verdict ??= judgeForwarded(head, forwarded, setup));
     return {
