@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Random } from 'fast-check';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
@@ -8,7 +8,8 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
  * regenerate exactly one case.
  */
 export function caseRandom(seed: number, probe: string, index: number): Random {
-  const digest = createHash('sha256').update(`${seed}\u0000${probe}\u0000${index}`).digest();
+  // One-shot `hash`: the same digest as `createHash`, without a Hash object per case.
+  const digest = hash('sha256', `${seed}\u0000${probe}\u0000${index}`, 'buffer');
   return new Random(xoroshiro128plus(digest.readInt32BE(0)));
 }
 
