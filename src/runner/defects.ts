@@ -1,4 +1,6 @@
-import type { PlannedRequest } from './probe.js';
+import type { PlannedRequest, WrittenAs } from './probe.js';
+
+type PlannedRequestAspect = WrittenAs['aspect'];
 
 /**
  * What a request was, in words that hold no generated value: the phrase a check's `defect` uses,
@@ -12,7 +14,7 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'valid':
       return 'a valid NewPlant';
     case 'valid-variant':
-      return `a valid NewPlant with its ${intent.writtenAs.aspect} written another way`;
+      return `a valid NewPlant with its ${VARIANT_WORDS[intent.writtenAs.aspect]}`;
     case 'invalid-body':
       return detail ? `an invalid body (${shapeOf(intent.what)})` : 'an invalid body';
     case 'media-type':
@@ -25,6 +27,13 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
       return 'a repeated id';
   }
 }
+
+/** What a valid variant writes another way, in a user's words. */
+const VARIANT_WORDS: Readonly<Record<PlannedRequestAspect, string>> = {
+  'integer-spelling': 'id written as 1.0, 1e2 or -0',
+  scheme: 'auth scheme in another letter case',
+  'media-type': 'media type written another way',
+};
 
 /** Requests the target must refuse (or may, for a repeat): a wrong refusal status is one defect for all. */
 const REFUSED_KINDS: ReadonlySet<string> = new Set(['invalid-body', 'media-type', 'repeat']);
@@ -55,11 +64,11 @@ export function notJsonDefect(status: number, contentType: string | undefined, l
   return labelIsJson ? `the ${status} body is not JSON` : labelDefect(status, contentType);
 }
 
-/** A quoted piece of a message, and a quoted plain name (a field, a code): the one kind kept. */
+/** A quoted piece of a message, and a quoted plain name (a field or a nested path like `care.water`, a code): the one kind kept. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
-const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}"$/;
-/** Numbers that are values (not a label's `20,000`). */
-const NUMBER = /(?<![\d,.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\d,])/g;
+const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}(?:\.[A-Za-z_][\w-]{0,40}){0,8}"$/;
+/** Numbers that are values (not a label's `20,000`, nor the `2^53` and `2^63` of an edge's name). */
+const NUMBER = /(?<![\d,.^])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\d,^])/g;
 
 /** Text with each quoted value that is not a plain name replaced by `"…"`. */
 export function withoutQuotedValues(text: string): string {
