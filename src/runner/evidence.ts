@@ -33,6 +33,9 @@ export class RunEvidence {
   readonly valid = new Map<string, number>();
   /** Transport failures of every exchange, by name. */
   readonly transport = new Map<string, number>();
+  /** Valid NewPlants accepted with 200, and those of them whose id an earlier run may have sent. */
+  validAccepted = 0;
+  validAcceptedMayRepeat = 0;
   /** Answers per probe, by status or transport failure. */
   readonly byProbe = new Map<string, Map<string, number>>();
 
@@ -44,7 +47,12 @@ export class RunEvidence {
       const key = answerKey(exchange);
       this.exchanges++;
       bump(answers, key);
-      if (exchange.plan.intent.kind === 'valid') bump(this.valid, key);
+      const { intent } = exchange.plan;
+      if (intent.kind === 'valid') bump(this.valid, key);
+      if (intent.kind === 'valid' && exchange.response.status === 200) {
+        this.validAccepted++;
+        if (intent.idMayRepeat) this.validAcceptedMayRepeat++;
+      }
       if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
       if (exchange.response.status === 0) continue;
       this.answered++;

@@ -30,6 +30,12 @@ export function explainSkip(
     const finding = ACCEPTANCE_CHECKS.map((id) => findings.find((f) => f.checks.includes(id))).find(Boolean);
     const because = finding ? `: finding ${finding.fingerprint} ("${finding.title}")` : '';
     why = `Nothing to judge: ${seen}. No valid NewPlant was accepted with 200 (they were answered ${countsText(evidence.valid)}${because}), and this check judges what follows an accepted plant.`;
+  } else if (
+    check.id === 'echo' &&
+    evidence.validAccepted > 0 &&
+    evidence.validAcceptedMayRepeat === evidence.validAccepted
+  ) {
+    why = `Nothing to judge: ${seen}. Every valid NewPlant accepted carried an id an earlier run may have sent (the document's id range is too narrow for ids of their own), and a target that answers a repeated id with 200 may answer with the plant it stored, so what the answer must echo is open.`;
   } else {
     why = `Nothing to judge: ${seen}, and none of those answers is one this check judges.`;
   }
