@@ -36,19 +36,81 @@ const WHITESPACE = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u3000'];
 /** Longest long string, in code points: keeps every valid body under 32 KiB even if all escape to \uXXXX. */
 export const LONG_TEXT_MAX = 2000;
 
+/** The code point ranges of {@link codePointArbitrary} and their weights. */
+const CODE_POINT_RANGES: readonly { readonly min: number; readonly max: number; readonly weight: number }[] = [
+  { min: 0x20, max: 0x7e, weight: 4 },
+  { min: 0, max: 0x1f, weight: 1 },
+  { min: 0x7f, max: 0xd7ff, weight: 2 },
+  { min: 0xe000, max: 0xffff, weight: 1 },
+  { min: 0x10000, max: 0x10ffff, weight: 2 },
+];
+
+/** The unit as fast-check composes it: what {@link CodePointArbitrary} draws like and shrinks through. */
+const composedCodePoint: fc.Arbitrary<string> = fc
+  .oneof(...CODE_POINT_RANGES.map(({ min, max, weight }) => ({ arbitrary: fc.integer({ min, max }), weight })))
+  .map((codePoint) => String.fromCodePoint(codePoint));
+
+/** What {@link CodePointArbitrary} keeps of a draw, to rebuild the composed unit's shrink context. */
+class CodePointDraw {
+  constructor(
+    readonly selectedIndex: number,
+    readonly codePoint: number,
+    readonly bias: number | undefined,
+  ) {}
+}
+
+/**
+ * {@link composedCodePoint} drawn directly: the same draws from the same random, so the same values,
+ * without its per-character `oneof` and `map` wrappers (long strings are most of generation's CPU).
+ * Shrinking goes through the composed unit, with the context it would have made.
+ */
+class CodePointArbitrary extends fc.Arbitrary<string> {
+  private readonly ranges = CODE_POINT_RANGES.map(({ min, max }) => fc.integer({ min, max }));
+  private readonly cumulated = CODE_POINT_RANGES.map((_, index) =>
+    CODE_POINT_RANGES.slice(0, index + 1).reduce((sum, range) => sum + range.weight, 0),
+  );
+  private readonly totalWeight = this.cumulated[this.cumulated.length - 1] ?? 0;
+
+  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
+    const selected = random.nextInt(0, this.totalWeight - 1);
+    let index = 0;
+    while (selected >= (this.cumulated[index] ?? Infinity)) index++;
+    const range = this.ranges[index];
+    if (range === undefined) throw new Error('no code point range selected');
+    const codePoint = range.generate(random, biasFactor).value;
+    return new fc.Value(String.fromCodePoint(codePoint), new CodePointDraw(index, codePoint, biasFactor));
+  }
+
+  canShrinkWithoutContext(value: unknown): value is string {
+    return composedCodePoint.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    return composedCodePoint.shrink(value, context instanceof CodePointDraw ? composedContext(context) : context);
+  }
+}
+
+/** The context fast-check's `oneof(...).map(...)` gives the value of a draw. */
+function composedContext(draw: CodePointDraw): unknown {
+  return {
+    originalValue: draw.codePoint,
+    originalContext: {
+      selectedIndex: draw.selectedIndex,
+      originalBias: draw.bias,
+      originalContext: undefined,
+      clonedMrngForFallbackFirst: null,
+    },
+  };
+}
+
 /**
  * One Unicode scalar value from every plane, weighted toward printable ASCII and controls. (fast-check's
  * own `binary` unit builds a table of the whole range on first use, which costs a second per process.)
  */
-export const codePointArbitrary: fc.Arbitrary<string> = fc
-  .oneof(
-    { arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 4 },
-    { arbitrary: fc.integer({ min: 0, max: 0x1f }), weight: 1 },
-    { arbitrary: fc.integer({ min: 0x7f, max: 0xd7ff }), weight: 2 },
-    { arbitrary: fc.integer({ min: 0xe000, max: 0xffff }), weight: 1 },
-    { arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }), weight: 2 },
-  )
-  .map((codePoint) => String.fromCodePoint(codePoint));
+export const codePointArbitrary: fc.Arbitrary<string> = new CodePointArbitrary();
+
+/** The same unit composed of fast-check's `oneof` and `map`, for tests that pin the two draw alike. */
+export const composedCodePointArbitrary: fc.Arbitrary<string> = composedCodePoint;
 
 /** Length of a string in code points, as JSON Schema counts it. */
 export function codePointLength(text: string): number {

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { caseBias, caseRandom } from '../../runner/generate/case-random.js';
+import { codePointArbitrary, composedCodePointArbitrary } from './text.js';
+
+/** The first shrinks of a value, depth first along the first candidate, as values. */
+function shrinkPath(arbitrary: fc.Arbitrary<string>, value: fc.Value<string>, steps: number): string[][] {
+  const path: string[][] = [];
+  let current: fc.Value<string> | undefined = value;
+  for (let step = 0; step < steps && current !== undefined; step++) {
+    const candidates: fc.Value<string>[] = [...arbitrary.shrink(current.value, current.context).take(8)];
+    path.push(candidates.map((candidate) => candidate.value));
+    current = candidates[candidates.length - 1];
+  }
+  return path;
+}
+
+describe('codePointArbitrary', () => {
+  const direct = (unit: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.string({ unit, maxLength: 300, size: 'max' });
+
+  it('draws the values and consumes the random exactly as the composed oneof/map unit does', () => {
+    for (let index = 0; index < 200; index++) {
+      const fast = caseRandom(3, 'text', index);
+      const composed = caseRandom(3, 'text', index);
+      const bias = caseBias(index);
+      expect(direct(codePointArbitrary).generate(fast, bias).value).toBe(
+        direct(composedCodePointArbitrary).generate(composed, bias).value,
+      );
+      expect(fast.nextInt(0, 1_000_000)).toBe(composed.nextInt(0, 1_000_000));
+    }
+  });
+
+  it('shrinks along the same path as the composed unit', () => {
+    for (let index = 0; index < 20; index++) {
+      const strings = (unit: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.string({ unit, maxLength: 12 });
+      const fastArbitrary = strings(codePointArbitrary);
+      const composedArbitrary = strings(composedCodePointArbitrary);
+      const fast = fastArbitrary.generate(caseRandom(5, 'shrink', index), caseBias(index));
+      const composed = composedArbitrary.generate(caseRandom(5, 'shrink', index), caseBias(index));
+      expect(shrinkPath(fastArbitrary, fast, 6)).toEqual(shrinkPath(composedArbitrary, composed, 6));
+    }
+  });
+
+  it('shrinks a value without a context as the composed unit does', () => {
+    expect([...codePointArbitrary.shrink('é', undefined).map((value) => value.value)]).toEqual([
+      ...composedCodePointArbitrary.shrink('é', undefined).map((value) => value.value),
+    ]);
+    expect(codePointArbitrary.canShrinkWithoutContext('🌱')).toBe(
+      composedCodePointArbitrary.canShrinkWithoutContext('🌱'),
+    );
+  });
+});
