@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caseBias, caseRandom } from '../../runner/generate/case-random.js';
-import { codePointArbitrary, composedCodePointArbitrary } from './text.js';
+import { codePointArbitrary, codePointString, composedCodePointArbitrary } from './text.js';
 
 /** The first shrinks of a value, depth first along the first candidate, as values. */
 function shrinkPath(arbitrary: fc.Arbitrary<string>, value: fc.Value<string>, steps: number): string[][] {
@@ -48,5 +48,38 @@ describe('codePointArbitrary', () => {
     expect(codePointArbitrary.canShrinkWithoutContext('🌱')).toBe(
       composedCodePointArbitrary.canShrinkWithoutContext('🌱'),
     );
+  });
+});
+
+describe('codePointString', () => {
+  const constraints = [
+    { maxLength: 2000, size: 'max' as const },
+    { minLength: 3, maxLength: 40 },
+    { minLength: 5, maxLength: 5 },
+    { maxLength: 0 },
+  ];
+
+  it('draws the values and consumes the random exactly as fast-check strings of the unit do', () => {
+    for (const constraint of constraints) {
+      const fastArbitrary = codePointString(constraint);
+      const composedArbitrary = fc.string({ ...constraint, unit: codePointArbitrary });
+      for (let index = 0; index < 100; index++) {
+        const fast = caseRandom(11, JSON.stringify(constraint), index);
+        const composed = caseRandom(11, JSON.stringify(constraint), index);
+        const bias = caseBias(index);
+        expect(fastArbitrary.generate(fast, bias).value).toBe(composedArbitrary.generate(composed, bias).value);
+        expect(fast.nextInt(0, 1_000_000)).toBe(composed.nextInt(0, 1_000_000));
+      }
+    }
+  });
+
+  it('shrinks along the same path as fast-check strings of the unit', () => {
+    const fastArbitrary = codePointString({ minLength: 2, maxLength: 12 });
+    const composedArbitrary = fc.string({ minLength: 2, maxLength: 12, unit: codePointArbitrary });
+    for (let index = 0; index < 20; index++) {
+      const fast = fastArbitrary.generate(caseRandom(13, 'shrink', index), caseBias(index));
+      const composed = composedArbitrary.generate(caseRandom(13, 'shrink', index), caseBias(index));
+      expect(shrinkPath(fastArbitrary, fast, 6)).toEqual(shrinkPath(composedArbitrary, composed, 6));
+    }
   });
 });

@@ -112,6 +112,76 @@ export const codePointArbitrary: fc.Arbitrary<string> = new CodePointArbitrary()
 /** The same unit composed of fast-check's `oneof` and `map`, for tests that pin the two draw alike. */
 export const composedCodePointArbitrary: fc.Arbitrary<string> = composedCodePoint;
 
+/** What {@link CodePointString} keeps of a draw: the random before it, to redraw it for shrinking. */
+class StringDraw {
+  constructor(
+    readonly random: fc.Random,
+    readonly bias: number | undefined,
+  ) {}
+}
+
+/** The lengths fast-check's array of a composed string draws from, when its internals are as expected. */
+function arrayLengths(composed: fc.Arbitrary<string>): { min: number; max: number; biasedMax: number } | undefined {
+  const array = (composed as unknown as { arb?: Record<string, unknown> }).arb;
+  const { minLength: min, maxGeneratedLength: max, cachedBiasedMaxLength: biasedMax, setBuilder } = array ?? {};
+  if (typeof min !== 'number' || typeof max !== 'number' || typeof biasedMax !== 'number') return undefined;
+  return setBuilder === undefined ? { min, max, biasedMax } : undefined;
+}
+
+/**
+ * `fc.string({ unit: codePointArbitrary, ... })` drawn directly: the same draws from the same random
+ * (the length as fast-check's array draws it, then each code point), so the same values, without a
+ * fast-check value per character. Shrinking redraws the composed string from the random it started with.
+ */
+class CodePointString extends fc.Arbitrary<string> {
+  constructor(
+    private readonly composed: fc.Arbitrary<string>,
+    private readonly lengths: { min: number; max: number; biasedMax: number },
+  ) {
+    super();
+  }
+
+  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
+    const start = random.clone();
+    const [length, itemBias] = this.drawLength(random, biasFactor);
+    let text = '';
+    for (let index = 0; index < length; index++) text += codePointArbitrary.generate(random, itemBias).value;
+    return new fc.Value(text, new StringDraw(start, biasFactor));
+  }
+
+  /** The length and the items' bias factor, drawn as fast-check's `ArrayArbitrary.generate` draws them. */
+  private drawLength(random: fc.Random, biasFactor: number | undefined): [number, number | undefined] {
+    const { min, max, biasedMax } = this.lengths;
+    if (biasFactor === undefined) return [random.nextInt(min, max), undefined];
+    if (min === max) return [random.nextInt(min, max), biasFactor];
+    const unbiased = random.nextInt(1, biasFactor) !== 1;
+    if (unbiased) return [random.nextInt(min, max), undefined];
+    const itemsOnly = random.nextInt(1, biasFactor) !== 1;
+    return [random.nextInt(min, itemsOnly ? max : biasedMax), biasFactor];
+  }
+
+  canShrinkWithoutContext(value: unknown): value is string {
+    return this.composed.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    if (!(context instanceof StringDraw)) return this.composed.shrink(value, context);
+    const drawn = this.composed.generate(context.random.clone(), context.bias);
+    return this.composed.shrink(drawn.value, drawn.context);
+  }
+}
+
+/** Strings of {@link codePointArbitrary} (fast-check's `string` constraints), drawn directly where fast-check allows. */
+export function codePointString(constraints: {
+  minLength?: number;
+  maxLength?: number;
+  size?: fc.SizeForArbitrary;
+}): fc.Arbitrary<string> {
+  const composed = fc.string({ ...constraints, unit: codePointArbitrary });
+  const lengths = arrayLengths(composed);
+  return lengths === undefined ? composed : new CodePointString(composed, lengths);
+}
+
 /** Length of a string in code points, as JSON Schema counts it. */
 export function codePointLength(text: string): number {
   let length = 0;
@@ -141,11 +211,10 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
         .filter(fits),
       weight: 3,
     },
-    { arbitrary: fc.string({ unit: codePointArbitrary, minLength, maxLength: shortMax }), weight: 3 },
+    { arbitrary: codePointString({ minLength, maxLength: shortMax }), weight: 3 },
     // No minLength beyond the schema's: a long counterexample must be able to shrink to a short one.
     {
-      arbitrary: fc.string({
-        unit: codePointArbitrary,
+      arbitrary: codePointString({
         minLength,
         maxLength: Math.max(minLength, Math.min(cap, LONG_TEXT_MAX)),
         size: 'max',
@@ -158,7 +227,7 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
   const coreMin = Math.max(0, minLength - 2);
   const coreMax = Math.min(38, cap - 2);
   if (coreMax >= coreMin && minLength <= 40) {
-    const core = fc.string({ unit: codePointArbitrary, minLength: coreMin, maxLength: coreMax });
+    const core = codePointString({ minLength: coreMin, maxLength: coreMax });
     const edged = fc
       .tuple(fc.constantFrom(...WHITESPACE), core, fc.constantFrom(...WHITESPACE))
       .map(([before, middle, after]) => before + middle + after)
