@@ -72,13 +72,25 @@ class CodePointArbitrary extends fc.Arbitrary<string> {
   private readonly totalWeight = this.cumulated[this.cumulated.length - 1] ?? 0;
 
   generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
+    const index = this.drawRange(random);
+    const codePoint = this.drawCodePoint(index, random, biasFactor);
+    return new fc.Value(String.fromCodePoint(codePoint), new CodePointDraw(index, codePoint, biasFactor));
+  }
+
+  /** Which range the `oneof` picks. */
+  drawRange(random: fc.Random): number {
     const selected = random.nextInt(0, this.totalWeight - 1);
     let index = 0;
     while (selected >= (this.cumulated[index] ?? Infinity)) index++;
+    return index;
+  }
+
+  /** A code point of a range, as `fc.integer` draws it (unbiased, it is one `nextInt`: no value made). */
+  drawCodePoint(index: number, random: fc.Random, biasFactor: number | undefined): number {
     const range = this.ranges[index];
-    if (range === undefined) throw new Error('no code point range selected');
-    const codePoint = range.generate(random, biasFactor).value;
-    return new fc.Value(String.fromCodePoint(codePoint), new CodePointDraw(index, codePoint, biasFactor));
+    const limits = CODE_POINT_RANGES[index];
+    if (range === undefined || limits === undefined) throw new Error('no code point range selected');
+    return biasFactor === undefined ? random.nextInt(limits.min, limits.max) : range.generate(random, biasFactor).value;
   }
 
   canShrinkWithoutContext(value: unknown): value is string {
@@ -103,11 +115,14 @@ function composedContext(draw: CodePointDraw): unknown {
   };
 }
 
+/** The unit, typed as itself: {@link CodePointString} draws code points from it without making values. */
+const codePointUnit = new CodePointArbitrary();
+
 /**
  * One Unicode scalar value from every plane, weighted toward printable ASCII and controls. (fast-check's
  * own `binary` unit builds a table of the whole range on first use, which costs a second per process.)
  */
-export const codePointArbitrary: fc.Arbitrary<string> = new CodePointArbitrary();
+export const codePointArbitrary: fc.Arbitrary<string> = codePointUnit;
 
 /** The same unit composed of fast-check's `oneof` and `map`, for tests that pin the two draw alike. */
 export const composedCodePointArbitrary: fc.Arbitrary<string> = composedCodePoint;
@@ -145,7 +160,9 @@ class CodePointString extends fc.Arbitrary<string> {
     const start = random.clone();
     const [length, itemBias] = this.drawLength(random, biasFactor);
     let text = '';
-    for (let index = 0; index < length; index++) text += codePointArbitrary.generate(random, itemBias).value;
+    for (let index = 0; index < length; index++) {
+      text += String.fromCodePoint(codePointUnit.drawCodePoint(codePointUnit.drawRange(random), random, itemBias));
+    }
     return new fc.Value(text, new StringDraw(start, biasFactor));
   }
 
