@@ -84,11 +84,28 @@ export class Context {
     tries = 100,
     least = 3,
   ): fc.Arbitrary<T> {
-    const sample = fc.sample(arbitrary, { numRuns: tries, seed: 42 });
+    const sample = sampleOf(arbitrary, tries);
     const passing = sample.filter(predicate);
     const [fallback] = passing;
     if (passing.length < least || fallback === undefined)
       throw this.refuse(refusal.keyword, refusal.schemaPointer, refusal.reason);
     return boundedFilter(arbitrary, predicate, fallback, Math.ceil((FILTER_DRAWS * tries) / passing.length));
   }
+}
+
+/** Samples by arbitrary and size: an arbitrary holds no state, so its sample at seed 42 is always the same. */
+const samples = new WeakMap<fc.Arbitrary<unknown>, Map<number, readonly unknown[]>>();
+
+function sampleOf<T>(arbitrary: fc.Arbitrary<T>, tries: number): readonly T[] {
+  let bySize = samples.get(arbitrary);
+  if (bySize === undefined) {
+    bySize = new Map();
+    samples.set(arbitrary, bySize);
+  }
+  let sample = bySize.get(tries) as readonly T[] | undefined;
+  if (sample === undefined) {
+    sample = fc.sample(arbitrary, { numRuns: tries, seed: 42 });
+    bySize.set(tries, sample);
+  }
+  return sample;
 }
