@@ -73,6 +73,11 @@ describe('generation', () => {
     }
   });
 
+  it('names the deep nesting mutation with its depth grouped in thousands, as reports and baselines know it', () => {
+    const whats = mutationsOf(contract).map((mutation) => mutation.what);
+    expect(whats).toContain('arrays nested 20,000 deep instead of an object');
+  });
+
   it('reaches every edge of the int64 range exactly, and stays inside it', () => {
     const seen = new Set<bigint>();
     const arbitrary = int64IdArbitrary();
