@@ -57,6 +57,20 @@ describe('id slots', () => {
     expect(seen.size).toBe(50);
   });
 
+  it('treats ids drawn from the nonce in a range of a positive int32 or 10^9 values as fresh, not as possible repeats', () => {
+    for (const maximum of [2 ** 31 - 1, 1_000_000_000]) {
+      const [slot] = idSlots({ properties: { id: { type: 'integer', minimum: 1, maximum } } });
+      if (!slot) throw new Error('slot expected');
+      const drawn = materializeInSlot(
+        slot,
+        { anchor: 'zero', offset: 0n, fresh: true, position: 0n },
+        createFreshIds('int32'),
+        'a',
+      );
+      expect(drawn.mayRepeat).toBe(false);
+    }
+  });
+
   it('finds the slots of a recursive schema through its root reference', () => {
     const slots = idSlots({
       $ref: '#/$defs/Schema',

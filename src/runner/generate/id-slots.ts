@@ -21,6 +21,12 @@ export interface IdSlot {
 }
 
 const WIDE = 2n ** 32n;
+/**
+ * A narrow slot of at least this many values (a positive int32, 1 to 10^9) gives ids drawn from the
+ * nonce that an earlier run has almost surely not sent, so they are judged as fresh (`echo` compares
+ * them even on a target that accepts repeats); a smaller range (1 to 10^6) gives ids that may repeat.
+ */
+const FRESH_ENOUGH = 2n ** 28n;
 
 /** The id slots of a canonical NewPlant schema, in property order (`allOf` parts and `$ref`s followed). */
 export function idSlots(schema: JsonSchema): IdSlot[] {
@@ -111,7 +117,8 @@ function atIndex(slot: IdSlot, index: bigint): bigint {
 /**
  * The id a shape stands for in this run, inside the slot. Wide slots keep the int64 shapes (edges,
  * fresh bits); a value outside the slot is folded into it. Narrow slots take the next value not yet
- * sent in this run, from a position drawn from the nonce: an earlier run may have sent it (`mayRepeat`).
+ * sent in this run, from a position drawn from the nonce: in a range under {@link FRESH_ENOUGH} values
+ * an earlier run may have sent it (`mayRepeat`).
  */
 export function materializeInSlot(
   slot: IdSlot,
@@ -132,11 +139,12 @@ export function materializeInSlot(
   if (exact !== undefined && inSlot(slot, exact) && fresh.claim(exact)) return { id: exact, mayRepeat: true };
   const start = shape.position + fresh.bits(salt);
   const tries = slot.count < 256n ? slot.count : 256n;
+  const mayRepeat = slot.count < FRESH_ENOUGH;
   for (let step = 0n; step < tries; step++) {
     const id = atIndex(slot, start + step);
-    if (fresh.claim(id)) return { id, mayRepeat: true };
+    if (fresh.claim(id)) return { id, mayRepeat };
   }
-  return { id: atIndex(slot, start), mayRepeat: true };
+  return { id: atIndex(slot, start), mayRepeat };
 }
 
 /**
