@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../src/contract/package-files.js';
 import { BENCH_TOKEN, loadPlants, type LoadResult } from './load.js';
-import { cpuMs, startProcess, type BenchProcess } from './processes.js';
+import { cpuMs, median, round1, startProcess, type BenchProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 const BARE_ECHO = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
@@ -100,19 +100,6 @@ async function measure(contender: Contender, seconds: number): Promise<Measured>
   } finally {
     await server.stop();
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? NaN)
-    : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-}
-
-function round1(value: number): number | null {
-  return Number.isFinite(value) ? Math.round(value * 10) / 10 : null;
 }
 
 /** Each figure's median over the rounds. */

@@ -124,10 +124,17 @@ function childrenCpuMs(): number {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 }
 
-/** The median of some figures (the mean of the middle two for an even count). */
+/** The median of some figures (the mean of the middle two for an even count; figures that are not numbers left out, NaN when none is). */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const value = sorted.length % 2 === 1 ? sorted[middle] : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  return value ?? 0;
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? NaN)
+    : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+/** A figure to one decimal, or `null` when it is not a number. */
+export function round1(value: number): number | null {
+  return Number.isFinite(value) ? Math.round(value * 10) / 10 : null;
 }

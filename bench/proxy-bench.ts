@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../src/contract/package-files.js';
 import { BENCH_TOKEN, canPin, CORES, loadPlants, onCore, pinSelf, type LoadResult } from './load.js';
-import { cpuMs, startProcess, type BenchProcess } from './processes.js';
+import { cpuMs, median, round1, startProcess, type BenchProcess } from './processes.js';
 import { startServe } from './serve-bench.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
@@ -222,19 +222,6 @@ export async function benchProxy(options: { quick?: boolean } = {}): Promise<obj
     unpin();
   }
   return summary(perRound, { seconds, pinned, loadBefore });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? NaN)
-    : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-}
-
-function round1(value: number): number | null {
-  return Number.isFinite(value) ? Math.round(value * 10) / 10 : null;
 }
 
 /** Each figure's median over the rounds, per way of reaching serve. */
