@@ -24,7 +24,7 @@ import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
 import { explainSkip } from './skip-reasons.js';
 import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
-import { openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
+import { judgeContextOf, openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
 
 /**
@@ -92,14 +92,7 @@ async function testTarget(
   const preflight = probeTarget(client, contract, fresh, target.baseUrl).then(
     (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
       traits,
-      judgeContext: {
-        contract,
-        targetRejectsRepeats: traits.rejectsRepeats,
-        targetHoldsEarlierRun: traits.holdsEarlierRun === true,
-        ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
-        repeatCodeIsDistinct: traits.repeatCodeIsDistinct === true,
-        ...(traits.repeatMessageShape === undefined ? {} : { repeatMessageShape: traits.repeatMessageShape }),
-      },
+      judgeContext: judgeContextOf(traits, contract),
     }),
   );
   const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Contract } from '../contract/index.js';
+import type { JudgeContext } from './check.js';
 import type { ExactJson } from '../contract/schema/index.js';
 import { createReferenceServer } from '../reference/server.js';
 import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
@@ -88,6 +89,18 @@ export interface TargetTraits {
   readonly repeatCodeIsDistinct?: boolean;
   /** Its repeat answer's message, numbers as `#`, when that differs from its messages for bad ids. */
   readonly repeatMessageShape?: string;
+}
+
+/** The judge context of a run whose preflight learned `traits`. */
+export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeContext {
+  return {
+    contract,
+    targetRejectsRepeats: traits.rejectsRepeats,
+    targetHoldsEarlierRun: traits.holdsEarlierRun === true,
+    ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
+    repeatCodeIsDistinct: traits.repeatCodeIsDistinct === true,
+    ...(traits.repeatMessageShape === undefined ? {} : { repeatMessageShape: traits.repeatMessageShape }),
+  };
 }
 
 /**
