@@ -1,3 +1,4 @@
+import { shellWord } from '../contract/openapi-version.js';
 import type { Reporter } from '../runner/events.js';
 import { renderOptionNames } from '../runner/option-text.js';
 import type { OptionName } from '../runner/options.js';
@@ -77,9 +78,4 @@ function failureInFlags(failure: Failure): Failure {
     ...failure,
     replay: `plantstore test --seed ${rerun.seed} --runs ${rerun.runs}${where}${document} --replay ${rerun.replay}`,
   };
-}
-
-/** `word` as one POSIX shell word: bare when it holds only safe characters, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -55,7 +55,7 @@ function swaggerRefusal(version: string, shown: string): string {
 }
 
 /** A path as one shell word: quoted when it holds anything a shell would split or expand. */
-function shellWord(path: string): string {
+export function shellWord(path: string): string {
   return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
