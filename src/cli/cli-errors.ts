@@ -1,4 +1,6 @@
-import { ContractError, UnsupportedSchemaError } from '../contract/index.js';
+// The two modules, not the contract's index: a usage error must not load the schema compiler.
+import { ContractError } from '../contract/contract-error.js';
+import { UnsupportedSchemaError } from '../contract/schema/compiled-schema.js';
 
 /** Exit codes of every plantstore command. */
 export const EXIT = {

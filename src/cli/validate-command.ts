@@ -1,6 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ContractError, DEFAULT_SPEC_PATH, type Contract, type DocumentProblem } from '../contract/index.js';
+import { ContractError } from '../contract/contract-error.js';
+import type { Contract, DocumentProblem } from '../contract/index.js';
+import { DEFAULT_SPEC_PATH } from '../contract/package-files.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import { stringOption } from './cli-options.js';
 import type { CliCommand } from './command.js';

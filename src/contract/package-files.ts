@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
  */
 export const PACKAGE_ROOT = findRoot();
 
+/** The `openapi.yaml` shipped with this package: the contract every part of plantstore follows. */
+export const DEFAULT_SPEC_PATH = join(PACKAGE_ROOT, 'openapi.yaml');
+
 /** This package's version, from its package.json. */
 export const PACKAGE_VERSION = (
   JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { findBodies, type BodySchema } from './body-schemas.js';
 import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
@@ -6,15 +5,14 @@ import { documentPointer, isWritten, type DocumentFiles } from './document-point
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, listOperations } from './operations.js';
-import { PACKAGE_ROOT } from './package-files.js';
+import { DEFAULT_SPEC_PATH } from './package-files.js';
 import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
 import { withTrustedSchemas, type JsonSchema, type SchemaCheck } from './schemas.js';
 import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
 
 export { ContractError, type DocumentProblem } from './contract-error.js';
 
-/** The `openapi.yaml` shipped with this package: the contract every part of plantstore follows. */
-export const DEFAULT_SPEC_PATH = join(PACKAGE_ROOT, 'openapi.yaml');
+export { DEFAULT_SPEC_PATH } from './package-files.js';
 
 /** The path and method of the contract's one operation. */
 export const OPERATION = { path: '/plants', method: 'post' } as const;
