@@ -118,6 +118,8 @@ function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<Infe
     const what = read.problem.message.replace(/^Invalid NewPlant: /, '');
     return { intent: { kind: 'invalid-body', what }, clientBreak: `sent an invalid NewPlant: ${what}` };
   }
+  const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
+  if (open) return { intent: { kind: 'unpredictable', what: `"${open.field}" null, valid or not as 3.0 is read` } };
   const strings = stringFields(read.parsed);
   const unpaired = Object.entries(strings).find(([, value]) => LONE_SURROGATE.test(value));
   if (unpaired) {

@@ -31,6 +31,12 @@ export interface Canonical {
   readonly defs: Readonly<Record<string, Schema>>;
   /** The pointer in the given schema of each canonical object, for refusals. */
   readonly origin: WeakMap<object, string>;
+  /**
+   * Canonical objects where OpenAPI 3.0 leaves null open: `nullable: true` beside an `enum` that does not list
+   * null. Their `enum` here leaves null out (so it is never generated); {@link withNullJoined} adds it (so it is
+   * never faulted).
+   */
+  readonly nullOpen: ReadonlySet<object>;
 }
 
 interface State {
@@ -40,6 +46,7 @@ interface State {
   readonly defs: Record<string, Schema>;
   readonly done: Map<object, Schema>;
   readonly origin: WeakMap<object, string>;
+  readonly nullOpen: Set<object>;
 }
 
 /**
@@ -55,12 +62,41 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     defs: {},
     done: new Map(),
     origin: new WeakMap(),
+    nullOpen: new Set(),
   };
   let root = translate(schema, '', state);
   if (typeof root === 'boolean') root = root ? {} : { not: {} };
   const canonical = Object.keys(state.defs).length > 0 ? { ...root, $defs: state.defs } : root;
   state.origin.set(canonical, '');
-  return { schema: canonical, defs: state.defs, origin: state.origin };
+  return { schema: canonical, defs: state.defs, origin: state.origin, nullOpen: state.nullOpen };
+}
+
+/**
+ * The canonical schema with null joined to each enum where OpenAPI 3.0 leaves it open (`nullOpen`): the
+ * reading that judges, so a target following either reading of `nullable` is not faulted.
+ */
+export function withNullJoined(canonical: Canonical): Record<string, unknown> {
+  if (canonical.nullOpen.size === 0) return canonical.schema;
+  const copies = new Map<object, unknown>();
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (!isObject(node) || !isPlain(node)) return node;
+    const known = copies.get(node);
+    if (known !== undefined) return known;
+    const out: Record<string, unknown> = {};
+    copies.set(node, out);
+    for (const [key, value] of Object.entries(node)) {
+      Object.defineProperty(out, key, { value: copy(value), enumerable: true, writable: true, configurable: true });
+    }
+    if (canonical.nullOpen.has(node)) out.enum = [...(node.enum as unknown[]), null];
+    return out;
+  };
+  return copy(canonical.schema) as Record<string, unknown>;
+}
+
+function isPlain(node: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(node);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** The subschemas directly inside a schema object, with their pointers. */
@@ -142,7 +178,7 @@ function translateBody(node: Record<string, unknown>, pointer: string, state: St
   const dialected = translateBounds(out, pointer);
   state.origin.set(dialected, pointer);
   // After merging: `nullable: true` beside an `allOf` of a typed schema means that type or null.
-  const merged = translateNullable(node, mergeAllOf(dialected, pointer), state.dialect);
+  const merged = translateNullable(node, mergeAllOf(dialected, pointer), state);
   state.origin.set(merged, pointer);
   return merged;
 }
@@ -243,13 +279,16 @@ function translateBounds(out: Record<string, unknown>, pointer: string): Record<
   return out;
 }
 
-/** OpenAPI 3.0's `nullable: true`: null joins the types (and the enum, as 3.0 tools read it). */
+/**
+ * OpenAPI 3.0's `nullable: true`: null joins the types. Beside an `enum` without null the readings differ
+ * (3.0.0-3.0.2 tools add null to the enum; 3.0.3 says the enum may still refuse it): the node is marked open.
+ */
 function translateNullable(
   node: Record<string, unknown>,
   merged: Record<string, unknown>,
-  dialect: SchemaDialect,
+  state: State,
 ): Record<string, unknown> {
-  if (dialect !== 'openapi-3.0' || node.nullable !== true) return merged;
+  if (state.dialect !== 'openapi-3.0' || node.nullable !== true) return merged;
   const out = { ...merged };
   if (out.type !== undefined) {
     const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
@@ -260,7 +299,7 @@ function translateNullable(
       if (Array.isArray(branches)) out[keyword] = [...(branches as unknown[]), { type: 'null' }];
     }
   }
-  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) state.nullOpen.add(out);
   return out;
 }
 

@@ -319,6 +319,41 @@ describe('OpenAPI 3.0 nullable', () => {
     expect(values.some((value) => value.kind === null)).toBe(true);
   });
 
+  test('beside an enum without null, null is never sent and never faulted (the readings differ)', () => {
+    const tag = { type: 'string', enum: ['cactus', 'fern'], nullable: true };
+    const schema = compileSchema(
+      { type: 'object', required: ['tag'], properties: { tag } },
+      { dialect: 'openapi-3.0', subject: 'a NewPlant' },
+    );
+    expect(schema.check(parseExactJson('{"tag": null}'))).toEqual([]);
+    expect(schema.ambiguities(parseExactJson('{"tag": null}')).map((v) => [v.keyword, v.pointer])).toEqual([
+      ['enum', '/tag'],
+    ]);
+    expect(schema.ambiguities(parseExactJson('{"tag": "fern"}'))).toEqual([]);
+    const sent = [
+      schema.valid,
+      ...schema.boundaries.map((v) => v.arbitrary),
+      ...schema.invalid.map((v) => v.arbitrary),
+    ];
+    const tagOf = (value: ExactJson): ExactJson | undefined =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, ExactJson>).tag
+        : undefined;
+    const tags = sent.flatMap((arbitrary) => fc.sample(arbitrary, { numRuns: 30, seed: 3 }).map(tagOf));
+    expect(tags).toContain('fern');
+    expect(tags).not.toContain(null);
+  });
+
+  test('beside an enum listing null, null is valid and sent', () => {
+    const schema = compileSchema(
+      { type: 'string', enum: ['cactus', null], nullable: true },
+      { dialect: 'openapi-3.0', subject: 'a tag' },
+    );
+    expect(schema.check(null)).toEqual([]);
+    expect(schema.ambiguities(null)).toEqual([]);
+    expect(fc.sample(schema.valid, { numRuns: 30, seed: 3 })).toContain(null);
+  });
+
   test('in a 3.1 document nullable is only an annotation', () => {
     const schema = compileSchema({ type: 'string', nullable: true }, { dialect: 'openapi-3.1', subject: 'a tag' });
     expect(schema.check(null).map((v) => v.keyword)).toEqual(['type']);

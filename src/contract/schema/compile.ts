@@ -1,5 +1,5 @@
-import { compileSchemaCheck } from '../schemas.js';
-import { canonicalise } from './canonicalise.js';
+import { compileSchemaCheck, type SchemaCheck } from '../schemas.js';
+import { canonicalise, withNullJoined, type Canonical } from './canonicalise.js';
 import { UnsupportedSchemaError, type CompiledSchema, type CompileOptions } from './compiled-schema.js';
 import { Context } from './context.js';
 import { validArbitrary } from './valid.js';
@@ -26,7 +26,7 @@ export function compileSchema(schema: object, options: CompileOptions): Compiled
   }
   let check;
   try {
-    check = compileSchemaCheck(canonical.schema, options.subject);
+    check = compileSchemaCheck(withNullJoined(canonical), options.subject);
   } catch (error) {
     throw new UnsupportedSchemaError('$schema', '', `the schema is not valid JSON Schema: ${(error as Error).message}`);
   }
@@ -36,6 +36,7 @@ export function compileSchema(schema: object, options: CompileOptions): Compiled
   return {
     schema: canonical.schema,
     check,
+    ambiguities: ambiguitiesCheck(canonical, check, options.subject),
     valid,
     get boundaries() {
       return made().boundaries;
@@ -43,5 +44,16 @@ export function compileSchema(schema: object, options: CompileOptions): Compiled
     get invalid() {
       return made().invalid;
     },
+  };
+}
+
+/** The check of the stricter reading, asked only of values the (lenient) check accepts; compiled on first use. */
+function ambiguitiesCheck(canonical: Canonical, check: SchemaCheck, subject: string): SchemaCheck {
+  if (canonical.nullOpen.size === 0) return () => [];
+  let strict: SchemaCheck | undefined;
+  return (value) => {
+    if (check(value).length > 0) return [];
+    strict ??= compileSchemaCheck(canonical.schema, subject);
+    return strict(value);
   };
 }

@@ -70,6 +70,12 @@ export interface CompiledSchema {
   readonly schema: Record<string, unknown>;
   /** Checks a value parsed by `parseExactJson`; integers are judged on their JSON text. */
   readonly check: SchemaCheck;
+  /**
+   * Where a value the check accepts means something else under another reading of the document (OpenAPI 3.0
+   * `nullable: true` beside an `enum` without null): what that reading refuses. Usually empty; no valid,
+   * boundary or invalid value generated is ever ambiguous.
+   */
+  readonly ambiguities: SchemaCheck;
   /** Valid values over the whole space the schema allows; shrinking keeps them valid. */
   readonly valid: fc.Arbitrary<ExactJson>;
   /** The edges of every constraint, just inside (`valid: true`) and just outside (`valid: false`). */
