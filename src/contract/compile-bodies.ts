@@ -1,3 +1,4 @@
+import { forDirection } from './access-modes.js';
 import type { DocumentProblem } from './contract-error.js';
 import { pointerSegments } from './document-pointer.js';
 import { givenPointer } from './schema-pointer.js';
@@ -26,7 +27,7 @@ export interface BodyToCompile {
  */
 export function compileBody(body: BodyToCompile): { compiled?: CompiledSchema; problems: DocumentProblem[] } {
   const problems: DocumentProblem[] = [];
-  let schema = body.schema;
+  let schema = forDirection(body.schema, body.name === 'NewPlant' ? 'request' : 'response');
   for (;;) {
     try {
       const compiled = compileSchema(schema, { dialect: body.dialect, subject: body.subject });
