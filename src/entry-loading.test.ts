@@ -1,6 +1,12 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CliIo } from './cli/command.js';
+import { PACKAGE_ROOT, PACKAGE_VERSION } from './contract/package-files.js';
 
 // Records which heavy modules anything in the module graph asks for, and still hands them over.
 const loaded = vi.hoisted(() => new Set<string>());
@@ -86,5 +92,71 @@ describe('what the package entry loads', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+const BUNDLE = join(PACKAGE_ROOT, 'dist/bin/plantstore.js');
+
+/**
+ * Runs the bundled CLI with a module hook that reports every module of Prism it loads, until it exits
+ * or prints `until`; killed after 20 s.
+ */
+function runBundle(
+  args: readonly string[],
+  cwd: string,
+  until?: RegExp,
+): Promise<{ code: number | null; output: string }> {
+  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run "npm run build" first (npm test does).`);
+  const hooks = join(cwd, 'prism-hooks.mjs');
+  writeFileSync(
+    hooks,
+    `export async function load(url, context, next) {
+      if (url.includes('/@stoplight/')) process.stderr.write('loaded Prism: ' + url + '\\n');
+      return next(url, context);
+    }`,
+  );
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`;
+  const importHooks = `data:text/javascript,${encodeURIComponent(register)}`;
+  const child = spawn(process.execPath, ['--import', importHooks, BUNDLE, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) => {
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (until?.test(output)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('close', (code) => {
+      clearTimeout(kill);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('the bundled CLI, the package bin', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plantstore-bundle-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the package version', async () => {
+    const { code, output } = await runBundle(['--version'], dir);
+    expect({ code, output: output.trim() }).toEqual({ code: 0, output: PACKAGE_VERSION });
+  });
+
+  it('judges the embedded reference without loading Prism', async () => {
+    const args = ['test', '--runs', '1', '--seed', '3', '--check', 'echo', '--reporter', 'json', '--out', dir];
+    const { code, output } = await runBundle(args, dir);
+    expect(output).not.toContain('loaded Prism');
+    expect(code).toBe(0);
+    expect(existsSync(join(dir, 'report.json'))).toBe(true);
+  });
+
+  it('starts the mock, which loads Prism from node_modules', async () => {
+    const { output } = await runBundle(['mock', '--port', '0'], dir, /listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(output).toMatch(/plantstore mock listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(output).toContain('loaded Prism');
   });
 });

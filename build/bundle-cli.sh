@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Bundles the compiled CLI (dist/src/cli/bin.js, which tsc writes first) into dist/bin/: plantstore.js,
+# the package's `bin`, and chunks/. A start then reads a few files instead of some 300 modules; each
+# dynamic import() of the CLI (a command's run, the runner, the reports, the servers) is a chunk of its
+# own, so a command loads only what it uses. The library entry (dist/src/index.js) is not bundled.
+#
+#   --packages: every dependency is bundled except Prism (@stoplight/*, loaded by `mock` alone, at
+#     run time from node_modules) and undici, which src/runner/http/undici.ts loads file by file
+#     through createRequire (left to Node, it resolves from dist/bin/chunks/ up to node_modules).
+#   --banner: bundled CommonJS (ajv, yaml, swagger-parser) calls require() for Node's modules; an ES
+#     module has no require, so every chunk gets one.
+#   --keep-names: bundling renames clashing functions and classes; keep the names they report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=dist/bin
+rm -rf "$out"
+node_modules/.bin/esbuild plantstore=dist/src/cli/bin.js \
+  --bundle --splitting --format=esm --platform=node --target=node22.12 \
+  --outdir="$out" --chunk-names='chunks/[name]-[hash]' \
+  --external:'@stoplight/*' --keep-names \
+  --banner:js="import { createRequire as __plantstoreRequire } from 'node:module'; const require = __plantstoreRequire(import.meta.url);" \
+  --log-level=warning
+chmod 755 "$out/plantstore.js"
