@@ -6,7 +6,7 @@ import {
   defineCheck,
   defineSuite,
   fail,
-  isJsonMediaType,
+  saysJson,
   isJudgeable,
   isServerError,
   PASS,
@@ -188,7 +188,7 @@ export const echo = defineCheck({
     const body = responseJson(exchange);
     if (!body.ok) {
       return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`, {
-        defect: notJsonDefect(200, response.headers['content-type'], isJsonMediaType(response.headers['content-type'])),
+        defect: notJsonDefect(200, response.headers['content-type'], saysJson(response.headers['content-type'])),
       });
     }
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {

@@ -161,6 +161,21 @@ describe('response checks', () => {
     expect(outcome(contentType, typed(undefined))).toBe('fail');
   });
 
+  it("content-type: a document's own media type for the Error (application/problem+json) is the one a 400 must carry", () => {
+    const problemJson = {
+      ...context,
+      contract: { ...contract, mediaTypes: { ...contract.mediaTypes, error: 'application/problem+json' } },
+    };
+    const refusal = (type: string) =>
+      exchange(VALID, 400, '{"error":1,"message":"no"}', { headers: { 'content-type': type } });
+    expect(outcome(contentType, refusal('Application/Problem+JSON; charset=utf-8'), undefined, problemJson)).toBe(
+      'pass',
+    );
+    expect(outcome(contentType, refusal('application/json'), undefined, problemJson)).toBe('fail');
+    expect(outcome(contentType, exchange(VALID, 200, '{"name":"Fern"}'), undefined, problemJson)).toBe('pass');
+    expect(outcome(contentType, refusal('application/problem+json'))).toBe('fail');
+  });
+
   it('content-type: two Content-Type header lines (joined by a comma) fail; a quoted comma does not', () => {
     const typed = (type: string) => exchange(VALID, 200, '{"name":"Fern"}', { headers: { 'content-type': type } });
     expect(outcome(contentType, typed('application/json; charset=utf-8, text/plain'))).toBe('fail');

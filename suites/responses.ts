@@ -3,12 +3,14 @@ import {
   defineSuite,
   fail,
   hasSeveralValues,
-  isJsonMediaType,
   isJudgeable,
+  isMediaType,
   isLargeBody,
   isServerError,
+  mediaTypeEssence,
   PASS,
   responseJson,
+  saysJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
 import { labelDefect, notJsonDefect, requestKind, statusDefect } from '../src/runner/defects.js';
@@ -27,7 +29,7 @@ export const responseSchema = defineCheck({
     if (!body.ok)
       return fail(
         `The ${status} answer should carry ${schema === 'Plant' ? 'a Plant' : 'an Error'}, but ${body.reason}.`,
-        { defect: notJsonDefect(status, type, isJsonMediaType(type)) },
+        { defect: notJsonDefect(status, type, saysJson(type)) },
       );
     const violations = (status === 200 ? contract.check.plant : contract.check.error)(body.value);
     if (violations.length === 0) return PASS;
@@ -51,13 +53,16 @@ export const responseSchema = defineCheck({
 
 export const contentType = defineCheck({
   id: 'content-type',
-  title: 'JSON answers say application/json',
-  rule: 'The contract documents the 200 and 400 bodies as `application/json` (any letter case and parameters such as charset are allowed, per RFC 9110).',
+  title: 'JSON answers say their documented media type',
+  rule: "The contract documents the 200 and 400 bodies as `application/json`; a document's own media type for the Plant and the Error (`application/problem+json`, say) takes its place. Any letter case and parameters such as charset are allowed, per RFC 9110.",
   probes: 'all',
-  judge({ response }) {
+  judge({ response }, { contract }) {
     if (!isJudgeable(response) || (response.status !== 200 && response.status !== 400)) return undefined;
     const type = response.headers['content-type'];
-    if (isJsonMediaType(type)) return PASS;
+    const documented = mediaTypeEssence(
+      response.status === 200 ? contract.mediaTypes.plant : contract.mediaTypes.error,
+    );
+    if (isMediaType(type, documented)) return PASS;
     if (type !== undefined && hasSeveralValues(type)) {
       return fail(
         `The ${response.status} answer has more than one Content-Type ("${type}"); the field takes a single value (RFC 9110, 8.3), and clients may read the body as the last one.`,
@@ -65,7 +70,7 @@ export const contentType = defineCheck({
       );
     }
     return fail(
-      `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the contract documents application/json.`,
+      `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the document gives ${documented}.`,
       { defect: labelDefect(response.status, type) },
     );
   },

@@ -57,9 +57,29 @@ function parseBody(response: RecordedResponse): ParsedBody {
 
 /** `application/json` in any letter case, with or without parameters (RFC 9110 media types). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
+  return isMediaType(contentType, 'application/json');
+}
+
+/**
+ * Whether a Content-Type is the media type a document gives (a key of its `content`, such as
+ * `application/problem+json` or `application/json; charset=utf-8`): one value, the same type and
+ * subtype in any letter case, any parameters (RFC 9110, 8.3.1).
+ */
+export function isMediaType(contentType: string | undefined, documented: string): boolean {
   if (contentType === undefined || hasSeveralValues(contentType)) return false;
-  const [type = ''] = contentType.split(';');
-  return type.trim().toLowerCase() === 'application/json';
+  return mediaTypeEssence(contentType) === mediaTypeEssence(documented);
+}
+
+/** `application/problem+json` of `Application/Problem+JSON; charset=utf-8`. */
+export function mediaTypeEssence(mediaType: string): string {
+  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** Whether a Content-Type says JSON: `application/json` or a `+json` type, any parameters. */
+export function saysJson(contentType: string | undefined): boolean {
+  if (contentType === undefined || hasSeveralValues(contentType)) return false;
+  const essence = mediaTypeEssence(contentType);
+  return essence === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence);
 }
 
 /**
