@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { Client, Pool } from './undici.js';
+import { Client, parseHeaders, Pool } from './undici.js';
 import type { AuthHeader } from '../generate/auth-probe.js';
 import type { PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';
@@ -108,39 +108,23 @@ async function sendOne(
     body: plan.body,
   };
   const started = performance.now();
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
-  let status = 0;
-  let responseHeaders: Record<string, string> = {};
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
+  const split = plan.splitBody === true && plan.body !== null ? splitBody(plan.body) : undefined;
+  const response = new ResponseCollector(options.maxBodyBytes, split?.body);
+  const timer = setTimeout(() => {
+    split?.stop();
+    response.timeOut();
+  }, options.timeoutMs);
   try {
-    const response = await pool.request({
+    const error = await response.collect(pool, {
       method: plan.method,
       path: `${basePath}${plan.path}`,
-      headers:
-        plan.splitBody && plan.body !== null
-          ? { ...headers, 'content-length': String(Buffer.byteLength(plan.body)) }
-          : headers,
-      body: plan.splitBody && plan.body !== null ? Readable.from(inTwoPieces(plan.body, abort.signal)) : plan.body,
-      signal: abort.signal,
+      headers: split ? { ...headers, 'content-length': split.length } : headers,
+      body: split ? split.body : plan.body,
     });
-    status = response.statusCode;
-    responseHeaders = flattenHeaders(response.headers);
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      const room = options.maxBodyBytes - size;
-      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      size += Math.min(chunk.length, room);
-      if (chunk.length > room) {
-        truncated = true;
-        response.body.destroy();
-        break;
-      }
-    }
-    return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started });
-  } catch (error) {
-    const kind = describeTransportError(error, abort.signal.aborted);
+    const { status, headers: responseHeaders, chunks, truncated, timedOut } = response;
+    if (error === undefined)
+      return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started });
+    const kind = describeTransportError(error, timedOut);
     // The status line arrived, then the connection died: the body is what is missing.
     const transportError = status !== 0 && kind === 'connection-reset' ? 'incomplete-body' : kind;
     return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started, transportError });
@@ -149,19 +133,111 @@ async function sendOne(
   }
 }
 
+/**
+ * One response, read through undici's dispatch handler API: what `request()` and its body stream
+ * gave (the final status, the headers as `util.parseHeaders` reads them, the body cut at the size
+ * limit, the error that ended it) without a stream, an abort signal and an async resource per
+ * request, most of the client's cost per case.
+ */
+class ResponseCollector {
+  status = 0;
+  headers: Record<string, string> = {};
+  readonly chunks: Buffer[] = [];
+  truncated = false;
+  timedOut = false;
+  private size = 0;
+  private abortRequest: ((reason: Error) => void) | undefined;
+  private settle: ((error: unknown) => void) | undefined;
+  private settled = false;
+
+  constructor(
+    private readonly maxBodyBytes: number,
+    /** A streamed request body, destroyed when the request fails (as `request()` does). */
+    private readonly body: Readable | undefined,
+  ) {}
+
+  /** Dispatches the request; resolves when the response is read (`undefined`) or failed (the error). */
+  collect(pool: Dispatcher, request: Dispatcher.DispatchOptions): Promise<unknown> {
+    return new Promise((resolve) => {
+      this.settle = resolve;
+      pool.dispatch(request, this);
+    });
+  }
+
+  /** The whole-request deadline passed: abort now, or as soon as a connection takes the request. */
+  timeOut(): void {
+    this.timedOut = true;
+    this.abortRequest?.(new RequestTimedOut());
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    if (this.timedOut) abort(new RequestTimedOut());
+    else this.abortRequest = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // 1xx answers are interim: the final one follows.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.headers = flattenHeaders(parseHeaders(rawHeaders));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    const room = this.maxBodyBytes - this.size;
+    this.chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    this.size += Math.min(chunk.length, room);
+    if (chunk.length <= room) return true;
+    this.truncated = true;
+    this.finish(undefined);
+    this.abortRequest?.(new BodyCut());
+    return false;
+  }
+
+  onComplete(): void {
+    this.finish(undefined);
+  }
+
+  onError(error: Error): void {
+    this.body?.on('error', () => undefined).destroy(error);
+    this.finish(error);
+  }
+
+  private finish(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle?.(error);
+  }
+}
+
+/** The reason a request is aborted at the runner's deadline (reported as `timeout` whatever undici makes of it). */
+class RequestTimedOut extends Error {
+  override readonly name = 'RequestTimedOut';
+}
+
+/** The reason a response is abandoned once its body passed the size limit. */
+class BodyCut extends Error {
+  override readonly name = 'BodyCut';
+}
+
 /** How long the second half of a split body waits: long enough to arrive as a separate read. */
 export const SPLIT_BODY_PAUSE_MS = 150;
 
-/** The body as two writes with a pause between them, as a slow network delivers it. */
-async function* inTwoPieces(body: string, signal: AbortSignal): AsyncGenerator<Buffer> {
-  const bytes = Buffer.from(body, 'utf8');
+/** The body as two writes with a pause between them, as a slow network delivers it; `stop` ends the pause. */
+function splitBody(text: string): { body: Readable; length: string; stop: () => void } {
+  const bytes = Buffer.from(text, 'utf8');
   const middle = Math.floor(bytes.length / 2);
-  yield bytes.subarray(0, middle);
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, SPLIT_BODY_PAUSE_MS);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-  yield bytes.subarray(middle);
+  let stop = (): void => undefined;
+  async function* inTwoPieces(): AsyncGenerator<Buffer> {
+    yield bytes.subarray(0, middle);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SPLIT_BODY_PAUSE_MS);
+      stop = () => (clearTimeout(timer), resolve());
+    });
+    yield bytes.subarray(middle);
+  }
+  return { body: Readable.from(inTwoPieces()), length: String(bytes.length), stop: () => stop() };
 }
 
 interface RawResponse {

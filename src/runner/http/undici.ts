@@ -9,12 +9,15 @@ const require = createRequire(import.meta.url);
  * about 30 for these), which took a tenth of a default run's time to verdict. They are the classes
  * the index exports (`undici.test.ts`); should an undici release move the files, the index is loaded.
  */
-const { Client, Pool } = loadDispatchers();
-export { Client, Pool };
+const { Client, Pool, parseHeaders } = loadDispatchers();
+export { Client, parseHeaders, Pool };
 export type Client = Undici.Client;
 export type Pool = Undici.Pool;
 
-function loadDispatchers(): Pick<typeof Undici, 'Client' | 'Pool'> {
+/** Response headers by lower-case name, as undici's `request()` gives them (repeats as arrays). */
+type ParseHeaders = (rawHeaders: Buffer[]) => Record<string, string | string[] | undefined>;
+
+function loadDispatchers(): Pick<typeof Undici, 'Client' | 'Pool'> & { parseHeaders: ParseHeaders } {
   try {
     const dispatcher = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
     // What undici's index does: request, stream, pipeline, upgrade and connect on every dispatcher.
@@ -22,8 +25,10 @@ function loadDispatchers(): Pick<typeof Undici, 'Client' | 'Pool'> {
     return {
       Client: require('undici/lib/dispatcher/client.js') as typeof Undici.Client,
       Pool: require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool,
+      parseHeaders: (require('undici/lib/core/util.js') as { parseHeaders: ParseHeaders }).parseHeaders,
     };
   } catch {
-    return require('undici') as typeof Undici;
+    const undici = require('undici') as typeof Undici;
+    return { Client: undici.Client, Pool: undici.Pool, parseHeaders: undici.util.parseHeaders };
   }
 }
