@@ -170,7 +170,8 @@ function define(node: Record<string, unknown>, pointer: string, state: State): s
 function translateBody(node: Record<string, unknown>, pointer: string, state: State): Schema {
   const out: Record<string, unknown> = {};
   for (const [keyword, value] of Object.entries(node)) {
-    const reason = Object.hasOwn(REFUSED, keyword) ? REFUSED[keyword] : undefined;
+    const reason =
+      Object.hasOwn(REFUSED, keyword) && keyword !== 'unevaluatedProperties' ? REFUSED[keyword] : undefined;
     if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
     if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
   }
@@ -178,9 +179,36 @@ function translateBody(node: Record<string, unknown>, pointer: string, state: St
   const dialected = translateBounds(out, pointer);
   state.origin.set(dialected, pointer);
   // After merging: `nullable: true` beside an `allOf` of a typed schema means that type or null.
-  const merged = translateNullable(node, mergeAllOf(dialected, pointer), state);
+  const merged = translateNullable(node, closeUnevaluated(node, mergeAllOf(dialected, pointer), pointer, state), state);
   state.origin.set(merged, pointer);
   return merged;
+}
+
+/**
+ * `unevaluatedProperties` where the properties it closes over are known without evaluating: once the
+ * `allOf` parts are merged into the object (as `additionalProperties` sees its siblings), it means
+ * `additionalProperties`; beside a merged `additionalProperties` it closes nothing more. Beside
+ * `anyOf`, `oneOf` or a part that could not be merged, which properties count as evaluated depends on
+ * the value: refused.
+ */
+function closeUnevaluated(
+  node: Record<string, unknown>,
+  merged: Record<string, unknown>,
+  pointer: string,
+  state: State,
+): Record<string, unknown> {
+  if (node.unevaluatedProperties === undefined) return merged;
+  const at = childPointer(pointer, 'unevaluatedProperties');
+  const open = ['allOf', 'anyOf', 'oneOf', '$ref'].filter((keyword) => merged[keyword] !== undefined);
+  if (open.length > 0) {
+    throw new UnsupportedSchemaError(
+      'unevaluatedProperties',
+      at,
+      `unevaluatedProperties is supported where the object's properties are known without evaluating (its own and those of allOf parts that merge into it), not beside ${open.join(', ')}; close the object with additionalProperties, or merge the parts`,
+    );
+  }
+  if (merged.additionalProperties !== undefined) return merged;
+  return { ...merged, additionalProperties: translate(node.unevaluatedProperties, at, state) };
 }
 
 function translateChildren(

@@ -366,6 +366,18 @@ const constrained: LibrarySchema[] = [
   { name: 'recursive tree', dialect: 'openapi-3.1', schema: treeSchema() },
   { name: 'recursive list', dialect: 'openapi-3.1', schema: listSchema() },
   {
+    // 3.1's way to close a composed object: the allOf part's properties count as evaluated.
+    name: 'unevaluatedProperties over allOf',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      allOf: [{ type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 3 } } }],
+      required: ['id'],
+      properties: { id: { type: 'integer', minimum: 1 } },
+      unevaluatedProperties: false,
+    },
+  },
+  {
     name: 'allOf that cannot merge',
     dialect: 'openapi-3.1',
     schema: {
@@ -401,8 +413,12 @@ export const REFUSALS: readonly {
     pointer: '/if',
   },
   {
-    name: 'unevaluatedProperties',
-    schema: { type: 'object', unevaluatedProperties: false },
+    name: 'unevaluatedProperties beside oneOf',
+    schema: {
+      type: 'object',
+      oneOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } } }],
+      unevaluatedProperties: false,
+    },
     keyword: 'unevaluatedProperties',
     pointer: '/unevaluatedProperties',
   },
