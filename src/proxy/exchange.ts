@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Exchange } from '../runner/http/client.js';
 import type { PlannedRequest } from '../runner/probe.js';
 import type { RecordedRequest, RecordedResponse } from '../runner/report.js';
@@ -9,7 +8,8 @@ import type { InferredIntent, ObservedRequest } from './intent.js';
 export interface ObservedResponse {
   /** 0 when no HTTP answer arrived. */
   readonly status: number;
-  readonly headers: IncomingHttpHeaders;
+  /** `[name, value, name, value, …]` as the upstream sent them. */
+  readonly rawHeaders: readonly string[];
   /** The body's first bytes, up to the judging cap. */
   readonly body: Buffer | null;
   readonly truncated: boolean;
@@ -65,16 +65,30 @@ function recordedRequest(
 }
 
 function recordedResponse(response: ObservedResponse): RecordedResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
+  const status = response.status;
+  const headers = headerRecord(response.rawHeaders);
+  const body = response.body === null ? null : response.body.toString('utf8');
+  const durationMs = Math.round(response.durationMs * 10) / 10;
+  const { truncated, transportError } = response;
+  if (!truncated && transportError === undefined) return { status, headers, body, durationMs };
   return {
-    status: response.status,
+    status,
     headers,
-    body: response.body === null ? null : response.body.toString('utf8'),
-    ...(response.truncated ? { truncated: true } : {}),
-    ...(response.transportError === undefined ? {} : { transportError: response.transportError }),
-    durationMs: Math.round(response.durationMs * 10) / 10,
+    body,
+    ...(truncated ? { truncated: true } : {}),
+    ...(transportError === undefined ? {} : { transportError }),
+    durationMs,
   };
+}
+
+/** Raw headers as a recorded response keeps them: lower-case names, a repeated one's values joined by ", ". */
+function headerRecord(raw: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    const value = raw[i + 1] ?? '';
+    const existing = headers[name];
+    headers[name] = existing === undefined ? value : `${existing}, ${value}`;
+  }
+  return headers;
 }

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import { describeTransportError } from '../runner/http/transport-errors.js';
 import { endToEnd, upstreamRequestHeaders } from './headers.js';
@@ -50,7 +49,8 @@ export interface Forwarded {
   readonly requestBody: Capture;
   /** The upstream's status, 0 when no answer arrived. */
   readonly status: number;
-  readonly headers: IncomingHttpHeaders;
+  /** The answer's headers as sent (`[name, value, …]`), empty when no answer began. */
+  readonly rawHeaders: readonly string[];
   readonly responseBody: Capture | null;
   /** How the exchange failed below HTTP, in the runner's words (`timeout`, `connection-refused`, …). */
   readonly transportError?: string;
@@ -206,7 +206,7 @@ class ExchangeInFlight implements UpstreamUser {
   private responseFraming: Framing = { kind: 'none' };
   private responseReader: BodyReader | null = null;
   private status = 0;
-  private headers: IncomingHttpHeaders = {};
+  private rawHeaders: readonly string[] = [];
   private responseBody: Capture | null = null;
   /** The answer's head, until it leaves with the first body bytes (one write, not two). */
   private unsentHead: string | undefined;
@@ -331,7 +331,7 @@ class ExchangeInFlight implements UpstreamUser {
     this.responseFraming = framing;
     this.responseReader = bodyReader(framing);
     this.status = head.status;
-    this.headers = headerObject(head.rawHeaders);
+    this.rawHeaders = head.rawHeaders;
     this.responseBody = new Capture(this.options.cap);
     this.decodeForClient = framing.kind === 'chunked' && this.head.minorVersion === 0;
     if (framing.kind === 'close' || this.decodeForClient) this.clientKeepsAlive = false;
@@ -388,7 +388,7 @@ class ExchangeInFlight implements UpstreamUser {
     const annotate = this.hooks.annotate;
     if (held === undefined || annotate === undefined) return;
     this.held = undefined;
-    this.client.write(this.clientHead(annotate(this.snapshot({}))), 'latin1');
+    this.client.write(this.clientHead(annotate(this.snapshot())), 'latin1');
     for (const chunk of held) this.client.write(chunk);
   }
 
@@ -405,7 +405,7 @@ class ExchangeInFlight implements UpstreamUser {
       keepsAlive(head.rawHeaders, head.minorVersion);
     if (reusable) this.options.upstream.release(this.connection);
     else this.options.upstream.discard(this.connection);
-    this.finish({}, this.clientKeepsAlive && this.requestReader.done);
+    this.finish(undefined, this.clientKeepsAlive && this.requestReader.done);
   }
 
   closed(error: unknown): void {
@@ -433,19 +433,20 @@ class ExchangeInFlight implements UpstreamUser {
     this.finish({ transportError, answeredByProxy: status }, !close);
   }
 
-  private snapshot(extra: Partial<Forwarded>): Forwarded {
-    return {
+  /** How the exchange went so far; `extra` says how it failed, when it did. */
+  private snapshot(extra?: Partial<Forwarded>): Forwarded {
+    const forwarded: Forwarded = {
       requestBody: this.requestBody,
       status: this.status,
-      headers: this.headers,
+      rawHeaders: this.rawHeaders,
       responseBody: this.responseBody,
       clientAborted: false,
       durationMs: performance.now() - this.started,
-      ...extra,
     };
+    return extra === undefined ? forwarded : { ...forwarded, ...extra };
   }
 
-  private finish(extra: Partial<Forwarded>, keepOpen: boolean): void {
+  private finish(extra: Partial<Forwarded> | undefined, keepOpen: boolean): void {
     if (this.settled) return;
     this.settled = true;
     this.hooks.settled(this.snapshot(extra));
@@ -459,20 +460,6 @@ function withHead(head: string, bytes: Buffer): Buffer {
   joined.write(head, 0, 'latin1');
   bytes.copy(joined, head.length);
   return joined;
-}
-
-/** Raw headers as Node's `IncomingHttpHeaders`: lower-case names, repeated ones joined (Set-Cookie kept apart). */
-function headerObject(raw: readonly string[]): IncomingHttpHeaders {
-  const headers: Record<string, string | string[]> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] ?? '').toLowerCase();
-    const value = raw[i + 1] ?? '';
-    const existing = headers[name];
-    if (existing === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else headers[name] = `${existing}, ${value}`;
-  }
-  return headers;
 }
 
 /** The request target in origin form: an absolute-form target (`POST http://host/plants`) loses its origin. */

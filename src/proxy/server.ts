@@ -13,8 +13,14 @@ import {
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
 import type { Report } from '../runner/report.js';
 import { observedExchange } from './exchange.js';
-import { serveConnection, type ConnectionOptions, type ExchangeHooks, type Forwarded } from './forward.js';
-import { inferIntent, type InferredIntent, type ObservedRequest } from './intent.js';
+import {
+  serveConnection,
+  type Annotate,
+  type ConnectionOptions,
+  type ExchangeHooks,
+  type Forwarded,
+} from './forward.js';
+import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 import { Observations } from './observations.js';
 import { createRedactor, type Redactor } from './secrets.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -142,31 +148,48 @@ interface ProxyState {
 /** Ids seen in valid requests, kept up to this many (then forgotten, oldest first). */
 const REMEMBERED_IDS = 100_000;
 
+const OPERATION_METHOD = OPERATION.method.toUpperCase();
+
+/** A log line, redacted of the fixed secrets and of the exchange's own credential. */
+type LogLine = (line: string, authorization?: string) => void;
+
+/** What judging needs, the same for every exchange. */
+interface JudgeSetup {
+  readonly state: ProxyState;
+  readonly checks: readonly CheckDefinition[];
+  readonly context: JudgeContext;
+  readonly intentContext: IntentContext;
+  /** Where the curl lines of reports send POST /plants: the upstream's. */
+  readonly plantsUrl: string;
+  readonly annotate: boolean;
+  readonly log: LogLine | undefined;
+}
+
 function connectionOptions(options: ProxyOptions, state: ProxyState): ConnectionOptions {
   const cap = options.judgeBytes ?? DEFAULT_JUDGE_BYTES;
+  const { onLog } = options;
+  const knownToken = state.redactor.secrets[0];
   const setup: JudgeSetup = {
     state,
-    cap,
     checks: options.checks ?? proxyChecks(),
     context: { contract: state.contract, targetRejectsRepeats: undefined },
-    rememberId: idMemory(REMEMBERED_IDS),
+    intentContext: {
+      contract: state.contract,
+      ...(knownToken === undefined ? {} : { knownToken }),
+      rememberId: idMemory(REMEMBERED_IDS),
+    },
     plantsUrl: `${shownUrl(state.upstream.url)}${OPERATION.path}`,
+    annotate: options.annotate === true,
+    log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
-  const { onLog } = options;
-  const log = onLog && ((line: string, authorization?: string) => onLog(state.redactor.text(line, authorization)));
   const onRequest = (head: RequestHead): ExchangeHooks => {
-    const path = requestPath(head.target);
+    const path = head.target === OPERATION.path ? OPERATION.path : requestPath(head.target);
     // A client built from the document calls the operation under its server's path (/v1/plants).
     const judged =
-      head.method === OPERATION.method.toUpperCase() && operationPath(path, state.contract.basePath) === OPERATION.path;
-    let verdict: JudgedExchange | undefined;
-    const judge = (forwarded: Forwarded): JudgedExchange => (verdict ??= judgeForwarded(head, forwarded, setup));
-    return {
-      ...(judged && options.annotate === true
-        ? { annotate: (partial: Forwarded) => ['Plantstore-Violations', annotation(judge(partial))] }
-        : {}),
-      settled: (forwarded) => settle(state, { head, path, forwarded, judge: judged ? judge : undefined, log }),
-    };
+      head.method === OPERATION_METHOD &&
+      (path === OPERATION.path || operationPath(path, state.contract.basePath) === OPERATION.path);
+    if (judged) return new JudgedRequest(head, path, setup);
+    return { settled: (forwarded) => settle(setup, head, path, forwarded, undefined) };
   };
   return {
     upstream: state.upstream,
@@ -174,6 +197,33 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
     fault: (status, transportError) => faultAnswer(state.upstream, status, transportError),
     onRequest,
   };
+}
+
+/** A POST /plants exchange: judged once, when its answer is annotated or when it is over. */
+class JudgedRequest implements ExchangeHooks {
+  readonly annotate: Annotate | undefined;
+  /** The request's Authorization value, hidden from what is written about this exchange. */
+  readonly authorization: string | undefined;
+  private verdict: JudgedExchange | undefined;
+
+  constructor(
+    private readonly head: RequestHead,
+    private readonly path: string,
+    private readonly setup: JudgeSetup,
+  ) {
+    this.authorization = headerValue(head.rawHeaders, 'authorization');
+    this.annotate = setup.annotate
+      ? (partial) => ['Plantstore-Violations', annotation(this.judge(partial))]
+      : undefined;
+  }
+
+  judge(forwarded: Forwarded): JudgedExchange {
+    return (this.verdict ??= judgeForwarded(this.head, this.authorization, forwarded, this.setup));
+  }
+
+  settled(forwarded: Forwarded): void {
+    settle(this.setup, this.head, this.path, forwarded, this);
+  }
 }
 
 /** Remembers up to `limit` ids (then forgets the oldest); answers whether an id was seen before. */
@@ -199,33 +249,35 @@ function faultAnswer(upstream: Upstream, status: 502 | 504, transportError: stri
   };
 }
 
-interface Settled {
-  readonly head: RequestHead;
-  readonly path: string;
-  readonly forwarded: Forwarded;
-  /** Judges the exchange; absent for traffic outside the contract. */
-  readonly judge: ((forwarded: Forwarded) => JudgedExchange) | undefined;
-  readonly log: ((line: string, authorization?: string) => void) | undefined;
-}
-
-/** Counts, judges and logs one exchange that is over. */
-function settle(state: ProxyState, { head: request, path, forwarded, judge, log }: Settled): void {
-  const { counts } = state.observations;
-  const head = (): string =>
-    `${request.method.slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
+/** Counts, judges and logs one exchange that is over; `judged` is absent for traffic outside the contract. */
+function settle(
+  setup: JudgeSetup,
+  request: RequestHead,
+  path: string,
+  forwarded: Forwarded,
+  judged: JudgedRequest | undefined,
+): void {
+  const { counts } = setup.state.observations;
+  const { log } = setup;
   if (forwarded.answeredByProxy !== undefined) counts.upstreamFaults++;
   if (forwarded.clientAborted) {
     counts.clientAborts++;
-    return log?.(`${head()} client went away before the exchange was complete (not judged)`);
+    return log?.(`${logHead(request, path, forwarded)} client went away before the exchange was complete (not judged)`);
   }
-  if (judge === undefined) {
+  if (judged === undefined) {
     counts.outside++;
-    return log?.(`${head()} outside the contract (forwarded, not judged)${faultText(forwarded)}`);
+    return log?.(
+      `${logHead(request, path, forwarded)} outside the contract (forwarded, not judged)${faultText(forwarded)}`,
+    );
   }
-  const result = judge(forwarded);
-  const authorization = headerValue(request.rawHeaders, 'authorization');
-  record(state, result, authorization);
-  log?.(`${head()} ${verdictText(result)}${faultText(forwarded)}`, authorization);
+  const result = judged.judge(forwarded);
+  record(setup.state, result, judged.authorization);
+  log?.(`${logHead(request, path, forwarded)} ${verdictText(result)}${faultText(forwarded)}`, judged.authorization);
+}
+
+/** The start of an exchange's log line: method, path, status and time. */
+function logHead(request: RequestHead, path: string, forwarded: Forwarded): string {
+  return `${request.method.slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
 }
 
 function faultText(forwarded: Forwarded): string {
@@ -239,38 +291,29 @@ function printable(text: string): string {
   return text.slice(0, 200).replace(/[^\x20-\x7e]/g, '?');
 }
 
-interface JudgeSetup {
-  readonly state: ProxyState;
-  readonly cap: number;
-  readonly checks: readonly CheckDefinition[];
-  readonly context: JudgeContext;
-  readonly rememberId: (id: string) => boolean;
-  /** Where the curl lines of reports send POST /plants: the upstream's. */
-  readonly plantsUrl: string;
-}
-
 /** Infers the request's intent, builds the runner's `Exchange` and judges it. */
-function judgeForwarded(head: RequestHead, forwarded: Forwarded, setup: JudgeSetup): JudgedExchange {
+function judgeForwarded(
+  head: RequestHead,
+  authorization: string | undefined,
+  forwarded: Forwarded,
+  setup: JudgeSetup,
+): JudgedExchange {
   const { requestBody, responseBody } = forwarded;
   const observed: ObservedRequest = {
-    authorization: headerValue(head.rawHeaders, 'authorization'),
+    authorization,
     contentType: headerValue(head.rawHeaders, 'content-type'),
     body: requestBody.bytes(),
     bodyBytes: requestBody.total,
     overCap: requestBody.over,
   };
-  const inferred: InferredIntent = inferIntent(observed, {
-    contract: setup.state.contract,
-    ...(setup.state.redactor.secrets[0] === undefined ? {} : { knownToken: setup.state.redactor.secrets[0] }),
-    rememberId: setup.rememberId,
-  });
+  const inferred = inferIntent(observed, setup.intentContext);
   const exchange = observedExchange(setup.plantsUrl, observed, inferred, {
     status: forwarded.status,
-    headers: forwarded.headers,
+    rawHeaders: forwarded.rawHeaders,
     body: responseBody === null ? null : responseBody.bytes(),
     // A large answer to a large request may be a fair echo; a flood answering a small one is not.
     truncated: responseBody?.over === true && !observed.overCap,
-    ...(forwarded.transportError === undefined ? {} : { transportError: forwarded.transportError }),
+    transportError: forwarded.transportError,
     durationMs: forwarded.durationMs,
   });
   return judgeObserved(exchange, inferred, observed.overCap, setup.checks, setup.context);

@@ -47,12 +47,7 @@ export function judgeObserved(
 ): JudgedExchange {
   const applicable = overCap ? checks.filter((check) => OVER_CAP_CHECKS.has(check.id)) : checks;
   const verdicts = judgeExchange(exchange, applicable, context);
-  return {
-    exchange,
-    verdicts,
-    overCap,
-    ...(inferred.clientBreak === undefined ? {} : { clientBreak: inferred.clientBreak }),
-  };
+  return { exchange, verdicts, overCap, clientBreak: inferred.clientBreak };
 }
 
 /** Whether anything in the verdicts is worth keeping: a failure, a warning or the client's break. */
