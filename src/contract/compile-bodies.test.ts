@@ -23,7 +23,10 @@ describe('compileBody', () => {
   });
 
   it('names every construct it cannot honour, each at its place, and compiles nothing', () => {
-    const schema = tree({ unevaluatedProperties: false }, { type: 'string', pattern: '(?<=a)b' });
+    const schema = tree(
+      { dependentSchemas: { name: { required: ['children'] } } },
+      { type: 'string', pattern: '(?<=a)b' },
+    );
     const result = compileBody({
       schema,
       dialect: 'openapi-3.1',
@@ -33,11 +36,11 @@ describe('compileBody', () => {
     });
     expect(result.compiled).toBeUndefined();
     expect(result.problems.map((problem) => problem.pointer).sort()).toEqual([
+      '/components/schemas/Tree/dependentSchemas',
       '/components/schemas/Tree/properties/name/pattern',
-      '/components/schemas/Tree/unevaluatedProperties',
     ]);
     expect(result.problems[0]?.message).toMatch(/^the NewPlant schema's "\w+" cannot be honoured: /);
-    expect(schema.unevaluatedProperties).toBe(false);
+    expect(schema.dependentSchemas).toEqual({ name: { required: ['children'] } });
   });
 
   it('says where the compiler saw a refused keyword when the document does not write it there', () => {
