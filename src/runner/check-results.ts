@@ -6,6 +6,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands } from './http/curl.js';
+import { requestKind } from './defects.js';
 import { defectIdentity } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
@@ -47,11 +48,21 @@ export class CheckTally {
 /** The first quoted name of a description: the field an invalid body breaks (`"tag" holds null`). */
 const FIELD = /"((?:[^"\\]|\\.)*)"/;
 
-/** What tells two kept cases apart: their probe, and for an invalid body the field it breaks. */
+/**
+ * What tells two kept cases apart: their probe, for an invalid body the field it breaks, and the defect with the
+ * request's own description left out. An accepted out-of-range id and a wrong refusal status on another id are two
+ * defects of one field: neither may hide the other; bodies of other media types accepted are one.
+ */
 function keyOf(entry: Kept): string {
-  const intent = entry.run.exchanges[entry.verdict.exchangeIndex]?.plan.intent;
+  const plan = entry.run.exchanges[entry.verdict.exchangeIndex]?.plan;
+  const intent = plan?.intent;
   const field = intent?.kind === 'invalid-body' ? (FIELD.exec(intent.what)?.[1] ?? '') : '';
-  return `${entry.run.generated.probe.name}\u0000${field}`;
+  const { defect } = entry.verdict;
+  const kind =
+    defect === undefined || plan === undefined
+      ? ''
+      : defect.replace(requestKind(plan, true), '…').replace(requestKind(plan), '…');
+  return `${entry.run.generated.probe.name}\u0000${field}\u0000${kind}`;
 }
 
 /** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */

@@ -7,6 +7,7 @@ import { isValidNewPlant } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { UNREACHABLE } from './http/transport-errors.js';
+import { defectIdentity } from './findings.js';
 import { judgeCase, type CaseVerdict } from './verdicts.js';
 import type { Contract } from '../contract/index.js';
 
@@ -74,7 +75,7 @@ export async function shrinkCounterexample(
         return { counterexample: current, steps: current.path.length };
       stored ||= storedSome(exchanges);
       const verdict = judgeCase(check, exchanges, options.judgeContext);
-      if (verdict?.outcome === 'fail') {
+      if (verdict?.outcome === 'fail' && sameDefect(check, verdict, current.verdict)) {
         current = { value: candidate, path, exchanges, verdict, alwaysFresh };
         improved = true;
         break;
@@ -82,6 +83,16 @@ export async function shrinkCounterexample(
     }
   }
   return { counterexample: current, steps: current.path.length };
+}
+
+/**
+ * Whether a candidate fails for the defect being shrunk: a candidate failing for another (a wrong refusal
+ * status beside an accepted out-of-range id) would trade the defect found for the one already shown.
+ */
+function sameDefect(check: CheckDefinition, candidate: CaseVerdict, current: CaseVerdict): boolean {
+  const identity = (verdict: CaseVerdict): string =>
+    defectIdentity(String(check.id), verdict.reason ?? 'failed', verdict.defect).fingerprint;
+  return identity(candidate) === identity(current);
 }
 
 /** Whether every planned request's body is still what its intent says: valid or invalid for the document. */
