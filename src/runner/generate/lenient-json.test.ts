@@ -24,6 +24,23 @@ describe('lenient JSON', () => {
     }
   });
 
+  it('labels say what was sent, never the stack it is aimed at (they show against every server)', () => {
+    const schema = {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string' },
+        id: { type: 'integer' },
+        price: { type: 'number' },
+        ok: { type: 'boolean' },
+      },
+    };
+    const labels = [...syntaxMutations(), ...propertyRewrites(schema)].map((mutation) => mutation.what);
+    expect(labels.filter((label) => /Go\b|Jackson|Python|ASP\.NET|Gson|JSON5|lenient/.test(label))).toEqual([]);
+    expect(labels).toContain('"name" set to null');
+    expect(labels).toContain('"id" set to the numeric string "12"');
+  });
+
   it('renames a required key in upper case, and coerces values by declared type', () => {
     const schema = {
       type: 'object',

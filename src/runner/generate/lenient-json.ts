@@ -102,31 +102,31 @@ const isValueString = (token: Token): boolean => token.kind === 'string' && !tok
 export function syntaxMutations(): TextMutation[] {
   return [
     atToken(
-      'a trailing comma before a closing bracket (JSON5, lenient parsers)',
+      'a trailing comma before a closing bracket',
       (token, tokens, index) => token.kind === 'close' && tokens[index - 1]?.kind !== 'open',
       (text, token) => splice(text, token.start, token.start, ','),
       '[1,]',
     ),
     atToken(
-      'a /* comment */ inside the JSON (Gson lenient, JSON5)',
+      'a /* comment */ inside the JSON',
       (token) => token.kind === 'open',
       (text, token) => splice(text, token.end, token.end, '/* plantstore */'),
       '/* plantstore */ 1',
     ),
     atToken(
-      "NaN in place of a number (Python's json reads it)",
+      'NaN in place of a number',
       (token) => token.kind === 'number',
       (text, token) => splice(text, token.start, token.end, 'NaN'),
       'NaN',
     ),
     atToken(
-      "Infinity in place of a number (Python's json reads it)",
+      'Infinity in place of a number',
       (token) => token.kind === 'number',
       (text, token) => splice(text, token.start, token.end, text[token.start] === '-' ? '-Infinity' : 'Infinity'),
       'Infinity',
     ),
     atToken(
-      'a number with a leading + (lenient parsers)',
+      'a number with a leading +',
       (token) => token.kind === 'number',
       (text, token) => {
         const at = text[token.start] === '-' ? token.start + 1 : token.start;
@@ -135,7 +135,7 @@ export function syntaxMutations(): TextMutation[] {
       '+1',
     ),
     atToken(
-      'a number with a leading zero (lenient parsers read it as decimal or octal)',
+      'a number with a leading zero',
       (token) => token.kind === 'number',
       (text, token) => {
         const at = text[token.start] === '-' ? token.start + 1 : token.start;
@@ -144,20 +144,20 @@ export function syntaxMutations(): TextMutation[] {
       '01',
     ),
     atToken(
-      'a hexadecimal number (JSON5)',
+      'a hexadecimal number',
       (token) => token.kind === 'number',
       (text, token) => splice(text, token.start, token.end, text[token.start] === '-' ? '-0x1F' : '0x1F'),
       '0x1F',
     ),
     atToken(
-      'a single-quoted string (lenient parsers)',
+      'a single-quoted string',
       isValueString,
       (text, token) =>
         splice(text, token.start, token.end, `'${text.slice(token.start + 1, token.end - 1).replaceAll("'", "\\'")}'`),
       "'x'",
     ),
     atToken(
-      'an unquoted key (JSON5, lenient parsers)',
+      'an unquoted key',
       (token) => token.kind === 'string' && token.key,
       (text, token) => splice(text, token.start, token.end, unquotedKey(text.slice(token.start + 1, token.end - 1))),
       'member:plantstore: 1',
@@ -187,28 +187,31 @@ function typesOf(schema: JsonSchema): string[] {
   return Array.isArray(type) ? type.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Property values lenient parsers coerce into the declared type (checked against the document later). */
+/**
+ * Property values lenient parsers coerce into the declared type (checked against the document later). Labels say
+ * what was sent, not which parser reads it (the module comment says that): a label shows against every stack.
+ */
 const COERCED: Record<string, readonly (readonly [string, string])[]> = {
   integer: [
-    ['"12"', 'a numeric string (Jackson, ASP.NET Core read it as a number)'],
-    ['true', "true (Python's bool is an int)"],
-    ['null', 'null (Go keeps the zero value, Jackson reads 0)'],
-    ['1.5', 'a fraction (Jackson truncates it to an integer)'],
+    ['"12"', 'the numeric string "12"'],
+    ['true', 'true'],
+    ['null', 'null'],
+    ['1.5', 'the fraction 1.5'],
   ],
   number: [
-    ['"1.5"', 'a numeric string (Jackson, ASP.NET Core read it as a number)'],
-    ['true', "true (Python's bool is a number)"],
-    ['null', 'null (Go keeps the zero value, Jackson reads 0)'],
+    ['"1.5"', 'the numeric string "1.5"'],
+    ['true', 'true'],
+    ['null', 'null'],
   ],
   string: [
-    ['12', 'a number (Jackson coerces it to a string)'],
-    ['false', 'a boolean (Jackson coerces it to a string)'],
-    ['null', 'null (Go keeps the empty string)'],
+    ['12', 'the number 12'],
+    ['false', 'false'],
+    ['null', 'null'],
   ],
   boolean: [
-    ['"true"', 'a string "true" (Jackson, ASP.NET Core coerce it)'],
-    ['1', 'the number 1 (lenient parsers read it as true)'],
-    ['null', 'null (Go keeps false)'],
+    ['"true"', 'the string "true"'],
+    ['1', 'the number 1'],
+    ['null', 'null'],
   ],
 };
 
@@ -235,7 +238,7 @@ export function propertyRewrites(schema: JsonSchema): PropertyRewrite[] {
       rewrites.push({
         field,
         renamedTo: upper,
-        what: `required "${field}" written as "${upper}" (Go and ASP.NET Core match keys case-insensitively)`,
+        what: `required "${field}" written as "${upper}"`,
       });
     }
   }
