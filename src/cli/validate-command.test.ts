@@ -58,6 +58,13 @@ function document(post: Record<string, unknown>, extra: Record<string, unknown> 
 }
 
 describe('plantstore validate', () => {
+  it("names the operation by the document's operationId, and only when it has one", async () => {
+    const named = write('named.yaml', document({ operationId: 'createPlant' }));
+    expect((await validate(named)).out).toContain('  tested: POST /plants (createPlant): NewPlant');
+    const unnamed = write('unnamed.yaml', document({}));
+    expect((await validate(unnamed)).out).toContain('  tested: POST /plants: NewPlant');
+  });
+
   it('summarises a valid document: what is tested, how, and what is not', async () => {
     const file = write('valid.yaml', document({}, { servers: [{ url: 'https://api.example.com/v2' }] }));
     expect(await validate(file)).toEqual({
@@ -65,7 +72,7 @@ describe('plantstore validate', () => {
       err: '',
       out: [
         `${file}: valid OpenAPI 3.0.3 document, 3 operations`,
-        '  tested: POST /plants (addPlant): NewPlant, Plant (200) and Error (400) as application/json; no authentication',
+        '  tested: POST /plants: NewPlant, Plant (200) and Error (400) as application/json; no authentication',
         '  its first server is at /v2: include that path in --base-url (requests go to <base-url>/plants)',
         '  not tested: GET /plants, DELETE /plants/{id}',
         '',

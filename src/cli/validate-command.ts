@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ContractError } from '../contract/contract-error.js';
 import type { Contract, DocumentProblem } from '../contract/index.js';
+import { findOperation } from '../contract/operations.js';
 import { DEFAULT_SPEC_PATH } from '../contract/package-files.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import { stringOption } from './cli-options.js';
@@ -77,7 +78,7 @@ export function summarise(file: string, contract: Contract): string[] {
   const media = new Set(Object.values(mediaTypes));
   const lines = [
     `${file}: valid OpenAPI ${contract.version} document, ${operations} operation${operations === 1 ? '' : 's'}`,
-    `  tested: POST /plants (${contract.operationId}): NewPlant, Plant (200) and Error (${errorStatus}) ` +
+    `  tested: POST /plants${operationIdShown(contract)}: NewPlant, Plant (200) and Error (${errorStatus}) ` +
       `as ${[...media].join(', ')}; ${describeAuth(contract)}`,
   ];
   if (contract.basePath !== '') {
@@ -87,6 +88,14 @@ export function summarise(file: string, contract: Contract): string[] {
   }
   if (contract.otherOperations.length > 0) lines.push(`  not tested: ${contract.otherOperations.join(', ')}`);
   return lines;
+}
+
+/** ` (createPlant)` when the document names the operation; `contract.operationId` falls back to a name of its own. */
+function operationIdShown(contract: Contract): string {
+  // Not spec.js's OPERATION: spec.js loads only when a document is read (the line above names POST /plants too).
+  const operation = findOperation(contract.document, '/plants', 'post');
+  const written = 'found' in operation ? operation.found.operationId : undefined;
+  return typeof written === 'string' ? ` (${written})` : '';
 }
 
 function describeAuth(contract: Contract): string {
