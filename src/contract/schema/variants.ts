@@ -7,6 +7,7 @@ import { childPointer } from './keywords.js';
 import { tupleArbitraries } from './array-variants.js';
 import { candidatesAt, type Candidate } from './leaf-variants.js';
 import { validArbitrary } from './valid.js';
+import { frameInside, NO_FRAME, sampleInFrame, type Frame } from './frame-sample.js';
 
 type Node = Record<string, unknown>;
 
@@ -18,7 +19,14 @@ export interface Site {
   readonly valid: fc.Arbitrary<ExactJson>;
   /** Whole values (of the compiled schema) holding a value of `leaf` at this place, the rest valid. */
   readonly whole: (leaf: fc.Arbitrary<ExactJson>) => fc.Arbitrary<ExactJson>;
+  /** The parts of `whole`, to sample its values with the parents drawn once for every leaf. */
+  readonly frame: Frame;
 }
+
+/** The sample of `site.whole(leaf)` at seed 42 that decides whether a candidate is kept. */
+export type SiteSampler = (site: Site, leaf: fc.Arbitrary<ExactJson>, tries: number) => readonly ExactJson[];
+
+const sampleSite: SiteSampler = (site, leaf, tries) => sampleInFrame(site.frame, leaf, tries);
 
 /** How deep in objects and arrays variants are made. */
 const MAX_DEPTH = 6;
@@ -33,6 +41,7 @@ export function variantsOf(
   valid: fc.Arbitrary<ExactJson>,
   generating: Context,
   check: SchemaCheck,
+  sample: SiteSampler = sampleSite,
 ): { boundaries: ValueVariant[]; invalid: ValueVariant[] } {
   // Variants never use the caller's integer hook: their values are judged here, whole.
   const context = new Context(generating.canonical, { ...generating.options, integer: undefined });
@@ -41,14 +50,16 @@ export function variantsOf(
   const invalid: ValueVariant[] = [];
   const visit = (site: Site, depth: number): void => {
     for (const candidate of candidatesAt(site, context)) {
-      const variant = realise(candidate, site, context, check);
+      const variant = realise(candidate, site, context, check, sample);
       if (variant === undefined) continue;
       if (candidate.boundary) boundaries.push(variant);
       if (!variant.valid) invalid.push(variant);
     }
     if (depth < MAX_DEPTH) for (const child of childSites(site, context)) visit(child, depth + 1);
   };
-  if (rootValid !== null) visit({ schema: root, place: rootPlace(), valid: rootValid, whole: (leaf) => leaf }, 0);
+  if (rootValid !== null) {
+    visit({ schema: root, place: rootPlace(), valid: rootValid, whole: (leaf) => leaf, frame: NO_FRAME }, 0);
+  }
   return { boundaries, invalid };
 }
 
@@ -57,7 +68,13 @@ function rootPlace(): Place {
 }
 
 /** A candidate as a variant whose values are all of its class, or `undefined` when they cannot be. */
-function realise(candidate: Candidate, site: Site, context: Context, check: SchemaCheck): ValueVariant | undefined {
+function realise(
+  candidate: Candidate,
+  site: Site,
+  context: Context,
+  check: SchemaCheck,
+  sample: SiteSampler,
+): ValueVariant | undefined {
   const expected = (violations: Violation[]): boolean =>
     candidate.valid
       ? violations.length === 0
@@ -66,12 +83,14 @@ function realise(candidate: Candidate, site: Site, context: Context, check: Sche
           (violation) => violation.keyword === candidate.keyword && violation.pointer === candidate.pointer,
         );
   try {
+    const tries = 6;
     const arbitrary = context.filtered(
       site.whole(candidate.leaf),
       (value) => expected(check(asParsed(value))),
       { keyword: candidate.keyword, schemaPointer: candidate.schemaPointer, reason: 'no such value' },
-      6,
+      tries,
       1,
+      sample(site, candidate.leaf, tries),
     );
     const { keyword, pointer, schemaPointer, valid, label } = candidate;
     return { keyword, pointer, schemaPointer, valid, label, arbitrary };
@@ -105,9 +124,12 @@ function childSites(site: Site, context: Context): Site[] {
     };
     const childValid = safeValid(items as Node, childPlace, context);
     if (childValid !== undefined) {
-      const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
-        site.whole(fc.tuple(site.valid, leaf).map(([parent, value]) => withFirstItem(parent, value)));
-      sites.push({ schema: items as Node, place: childPlace, valid: childValid, whole });
+      sites.push({
+        schema: items as Node,
+        place: childPlace,
+        valid: childValid,
+        ...inside(site, site.valid, withFirstItem),
+      });
     }
   }
   return sites;
@@ -135,13 +157,11 @@ function tupleSites(site: Site, context: Context): Site[] {
     const length = Math.max(index + 1, min);
     const parent = length <= max ? tuple.ofLength(length) : undefined;
     if (valid === undefined || parent === undefined || typeof itemSchema !== 'object') continue;
-    const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
-      site.whole(fc.tuple(parent, leaf).map(([array, value]) => withItemAt(array, index, value)));
     sites.push({
       schema: itemSchema,
       place: { ...place, schemaPointer, pointer: childPointer(place.pointer, index) },
       valid,
-      whole,
+      ...inside(site, parent, (array, value) => withItemAt(array, index, value)),
     });
   }
   return sites;
@@ -158,9 +178,20 @@ function propertySite(site: Site, name: string, schema: unknown, schemaPointer: 
   const childPlace: Place = { ...site.place, schemaPointer, pointer: childPointer(site.place.pointer, name) };
   const childValid = safeValid(schema as Node, childPlace, context);
   if (childValid === undefined) return [];
-  const whole = (leaf: fc.Arbitrary<ExactJson>): fc.Arbitrary<ExactJson> =>
-    site.whole(fc.tuple(site.valid, leaf).map(([parent, value]) => withProperty(parent, name, value)));
-  return [{ schema: schema as Node, place: childPlace, valid: childValid, whole }];
+  const put = (parent: ExactJson, value: ExactJson): ExactJson => withProperty(parent, name, value);
+  return [{ schema: schema as Node, place: childPlace, valid: childValid, ...inside(site, site.valid, put) }];
+}
+
+/** `whole` and its frame for a place inside the values of `parent` (at `site`), put there by `put`. */
+function inside(
+  site: Site,
+  parent: fc.Arbitrary<ExactJson>,
+  put: (parent: ExactJson, value: ExactJson) => ExactJson,
+): Pick<Site, 'whole' | 'frame'> {
+  return {
+    whole: (leaf) => site.whole(fc.tuple(parent, leaf).map(([outer, value]) => put(outer, value))),
+    frame: frameInside(site.frame, parent, put),
+  };
 }
 
 /** One undeclared name for `additionalProperties` and for each of `patternProperties`, with its schema and pointer. */
