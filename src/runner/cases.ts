@@ -64,9 +64,11 @@ export function createArbitraryCache(contract: Contract): ArbitraryCache {
  */
 export function* iterateCases(probes: readonly Probe<unknown>[], inputs: GenerationInputs): Generator<GeneratedCase> {
   for (const probe of probes) {
-    for (let index = 0; index < caseCount(probe, inputs.runs, inputs.contract); index++) {
+    // Counted once per probe: a probe's variants are derived from the document on each call.
+    const count = caseCount(probe, inputs.runs, inputs.contract);
+    const variants = probe.variants?.(inputs.contract) ?? 1;
+    for (let index = 0; index < count; index++) {
       const arbitrary = inputs.arbitraries(probe, index);
-      const variants = probe.variants?.(inputs.contract) ?? 1;
       const value = arbitrary.generate(caseRandom(inputs.seed, probe.name, index), caseBias(index, variants));
       const salt = caseSalt(probe, index, []);
       const claimedIds: bigint[] = [];
