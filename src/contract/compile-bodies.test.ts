@@ -45,7 +45,7 @@ describe('compileBody', () => {
 
   it('says where the compiler saw a refused keyword when the document does not write it there', () => {
     const result = compileBody({
-      schema: { type: 'object', if: { required: ['a'] } },
+      schema: { type: 'object', dependentSchemas: { a: { required: ['b'] } } },
       dialect: 'openapi-3.1',
       subject: 'an Error',
       name: 'Error',
@@ -53,7 +53,7 @@ describe('compileBody', () => {
     });
     expect(result.problems.map((problem) => problem.pointer)).toEqual(['/components/schemas/Error']);
     expect(result.problems[0]?.message).toMatch(
-      /^the Error schema's "if" \(at \/if of the schema as plantstore reads it\) cannot be honoured/,
+      /^the Error schema's "dependentSchemas" \(at \/dependentSchemas of the schema as plantstore reads it\) cannot be honoured/,
     );
   });
 });

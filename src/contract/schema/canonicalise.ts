@@ -167,11 +167,14 @@ function define(node: Record<string, unknown>, pointer: string, state: State): s
   return name;
 }
 
-function translateBody(node: Record<string, unknown>, pointer: string, state: State): Schema {
+/** Keywords honoured by rewriting rather than refused, though `REFUSED` names them. */
+const REWRITTEN = new Set(['unevaluatedProperties', 'if', 'then', 'else']);
+
+function translateBody(written: Record<string, unknown>, pointer: string, state: State): Schema {
   const out: Record<string, unknown> = {};
+  const node = withoutConditional(written);
   for (const [keyword, value] of Object.entries(node)) {
-    const reason =
-      Object.hasOwn(REFUSED, keyword) && keyword !== 'unevaluatedProperties' ? REFUSED[keyword] : undefined;
+    const reason = Object.hasOwn(REFUSED, keyword) && !REWRITTEN.has(keyword) ? REFUSED[keyword] : undefined;
     if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
     if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
   }
@@ -182,6 +185,21 @@ function translateBody(node: Record<string, unknown>, pointer: string, state: St
   const merged = translateNullable(node, closeUnevaluated(node, mergeAllOf(dialected, pointer), pointer, state), state);
   state.origin.set(merged, pointer);
   return merged;
+}
+
+/**
+ * `if`/`then`/`else` as the schema it stands for (hypothesis-jsonschema's rewrite): a value meets the
+ * `if` and the `then`, or fails the `if` and meets the `else`. Without an `if`, `then` and `else` say
+ * nothing (JSON Schema 2020-12, 10.2.2).
+ */
+function withoutConditional(node: Record<string, unknown>): Record<string, unknown> {
+  if (node.if === undefined && node.then === undefined && node.else === undefined) return node;
+  const { if: condition, then: consequent, else: alternative, ...rest } = node;
+  if (condition === undefined) return rest;
+  const branches = {
+    anyOf: [{ allOf: [condition, consequent ?? true] }, { allOf: [{ not: condition }, alternative ?? true] }],
+  };
+  return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? (rest.allOf as unknown[]) : []), branches] };
 }
 
 /**
@@ -199,7 +217,10 @@ function closeUnevaluated(
 ): Record<string, unknown> {
   if (node.unevaluatedProperties === undefined) return merged;
   const at = childPointer(pointer, 'unevaluatedProperties');
-  const open = ['allOf', 'anyOf', 'oneOf', '$ref'].filter((keyword) => merged[keyword] !== undefined);
+  const declared = isObject(merged.properties) ? new Set(Object.keys(merged.properties)) : new Set<string>();
+  const open = ['allOf', 'anyOf', 'oneOf', '$ref'].filter(
+    (keyword) => merged[keyword] !== undefined && !declaresOnly(merged[keyword], declared),
+  );
   if (open.length > 0) {
     throw new UnsupportedSchemaError(
       'unevaluatedProperties',
@@ -209,6 +230,22 @@ function closeUnevaluated(
   }
   if (merged.additionalProperties !== undefined) return merged;
   return { ...merged, additionalProperties: translate(node.unevaluatedProperties, at, state) };
+}
+
+/**
+ * Whether subschemas (an `anyOf` of `if`/`then` branches, say) can mark as evaluated no property beyond
+ * `declared`: they name only properties already declared, and nothing that evaluates others.
+ */
+function declaresOnly(schemas: unknown, declared: ReadonlySet<string>): boolean {
+  if (typeof schemas === 'boolean') return true;
+  if (Array.isArray(schemas)) return schemas.every((schema) => declaresOnly(schema, declared));
+  if (!isObject(schemas)) return false;
+  const evaluatesOthers = ['$ref', 'additionalProperties', 'patternProperties', 'unevaluatedProperties'];
+  if (evaluatesOthers.some((keyword) => schemas[keyword] !== undefined)) return false;
+  if (isObject(schemas.properties) && Object.keys(schemas.properties).some((name) => !declared.has(name))) return false;
+  return ['allOf', 'anyOf', 'oneOf'].every(
+    (keyword) => schemas[keyword] === undefined || declaresOnly(schemas[keyword], declared),
+  );
 }
 
 function translateChildren(

@@ -366,6 +366,19 @@ const constrained: LibrarySchema[] = [
   { name: 'recursive tree', dialect: 'openapi-3.1', schema: treeSchema() },
   { name: 'recursive list', dialect: 'openapi-3.1', schema: listSchema() },
   {
+    // A tree needs its height; read as anyOf: [allOf: [if, then], allOf: [not: if, else]].
+    name: 'if/then/else',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, tag: { enum: ['herb', 'tree'] }, height: { type: 'number', minimum: 0 } },
+      if: { properties: { tag: { const: 'tree' } }, required: ['tag'] },
+      then: { required: ['height'] },
+      else: { not: { required: ['height'] } },
+    },
+  },
+  {
     // 3.1's way to close a composed object: the allOf part's properties count as evaluated.
     name: 'unevaluatedProperties over allOf',
     dialect: 'openapi-3.1',
@@ -407,10 +420,10 @@ export const REFUSALS: readonly {
     pointer: '/properties/a/$dynamicRef',
   },
   {
-    name: 'if/then/else',
-    schema: { type: 'object', if: { required: ['a'] }, then: { required: ['b'] } },
-    keyword: 'if',
-    pointer: '/if',
+    name: 'dependentSchemas',
+    schema: { type: 'object', dependentSchemas: { a: { required: ['b'] } } },
+    keyword: 'dependentSchemas',
+    pointer: '/dependentSchemas',
   },
   {
     name: 'unevaluatedProperties beside oneOf',
