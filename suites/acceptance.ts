@@ -23,6 +23,7 @@ import {
   stringEscapes,
   keepAliveAfterRefusal,
   type JudgeContext,
+  type PlannedRequest,
   type Verdict,
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
@@ -127,8 +128,24 @@ export const positiveAcceptance = defineCheck({
   },
 });
 
+/** The plan whose body was handed in already parsed (see {@link handSentObject}), and that value. */
+let handedPlan: PlannedRequest | undefined;
+let handedSent: Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * Hands the echo check the body of `plan` as `parseExactJson` already read it (a JSON object), so
+ * judging that plan does not parse it again: the proxy reads each request once, for its intent, and
+ * judges it at once. Only the last plan handed in is kept.
+ */
+export function handSentObject(plan: PlannedRequest, sent: Readonly<Record<string, unknown>>): void {
+  handedPlan = plan;
+  handedSent = sent;
+}
+
 /** The sent body as an object, parsed exactly (escapes decoded, numbers with their digits). */
-function sentObject(body: string | null): Record<string, unknown> | undefined {
+function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | undefined {
+  if (plan === handedPlan) return handedSent;
+  const { body } = plan;
   if (body === null) return undefined;
   try {
     const value = parseExactJson(body);
@@ -196,7 +213,7 @@ export const echo = defineCheck({
         defect: 'the 200 body is not a JSON object',
       });
     }
-    const sent = sentObject(plan.body);
+    const sent = sentObject(plan);
     if (sent === undefined) return undefined;
     const plant = body.value as Record<string, unknown>;
     const { echoed, defaulted } = echoedProperties(contract);

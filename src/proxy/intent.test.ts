@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
-import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
+import { plantIdKey, readNewPlantBody } from '../contract/new-plant-request.js';
+import { idKey, inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 
 let contract: Contract;
 beforeAll(async () => {
@@ -88,5 +90,23 @@ describe('the intent of a request the proxy saw', () => {
     const inferred = inferIntent(over, context());
     expect(inferred.intent.kind).toBe('unpredictable');
     expect(inferred.clientBreak).toBeUndefined();
+  });
+});
+
+describe('the id key of a valid NewPlant', () => {
+  it('is plantIdKey of the exact plant, however the id is written', () => {
+    const spellings = ['', '.0', 'e0', '0e-1', '.50', 'e2', 'E+1', '.000e3'];
+    const idText = fc
+      .tuple(fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.constantFrom(...spellings))
+      .map(([value, spelling]) => `${value}${spelling}`);
+    const id = fc.oneof(idText, fc.constantFrom('-0', '0', '"12"', 'null', '[1]', '{"a":1}', '1e400'));
+    fc.assert(
+      fc.property(id, (text) => {
+        const read = readNewPlantBody(() => [], Buffer.from(`{"id":${text},"name":"x"}`));
+        if (!read.ok) throw new Error(read.problem.message);
+        expect(idKey(read)).toBe(String(plantIdKey(read.plant)));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { checkMediaType, type Contract } from '../contract/index.js';
-import { plantIdKey, readNewPlantBody } from '../contract/new-plant-request.js';
+import { checkMediaType, numberText, type Contract } from '../contract/index.js';
+import { plantIdKey, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
 
@@ -21,6 +21,8 @@ export interface InferredIntent {
   readonly auth: AuthHeader;
   /** Why the request is not one the contract describes as valid (the client's side), if it is not. */
   readonly clientBreak?: string;
+  /** The body as `parseExactJson` read it, when it is a valid NewPlant: what the echo check compares. */
+  readonly sent?: Readonly<Record<string, unknown>>;
 }
 
 /** What the proxy knows besides the request: the token to expect, and ids already sent. */
@@ -102,6 +104,8 @@ function describeAuth(parts: { scheme: string; token: string } | undefined): Aut
 }
 
 function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kind: 'media-type' }> | undefined {
+  // What nearly every client sends, and what checkMediaType always accepts.
+  if (contentType === 'application/json') return undefined;
   if (contentType === undefined || contentType.trim() === '')
     return { kind: 'media-type', what: 'no Content-Type', missing: true };
   if (checkMediaType(contentType)) return { kind: 'media-type', what: `Content-Type "${contentType.slice(0, 60)}"` };
@@ -121,23 +125,43 @@ function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<Infe
   const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
   if (open) return { intent: { kind: 'unpredictable', what: `"${open.field}" null, valid or not as 3.0 is read` } };
   const strings = stringFields(read.parsed);
-  const unpaired = Object.entries(strings).find(([, value]) => LONE_SURROGATE.test(value));
-  if (unpaired) {
-    const what = `"${unpaired[0]}" holding an unpaired surrogate escape`;
+  const unpaired = unpairedField(strings);
+  if (unpaired !== undefined) {
+    const what = `"${unpaired}" holding an unpaired surrogate escape`;
     return {
       intent: { kind: 'unpredictable', what },
       clientBreak: `sent ${what}, JSON whose meaning RFC 8259 (8.2) calls unpredictable`,
     };
   }
-  const plant = { strings, idMayRepeat: context.rememberId(String(plantIdKey(read.plant))) };
+  const idMayRepeat = context.rememberId(idKey(read));
+  const sent = read.parsed;
   const contentType = request.contentType ?? '';
-  if (contentType === 'application/json') return { intent: { kind: 'valid', ...plant } };
-  return { intent: { kind: 'valid-variant', writtenAs: { aspect: 'media-type', written: contentType }, ...plant } };
+  if (contentType === 'application/json') return { intent: { kind: 'valid', strings, idMayRepeat }, sent };
+  const writtenAs = { aspect: 'media-type', written: contentType } as const;
+  return { intent: { kind: 'valid-variant', writtenAs, strings, idMayRepeat }, sent };
 }
 
-function stringFields(value: unknown): Record<string, string> {
+function stringFields(value: Readonly<Record<string, unknown>>): Record<string, string> {
   const strings: Record<string, string> = {};
-  if (value === null || typeof value !== 'object') return strings;
-  for (const [name, field] of Object.entries(value)) if (typeof field === 'string') strings[name] = field;
+  for (const name of Object.keys(value)) {
+    const field = value[name];
+    if (typeof field === 'string') strings[name] = field;
+  }
   return strings;
+}
+
+/** The first string field holding an unpaired surrogate, if any does. */
+function unpairedField(strings: Readonly<Record<string, string>>): string | undefined {
+  for (const name of Object.keys(strings)) if (LONE_SURROGATE.test(strings[name] ?? '')) return name;
+  return undefined;
+}
+
+/** An integer written as plain digits: its text is its `plantIdKey` (no other spelling of it is). */
+const PLAIN_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+
+/** The id's store key as `plantIdKey` gives it; an id in plain digits is its own key, read without building the exact plant. */
+export function idKey(read: AcceptedNewPlant): string {
+  const { parsed } = read;
+  const text = typeof parsed.id === 'number' ? numberText(parsed, 'id') : undefined;
+  return text !== undefined && PLAIN_INTEGER.test(text) ? text : String(plantIdKey(read.plant));
 }

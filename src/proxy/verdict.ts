@@ -1,3 +1,4 @@
+import { handSentObject } from '../../suites/acceptance.js';
 import { BUILT_IN_SUITES } from '../../suites/index.js';
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
 import type { Exchange } from '../runner/http/client.js';
@@ -46,6 +47,8 @@ export function judgeObserved(
   context: JudgeContext,
 ): JudgedExchange {
   const applicable = overCap ? checks.filter((check) => OVER_CAP_CHECKS.has(check.id)) : checks;
+  // The request was parsed once, to read its intent: the echo check compares that value.
+  if (inferred.sent !== undefined) handSentObject(exchange.plan, inferred.sent);
   const verdicts = judgeExchange(exchange, applicable, context);
   return { exchange, verdicts, overCap, clientBreak: inferred.clientBreak };
 }
