@@ -307,6 +307,40 @@ describe('the variants name what they break', () => {
   });
 });
 
+describe('keywords whose value is not what JSON Schema asks', () => {
+  const refusal = (schema: object): UnsupportedSchemaError | undefined => {
+    try {
+      compileSchema(schema, { dialect: 'openapi-3.1', subject: 'a NewPlant' });
+    } catch (error) {
+      if (error instanceof UnsupportedSchemaError) return error;
+      throw error;
+    }
+    return undefined;
+  };
+
+  test('a bound written as a string is refused at its own pointer, with how to write it', () => {
+    const error = refusal({ type: 'object', properties: { price: { type: 'number', maximum: '10' } } });
+    expect([error?.keyword, error?.schemaPointer]).toEqual(['maximum', '/properties/price/maximum']);
+    expect(error?.reason).toBe('maximum must be a number, not the string "10"; write maximum: 10 (without quotes)');
+  });
+
+  test('a length that is not a count, and a required that is not a list, are named too', () => {
+    const length = refusal({ type: 'object', properties: { name: { type: 'string', maxLength: -1 } } });
+    expect([length?.keyword, length?.schemaPointer, length?.reason]).toEqual([
+      'maxLength',
+      '/properties/name/maxLength',
+      'maxLength must be a non-negative integer, not -1',
+    ]);
+    const required = refusal({ type: 'object', properties: { pot: { type: 'object', required: true } } });
+    expect([required?.keyword, required?.schemaPointer]).toEqual(['required', '/properties/pot/required']);
+  });
+
+  test('numbers beyond 2^53 and OpenAPI 3.0 boolean exclusive bounds are fine', () => {
+    expect(refusal({ type: 'integer', maximum: 2n ** 63n, exclusiveMinimum: 0 })).toBeUndefined();
+    expect(refusal({ type: 'integer', minimum: 0, exclusiveMinimum: true })).toBeUndefined();
+  });
+});
+
 describe('OpenAPI 3.0 nullable', () => {
   test('beside an allOf or a oneOf, null is allowed and sometimes generated', () => {
     const schema = compiled.get('nullable $ref and oneOf in 3.0') as CompiledSchema;

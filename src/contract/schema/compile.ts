@@ -1,5 +1,6 @@
 import { compileSchemaCheck, type SchemaCheck } from '../schemas.js';
-import { canonicalise, withNullJoined, type Canonical } from './canonicalise.js';
+import { canonicalise, isObject, subschemas, withNullJoined, type Canonical } from './canonicalise.js';
+import { childPointer, keywordValueProblem } from './keywords.js';
 import { UnsupportedSchemaError, type CompiledSchema, type CompileOptions } from './compiled-schema.js';
 import { Context } from './context.js';
 import { validArbitrary } from './valid.js';
@@ -11,6 +12,7 @@ import { variantsOf } from './variants.js';
  * boundary and invalid values. Throws {@link UnsupportedSchemaError} for what it cannot honour.
  */
 export function compileSchema(schema: object, options: CompileOptions): CompiledSchema {
+  refuseIllTypedKeywords(schema);
   const canonical = canonicalise(schema, options.dialect);
   const context = new Context(canonical, options);
   const root = { ...canonical.schema };
@@ -56,4 +58,22 @@ function ambiguitiesCheck(canonical: Canonical, check: SchemaCheck, subject: str
     strict ??= compileSchemaCheck(canonical.schema, subject);
     return strict(value);
   };
+}
+
+/**
+ * Refuses a keyword whose value is not what JSON Schema asks (`maximum: "10"`), at its own pointer and with how to
+ * write it: read leniently, a quoted bound would be a guess; left to ajv, only "not valid JSON Schema" at the root.
+ */
+function refuseIllTypedKeywords(root: object): void {
+  const seen = new Set<object>();
+  const visit = (node: unknown, pointer: string): void => {
+    if (!isObject(node) || seen.has(node)) return;
+    seen.add(node);
+    for (const [keyword, value] of Object.entries(node)) {
+      const problem = keywordValueProblem(keyword, value);
+      if (problem !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), problem);
+    }
+    for (const [child, at] of subschemas(node, pointer)) visit(child, at);
+  };
+  visit(root, '');
 }

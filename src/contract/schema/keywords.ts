@@ -1,3 +1,5 @@
+import { isLosslessNumber } from 'lossless-json';
+
 /** Which keywords of JSON Schema 2020-12 hold subschemas, and which the compiler cannot honour. */
 
 /** Keywords whose value is one schema. */
@@ -72,4 +74,80 @@ export const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'n
 /** Appends a reference token to a JSON pointer, escaping `~` and `/`. */
 export function childPointer(pointer: string, token: string | number): string {
   return `${pointer}/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/** What the value of each assertion keyword must be (JSON Schema 2020-12, section 6), in words and as a test. */
+const VALUE_KINDS = {
+  number: { words: 'a number', test: isNumber },
+  count: { words: 'a non-negative integer', test: (value: unknown) => isNumber(value) && isCount(value) },
+  boolean: { words: 'true or false', test: (value: unknown) => typeof value === 'boolean' },
+  text: { words: 'a string', test: (value: unknown) => typeof value === 'string' },
+  names: {
+    words: 'an array of strings',
+    test: (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+  },
+} as const;
+
+const KEYWORD_VALUES: Readonly<Record<string, keyof typeof VALUE_KINDS>> = {
+  multipleOf: 'number',
+  maximum: 'number',
+  minimum: 'number',
+  maxLength: 'count',
+  minLength: 'count',
+  maxItems: 'count',
+  minItems: 'count',
+  maxContains: 'count',
+  minContains: 'count',
+  maxProperties: 'count',
+  minProperties: 'count',
+  uniqueItems: 'boolean',
+  pattern: 'text',
+  format: 'text',
+  required: 'names',
+};
+
+/**
+ * Why a keyword's value is not what JSON Schema asks (`maximum` written as the string "10"), with how to write it,
+ * or `undefined` when it is fine or not one this table knows. Exclusive bounds are numbers (booleans in 3.0).
+ */
+export function keywordValueProblem(keyword: string, value: unknown): string | undefined {
+  const exclusive = keyword === 'exclusiveMaximum' || keyword === 'exclusiveMinimum';
+  if (exclusive) {
+    return isNumber(value) || typeof value === 'boolean'
+      ? undefined
+      : `${keyword} must be a number (or, in OpenAPI 3.0, true or false), not ${shownValue(value)}${unquoted(keyword, value)}`;
+  }
+  const kind = Object.hasOwn(KEYWORD_VALUES, keyword) ? KEYWORD_VALUES[keyword] : undefined;
+  if (kind === undefined || VALUE_KINDS[kind].test(value)) return undefined;
+  return `${keyword} must be ${VALUE_KINDS[kind].words}, not ${shownValue(value)}${unquoted(keyword, value)}`;
+}
+
+function isNumber(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value === 'bigint') return true;
+  // An integer beyond 2^53 read exactly: its digits as text.
+  return isLosslessNumber(value);
+}
+
+function isCount(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0;
+  if (typeof value === 'bigint') return value >= 0n;
+  return isLosslessNumber(value) && /^\d+$/.test(value.value);
+}
+
+function shownValue(value: unknown): string {
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (isLosslessNumber(value)) return value.value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** The fix for a number written in quotes: `; write maximum: 10 (without quotes)`. */
+function unquoted(keyword: string, value: unknown): string {
+  return typeof value === 'string' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value.trim())
+    ? `; write ${keyword}: ${value.trim()} (without quotes)`
+    : '';
 }
