@@ -177,10 +177,15 @@ function echoProblem(
   const before = sent[field];
   const after = plant[field];
   if (typeof before === 'string' && typeof after === 'string') {
-    return `"${field}" was sent as ${shown(before)} (${before.length} UTF-16 units) but came back as ${shown(after)} (${after.length} units).`;
+    return `"${field}" was sent as ${shown(before)} (${utf16Units(before)}) but came back as ${shown(after)} (${utf16Units(after)}).`;
   }
   const inside = where === `/${field}` ? '' : ` (first difference at ${where})`;
   return `"${field}" was sent as ${shownExact(sent, field)} but came back as ${shownExact(plant, field)}${inside}.`;
+}
+
+/** `1 UTF-16 unit`, `11 UTF-16 units`: a string's length as `.length` counts it. */
+function utf16Units(text: string): string {
+  return `${text.length} UTF-16 unit${text.length === 1 ? '' : 's'}`;
 }
 
 /** A value as JSON for a message, numbers with the digits they were written with. */

@@ -83,6 +83,11 @@ describe('acceptance checks', () => {
     expect(outcome(echo, exchange(VALID, 200, '{"name":"Fern","tag":" x ","id":7,"extra":true}'))).toBe('pass');
   });
 
+  it('echo: a changed string gives both lengths in UTF-16 units, one unit in the singular', () => {
+    const reason = echo.judge(exchange(VALID, 200, '{"name":"Fern","tag":"x"}'), context, [])?.reason;
+    expect(reason).toBe('"tag" was sent as " x " (3 UTF-16 units) but came back as "x" (1 UTF-16 unit).');
+  });
+
   it('echo: a fixed id is judged only on a target that surely had not stored it', () => {
     const fixed: Intent = { ...VALID, idMayRepeat: true };
     const stored = exchange(fixed, 200, '{"name":"an earlier run\'s plant"}');
