@@ -35,14 +35,13 @@ export function numberText(parent: object, key: string | number): string | undef
  * ordinary key, objects have no prototype, and every number keeps its text (see {@link numberText}).
  */
 export function parseExactJson(text: string, maxDepth = DEFAULT_MAX_DEPTH): unknown {
+  // The one-pass parser recurses once per level, and gives up past either limit: text it parses
+  // nests no deeper than it went, so only the others need their depth counted.
+  const plain = parsePlainJson(text, remember, Math.min(maxDepth, DEFAULT_MAX_DEPTH));
+  if (plain !== NOT_PLAIN) return plain;
   const depth = nestingDepth(text);
   if (depth > maxDepth) {
     throw new JsonDepthError(`JSON nests ${depth} levels deep; at most ${maxDepth} are accepted`);
-  }
-  // The one-pass parser recurses once per level.
-  if (depth <= DEFAULT_MAX_DEPTH) {
-    const plain = parsePlainJson(text, remember);
-    if (plain !== NOT_PLAIN) return plain;
   }
   return parseLosslessJson(text);
 }

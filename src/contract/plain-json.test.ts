@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numberText, parseExactJson, parseLosslessJson } from './exact-json.js';
+import { JsonDepthError, nestingDepth, numberText, parseExactJson, parseLosslessJson } from './exact-json.js';
 import { NOT_PLAIN, parsePlainJson } from './plain-json.js';
 
 /** Everything a caller can see of a parse: the values, their prototypes, every number's text, or the error. */
@@ -46,7 +46,34 @@ const texts = fc.oneof(
   ),
 );
 
+/** The depth limit as it was first applied: counted on the whole text before any parsing. */
+function depthFirst(text: string, maxDepth: number): unknown {
+  const depth = nestingDepth(text);
+  if (depth > maxDepth) throw new JsonDepthError(`JSON nests ${depth} levels deep; at most ${maxDepth} are accepted`);
+  return parseLosslessJson(text);
+}
+
+/** Texts nested a few levels around the others, or hundreds of levels, whole or cut short. */
+const nestedTexts = fc
+  .tuple(texts, fc.oneof(fc.nat(6), fc.integer({ min: 250, max: 262 })), fc.boolean(), fc.boolean())
+  .map(([text, levels, objects, cut]) => {
+    const [open, close] = objects ? ['{"a":', '}'] : ['[', ']'];
+    const nested = `${open.repeat(levels)}${text}${close.repeat(levels)}`;
+    return cut ? nested.slice(0, -1) : nested;
+  });
+
 describe('parsePlainJson', () => {
+  it('meets the depth limit as a count of the whole text first would: the same values and errors', () => {
+    fc.assert(
+      fc.property(nestedTexts, fc.constantFrom(1, 3, 6, 256, 300), (text, maxDepth) => {
+        expect(outcome((input) => parseExactJson(input, maxDepth), text)).toEqual(
+          outcome((input) => depthFirst(input, maxDepth), text),
+        );
+      }),
+      { numRuns: 500, seed: 17 },
+    );
+  });
+
   it('answers exactly what lossless-json does, or leaves the text to it', () => {
     fc.assert(
       fc.property(texts, (text) => {

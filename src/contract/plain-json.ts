@@ -13,9 +13,9 @@ type Remember = (parent: object, key: string | number, text: string) => void;
 class NotPlain extends Error {}
 const NOT_PLAIN_ERROR = new NotPlain();
 
-/** Parses `text` as strict JSON (RFC 8259), or {@link NOT_PLAIN}. */
-export function parsePlainJson(text: string, remember: Remember): unknown {
-  const parser = new PlainParser(text, remember);
+/** Parses `text` as strict JSON (RFC 8259) nested at most `maxDepth` deep, or {@link NOT_PLAIN}. */
+export function parsePlainJson(text: string, remember: Remember, maxDepth = Infinity): unknown {
+  const parser = new PlainParser(text, remember, maxDepth);
   try {
     const value = parser.value();
     parser.whitespace();
@@ -27,13 +27,18 @@ export function parsePlainJson(text: string, remember: Remember): unknown {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** A run of string characters that need no attention: no quote, backslash or control character. */
+// eslint-disable-next-line no-control-regex -- control characters are what a JSON string may not hold raw
+const UNREMARKABLE = /[^"\\\u0000-\u001f]*/y;
 
 class PlainParser {
   at = 0;
+  private depth = 0;
 
   constructor(
     private readonly text: string,
     private readonly remember: Remember,
+    private readonly maxDepth: number,
   ) {}
 
   whitespace(): void {
@@ -56,9 +61,9 @@ class PlainParser {
 
   object(): Record<string, unknown> {
     const object = Object.create(null) as Record<string, unknown>;
-    this.at++;
+    this.enter();
     this.whitespace();
-    if (this.text.charCodeAt(this.at) === 0x7d) return (this.at++, object);
+    if (this.text.charCodeAt(this.at) === 0x7d) return (this.leave(), object);
     for (;;) {
       this.whitespace();
       if (this.text.charCodeAt(this.at) !== 0x22) throw NOT_PLAIN_ERROR;
@@ -68,19 +73,31 @@ class PlainParser {
       this.whitespace();
       if (this.text.charCodeAt(this.at++) !== 0x3a) throw NOT_PLAIN_ERROR;
       object[key] = this.value(object, key);
-      if (this.separator(0x7d)) return object;
+      if (this.separator(0x7d)) return (this.depth--, object);
     }
   }
 
   array(): unknown[] {
     const array: unknown[] = [];
-    this.at++;
+    this.enter();
     this.whitespace();
-    if (this.text.charCodeAt(this.at) === 0x5d) return (this.at++, array);
+    if (this.text.charCodeAt(this.at) === 0x5d) return (this.leave(), array);
     for (;;) {
       array.push(this.value(array, array.length));
-      if (this.separator(0x5d)) return array;
+      if (this.separator(0x5d)) return (this.depth--, array);
     }
+  }
+
+  /** Past an opening bracket, one level deeper: deeper than allowed is for the caller to judge. */
+  private enter(): void {
+    this.at++;
+    if (++this.depth > this.maxDepth) throw NOT_PLAIN_ERROR;
+  }
+
+  /** Past the closing bracket of an empty object or array. */
+  private leave(): void {
+    this.at++;
+    this.depth--;
   }
 
   /** After a member: true at the closing bracket, false after a comma. */
@@ -94,6 +111,13 @@ class PlainParser {
 
   string(): string {
     const start = this.at;
+    // Most strings hold no quote, backslash or control character: skip them in one regex step.
+    UNREMARKABLE.lastIndex = start + 1;
+    UNREMARKABLE.test(this.text);
+    if (this.text.charCodeAt(UNREMARKABLE.lastIndex) === 0x22) {
+      this.at = UNREMARKABLE.lastIndex + 1;
+      return this.text.slice(start + 1, UNREMARKABLE.lastIndex);
+    }
     let escaped = false;
     for (let at = start + 1; at < this.text.length; at++) {
       const code = this.text.charCodeAt(at);
