@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bundles the compiled CLI (dist/src/cli/bin.js, which tsc writes first) into dist/bin/: plantstore.js,
+# Finishes dist/ after tsc: bundles the compiled CLI (dist/src/cli/bin.js, which tsc writes first) into dist/bin/: plantstore.js,
 # the package's `bin`, and chunks/. A start then reads a few files instead of some 300 modules; each
 # dynamic import() of the CLI (a command's run, the runner, the reports, the servers) is a chunk of its
 # own, so a command loads only what it uses. The library entry (dist/src/index.js) is not bundled.
@@ -21,3 +21,7 @@ node_modules/.bin/esbuild plantstore=dist/src/cli/bin.js \
   --banner:js="import { createRequire as __plantstoreRequire } from 'node:module'; const require = __plantstoreRequire(import.meta.url);" \
   --log-level=warning
 chmod 755 "$out/plantstore.js"
+
+# The bundled openapi.yaml read and dereferenced once, here, so that loading it skips yaml and
+# swagger-parser (src/contract/prebuilt-document.ts; a document edited since is read as before).
+node --input-type=module -e "await (await import('./dist/src/contract/prebuilt-document.js')).writePrebuiltDocument();"

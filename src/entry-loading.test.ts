@@ -26,8 +26,8 @@ vi.mock('fast-check', async (importOriginal) => {
   loaded.add('fast-check');
   return importOriginal();
 });
-vi.mock('yaml', async (importOriginal) => {
-  loaded.add('yaml');
+vi.mock('./contract/document-reader.js', async (importOriginal) => {
+  loaded.add('document reader');
   return importOriginal();
 });
 vi.mock('./runner/run.js', async (importOriginal) => {
@@ -66,13 +66,16 @@ describe('what the CLI loads before a command runs', () => {
     [['mock', '--help'], 0, 'Usage: plantstore mock'],
     [['test', '--nope'], 2, "Unknown option '--nope'"],
     [['nope'], 2, 'unknown command'],
-  ])('plantstore %j loads no runner, server, Prism, ajv, undici, fast-check or yaml', async (argv, exitCode, says) => {
-    const { runCli } = await import('./cli/main.js');
-    const io = quietIo();
-    expect(await runCli(argv, io)).toBe(exitCode);
-    expect(io.output()).toContain(says);
-    expect([...loaded]).toEqual([]);
-  });
+  ])(
+    'plantstore %j loads no runner, server, Prism, ajv, undici, fast-check or document reader',
+    async (argv, exitCode, says) => {
+      const { runCli } = await import('./cli/main.js');
+      const io = quietIo();
+      expect(await runCli(argv, io)).toBe(exitCode);
+      expect(io.output()).toContain(says);
+      expect([...loaded]).toEqual([]);
+    },
+  );
 });
 
 describe('what the package entry loads', () => {

@@ -1,13 +1,26 @@
 import type ParserTypes from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
 import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
 import type { SchemaDialect } from './schema/compiled-schema.js';
 
 type JsonObject = Record<string, unknown>;
+
+const require = createRequire(import.meta.url);
+let yaml: typeof Yaml | undefined;
+
+/**
+ * yaml's `parse`, loaded on first use: the bundled document comes prebuilt (prebuilt-document.ts), so a
+ * default run never parses YAML, and yaml's modules cost more than the rest of the contract's loading.
+ */
+function parseYaml(text: string, options?: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions): unknown {
+  yaml ??= require('yaml') as typeof Yaml;
+  return yaml.parse(text, options);
+}
 
 /**
  * Reads a JSON or YAML file (or http(s) URL) as written (no `$ref` resolved). A file that cannot be opened throws a

@@ -6,6 +6,7 @@ import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } 
 import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, listOperations } from './operations.js';
 import { DEFAULT_SPEC_PATH } from './package-files.js';
+import { prebuiltReadings } from './prebuilt-document.js';
 import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
 import { withTrustedSchemas, type JsonSchema, type SchemaCheck } from './schemas.js';
 import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
@@ -109,7 +110,9 @@ export function inspectDocument(source: string): Promise<DocumentInspection> {
 }
 
 async function inspect(source: string, metaValidate: boolean): Promise<DocumentInspection> {
-  const raw = await readDocument(source);
+  // The build read and dereferenced the bundled document already (prebuilt-document.ts).
+  const prebuilt = !metaValidate && source === DEFAULT_SPEC_PATH ? await prebuiltReadings() : undefined;
+  const raw = prebuilt ? { document: prebuilt.raw, exact: undefined } : await readDocument(source);
   if ('problem' in raw) return { source, version: undefined, problems: [raw.problem], contract: undefined };
   const version = documentVersion(raw.document, source);
   if ('refused' in version) {
@@ -120,7 +123,9 @@ async function inspect(source: string, metaValidate: boolean): Promise<DocumentI
       contract: undefined,
     };
   }
-  const read = await dereferenceDocument(source, raw, version.dialect, metaValidate);
+  const read = prebuilt
+    ? { document: prebuilt.document, exactIntegers: prebuilt.exactIntegers, problems: [] }
+    : await dereferenceDocument(source, raw, version.dialect, metaValidate);
   if (!read.document) return { source, version: version.version, problems: read.problems, contract: undefined };
   const exact = read.exactIntegers ?? new Map();
   const files = documentFiles(source);
