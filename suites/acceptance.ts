@@ -166,6 +166,10 @@ function echoProblem(
 ): string | undefined {
   const wasSent = Object.hasOwn(sent, field);
   const came = Object.hasOwn(plant, field);
+  // A typed server writes a property it was not given as null (Go, Jackson and pydantic by default): no
+  // value either way, and whether null is allowed there is response-schema's call. A null that was sent
+  // is a value the client chose, and must come back.
+  if (!wasSent && came && plant[field] === null) return undefined;
   if (!wasSent) {
     return came && !defaulted.has(field)
       ? `No "${field}" was sent, but the 200 Plant has "${field}": ${shown(plant[field])}.`
@@ -198,7 +202,7 @@ function shownExact(parent: Record<string, unknown>, key: string): string {
 export const echo = defineCheck({
   id: 'echo',
   title: 'The 200 Plant carries the properties sent',
-  rule: 'POST /plants creates the plant sent: the 200 Plant carries every Plant property of the NewPlant exactly as sent (strings with no trimming or normalisation, numbers of the same value to the last digit, arrays and objects alike), and none that was not sent.',
+  rule: 'POST /plants creates the plant sent: the 200 Plant carries every Plant property of the NewPlant exactly as sent (strings with no trimming or normalisation, numbers of the same value to the last digit, arrays and objects alike), and none that was not sent (a property not sent may come back as null: no value either way).',
   probes: [validPlants, boundaryPlants, stringEscapes, splitBodies],
   judge(exchange, { contract, targetRejectsRepeats, targetHoldsEarlierRun }) {
     const { plan, response } = exchange;

@@ -181,6 +181,26 @@ describe('response checks', () => {
     expect(outcome(contentType, refusal('application/problem+json'))).toBe('fail');
   });
 
+  it('echo: a property not sent may come back as null; a null sent must come back', () => {
+    const untagged: Intent = { kind: 'valid', strings: { name: 'Fern' }, idMayRepeat: false };
+    expect(outcome(echo, exchange(untagged, 200, '{"name":"Fern","tag":null}'))).toBe('pass');
+    expect(outcome(echo, exchange(untagged, 200, '{"name":"Fern","tag":"x"}'))).toBe('fail');
+    const nulled = exchange(untagged, 200, '{"name":"Fern"}');
+    const sentNull = '{"id":7,"name":"Fern","tag":null}';
+    const withNull = {
+      ...nulled,
+      plan: { ...nulled.plan, body: sentNull },
+      request: { ...nulled.request, body: sentNull },
+    };
+    expect(outcome(echo, withNull)).toBe('fail');
+    expect(outcome(echo, { ...withNull, response: { ...withNull.response, body: '{"name":"Fern","tag":null}' } })).toBe(
+      'pass',
+    );
+    expect(
+      outcome(echo, { ...withNull, response: { ...withNull.response, body: '{"name":"Fern","tag":"null"}' } }),
+    ).toBe('fail');
+  });
+
   it('content-type: two Content-Type header lines (joined by a comma) fail; a quoted comma does not', () => {
     const typed = (type: string) => exchange(VALID, 200, '{"name":"Fern"}', { headers: { 'content-type': type } });
     expect(outcome(contentType, typed('application/json; charset=utf-8, text/plain'))).toBe('fail');
