@@ -82,6 +82,41 @@ describe('the wire', () => {
     expect(parseResponseHead('SSH-2.0-OpenSSH')).toBe('not-http');
   });
 
+  it('reads header lines as a line-by-line reading of RFC 9112 would: each split at its first colon, the value trimmed of spaces and tabs', () => {
+    /** The reading to agree with: split into lines, each line a token, a colon and a value without the spaces and tabs around it. */
+    const byLines = (lines: readonly string[]): string[] | 'refused' => {
+      const raw: string[] = [];
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon);
+        const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+        if (colon <= 0 || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name) || /[^\t\x20-\x7e\x80-\xff]/.test(value))
+          return 'refused';
+        raw.push(name, value);
+      }
+      return raw;
+    };
+    const name = fc.constantFrom('Host', 'x-A', 'v', '', 'a b', 'X\r');
+    const colon = fc.constantFrom(':', ': ', '');
+    const piece = fc.constantFrom(' ', '\t', 'v', 'a b', ':', '\u0001', '\u00e9', '\r', '\n');
+    const value = fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join(''));
+    const line = fc.tuple(name, colon, value).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 5 }), (lines) => {
+        const head = parseRequestHead(['GET / HTTP/1.1', ...lines].join('\r\n'));
+        const expected = byLines(
+          lines
+            .join('\r\n')
+            .split('\r\n')
+            .filter((_, i) => lines.length > 0 || i > 0),
+        );
+        if (expected === 'refused') expect(head).toBeTypeOf('string');
+        else expect(head).toEqual({ method: 'GET', target: '/', minorVersion: 1, rawHeaders: expected });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('frames a request by Transfer-Encoding or Content-Length, and refuses both at once or a bad length', () => {
     const request = (...rawHeaders: string[]): RequestHead => ({
       method: 'POST',

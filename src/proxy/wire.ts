@@ -40,37 +40,55 @@ export function headEnd(bytes: Buffer): number {
 
 /** Parses a request head (without its blank line); a string says why it is not HTTP/1.x. */
 export function parseRequestHead(text: string): RequestHead | string {
-  const lines = text.split('\r\n');
-  const match = REQUEST_LINE.exec(lines[0] ?? '');
+  const lineEnd = firstLineEnd(text);
+  const match = REQUEST_LINE.exec(text.slice(0, lineEnd));
   if (!match) return 'not an HTTP/1.x request line';
-  const rawHeaders = headerLines(lines);
+  const rawHeaders = headerLines(text, lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
   return { method: match[1] ?? '', target: match[2] ?? '', minorVersion: Number(match[3]), rawHeaders };
 }
 
 /** Parses a response head (without its blank line); a string says why it is not HTTP/1.x. */
 export function parseResponseHead(text: string): ResponseHead | string {
-  const lines = text.split('\r\n');
-  const match = STATUS_LINE.exec(lines[0] ?? '');
+  const lineEnd = firstLineEnd(text);
+  const match = STATUS_LINE.exec(text.slice(0, lineEnd));
   if (!match) return 'not-http';
-  const rawHeaders = headerLines(lines);
+  const rawHeaders = headerLines(text, lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
   const status = Number(match[2]);
   const statusText = match[3] || STATUS_CODES[status] || 'unknown';
   return { status, statusText, minorVersion: Number(match[1]), rawHeaders };
 }
 
-/** Header lines (after the first line) as raw pairs; folded or malformed lines are refused. */
-function headerLines(lines: readonly string[]): string[] | string {
+function firstLineEnd(text: string): number {
+  const end = text.indexOf('\r\n');
+  return end < 0 ? text.length : end;
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * The header lines of a head, those after the CRLF at `from`, as raw pairs, each value without the
+ * spaces and tabs around it; folded or malformed lines are refused.
+ */
+function headerLines(text: string, from: number): string[] | string {
   const raw: string[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon);
-    if (colon <= 0 || !TOKEN.test(name)) return 'not-http';
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+  for (let at = from + 2; at < text.length + 2;) {
+    let end = text.indexOf('\r\n', at);
+    if (end < 0) end = text.length;
+    const colon = text.indexOf(':', at);
+    if (colon <= at || colon > end) return 'not-http';
+    const name = text.slice(at, colon);
+    if (!TOKEN.test(name)) return 'not-http';
+    let start = colon + 1;
+    let stop = end;
+    while (start < stop && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB)) start++;
+    while (stop > start && (text.charCodeAt(stop - 1) === SPACE || text.charCodeAt(stop - 1) === TAB)) stop--;
+    const value = text.slice(start, stop);
     if (INVALID_VALUE.test(value)) return 'unforwardable-header';
     raw.push(name, value);
+    at = end + 2;
   }
   return raw;
 }
@@ -114,10 +132,16 @@ function declaredFraming(raw: readonly string[]): Framing | string | undefined {
     return codings.at(-1) === 'chunked' ? { kind: 'chunked' } : 'close';
   }
   if (length === undefined) return undefined;
-  const values = new Set(length.split(',').map((value) => value.trim()));
-  const [only] = values;
-  if (values.size !== 1 || only === undefined || !/^\d{1,15}$/.test(only)) return 'an invalid Content-Length';
+  const only = singleValue(length);
+  if (only === undefined || !/^\d{1,15}$/.test(only)) return 'an invalid Content-Length';
   return { kind: 'length', length: Number(only) };
+}
+
+/** The one value of a list, the same value repeated counting as one (RFC 9112, 6.3); `undefined` when they differ. */
+function singleValue(list: string): string | undefined {
+  if (!list.includes(',')) return list.trim();
+  const values = new Set(list.split(',').map((value) => value.trim()));
+  return values.size === 1 ? values.values().next().value : undefined;
 }
 
 /** Where a request's body ends (RFC 9112, 6.3): chunks, a length, or no body. */
