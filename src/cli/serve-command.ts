@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RequestLogEntry } from '../reference/server.js';
+import { batchedWriter } from './batched-writer.js';
 import { EXIT } from './cli-errors.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, listOption, PORT_RANGE, portOption, stringOption, tokenOptions } from './cli-options.js';
@@ -59,13 +60,14 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     const spec = stringOption(values, 'spec');
     const bodyLimit = integerOption(values, 'body-limit', ...INTEGER_OPTIONS['body-limit']);
     const { createReferenceServer } = await import('../reference/server.js');
+    const log = batchedWriter(io.stdout);
     const server = await createReferenceServer({
       tokens,
       host: stringOption(values, 'host') ?? '127.0.0.1',
       port: portOption(values, 8080),
       ...(bodyLimit === undefined ? {} : { bodyLimit }),
       ...(spec === undefined ? {} : { spec }),
-      ...(quiet ? {} : { onRequest: (entry: RequestLogEntry) => io.stdout.write(formatLogLine(entry)) }),
+      ...(quiet ? {} : { onRequest: (entry: RequestLogEntry) => log.write(formatLogLine(entry)) }),
     });
     const generated =
       server.generatedToken === undefined ? undefined : writeGeneratedToken(server.generatedToken, server.port);
@@ -75,6 +77,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     try {
       await io.waitForStop();
       await server.close();
+      log.flush();
     } finally {
       // The token dies with the server: leave no secret file behind in the temporary directory.
       if (generated !== undefined) rmSync(generated.file, { force: true });

@@ -19,11 +19,17 @@ export function isPreflight(method: string | undefined, headers: IncomingHttpHea
   return method === 'OPTIONS' && headers.origin !== undefined && headers['access-control-request-method'] !== undefined;
 }
 
+/** The CORS headers of an answer to a request without `Origin`: the same every time. */
+const ANY_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED_HEADERS,
+});
+
 /** Headers of every actual response: who may read it, and which headers a script may see. */
-export function corsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function corsHeaders(headers: IncomingHttpHeaders): Readonly<Record<string, string>> {
   const origin = headers.origin;
   return origin === undefined
-    ? { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS }
+    ? ANY_ORIGIN
     : {
         // The origin itself rather than '*', so pages sending credentials (cookies) can read answers too.
         'access-control-allow-origin': origin,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  OPERATION,
   operationPath,
   problem,
   requestPath,
@@ -45,16 +46,16 @@ export interface PipelineSettings {
  * schema → `answer` → log. Every failure is the document's Error; nothing ever answers 5xx.
  */
 export function createPipeline(settings: PipelineSettings): (req: IncomingMessage, res: ServerResponse) => void {
-  const { served, checkBearer, bodyLimit } = settings;
+  const { served, checkBearer, bodyLimit, onRequest } = settings;
+  const isRouted = routeOf(served.contract.basePath);
+  const checkContentType = mediaTypeCheck(served.mediaType);
 
   async function judge(req: IncomingMessage): Promise<Outcome> {
     if (settings.cors && isPreflight(req.method, req.headers)) {
       return { status: 204, body: '', headers: preflightHeaders(req.headers) };
     }
     const failure =
-      routeProblem(req.method, operationPath(requestPath(req.url), served.contract.basePath)) ??
-      checkBearer(req.headers.authorization) ??
-      checkMediaType(req.headers['content-type'], served.mediaType);
+      isRouted(req) ?? checkBearer(req.headers.authorization) ?? checkContentType(req.headers['content-type']);
     if (failure) return { failure };
     const read = await readBody(req, bodyLimit);
     if (!read.ok) return { failure: read.problem };
@@ -71,40 +72,81 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
   };
 
   return (req, res) => {
-    const started = performance.now();
+    // The clock is read only for the log.
+    const started = onRequest ? performance.now() : 0;
+    const finish = (outcome: Outcome): void => {
+      const status = send(req, res, outcome, settings);
+      if (onRequest) onRequest(logEntry(req, status, performance.now() - started, outcome));
+    };
     judge(req)
-      .catch(fault)
-      .then((outcome) => {
-        const status = send(req, res, outcome, settings);
-        settings.onRequest?.({
-          method: req.method ?? '?',
-          path: loggedTarget(req.url),
-          status,
-          ms: performance.now() - started,
-          ...('failure' in outcome ? { problem: outcome.failure.message } : {}),
-        });
-      })
+      .then(finish, (error: unknown) => finish(fault(error)))
       .catch(() => undefined);
   };
 }
 
+/**
+ * The route step: `undefined` for `POST /plants` (or under the document's base path), else the 404
+ * or 405. The two targets a client sends nearly always are compared whole first: for them the
+ * general path reading can only agree.
+ */
+function routeOf(basePath: string): (req: IncomingMessage) => Failure | undefined {
+  const direct = OPERATION.path;
+  const based = basePath === '' ? direct : `${basePath}${OPERATION.path}`;
+  return (req) => {
+    if (req.method === 'POST' && (req.url === direct || req.url === based)) return undefined;
+    return routeProblem(req.method, operationPath(requestPath(req.url), basePath));
+  };
+}
+
+/** At most this many distinct accepted Content-Type values are remembered (clients choose them). */
+const MEDIA_TYPES_KEPT = 16;
+
+/** The Content-Type step; a value once accepted is accepted again without being read anew. */
+function mediaTypeCheck(declared: string): (contentType: string | undefined) => Failure | undefined {
+  const accepted = new Set<string>();
+  return (contentType) => {
+    if (contentType !== undefined && accepted.has(contentType)) return undefined;
+    const failure = checkMediaType(contentType, declared);
+    if (failure === undefined && contentType !== undefined && accepted.size < MEDIA_TYPES_KEPT) {
+      accepted.add(contentType);
+    }
+    return failure;
+  };
+}
+
+function logEntry(req: IncomingMessage, status: number, ms: number, outcome: Outcome): RequestLogEntry {
+  const method = req.method ?? '?';
+  const path = loggedTarget(req.url);
+  return 'failure' in outcome
+    ? { method, path, status, ms, problem: outcome.failure.message }
+    : { method, path, status, ms };
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = {};
+
 /** Writes an outcome; a large unread body is not waited for: the connection closes instead. */
 function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, settings: PipelineSettings): number {
-  const { status, body, headers } =
-    'failure' in outcome
-      ? { ...outcome.failure, body: settings.served.errorBody(outcome.failure) }
-      : { ...outcome, headers: outcome.headers ?? {} };
+  const failed = 'failure' in outcome;
+  const status = failed ? outcome.failure.status : outcome.status;
+  const headers = failed ? outcome.failure.headers : outcome.headers;
   if (status === 204) {
-    res.writeHead(204, headers);
+    res.writeHead(204, headers ?? NO_HEADERS);
     res.end();
     return status;
   }
+  const body = failed ? settings.served.errorBody(outcome.failure) : outcome.body;
   const close = mustCloseAfterAnswer(req, settings.bodyLimit);
-  sendJson(res, status, body, {
-    ...headers,
-    ...(settings.cors ? corsHeaders(req.headers) : {}),
-    ...(close ? { connection: 'close' } : {}),
-  });
+  // In this order, as the answer's header lines: the outcome's, CORS, then Connection.
+  const cors = settings.cors ? corsHeaders(req.headers) : undefined;
+  const head = cors === undefined && !close ? headers : { ...headers, ...cors, ...(close ? CLOSE : NO_HEADERS) };
+  sendJson(res, status, body, head !== undefined && isEmpty(head) ? undefined : head);
   if (close) res.once('finish', () => req.socket.destroySoon());
   return status;
+}
+
+const CLOSE = { connection: 'close' } as const;
+
+function isEmpty(record: object): boolean {
+  for (const name in record) if (Object.hasOwn(record, name)) return false;
+  return true;
 }

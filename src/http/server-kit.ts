@@ -47,17 +47,21 @@ export function sendJson(
   res: ServerResponse,
   status: number,
   text: string,
-  headers: Readonly<Record<string, string>> = {},
+  headers?: Readonly<Record<string, string>>,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    ...headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text, 'utf8')),
-  });
+  const length = String(Buffer.byteLength(text, 'utf8'));
+  res.writeHead(
+    status,
+    headers === undefined
+      ? { 'content-type': JSON_CONTENT_TYPE, 'content-length': length }
+      : { ...headers, 'content-type': JSON_CONTENT_TYPE, 'content-length': length },
+  );
   // A string goes out in one write together with the headers; a Buffer would cost a writev.
   res.end(text, 'utf8');
 }
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The outcome of reading a request body under a size limit. */
 export type BodyResult =

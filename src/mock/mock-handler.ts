@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
 import { authenticationFor } from '../http/authentication.js';
-import { createPipeline, type Answer } from '../http/pipeline.js';
+import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { mockFailure } from './answers.js';
 import { parsePrefer } from './prefer.js';
 import { renderDecision } from './prism-answer.js';
-import type { PrismEngine } from './prism-engine.js';
+import type { PrismDecision, PrismEngine, PrismQuestion } from './prism-engine.js';
 
 /** What the handler needs besides the request: the served contract, Prism, and the mock's settings. */
 export interface MockHandlerSettings {
@@ -45,25 +45,29 @@ function askPrism(settings: MockHandlerSettings): Answer {
   const documentedStatuses = documentedStatusesOf(settings.served.contract);
   const vendorTypes = vendorJsonTypes(settings.served.contract);
   let generated = 0;
-  return async (accepted, req) => {
+  return (accepted, req) => {
     const prefer = parsePrefer(headerText(req.headers.prefer));
     if (!prefer.ok) return mockFailure('unsupportedPreference', prefer.message);
     const { preferences } = prefer;
     const dynamic = preferences.dynamic ?? settings.dynamic;
     // Prism's generator seed is process-wide: a seed per request keeps a run reproducible.
     const serial = dynamic ? generated++ : 0;
-    const decision = await settings.engine.decide({
+    const question: PrismQuestion = {
       accept: withVendorTypes(req.headers.accept, vendorTypes),
       preferences: { ...preferences, dynamic, ...(dynamic ? { seed: `${settings.seed}-${serial}` } : {}) },
-    });
-    return renderDecision(decision, {
-      served: settings.served,
-      accepted,
-      preferences,
-      dynamic,
-      documentedStatuses,
-      generatedPlant: () => settings.generatePlant(settings.seed + serial),
-    });
+    };
+    const render = (decision: PrismDecision): Outcome =>
+      renderDecision(decision, {
+        served: settings.served,
+        accepted,
+        preferences,
+        dynamic,
+        documentedStatuses,
+        generatedPlant: () => settings.generatePlant(settings.seed + serial),
+      });
+    // A remembered decision is answered at once, without waiting a turn for a promise.
+    const known = settings.engine.known(question);
+    return known === undefined ? settings.engine.decide(question).then(render) : render(known);
   };
 }
 

@@ -23,6 +23,8 @@ export const PRISM_EXCEPTION = 'prism-exception';
 /** Prism, prepared once: the one operation resolved, one instance, asked once per request. */
 export interface PrismEngine {
   decide(question: PrismQuestion): Promise<PrismDecision>;
+  /** The static decision Prism already made for this question's class, if any: no need to ask again. */
+  known(question: PrismQuestion): PrismDecision | undefined;
 }
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
@@ -95,8 +97,23 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
     };
   }
 
+  /** The class of a static decision: Accept, the preferred status and the example; none for a generated one. */
+  const keyOf = (question: PrismQuestion): string | undefined => {
+    const { preferences } = question;
+    if (!memoizable || (preferences.dynamic ?? dynamic)) return undefined;
+    // Header values hold no line feed, so the three parts cannot run into each other.
+    return `${question.accept === undefined ? '-' : `+${question.accept}`}\n${preferences.code ?? ''}\n${preferences.exampleKey === undefined ? '-' : `+${preferences.exampleKey}`}`;
+  };
+
   return {
+    known(question) {
+      const key = keyOf(question);
+      return key === undefined ? undefined : decisions.get(key);
+    },
     async decide(question) {
+      const key = keyOf(question);
+      const known = key === undefined ? undefined : decisions.get(key);
+      if (known) return known;
       const input: IHttpRequest = {
         method: OPERATION.method,
         url: { path: OPERATION.path },
@@ -105,14 +122,8 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
           ...(question.accept === undefined ? {} : { accept: question.accept }),
         },
       };
-      const mock = { dynamic, ...definedOnly(question.preferences) };
-      const key =
-        memoizable && !mock.dynamic
-          ? JSON.stringify([question.accept ?? null, mock.code ?? null, mock.exampleKey ?? null])
-          : undefined;
-      const known = key === undefined ? undefined : decisions.get(key);
-      if (known) return known;
       // A fresh mock object every time: Prism writes the Accept media types into it.
+      const mock = { dynamic, ...definedOnly(question.preferences) };
       const decision = await ask(input, { ...BASE_CONFIG, mock });
       if (key !== undefined) decisions.set(key, decision);
       return decision;

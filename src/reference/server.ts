@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, DEFAULT_SPEC_PATH, loadContract, problem, type Contract } from '../contract/index.js';
-import { plantIdKey } from '../contract/new-plant-request.js';
 import { authenticationFor } from '../http/authentication.js';
 import { createPipeline, type Answer } from '../http/pipeline.js';
 import { serveContract, type ServedContract } from '../http/served-contract.js';
@@ -14,6 +13,7 @@ import {
   type RunningServer,
 } from '../http/server-kit.js';
 import { validSamples } from '../http/valid-samples.js';
+import { idKeyOf } from './id-key.js';
 import { createMemoryStore, type PlantStore } from './plant-store.js';
 
 export type { RequestLogEntry } from '../http/server-kit.js';
@@ -85,7 +85,7 @@ export function createReferenceHandler(
 /** The reference's answer: a plant whose id is taken is refused; any other is kept and echoed. */
 function storeAndEcho(served: ServedContract, store: PlantStore): Answer {
   return (accepted) => {
-    const id = plantIdKey(accepted.plant);
+    const id = idKeyOf(accepted);
     if (id !== undefined && !store.add(id)) {
       return { failure: problem('duplicateId', `A plant with id ${id} already exists: choose another id.`) };
     }
