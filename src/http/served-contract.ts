@@ -23,8 +23,9 @@ export interface ServedContract {
   readonly mediaType: string;
   /**
    * The 200 body: the Plant schema's projection of the accepted NewPlant. Every Plant property the
-   * request holds is echoed exactly (numbers as written); a required one it lacks gets the valid
-   * value chosen at startup; an optional one it lacks stays absent.
+   * NewPlant declares and the request holds is echoed exactly (numbers as written); a required one it
+   * lacks (or a readOnly one, which is the server's to set) gets the valid value chosen at startup; an
+   * optional one stays absent.
    */
   readonly plantBody: (accepted: AcceptedNewPlant) => string;
   /** An Error body with this code and message, filled out to satisfy the document's Error schema. */
@@ -68,6 +69,8 @@ interface Member {
   readonly prefix: string;
   /** The text written when the request lacks the property; undefined: leave it out. */
   readonly fill: string | undefined;
+  /** Whether the request may set it (the NewPlant declares it). */
+  readonly echoed: boolean;
 }
 
 function createPlantProjection(contract: Contract, samples: ValidSamples): ServedContract['plantBody'] {
@@ -80,15 +83,20 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     subject: 'The Plant schema',
     written: objectView(contract.schemas.plant),
   });
+  // Only what a NewPlant declares is the client's to set: a readOnly property (left out of the request
+  // schema) or another Plant-only one the request happens to carry is the server's, as if not sent.
+  const sendable = new Set(objectView(contract.compiled.newPlant.schema).names);
   const members: Member[] = plant.names.map((name) => ({
     name,
     prefix: `${JSON.stringify(name)}:`,
     fill: fills.get(name),
+    echoed: sendable.has(name),
   }));
   return ({ parsed }) => {
     let body = '';
     for (const member of members) {
-      if (Object.hasOwn(parsed, member.name)) body += `,${member.prefix}${exactJsonText(parsed, member.name)}`;
+      if (member.echoed && Object.hasOwn(parsed, member.name))
+        body += `,${member.prefix}${exactJsonText(parsed, member.name)}`;
       else if (member.fill !== undefined) body += `,${member.prefix}${member.fill}`;
     }
     return `{${body.slice(1)}}`;
