@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, errorBody, loadContract, readNewPlant, type NewPlant } from '../contract/index.js';
 import { runConformance } from '../index.js';
+import { sameDefect } from './shrink.js';
 
 const TOKEN = 'shrink-test-token';
 const contract = await loadContract();
@@ -101,5 +102,31 @@ describe('shrinking', () => {
     const graphemes = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(body.name ?? '')];
     expect(graphemes.length, body.name).toBeLessThanOrEqual(2);
     expect(failure?.shrinkSteps).toBeGreaterThan(0);
+  });
+});
+
+describe('a shrink candidate is taken only for the same defect', () => {
+  const verdict = (reason: string, defect?: string) => ({
+    outcome: 'fail' as const,
+    reason,
+    exchangeIndex: 0,
+    ...(defect === undefined ? {} : { defect }),
+  });
+  const check = { id: 'negative-rejection' as const };
+
+  it('a wrong refusal status is not the accepted out-of-range id it was shrunk from', () => {
+    const accepted = verdict('An invalid body was accepted', 'an invalid body ("id" holds #) accepted');
+    const refused = verdict('An invalid body was answered 422', 'status 422 for a request it refuses');
+    expect(sameDefect(check, refused, accepted)).toBe(false);
+    expect(sameDefect(check, verdict('again', 'an invalid body ("id" holds #) accepted'), accepted)).toBe(true);
+  });
+
+  it('without a named defect, a reason differing only in its counts is the same defect', () => {
+    const echo = { id: 'echo' as const };
+    const longer = verdict('"name" was sent as "a  " (3 UTF-16 units) but came back as "a" (1 UTF-16 unit).');
+    const shorter = verdict('"name" was sent as "a " (2 UTF-16 units) but came back as "a" (1 UTF-16 unit).');
+    const dropped = verdict('"name" was sent as "a " but the 200 Plant has no "name".');
+    expect(sameDefect(echo, shorter, longer)).toBe(true);
+    expect(sameDefect(echo, dropped, longer)).toBe(false);
   });
 });
