@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Finishes dist/ after tsc: bundles the compiled CLI (dist/src/cli/bin.js, which tsc writes first) into dist/bin/: plantstore.js,
-# the package's `bin`, and chunks/. A start then reads a few files instead of some 300 modules; each
-# dynamic import() of the CLI (a command's run, the runner, the reports, the servers) is a chunk of its
-# own, so a command loads only what it uses. The library entry (dist/src/index.js) is not bundled.
+# Finishes dist/ after tsc, in two steps.
 #
-#   --packages: every dependency is bundled except Prism (@stoplight/*, loaded by `mock` alone, at
-#     run time from node_modules) and undici, which src/runner/http/undici.ts loads file by file
-#     through createRequire (left to Node, it resolves from dist/bin/chunks/ up to node_modules).
-#   --banner: bundled CommonJS (ajv, yaml, swagger-parser) calls require() for Node's modules; an ES
-#     module has no require, so every chunk gets one.
-#   --keep-names: bundling renames clashing functions and classes; keep the names they report.
+# 1. Bundles the compiled CLI (dist/src/cli/bin.js) into dist/bin/: plantstore.js, the package's `bin`,
+#    and chunks/. A start reads a few files instead of some 300 modules; each dynamic import() of the
+#    CLI (a command's run, the runner, the reports, the servers) is a chunk of its own, so a command
+#    loads only what it uses. The library entry (dist/src/index.js) is not bundled.
+#    --external: Prism (@stoplight/*) is loaded by `mock` alone, from node_modules at run time. yaml and
+#      undici are not bundled either: src/contract/document-reader.ts and src/runner/http/undici.ts load
+#      them through createRequire, which Node resolves from dist/bin/chunks/ up to node_modules.
+#    --banner: bundled CommonJS (ajv, swagger-parser) calls require() for Node's own modules; an ES
+#      module has no require, so every chunk gets one.
+#    --keep-names: bundling renames clashing functions and classes; keep the names they report.
+# 2. Writes dist/contract/openapi.json: the bundled openapi.yaml read and dereferenced once, here, so
+#    that loading it skips yaml and swagger-parser (src/contract/prebuilt-document.ts; a document
+#    edited since the build is read as before).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=dist/bin
@@ -22,6 +26,4 @@ node_modules/.bin/esbuild plantstore=dist/src/cli/bin.js \
   --log-level=warning
 chmod 755 "$out/plantstore.js"
 
-# The bundled openapi.yaml read and dereferenced once, here, so that loading it skips yaml and
-# swagger-parser (src/contract/prebuilt-document.ts; a document edited since is read as before).
 node --input-type=module -e "await (await import('./dist/src/contract/prebuilt-document.js')).writePrebuiltDocument();"
