@@ -344,7 +344,8 @@ class ExchangeInFlight implements UpstreamUser {
     const head = this.responseHead;
     if (head === null) return '';
     let text = `HTTP/1.1 ${head.status} ${head.statusText}\r\n`;
-    const raw = [...endToEnd(head.rawHeaders), ...extra];
+    const raw = endToEnd(head.rawHeaders);
+    if (extra.length > 0) raw.push(...extra);
     for (let i = 0; i + 1 < raw.length; i += 2) text += `${raw[i] ?? ''}: ${raw[i + 1] ?? ''}\r\n`;
     if (this.responseFraming.kind === 'chunked' && !this.decodeForClient) text += 'Transfer-Encoding: chunked\r\n';
     if (!this.clientKeepsAlive) text += 'Connection: close\r\n';

@@ -18,14 +18,26 @@ const HOP_BY_HOP = new Set([
 /** Headers the proxy itself sets or has answered on the way to the upstream. */
 const REQUEST_ONLY = new Set([...HOP_BY_HOP, 'host', 'expect']);
 
+/** Lengths of the names REQUEST_ONLY holds (HOP_BY_HOP's among them): a name of another length is kept unread. */
+const DROPPABLE_LENGTH: readonly boolean[] = [...REQUEST_ONLY].reduce<boolean[]>(
+  (lengths, name) => ((lengths[name.length] = true), lengths),
+  [],
+);
+
 /** Raw headers (`[name, value, name, value, …]`) without the hop-by-hop ones and those `Connection` names. */
-export function endToEnd(raw: readonly string[], dropped: ReadonlySet<string> = HOP_BY_HOP): string[] {
+export function endToEnd(raw: readonly string[]): string[] {
+  return without(raw, HOP_BY_HOP, []);
+}
+
+/** `raw` without the headers `dropped` (HOP_BY_HOP or REQUEST_ONLY) names or `Connection` lists, appended to `kept`. */
+function without(raw: readonly string[], dropped: ReadonlySet<string>, kept: string[]): string[] {
   const named = connectionNames(raw);
-  const kept: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? '';
-    const lower = name.toLowerCase();
-    if (dropped.has(lower) || named?.has(lower) === true) continue;
+    if (named !== undefined || DROPPABLE_LENGTH[name.length] === true) {
+      const lower = name.toLowerCase();
+      if (dropped.has(lower) || named?.has(lower) === true) continue;
+    }
     kept.push(name, raw[i + 1] ?? '');
   }
   return kept;
@@ -48,6 +60,5 @@ function connectionNames(raw: readonly string[]): Set<string> | undefined {
  * virtual host must see its own name), and no `Expect`, which the proxy has already answered.
  */
 export function upstreamRequestHeaders(raw: readonly string[], upstreamHost: string): string[] {
-  const kept = endToEnd(raw, REQUEST_ONLY);
-  return ['Host', upstreamHost, ...kept];
+  return without(raw, REQUEST_ONLY, ['Host', upstreamHost]);
 }
