@@ -47,11 +47,39 @@ const COMPARISONS: Record<string, { holds: (order: number) => boolean; words: st
   exclusiveMaximum: { holds: (order) => order < 0, words: '<' },
 };
 
+/** Integer texts of at most 9 digits (every one an int32) or 18 (an int64): nothing to complain about. */
+const SURELY_IN_RANGE: Readonly<Record<string, RegExp>> = {
+  int32: /^-?(?:0|[1-9]\d{0,8})$/,
+  int64: /^-?(?:0|[1-9]\d{0,17})$/,
+};
+
+/** A numeric limit of the keyword, its text parsed once. */
+interface Bound {
+  readonly keyword: string;
+  readonly text: string;
+  readonly limit: Decimal;
+}
+
+const boundsByLimits = new WeakMap<Limits, readonly Bound[]>();
+
+/** The limits other than the format, in their order, parsed once per schema. */
+function boundsOf(limits: Limits): readonly Bound[] {
+  let bounds = boundsByLimits.get(limits);
+  if (bounds === undefined) {
+    bounds = Object.entries(limits)
+      .filter(([keyword]) => keyword !== 'format')
+      .map(([keyword, text]) => ({ keyword, text, limit: parseDecimal(text) as Decimal }));
+    boundsByLimits.set(limits, bounds);
+  }
+  return bounds;
+}
+
 /**
  * An integer format's complaint (`params.integer`), which makes any other about the same number
  * redundant: a fraction breaks `type` under `type: integer`, else the format.
  */
 function integerBreach(text: string, format: string, parentSchema: unknown): Partial<ErrorObject> | undefined {
+  if (SURELY_IN_RANGE[format]?.test(text) === true) return undefined;
   const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
   if (problem === undefined) return undefined;
   const types = (parentSchema as { type?: unknown } | undefined)?.type;
@@ -67,10 +95,10 @@ function breach(text: string, limits: Limits, parentSchema: unknown): Partial<Er
     const error = integerBreach(text, limits.format, parentSchema);
     if (error !== undefined) return error;
   }
+  const bounds = boundsOf(limits);
+  if (bounds.length === 0) return undefined;
   const value = parseDecimal(text);
-  for (const [keyword, limitText] of Object.entries(limits)) {
-    if (keyword === 'format') continue;
-    const limit = parseDecimal(limitText) as Decimal;
+  for (const { keyword, text: limitText, limit } of bounds) {
     if (keyword === 'multipleOf') {
       if (value !== undefined && limit.digits !== 0n && isMultiple(value, limit)) continue;
       if (value === undefined && Number.isInteger(Number(text)) && Number.isInteger(Number(limitText))) continue;
