@@ -139,7 +139,8 @@ function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, setti
   // In this order, as the answer's header lines: the outcome's, CORS, then Connection.
   const cors = settings.cors ? corsHeaders(req.headers) : undefined;
   const head = cors === undefined && !close ? headers : { ...headers, ...cors, ...(close ? CLOSE : NO_HEADERS) };
-  sendJson(res, status, body, head !== undefined && isEmpty(head) ? undefined : head);
+  const label = status === 200 && !failed ? settings.served.plantContentType : settings.served.errorContentType;
+  sendJson(res, status, body, head !== undefined && isEmpty(head) ? undefined : head, label);
   if (close) res.once('finish', () => req.socket.destroySoon());
   return status;
 }

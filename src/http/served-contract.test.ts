@@ -26,6 +26,23 @@ describe('the Plant projection of the seed document', () => {
   });
 });
 
+describe('the labels of the answers', () => {
+  it("are the document's media types for the Plant and the Error, plain JSON saying UTF-8", async () => {
+    const seed = await loadContract();
+    const served = serveContract(seed, validSamples(seed));
+    expect([served.plantContentType, served.errorContentType]).toEqual([
+      'application/json; charset=utf-8',
+      'application/json; charset=utf-8',
+    ]);
+    const problems = { ...seed, mediaTypes: { ...seed.mediaTypes, error: 'application/problem+json' } };
+    const vendor = serveContract(problems, validSamples(problems));
+    expect([vendor.plantContentType, vendor.errorContentType]).toEqual([
+      'application/json; charset=utf-8',
+      'application/problem+json',
+    ]);
+  });
+});
+
 describe('the Plant projection of a constrained document', () => {
   let contract: Contract;
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-requ
 import { objectView } from '../contract/object-view.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { fillValues } from './schema-fill.js';
+import { JSON_CONTENT_TYPE } from './server-kit.js';
 
 /**
  * What a server of this project needs of the document, prepared once: how to judge a NewPlant,
@@ -21,6 +22,10 @@ export interface ServedContract {
   readonly checkNewPlant: SchemaCheck;
   /** The request's media type: `application/json`, or the JSON type the document declares (`application/vnd.plant+json`). */
   readonly mediaType: string;
+  /** The Content-Type of a 200 Plant: the document's media type for it (`application/json; charset=utf-8` for JSON). */
+  readonly plantContentType: string;
+  /** The Content-Type of an Error: the document's media type for the Error (`application/problem+json`, say). */
+  readonly errorContentType: string;
   /**
    * The 200 body: the Plant schema's projection of the accepted NewPlant. Every Plant property the
    * NewPlant declares and the request holds is echoed exactly (numbers as written); a required one it
@@ -54,6 +59,8 @@ export function serveContract(contract: Contract, samples: ValidSamples): Served
       contract,
       checkNewPlant: contract.check.newPlant,
       mediaType: jsonMediaType(contract.mediaTypes.newPlant),
+      plantContentType: answerContentType(contract.mediaTypes.plant),
+      errorContentType: answerContentType(contract.mediaTypes.error),
       plantBody: createPlantProjection(contract, samples),
       errorBody: createErrorWriter(contract, samples),
       notServed: contract.otherOperations,
@@ -126,6 +133,12 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
     );
   }
   return write;
+}
+
+/** The label of an answer the document gives `declared` (a JSON type): UTF-8 said for plain JSON, as before. */
+function answerContentType(declared: string): string {
+  const essence = jsonMediaType(declared);
+  return essence === 'application/json' ? JSON_CONTENT_TYPE : essence;
 }
 
 /** The essence of a declared JSON media type; `application/json` for a range (`application/*`) or anything else. */

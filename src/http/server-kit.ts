@@ -42,26 +42,28 @@ export function loggedTarget(url: string | undefined): string {
 /** The default request body limit of the servers: far above any real NewPlant, far below harm. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Writes a JSON answer; `text` must already be JSON. */
+/** Writes a JSON answer; `text` must already be JSON, labelled `contentType` (`application/json; charset=utf-8` unless told). */
 export function sendJson(
   res: ServerResponse,
   status: number,
   text: string,
   headers?: Readonly<Record<string, string>>,
+  contentType = JSON_CONTENT_TYPE,
 ): void {
   if (res.headersSent || res.destroyed) return;
   const length = String(Buffer.byteLength(text, 'utf8'));
   res.writeHead(
     status,
     headers === undefined
-      ? { 'content-type': JSON_CONTENT_TYPE, 'content-length': length }
-      : { ...headers, 'content-type': JSON_CONTENT_TYPE, 'content-length': length },
+      ? { 'content-type': contentType, 'content-length': length }
+      : { ...headers, 'content-type': contentType, 'content-length': length },
   );
   // A string goes out in one write together with the headers; a Buffer would cost a writev.
   res.end(text, 'utf8');
 }
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** The label of a JSON answer whose document says `application/json`. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The outcome of reading a request body under a size limit. */
 export type BodyResult =
