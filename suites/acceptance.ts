@@ -128,23 +128,22 @@ export const positiveAcceptance = defineCheck({
   },
 });
 
-/** The plan whose body was handed in already parsed (see {@link handSentObject}), and that value. */
-let handedPlan: PlannedRequest | undefined;
-let handedSent: Readonly<Record<string, unknown>> | undefined;
+/** Bodies handed in already parsed (see {@link handSentObject}), by the plan they were sent with. */
+const handedIn = new WeakMap<PlannedRequest, Readonly<Record<string, unknown>>>();
 
 /**
  * Hands the echo check the body of `plan` as `parseExactJson` already read it (a JSON object), so
- * judging that plan does not parse it again: the proxy reads each request once, for its intent, and
- * judges it at once. Only the last plan handed in is kept.
+ * judging that plan does not parse it again: the proxy reads each request once, for its intent.
+ * Kept while the plan lives, whatever order exchanges are judged in.
  */
 export function handSentObject(plan: PlannedRequest, sent: Readonly<Record<string, unknown>>): void {
-  handedPlan = plan;
-  handedSent = sent;
+  handedIn.set(plan, sent);
 }
 
 /** The sent body as an object, parsed exactly (escapes decoded, numbers with their digits). */
 function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | undefined {
-  if (plan === handedPlan) return handedSent;
+  const handed = handedIn.get(plan);
+  if (handed !== undefined) return handed;
   const { body } = plan;
   if (body === null) return undefined;
   try {
