@@ -196,3 +196,15 @@ describe('a bounded filter', () => {
     ).toEqual([shrunk]);
   });
 });
+
+describe('shrinking pattern strings', () => {
+  test('shrinks the length first and keeps the characters: "A" and trailing spaces shrink to "A "', () => {
+    const language = PatternLanguage.of('^[A-Z][A-Za-z ]*$');
+    const strings = language?.ofLengths(language.lengthsWithin(1, 80)) ?? fc.constant('');
+    const result = fc.check(
+      fc.property(strings, (text) => !text.endsWith(' ')),
+      { seed: 1, numRuns: 500 },
+    );
+    expect(result.counterexample).toEqual(['A ']);
+  });
+});

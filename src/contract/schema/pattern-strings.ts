@@ -55,13 +55,7 @@ export class PatternLanguage {
   ofLengths(lengths: readonly number[]): fc.Arbitrary<string> {
     if (lengths.length === 0) throw new RangeError('no length to build');
     const table = this.table(Math.max(...lengths));
-    return fc.nat().chain((index) => {
-      const length = lengths[pickLength(index, lengths.length)] ?? 0;
-      const budget = 3 * length + 16;
-      return fc
-        .array(fc.nat(), { minLength: budget, maxLength: budget })
-        .map((choices) => table.build(this.root, length, new Chooser(choices)));
-    });
+    return new LengthFirstString(lengths, (length, choices) => table.build(this.root, length, new Chooser(choices)));
   }
 
   private table(cap: number): LengthTable {
@@ -72,6 +66,61 @@ export class PatternLanguage {
     }
     return table;
   }
+}
+
+/** A pattern string and what built it: the chosen length and the choices made part by part. */
+interface Built {
+  readonly length: number;
+  readonly choices: fc.Value<number[]>;
+}
+
+/**
+ * Draws as `fc.nat().chain(length => fc.array(fc.nat(), budget))` would (the same values for the same seed), but
+ * shrinks length first with the same choices: a shorter string keeps what made the longer one fail (`"A" + 21
+ * spaces` becomes `"A "`), where chain's shrink would redraw every character for each shorter length.
+ */
+class LengthFirstString extends fc.Arbitrary<string> {
+  constructor(
+    private readonly lengths: readonly number[],
+    private readonly build: (length: number, choices: readonly number[]) => string,
+  ) {
+    super();
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<string> {
+    const index = fc.nat().generate(mrng, biasFactor).value;
+    const length = this.lengths[pickLength(index, this.lengths.length)] ?? 0;
+    const choices = choicesFor(length).generate(mrng, biasFactor);
+    return this.valueBuilt({ length, choices });
+  }
+
+  canShrinkWithoutContext(_value: unknown): _value is string {
+    return false;
+  }
+
+  shrink(_value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    const built = context as Built;
+    const shorter = this.lengths.filter((length) => length < built.length);
+    const choices = choicesFor(built.length);
+    return fc
+      .stream(shorter[Symbol.iterator]())
+      .map((length) => this.valueBuilt({ length, choices: built.choices }))
+      .join(
+        choices
+          .shrink(built.choices.value, built.choices.context)
+          .map((shrunk) => this.valueBuilt({ length: built.length, choices: shrunk })),
+      );
+  }
+
+  private valueBuilt(built: Built): fc.Value<string> {
+    return new fc.Value(this.build(built.length, built.choices.value), built);
+  }
+}
+
+/** Choices enough for a string of `length`: a few per code point. */
+function choicesFor(length: number): fc.Arbitrary<number[]> {
+  const budget = 3 * length + 16;
+  return fc.array(fc.nat(), { minLength: budget, maxLength: budget });
 }
 
 /** Short lengths more often: half the draws pick among the first 32. */
