@@ -99,8 +99,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       chunks.push(chunk);
     });
     req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks, size) }));
-    const incomplete = (): void =>
-      settle({ ok: false, problem: problem('malformedRequest', 'The request body ended before it was complete.') });
+    // 'close' comes after every request, read or not: the Error is built only when it is the outcome.
+    const incomplete = (): void => {
+      if (!settled)
+        settle({ ok: false, problem: problem('malformedRequest', 'The request body ended before it was complete.') });
+    };
     req.on('error', incomplete);
     req.on('close', incomplete);
   });
