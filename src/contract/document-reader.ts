@@ -6,6 +6,7 @@ import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
 import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
+import { locatedParserProblems } from './ref-problems.js';
 import type { SchemaDialect } from './schema/compiled-schema.js';
 
 type JsonObject = Record<string, unknown>;
@@ -173,7 +174,7 @@ export async function dereferenceDocument(
         problems,
       };
     } catch (error) {
-      problems = parserProblems(error);
+      problems = parserProblems(error, raw);
       if (!hasDetails(error)) return { problems };
     }
   }
@@ -184,7 +185,7 @@ export async function dereferenceDocument(
       problems,
     };
   } catch (error) {
-    return { problems: [...problems, ...parserProblems(error)] };
+    return { problems: [...problems, ...parserProblems(error, raw)] };
   }
 }
 
@@ -219,10 +220,10 @@ function hasDetails(error: unknown): boolean {
 }
 
 /** swagger-parser's error as problems: one per schema violation, or its message. */
-function parserProblems(error: unknown): DocumentProblem[] {
+function parserProblems(error: unknown, document: JsonObject): DocumentProblem[] {
   if (!hasDetails(error)) {
-    const text = error instanceof Error ? error.message : String(error);
-    return [{ pointer: '', message: text.trim().replace(/\s*\n\s*/g, ' ') }];
+    const text = (error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, ' ');
+    return locatedParserProblems(text, document) ?? [{ pointer: '', message: text }];
   }
   const details = (error as { details: { instancePath?: string; message?: string }[] }).details;
   const seen = new Set<string>();

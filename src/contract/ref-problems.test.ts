@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SPEC_PATH } from './package-files.js';
+import { inspectDocument } from './spec.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-refs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The bundled openapi.yaml with one text replaced, written beside the others. */
+function edited(name: string, from: string, to: string): string {
+  const text = readFileSync(DEFAULT_SPEC_PATH, 'utf8');
+  if (!text.includes(from)) throw new Error(`openapi.yaml has no ${from}`);
+  const file = join(dir, name);
+  writeFileSync(file, text.replace(from, to));
+  return file;
+}
+
+async function problemsOf(file: string): Promise<readonly { pointer: string; message: string }[]> {
+  const inspection = await inspectDocument(file);
+  return inspection.problems;
+}
+
+describe('a $ref or field swagger-parser cannot use is placed where the document writes it', () => {
+  it('a $ref to a missing schema: its own pointer, and the names that are there', async () => {
+    const problems = await problemsOf(
+      edited('typo.yaml', "$ref: '#/components/schemas/NewPlant'", "$ref: '#/components/schemas/NewPlnt'"),
+    );
+    expect(problems.map((problem) => problem.pointer)).toEqual([
+      '/paths/~1plants/post/requestBody/content/application~1json/schema/$ref',
+    ]);
+    expect(problems[0]?.message).toMatch(
+      /^the \$ref "#\/components\/schemas\/NewPlnt" points to nothing: there is no "NewPlnt" under #\/components\/schemas \(those there are Plant, NewPlant, Error\); fix the name/,
+    );
+  });
+
+  it('a $ref to a file that does not exist: its own pointer and the file', async () => {
+    const problems = await problemsOf(
+      edited('file.yaml', "$ref: '#/components/schemas/Error'", "$ref: './errors.yaml#/Error'"),
+    );
+    expect(problems.map((problem) => problem.pointer)).toEqual([
+      '/paths/~1plants/post/responses/400/content/application~1json/schema/$ref',
+    ]);
+    expect(problems[0]?.message).toContain(`${join(dir, 'errors.yaml')}, which does not exist`);
+  });
+
+  it('a version written as a number: /info/version, and how to quote it', async () => {
+    const problems = await problemsOf(edited('version.yaml', 'version: 1.0.0', 'version: 1'));
+    expect(problems.map((problem) => problem.pointer)).toEqual(['/info/version']);
+    expect(problems[0]?.message).toContain('Quote it in YAML');
+  });
+});
