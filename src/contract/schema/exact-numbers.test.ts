@@ -8,7 +8,7 @@ type Validate = ((limits: object, data: number) => boolean) & { errors?: { messa
 
 /** What the keyword says of a number text under an integer format: `undefined` or its complaint. */
 function complaint(format: 'int32' | 'int64', text: string): string | undefined {
-  const validate = exactNumberKeyword().validate as Validate;
+  const validate = (exactNumberKeyword() as { validate?: unknown }).validate as Validate;
   // Parsed, so the keyword reads the number's own text, as it does in every check.
   const parent = parseExactJson(`{"id": ${text}}`) as Record<string, number>;
   const valid = (validate as unknown as (...args: unknown[]) => boolean)(
