@@ -55,12 +55,20 @@ describe('forDirection', () => {
     expect(forDirection(plantSchema, 'request')).toEqual({
       type: 'object',
       required: ['id', 'name', 'secret'],
-      properties: { id: plantSchema.properties.id, name: plantSchema.properties.name, secret: plantSchema.properties.secret },
+      properties: {
+        id: plantSchema.properties.id,
+        name: plantSchema.properties.name,
+        secret: plantSchema.properties.secret,
+      },
     });
     expect(forDirection(plantSchema, 'response')).toEqual({
       type: 'object',
       required: ['id', 'name', 'createdAt'],
-      properties: { id: plantSchema.properties.id, name: plantSchema.properties.name, createdAt: plantSchema.properties.createdAt },
+      properties: {
+        id: plantSchema.properties.id,
+        name: plantSchema.properties.name,
+        createdAt: plantSchema.properties.createdAt,
+      },
     });
   });
 
@@ -88,15 +96,22 @@ describe('forDirection', () => {
   });
 });
 
-describe.each(['3.0.3', '3.1.0'] as const)('a shared Plant schema with readOnly and writeOnly properties (OpenAPI %s)', (version) => {
-  it('neither sends nor requires the readOnly property, and never expects the writeOnly one back', async () => {
-    const contract = await loadContract(documentWith(version, plantSchema));
-    const plants = fc.sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 7 });
-    for (const plant of plants) expect(Object.keys(plant as object)).not.toContain('createdAt');
-    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"a","secret":"s"}'))).toEqual([]);
-    expect(contract.check.plant(parseExactJson('{"id":1,"name":"a","createdAt":"2026-01-01T00:00:00Z"}'))).toEqual([]);
-    expect(contract.check.plant(parseExactJson('{"id":1,"name":"a"}'))).not.toEqual([]);
-    const invalidAt = [...contract.compiled.newPlant.invalid, ...contract.compiled.newPlant.boundaries].map((v) => v.pointer);
-    expect(invalidAt.filter((pointer) => pointer.includes('createdAt'))).toEqual([]);
-  });
-});
+describe.each(['3.0.3', '3.1.0'] as const)(
+  'a shared Plant schema with readOnly and writeOnly properties (OpenAPI %s)',
+  (version) => {
+    it('neither sends nor requires the readOnly property, and never expects the writeOnly one back', async () => {
+      const contract = await loadContract(documentWith(version, plantSchema));
+      const plants = fc.sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 7 });
+      for (const plant of plants) expect(Object.keys(plant as object)).not.toContain('createdAt');
+      expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"a","secret":"s"}'))).toEqual([]);
+      expect(contract.check.plant(parseExactJson('{"id":1,"name":"a","createdAt":"2026-01-01T00:00:00Z"}'))).toEqual(
+        [],
+      );
+      expect(contract.check.plant(parseExactJson('{"id":1,"name":"a"}'))).not.toEqual([]);
+      const invalidAt = [...contract.compiled.newPlant.invalid, ...contract.compiled.newPlant.boundaries].map(
+        (v) => v.pointer,
+      );
+      expect(invalidAt.filter((pointer) => pointer.includes('createdAt'))).toEqual([]);
+    });
+  },
+);
