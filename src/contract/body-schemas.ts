@@ -1,3 +1,4 @@
+import { isJsonEssence, mediaTypeEssence } from './media-types.js';
 import { escapePointer } from './operations.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -27,11 +28,10 @@ const MEDIA_TYPES_SOUGHT = 'application/json, application/json with parameters, 
 
 /** How well a media type key says "JSON": lower is better; `undefined` is not JSON. */
 function jsonRank(key: string): number | undefined {
-  const [essence = '', ...parameters] = key.toLowerCase().split(';');
-  const type = essence.trim();
-  if (type === 'application/json') return parameters.length === 0 ? 0 : 1;
-  if (/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type)) return 2;
-  return undefined;
+  const type = mediaTypeEssence(key);
+  if (!isJsonEssence(type)) return undefined;
+  if (type === 'application/json') return key.includes(';') ? 1 : 0;
+  return 2;
 }
 
 /** Picks the JSON schema of a Content map (`application/json` first), or says what is missing. */

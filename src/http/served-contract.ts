@@ -6,6 +6,7 @@ import {
   type Problem,
   type SchemaCheck,
 } from '../contract/index.js';
+import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { objectView } from '../contract/object-view.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
@@ -141,8 +142,8 @@ function answerContentType(declared: string): string {
   return essence === 'application/json' ? JSON_CONTENT_TYPE : essence;
 }
 
-/** The essence of a declared JSON media type; `application/json` for a range (`application/*`) or anything else. */
+/** The essence of a declared JSON media type; `application/json` for anything else (a range such as `application/*`). */
 function jsonMediaType(declared: string): string {
-  const essence = declared.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]*\+?json$/.test(essence) ? essence : 'application/json';
+  const essence = mediaTypeEssence(declared);
+  return isJsonEssence(essence) ? essence : 'application/json';
 }

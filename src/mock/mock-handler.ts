@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
+import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { authenticationFor } from '../http/authentication.js';
 import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
@@ -79,8 +80,8 @@ function documentedStatusesOf(contract: Contract): readonly string[] {
 /** The JSON media types other than `application/json` the document answers POST /plants with. */
 function vendorJsonTypes(contract: Contract): readonly string[] {
   const { plant, error } = contract.mediaTypes;
-  const essences = [plant, error].map((type) => type.split(';', 1)[0]?.trim().toLowerCase() ?? '');
-  return [...new Set(essences)].filter((type) => type !== 'application/json' && /\+json$/.test(type));
+  const essences = new Set([plant, error].map(mediaTypeEssence));
+  return [...essences].filter((type) => type !== 'application/json' && isJsonEssence(type));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { mediaTypeEssence } from '../contract/media-types.js';
 import type { PlannedRequest, WrittenAs } from './probe.js';
 
 type PlannedRequestAspect = WrittenAs['aspect'];
@@ -51,8 +52,7 @@ export function statusDefect(status: number, plan: PlannedRequest): string {
 
 /** The defect of an answer labelled other than JSON: `the 400 answer is labelled text/html`. */
 export function labelDefect(status: number, contentType: string | undefined): string {
-  const label =
-    contentType === undefined ? 'with no Content-Type' : (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  const label = contentType === undefined ? 'with no Content-Type' : mediaTypeEssence(contentType);
   return `the ${status} answer is labelled ${label}`;
 }
 

@@ -1,4 +1,5 @@
 import { numberText, parseExactJson } from '../contract/index.js';
+import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import type { RecordedResponse } from './report.js';
@@ -61,25 +62,21 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 /**
- * Whether a Content-Type is the media type a document gives (a key of its `content`, such as
- * `application/problem+json` or `application/json; charset=utf-8`): one value, the same type and
- * subtype in any letter case, any parameters (RFC 9110, 8.3.1).
+ * Whether a Content-Type is of the media type whose essence a document gives (`application/problem+json`
+ * for a `content` key `application/problem+json; charset=utf-8`): one value, the same type and subtype
+ * in any letter case, any parameters (RFC 9110, 8.3.1).
  */
-export function isMediaType(contentType: string | undefined, documented: string): boolean {
+export function isMediaType(contentType: string | undefined, essence: string): boolean {
   if (contentType === undefined || hasSeveralValues(contentType)) return false;
-  return mediaTypeEssence(contentType) === mediaTypeEssence(documented);
+  return mediaTypeEssence(contentType) === essence;
 }
 
-/** `application/problem+json` of `Application/Problem+JSON; charset=utf-8`. */
-export function mediaTypeEssence(mediaType: string): string {
-  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
-}
+export { mediaTypeEssence } from '../contract/media-types.js';
 
 /** Whether a Content-Type says JSON: `application/json` or a `+json` type, any parameters. */
 export function saysJson(contentType: string | undefined): boolean {
   if (contentType === undefined || hasSeveralValues(contentType)) return false;
-  const essence = mediaTypeEssence(contentType);
-  return essence === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence);
+  return isJsonEssence(mediaTypeEssence(contentType));
 }
 
 /**
