@@ -167,14 +167,11 @@ function define(node: Record<string, unknown>, pointer: string, state: State): s
   return name;
 }
 
-/** Keywords honoured by rewriting rather than refused, though `REFUSED` names them. */
-const REWRITTEN = new Set(['unevaluatedProperties', 'if', 'then', 'else']);
-
 function translateBody(written: Record<string, unknown>, pointer: string, state: State): Schema {
   const out: Record<string, unknown> = {};
   const node = withoutConditional(written);
   for (const [keyword, value] of Object.entries(node)) {
-    const reason = Object.hasOwn(REFUSED, keyword) && !REWRITTEN.has(keyword) ? REFUSED[keyword] : undefined;
+    const reason = Object.hasOwn(REFUSED, keyword) ? REFUSED[keyword] : undefined;
     if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
     if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
   }

@@ -56,12 +56,8 @@ export const REFUSED: Readonly<Record<string, string>> = {
   $recursiveRef: 'recursive references of draft 2019-09 are not supported; use $ref',
   $recursiveAnchor: 'recursive anchors of draft 2019-09 are not supported; use $ref',
   $ref: 'the reference was not resolved when the document was loaded',
-  unevaluatedProperties: 'unevaluatedProperties is not supported; use additionalProperties',
   unevaluatedItems: 'unevaluatedItems is not supported; use items',
   contentSchema: 'contentSchema is not supported',
-  if: 'if/then/else is not supported; use oneOf or anyOf',
-  then: 'if/then/else is not supported; use oneOf or anyOf',
-  else: 'if/then/else is not supported; use oneOf or anyOf',
   dependentSchemas: 'dependentSchemas is not supported; use dependentRequired',
   dependencies: 'dependencies is not supported; use dependentRequired',
 };
