@@ -1,4 +1,5 @@
 import type { DocumentProblem } from './contract-error.js';
+import { pointerSegments } from './document-pointer.js';
 import { escapePointer } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
@@ -25,7 +26,7 @@ export function locatedParserProblems(message: string, document: JsonObject): Do
 function missingTarget(ref: string, document: JsonObject): DocumentProblem[] {
   const at = refsTo(document, (value) => value === ref || value.endsWith(ref));
   const [, fragment = ''] = ref.split('#');
-  const segments = fragment.split('/').slice(1);
+  const segments = pointerSegments(`#${fragment}`);
   const parent = segments
     .slice(0, -1)
     .reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), document);
@@ -34,7 +35,7 @@ function missingTarget(ref: string, document: JsonObject): DocumentProblem[] {
     known.length > 0
       ? ` (${known.length === 1 ? 'it holds' : 'those there are'} ${known.slice(0, 12).join(', ')})`
       : '';
-  const text = `the $ref "${ref}" points to nothing: there is no "${segments.at(-1) ?? ''}" under #/${segments.slice(0, -1).join('/')}${hint}; fix the name or add the schema.`;
+  const text = `the $ref "${ref}" points to nothing: there is no "${segments.at(-1) ?? ''}" under #${fragment.slice(0, fragment.lastIndexOf('/'))}${hint}; fix the name or add the schema.`;
   return (at.length > 0 ? at : ['']).map((pointer) => ({ pointer, message: text }));
 }
 
