@@ -1,8 +1,7 @@
-import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
-import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixture.js';
+import { startRawPlantServer } from '../../fixtures/unread-body-target.js';
 import { sendSequence } from '../execute.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
 import { createTargetClient } from '../http/client.js';
@@ -11,44 +10,8 @@ import { keepAliveAfterRefusal } from './keep-alive.js';
 const contract = await loadContract();
 const TOKEN = 'keep-alive-token';
 
-/**
- * A hand-rolled HTTP/1.1 server that keeps connections alive and, with `drains` false, answers a
- * request without a credential before reading its body, as a naive server does.
- */
-async function startRawServer(drains: boolean): Promise<StartedTarget> {
-  const server = createServer((socket) => {
-    let buffered = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      for (;;) {
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const head = buffered.subarray(0, end).toString('latin1');
-        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-        const authorized = head.toLowerCase().includes(`authorization: bearer ${TOKEN}`);
-        const wellFormed = /^POST \/plants HTTP\/1\.1/.test(head);
-        if (!authorized && !drains) {
-          buffered = buffered.subarray(end + 4); // the body stays, to be read as the next request
-        } else {
-          if (buffered.length < end + 4 + length) return;
-          buffered = buffered.subarray(end + 4 + length);
-        }
-        const [status, body] = !wellFormed
-          ? [400, 'bad request']
-          : authorized
-            ? [200, '{"name":"x"}']
-            : [401, '{"error":1,"message":"no"}'];
-        socket.write(
-          `HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
-        );
-      }
-    });
-  });
-  return listenOnLoopback(server, TOKEN);
-}
-
 async function secondStatus(drains: boolean): Promise<number> {
-  const server = await startRawServer(drains);
+  const server = await startRawPlantServer(TOKEN, drains);
   const client = createTargetClient({
     baseUrl: server.url,
     token: TOKEN,
