@@ -16,6 +16,8 @@ import type { CaseVerdict } from './verdicts.js';
 interface Kept {
   readonly run: CaseRun;
   readonly verdict: CaseVerdict;
+  /** What tells it apart from the other kept cases ({@link keyOf}), worked out once. */
+  readonly key: string;
 }
 
 /**
@@ -40,8 +42,8 @@ export class CheckTally {
   add(run: CaseRun, verdict: CaseVerdict | undefined): void {
     if (!verdict) return;
     this.cases++;
-    if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict });
-    if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict });
+    if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, key: keyOf(run, verdict) });
+    if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict, key: keyOf(run, verdict) });
   }
 }
 
@@ -53,22 +55,21 @@ const FIELD = /"((?:[^"\\]|\\.)*)"/;
  * request's own description left out. An accepted out-of-range id and a wrong refusal status on another id are two
  * defects of one field: neither may hide the other; bodies of other media types accepted are one.
  */
-function keyOf(entry: Kept): string {
-  const plan = entry.run.exchanges[entry.verdict.exchangeIndex]?.plan;
+function keyOf(run: CaseRun, verdict: CaseVerdict): string {
+  const plan = run.exchanges[verdict.exchangeIndex]?.plan;
   const intent = plan?.intent;
   const field = intent?.kind === 'invalid-body' ? (FIELD.exec(intent.what)?.[1] ?? '') : '';
-  const { defect } = entry.verdict;
+  const { defect } = verdict;
   const kind =
     defect === undefined || plan === undefined
       ? ''
       : defect.replace(requestKind(plan, true), '…').replace(requestKind(plan), '…');
-  return `${entry.run.generated.probe.name}\u0000${field}\u0000${kind}`;
+  return `${run.generated.probe.name}\u0000${field}\u0000${kind}`;
 }
 
 /** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */
 function keepFirstPerCause(kept: Kept[], entry: Kept): void {
-  const key = keyOf(entry);
-  const same = kept.findIndex((other) => keyOf(other) === key);
+  const same = kept.findIndex((other) => other.key === entry.key);
   if (same >= 0) {
     const existing = kept[same];
     if (existing && entry.run.order < existing.run.order) kept[same] = entry;
