@@ -98,7 +98,9 @@ describe('the id key of a valid NewPlant', () => {
     const spellings = ['', '.0', 'e0', '0e-1', '.50', 'e2', 'E+1', '.000e3'];
     const idText = fc
       .tuple(fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.constantFrom(...spellings))
-      .map(([value, spelling]) => `${value}${spelling}`);
+      .map(([value, spelling]) => `${value}${spelling}`)
+      // 0 spelled "0e-1" is 00e-1: a leading zero, no JSON number at all (the body would be refused).
+      .filter((text) => !/^-?0\d/.test(text));
     const id = fc.oneof(idText, fc.constantFrom('-0', '0', '"12"', 'null', '[1]', '{"a":1}', '1e400'));
     fc.assert(
       fc.property(id, (text) => {
