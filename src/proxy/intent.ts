@@ -1,5 +1,6 @@
-import { checkMediaType, numberText, type Contract } from '../contract/index.js';
-import { plantIdKey, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
+import { checkMediaType, type Contract } from '../contract/index.js';
+import { idKeyOf } from '../contract/id-key.js';
+import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
 
@@ -133,7 +134,7 @@ function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<Infe
       clientBreak: `sent ${what}, JSON whose meaning RFC 8259 (8.2) calls unpredictable`,
     };
   }
-  const idMayRepeat = context.rememberId(idKey(read));
+  const idMayRepeat = context.rememberId(String(idKeyOf(read)));
   const sent = read.parsed;
   const contentType = request.contentType ?? '';
   if (contentType === 'application/json') return { intent: { kind: 'valid', strings, idMayRepeat }, sent };
@@ -154,14 +155,4 @@ function stringFields(value: Readonly<Record<string, unknown>>): Record<string, 
 function unpairedField(strings: Readonly<Record<string, string>>): string | undefined {
   for (const name of Object.keys(strings)) if (LONE_SURROGATE.test(strings[name] ?? '')) return name;
   return undefined;
-}
-
-/** An integer written as plain digits: its text is its `plantIdKey` (no other spelling of it is). */
-const PLAIN_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
-
-/** The id's store key as `plantIdKey` gives it; an id in plain digits is its own key, read without building the exact plant. */
-export function idKey(read: AcceptedNewPlant): string {
-  const { parsed } = read;
-  const text = typeof parsed.id === 'number' ? numberText(parsed, 'id') : undefined;
-  return text !== undefined && PLAIN_INTEGER.test(text) ? text : String(plantIdKey(read.plant));
 }

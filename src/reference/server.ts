@@ -13,7 +13,7 @@ import {
   type RunningServer,
 } from '../http/server-kit.js';
 import { validSamples } from '../http/valid-samples.js';
-import { idKeyOf } from './id-key.js';
+import { idKeyOf } from '../contract/id-key.js';
 import { createMemoryStore, type PlantStore } from './plant-store.js';
 
 export type { RequestLogEntry } from '../http/server-kit.js';

@@ -1,15 +1,16 @@
-import { exactInteger, numberText } from '../contract/index.js';
-import { plantIdKey, type AcceptedNewPlant } from '../contract/new-plant-request.js';
-import type { PlantId } from './plant-store.js';
+import { numberText } from './exact-json.js';
+import { exactInteger } from './integers.js';
+import { plantIdKey, type AcceptedNewPlant } from './new-plant-request.js';
 
 /** An integer in plain digits that fits `exactInteger`'s 19 digits: its value is `BigInt` of its text. */
 const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,18})$/;
 
 /**
  * {@link plantIdKey} of the accepted plant, reading only its `id`: a number id (nearly every one) is
- * keyed from its digits as sent without making the exact copy of every other member.
+ * keyed from its digits as sent without making the exact copy of every other member (the reference's
+ * store and the proxy's memory of ids sent both key by it).
  */
-export function idKeyOf(accepted: AcceptedNewPlant): PlantId | undefined {
+export function idKeyOf(accepted: AcceptedNewPlant): bigint | string | undefined {
   const { parsed } = accepted;
   const id = Object.hasOwn(parsed, 'id') ? parsed.id : undefined;
   if (typeof id !== 'number') return plantIdKey(accepted.plant);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readNewPlantBody, plantIdKey } from '../contract/new-plant-request.js';
+import { readNewPlantBody, plantIdKey } from './new-plant-request.js';
 import { idKeyOf } from './id-key.js';
 
 /** A schema that accepts everything: the key, not validation, is under test. */
