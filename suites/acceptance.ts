@@ -27,7 +27,7 @@ import {
   type Verdict,
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
-import { numberText, parseExactJson } from '../src/contract/index.js';
+import { isSuccessStatus, numberText, parseExactJson, type SuccessStatus } from '../src/contract/index.js';
 import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
 import { notJsonDefect } from '../src/runner/defects.js';
 
@@ -55,9 +55,14 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
  * the media type), judged beside its accepted first. HTTP makes both the same request, but the
  * contract writes `Bearer` and `application/json`, and clients writing those are unaffected: a warning.
  */
-function refusedTwinVerdict(twin: WrittenAs, status: number, caseExchanges: readonly Exchange[]): Verdict | undefined {
+function refusedTwinVerdict(
+  twin: WrittenAs,
+  status: number,
+  caseExchanges: readonly Exchange[],
+  success: SuccessStatus,
+): Verdict | undefined {
   const first = caseExchanges.find((other) => other.plan.intent.kind === 'valid');
-  if (first?.response.status !== 200) return undefined;
+  if (first === undefined || !isSuccessStatus(success, first.response.status)) return undefined;
   switch (twin.aspect) {
     case 'scheme':
       return [400, 401, 403].includes(status)
@@ -110,8 +115,11 @@ export const positiveAcceptance = defineCheck({
     if (intent.kind === 'valid-variant' && intent.writtenAs.aspect === 'integer-spelling') return undefined;
     if ((intent.kind !== 'valid' && intent.kind !== 'valid-variant') || !isJudgeable(response)) return undefined;
     if (isServerError(response.status)) return undefined;
-    if (response.status === 200) return PASS;
-    if (intent.kind === 'valid-variant') return refusedTwinVerdict(intent.writtenAs, response.status, caseExchanges);
+    const { success } = context.contract;
+    if (isSuccessStatus(success, response.status)) return PASS;
+    if (intent.kind === 'valid-variant') {
+      return refusedTwinVerdict(intent.writtenAs, response.status, caseExchanges, success);
+    }
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = [intent.note, prototypeHint(intent.prototypeKey, exchange)]
@@ -122,7 +130,7 @@ export const positiveAcceptance = defineCheck({
         ? ' If the token you gave is right, the target refuses valid credentials; if not, fix the token and run again.'
         : '';
     return fail(
-      `A valid NewPlant with the token you gave was answered ${response.status}; rule 1 says 200 with a Plant.${note}${refusedToken}`,
+      `A valid NewPlant with the token you gave was answered ${response.status}; rule 1 says ${success.documented} with a Plant.${note}${refusedToken}`,
       { defect: `status ${response.status} for a valid NewPlant` },
     );
   },
@@ -156,13 +164,14 @@ function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | u
   }
 }
 
-/** Why the 200 Plant does not carry `field` as sent, or `undefined` when it does. */
+/** Why the Plant answered with `status` does not carry `field` as sent, or `undefined` when it does. */
 function echoProblem(
   field: string,
   sent: Record<string, unknown>,
-  plant: Record<string, unknown>,
+  answer: { readonly plant: Record<string, unknown>; readonly status: number },
   defaulted: ReadonlySet<string>,
 ): string | undefined {
+  const { plant, status } = answer;
   const wasSent = Object.hasOwn(sent, field);
   const came = Object.hasOwn(plant, field);
   // A typed server writes a property it was not given as null (Go, Jackson and pydantic by default): no
@@ -171,10 +180,10 @@ function echoProblem(
   if (!wasSent && came && plant[field] === null) return undefined;
   if (!wasSent) {
     return came && !defaulted.has(field)
-      ? `No "${field}" was sent, but the 200 Plant has "${field}": ${shown(plant[field])}.`
+      ? `No "${field}" was sent, but the ${status} Plant has "${field}": ${shown(plant[field])}.`
       : undefined;
   }
-  if (!came) return `"${field}" was sent as ${shown(sent[field])} but the 200 Plant has no "${field}".`;
+  if (!came) return `"${field}" was sent as ${shown(sent[field])} but the ${status} Plant has no "${field}".`;
   const where = firstDifference(located(sent, field), located(plant, field), `/${field}`);
   if (where === undefined) return undefined;
   const before = sent[field];
@@ -205,20 +214,23 @@ export const echo = defineCheck({
   probes: [validPlants, boundaryPlants, stringEscapes, splitBodies],
   judge(exchange, { contract, targetRejectsRepeats, targetHoldsEarlierRun }) {
     const { plan, response } = exchange;
-    if (plan.intent.kind !== 'valid' || response.status !== 200 || !isJudgeable(response)) return undefined;
+    const { status } = response;
+    if (plan.intent.kind !== 'valid' || !isSuccessStatus(contract.success, status) || !isJudgeable(response)) {
+      return undefined;
+    }
     // A fixed id an earlier run may have stored, on a target that answers repeats with 200: the
     // contract does not say which plant that answer carries (the stored one is a fair choice).
     const surelyNew = targetRejectsRepeats === true && targetHoldsEarlierRun !== true;
     if (plan.intent.idMayRepeat && !surelyNew) return undefined;
     const body = responseJson(exchange);
     if (!body.ok) {
-      return fail(`The 200 answer does not carry the plant sent: ${body.reason}.`, {
-        defect: notJsonDefect(200, response.headers['content-type'], saysJson(response.headers['content-type'])),
+      return fail(`The ${status} answer does not carry the plant sent: ${body.reason}.`, {
+        defect: notJsonDefect(status, response.headers['content-type'], saysJson(response.headers['content-type'])),
       });
     }
     if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
-      return fail('The 200 answer does not carry the plant sent: its body is not a JSON object.', {
-        defect: 'the 200 body is not a JSON object',
+      return fail(`The ${status} answer does not carry the plant sent: its body is not a JSON object.`, {
+        defect: `the ${status} body is not a JSON object`,
       });
     }
     const sent = sentObject(plan);
@@ -226,7 +238,7 @@ export const echo = defineCheck({
     const plant = body.value as Record<string, unknown>;
     const { echoed, defaulted } = echoedProperties(contract);
     for (const field of echoed) {
-      const problem = echoProblem(field, sent, plant, defaulted);
+      const problem = echoProblem(field, sent, { plant, status }, defaulted);
       if (problem !== undefined) return fail(problem, { defect: `"${field}" not echoed as sent` });
     }
     return PASS;
@@ -246,13 +258,14 @@ export const integerSpellingsCheck = defineCheck({
     const spelling = intent.writtenAs.written;
     // Judged only beside a plain twin that was accepted: the spelling, not the id, must be the difference.
     const twin = caseExchanges.find((other) => other.plan.intent.kind === 'valid');
-    if (twin?.response.status !== 200) return undefined;
-    if (response.status === 200) return PASS;
+    const { success } = context.contract;
+    if (twin === undefined || !isSuccessStatus(success, twin.response.status)) return undefined;
+    if (isSuccessStatus(success, response.status)) return PASS;
     if (response.status !== 400) return undefined;
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     return fail(
-      `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so rule 1 says 200.`,
+      `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so rule 1 says ${success.documented}.`,
       { defect: 'an integer id written as 1.0, 1e2 or -0 refused with 400' },
     );
   },

@@ -13,6 +13,7 @@ import {
   saysJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
+import { isSuccessStatus, type SuccessStatus } from '../src/contract/index.js';
 import { labelDefect, notJsonDefect, requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const responseSchema = defineCheck({
@@ -22,8 +23,9 @@ export const responseSchema = defineCheck({
   probes: 'all',
   judge(exchange, { contract }) {
     const { status } = exchange.response;
-    if (!isJudgeable(exchange.response) || (status !== 200 && status !== 400)) return undefined;
-    const schema = status === 200 ? 'Plant' : 'Error';
+    const success = isSuccessStatus(contract.success, status);
+    if (!isJudgeable(exchange.response) || (!success && status !== 400)) return undefined;
+    const schema = success ? 'Plant' : 'Error';
     const body = responseJson(exchange);
     const type = exchange.response.headers['content-type'];
     if (!body.ok)
@@ -31,12 +33,12 @@ export const responseSchema = defineCheck({
         `The ${status} answer should carry ${schema === 'Plant' ? 'a Plant' : 'an Error'}, but ${body.reason}.`,
         { defect: notJsonDefect(status, type, saysJson(type)) },
       );
-    const violations = (status === 200 ? contract.check.plant : contract.check.error)(body.value);
+    const violations = (success ? contract.check.plant : contract.check.error)(body.value);
     if (violations.length === 0) return PASS;
     const [first] = violations;
     const { intent } = exchange.plan;
     // An invalid body accepted and echoed gives an invalid Plant: one root cause, negative-rejection's.
-    const accepted = status === 200 && (intent.kind === 'invalid-body' || intent.kind === 'media-type');
+    const accepted = success && (intent.kind === 'invalid-body' || intent.kind === 'media-type');
     return fail(
       `The ${status} body is not a valid ${schema}: ${violations
         .map((v) => v.message)
@@ -57,11 +59,10 @@ export const contentType = defineCheck({
   rule: "The contract documents the 200 and 400 bodies as `application/json`; a document's own media type for the Plant and the Error (`application/problem+json`, say) takes its place. Any letter case and parameters such as charset are allowed, per RFC 9110.",
   probes: 'all',
   judge({ response }, { contract }) {
-    if (!isJudgeable(response) || (response.status !== 200 && response.status !== 400)) return undefined;
+    const success = isSuccessStatus(contract.success, response.status);
+    if (!isJudgeable(response) || (!success && response.status !== 400)) return undefined;
     const type = response.headers['content-type'];
-    const documented = mediaTypeEssence(
-      response.status === 200 ? contract.mediaTypes.plant : contract.mediaTypes.error,
-    );
+    const documented = mediaTypeEssence(success ? contract.mediaTypes.plant : contract.mediaTypes.error);
     if (isMediaType(type, documented)) return PASS;
     if (type !== undefined && hasSeveralValues(type)) {
       return fail(
@@ -81,15 +82,15 @@ export const contentType = defineCheck({
  * authentication failures, so 401 and 403 are always documented answers (whether refusing was right
  * is positive-acceptance's and auth-enforced's business).
  */
-function allowedStatuses(plan: PlannedRequest): readonly number[] {
+function allowedStatuses(plan: PlannedRequest, success: SuccessStatus): readonly number[] {
   const { intent } = plan;
   // HTTP's own answer to a body in a media type the operation does not take.
   if (intent.kind === 'media-type' || (intent.kind === 'valid-variant' && intent.writtenAs.aspect === 'media-type')) {
-    return [200, 400, 401, 403, 415];
+    return [success.status, 400, 401, 403, 415];
   }
   // HTTP's own answer to a body over the server's limit, which the contract leaves open.
-  if (intent.kind === 'invalid-body' && isLargeBody(plan)) return [200, 400, 401, 403, 413];
-  return [200, 400, 401, 403];
+  if (intent.kind === 'invalid-body' && isLargeBody(plan)) return [success.status, 400, 401, 403, 413];
+  return [success.status, 400, 401, 403];
 }
 
 export const documentedStatus = defineCheck({
@@ -97,13 +98,15 @@ export const documentedStatus = defineCheck({
   title: 'Only documented statuses are answered',
   rule: 'POST /plants documents 200 and 400 only, plus what HTTP defines for what the contract leaves open: 401/403 for authentication, 415 for a wrong Content-Type, 413 for an invalid body over 16 KiB. 3xx redirects and other 4xx are undocumented.',
   probes: 'all',
-  judge({ plan, response }) {
+  judge({ plan, response }, { contract }) {
     // Server errors belong to no-server-error, throttling is a note.
     if (!isJudgeable(response) || isServerError(response.status)) return undefined;
-    const allowed = allowedStatuses(plan);
-    if (allowed.includes(response.status)) return PASS;
+    const { success } = contract;
+    const allowed = allowedStatuses(plan, success);
+    if (allowed.includes(response.status) || isSuccessStatus(success, response.status)) return PASS;
+    const expected = [success.documented, ...allowed.slice(1)];
     return fail(
-      `The target answered ${response.status}, which the contract does not document for this request (expected ${allowed.join(' or ')}).`,
+      `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).`,
       { defect: statusDefect(response.status, plan) },
     );
   },

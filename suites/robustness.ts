@@ -9,6 +9,7 @@ import {
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
 import { requestKind, statusDefect } from '../src/runner/defects.js';
+import { isSuccessStatus } from '../src/contract/index.js';
 
 export const noServerError = defineCheck({
   id: 'no-server-error',
@@ -49,12 +50,14 @@ export const repeatedId = defineCheck({
   title: 'A repeated id gets a documented answer',
   rule: 'Rule 3: behaviour when the id already exists is not shown; whatever the target decides (200 or 400), it is a documented answer, not a 5xx.',
   probes: [repeatedIds],
-  judge({ plan, response }, _context, caseExchanges) {
+  judge({ plan, response }, { contract: { success } }, caseExchanges) {
     if (plan.intent.kind !== 'repeat' || response.status === 0 || isThrottled(response)) return undefined;
     // Only a repeat of an id the target did store says anything about repeats.
-    if (caseExchanges[0]?.response.status !== 200) return undefined;
-    if (response.status === 200 || response.status === 400) return PASS;
-    return fail(`Sending an existing id again was answered ${response.status}; the contract documents 200 and 400.`, {
+    const first = caseExchanges[0];
+    if (first === undefined || !isSuccessStatus(success, first.response.status)) return undefined;
+    if (isSuccessStatus(success, response.status) || response.status === 400) return PASS;
+    const documented = `${success.documented} and 400`;
+    return fail(`Sending an existing id again was answered ${response.status}; the contract documents ${documented}.`, {
       defect: statusDefect(response.status, plan),
     });
   },

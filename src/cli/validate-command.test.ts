@@ -65,6 +65,16 @@ describe('plantstore validate', () => {
     expect((await validate(unnamed)).out).toContain('  tested: POST /plants: NewPlant');
   });
 
+  it('names the status the Plant comes with: 201 where the document writes 201 Created', async () => {
+    const responses = {
+      '201': { description: 'Created', content: json(plant) },
+      '400': { description: 'Error', content: json(error) },
+    };
+    expect((await validate(write('created.yaml', document({ responses })))).out).toContain(
+      '  tested: POST /plants: NewPlant, Plant (201) and Error (400) as application/json',
+    );
+  });
+
   it('summarises a valid document: what is tested, how, and what is not', async () => {
     const file = write('valid.yaml', document({}, { servers: [{ url: 'https://api.example.com/v2' }] }));
     expect(await validate(file)).toEqual({
@@ -92,14 +102,16 @@ describe('plantstore validate', () => {
   });
 
   it('reports every problem that would stop test or serve, and exits 1', async () => {
-    const post = { requestBody: undefined, responses: { '201': { description: 'made', content: json(plant) } } };
+    const post = { requestBody: undefined, responses: { '204': { description: 'made' } } };
     const file = write('three-problems.yaml', document(post));
     const { code, out, err } = await validate(file);
     expect({ code, out }).toEqual({ code: 1, out: '' });
     expect(err.split('\n')).toEqual([
       `${file} cannot be used (3 problems):`,
       expect.stringMatching(/^ {2}at \/paths\/~1plants\/post: POST \/plants has no request body/),
-      expect.stringMatching(/^ {2}at \/paths\/~1plants\/post: POST \/plants has no 200 response .*documents 201\)/),
+      expect.stringMatching(
+        /^ {2}at \/paths\/~1plants\/post: POST \/plants documents no success response with a Plant: .*\(204 carries none; looked/,
+      ),
       expect.stringMatching(/^ {2}at \/paths\/~1plants\/post: POST \/plants documents no Error schema/),
       '',
     ]);

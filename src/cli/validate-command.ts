@@ -16,8 +16,8 @@ export const validateCommand: CliCommand = {
 
 Validates an OpenAPI 3.0 or 3.1 document (YAML or JSON) against its specification, resolves every
 $ref, and checks everything test, serve and mock need from it: POST /plants with a JSON request
-body, a 200 response and an Error response (400, else 4XX or default) with JSON schemas, and no
-schema keyword plantstore cannot honour. Prints every problem with its location; a document it
+body, a success response (200, else 201, another 2xx or 2XX) and an Error response (400, else 4XX
+or default) with JSON schemas, and no schema keyword plantstore cannot honour. Prints every problem with its location; a document it
 calls valid is one test, serve and mock accept. Swagger 2.0 is refused with how to convert it.
 
 Arguments:
@@ -74,11 +74,11 @@ async function serverProblems(contract: Contract): Promise<DocumentProblem[]> {
 /** The lines printed for a valid document: what plantstore tests, how, and what it leaves untested. */
 export function summarise(file: string, contract: Contract): string[] {
   const operations = contract.otherOperations.filter((name) => !name.startsWith('webhook ')).length + 1;
-  const { mediaTypes, errorStatus } = contract;
+  const { mediaTypes, errorStatus, success } = contract;
   const media = new Set(Object.values(mediaTypes));
   const lines = [
     `${file}: valid OpenAPI ${contract.version} document, ${operations} operation${operations === 1 ? '' : 's'}`,
-    `  tested: POST /plants${operationIdShown(contract)}: NewPlant, Plant (200) and Error (${errorStatus}) ` +
+    `  tested: POST /plants${operationIdShown(contract)}: NewPlant, Plant (${success.documented}) and Error (${errorStatus}) ` +
       `as ${[...media].join(', ')}; ${describeAuth(contract)}`,
   ];
   if (contract.basePath !== '') {

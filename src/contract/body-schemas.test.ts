@@ -43,4 +43,22 @@ describe('findBodies', () => {
     expect(status(['default'])).toBe('default');
     expect(status(['404'])).toMatch(/^POST \/plants documents no Error schema: .*it documents 200, 404\)/);
   });
+
+  it('takes the Plant from 200, else 201, else the lowest other 2xx with a JSON schema, else 2XX, and says which', () => {
+    const json = { content: { 'application/json': { schema } } };
+    const success = (responses: Record<string, unknown>) => {
+      const plant = findBodies({ requestBody: json, responses }, pointer, 'POST /plants').plant;
+      return typeof plant === 'string' ? plant : plant.status;
+    };
+    expect(success({ '2XX': json, '202': json, '201': json, '200': json })).toBe('200');
+    expect(success({ '2XX': json, '202': json, '201': json })).toBe('201');
+    expect(success({ '2XX': json, '203': json, '202': json, '201': { description: 'no body' } })).toBe('202');
+    expect(success({ '2XX': json, '204': { description: 'none' } })).toBe('2XX');
+    expect(success({ '200': { description: 'no body' }, '201': json })).toMatch(/^The 200 response of .* no JSON/);
+    expect(success({ '204': { description: 'none' }, '400': json })).toBe(
+      'POST /plants documents no success response with a Plant: no 200, and no 2xx response with a JSON schema ' +
+        '(204 carries none; looked under /paths/~1plants/post/responses; it documents 204, 400); ' +
+        'plantstore expects the created Plant there.',
+    );
+  });
 });

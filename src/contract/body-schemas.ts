@@ -20,7 +20,7 @@ export interface BodySchema {
 /** The operation's three schemas, each found or explained. */
 export interface OperationBodies {
   readonly newPlant: BodySchema | string;
-  readonly plant: BodySchema | string;
+  readonly plant: (BodySchema & { readonly status: string }) | string;
   readonly error: (BodySchema & { readonly status: string }) | string;
 }
 
@@ -55,9 +55,11 @@ function jsonSchemaOf(content: unknown, pointer: string, what: string): BodySche
 }
 
 /**
- * Finds the NewPlant (request body), Plant (200 response) and Error schemas of an operation of the
- * dereferenced document. The Error schema is the 400 response's; failing that a `4XX` or `default`
- * response's. Each one missing is explained in a sentence naming where it was looked for.
+ * Finds the NewPlant (request body), Plant (success response) and Error schemas of an operation of the
+ * dereferenced document. The Plant schema is the 200 response's when there is one; else the first of
+ * 201, the other 2xx codes in order and `2XX` that has a JSON schema. The Error schema is the 400
+ * response's; failing that a `4XX` or `default` response's. Each one missing is explained in a sentence
+ * naming where it was looked for.
  */
 export function findBodies(operation: JsonObject, pointer: string, name: string): OperationBodies {
   const requestBody = operation.requestBody;
@@ -65,11 +67,34 @@ export function findBodies(operation: JsonObject, pointer: string, name: string)
     ? jsonSchemaOf(requestBody.content, `${pointer}/requestBody`, `The request body of ${name}`)
     : `${name} has no request body (looked for requestBody at ${pointer}); plantstore sends a NewPlant there.`;
   const responses = isObject(operation.responses) ? operation.responses : {};
+  return { newPlant, plant: findPlantBody(responses, pointer, name), error: findErrorBody(responses, pointer, name) };
+}
+
+function findPlantBody(responses: JsonObject, pointer: string, name: string): OperationBodies['plant'] {
   const statuses = Object.keys(responses);
-  const plant = isObject(responses['200'])
-    ? jsonSchemaOf(responses['200'].content, `${pointer}/responses/200`, `The 200 response of ${name}`)
-    : `${name} has no 200 response (looked at ${pointer}/responses/200; ${listedStatuses(statuses)}); plantstore expects a Plant there.`;
-  return { newPlant, plant, error: findErrorBody(responses, pointer, name) };
+  const schemaAt = (status: string, what: string): OperationBodies['plant'] => {
+    const found = jsonSchemaOf((responses[status] as JsonObject).content, `${pointer}/responses/${status}`, what);
+    return typeof found === 'string' ? found : { ...found, status };
+  };
+  if (isObject(responses['200'])) return schemaAt('200', `The 200 response of ${name}`);
+  const successes = successCandidates(responses);
+  for (const status of successes) {
+    const found = schemaAt(status, 'unused');
+    if (typeof found !== 'string') return found;
+  }
+  const none = `${name} documents no success response with a Plant: no 200, and no 2xx response with a JSON schema`;
+  const without =
+    successes.length === 0 ? '' : `${successes.join(', ')} carr${successes.length === 1 ? 'ies' : 'y'} none; `;
+  return `${none} (${without}looked under ${pointer}/responses; ${listedStatuses(statuses)}); plantstore expects the created Plant there.`;
+}
+
+/** The 2xx responses other than 200, in the order the success is chosen: 201, the others ascending, `2XX`. */
+function successCandidates(responses: JsonObject): string[] {
+  const codes = Object.keys(responses)
+    .filter((key) => /^2\d\d$/.test(key) && key !== '200' && isObject(responses[key]))
+    .sort((a, b) => (a === '201' ? -1 : b === '201' ? 1 : Number(a) - Number(b)));
+  const range = Object.keys(responses).filter((key) => key.toUpperCase() === '2XX' && isObject(responses[key]));
+  return [...codes, ...range];
 }
 
 function listedStatuses(statuses: readonly string[]): string {

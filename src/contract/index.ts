@@ -20,6 +20,7 @@ export { operationPath, requestPath, routeProblem } from './route.js';
 export { errorBody, problem, PROBLEMS, type Problem, type ProblemKind } from './problems.js';
 export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type ViolationKind } from './schemas.js';
 export { type ContractAuth } from './security.js';
+export { isSuccessStatus, type SuccessStatus } from './success-status.js';
 export {
   ContractError,
   DEFAULT_SPEC_PATH,

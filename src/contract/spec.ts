@@ -10,6 +10,7 @@ import { prebuiltReadings } from './prebuilt-document.js';
 import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
 import { withTrustedSchemas, type JsonSchema, type SchemaCheck } from './schemas.js';
 import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
+import { successStatusOf, type SuccessStatus } from './success-status.js';
 
 export { ContractError, type DocumentProblem } from './contract-error.js';
 
@@ -32,7 +33,7 @@ export interface Contract {
   readonly dialect: SchemaDialect;
   /** The operationId of POST /plants. */
   readonly operationId: string;
-  /** The request body (NewPlant), 200 response (Plant) and Error schemas, dereferenced. */
+  /** The request body (NewPlant), success response (Plant) and Error schemas, dereferenced. */
   readonly schemas: Three<JsonSchema>;
   /** Checks of parsed JSON values (see `parseExactJson`) against the three schemas (`compiled.*.check`). */
   readonly check: Three<SchemaCheck>;
@@ -42,6 +43,8 @@ export interface Contract {
   readonly locations: Three<string>;
   /** The media type key each schema was found under, e.g. `application/json; charset=utf-8`. */
   readonly mediaTypes: Three<string>;
+  /** The response the Plant schema comes from: `200`, else `201`, another 2xx or `2XX` (see `findBodies`). */
+  readonly success: SuccessStatus;
   /** The response the Error schema comes from: `400`, else `4XX`, else `default`. */
   readonly errorStatus: string;
   /** The path of the first server URL (`/v1`), `` when none: a hint for `--base-url`, never applied. */
@@ -173,7 +176,8 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
   const plant = compile(bodies.plant, 'a Plant', 'Plant');
   const error = compile(bodies.error, 'an Error', 'Error');
   if (!newPlant || !plant || !error || problems.length > 0) return { problems: onePerPlace(problems) };
-  const found = bodies as Three<BodySchema> & { readonly error: { readonly status: string } };
+  type Status = { readonly status: string };
+  const found = bodies as Three<BodySchema> & { readonly plant: Status; readonly error: Status };
   const { operationId } = operation.found;
   const auth = operationAuth(document, operation.found);
   const contract: Contract = {
@@ -187,6 +191,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     compiled: { newPlant, plant, error },
     locations: { newPlant: found.newPlant.pointer, plant: found.plant.pointer, error: found.error.pointer },
     mediaTypes: { newPlant: found.newPlant.mediaType, plant: found.plant.mediaType, error: found.error.mediaType },
+    success: successStatusOf(found.plant.status),
     errorStatus: found.error.status,
     basePath: serverBasePath(document),
     auth: auth.auth,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  isSuccessStatus,
   OPERATION,
   operationPath,
   problem,
@@ -139,7 +140,8 @@ function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, setti
   // In this order, as the answer's header lines: the outcome's, CORS, then Connection.
   const cors = settings.cors ? corsHeaders(req.headers) : undefined;
   const head = cors === undefined && !close ? headers : { ...headers, ...cors, ...(close ? CLOSE : NO_HEADERS) };
-  const label = status === 200 && !failed ? settings.served.plantContentType : settings.served.errorContentType;
+  const plant = !failed && isSuccessStatus(settings.served.contract.success, status);
+  const label = plant ? settings.served.plantContentType : settings.served.errorContentType;
   sendJson(res, status, body, head !== undefined && isEmpty(head) ? undefined : head, label);
   if (close) res.once('finish', () => req.socket.destroySoon());
   return status;

@@ -1,4 +1,4 @@
-import { parseExactJson, problem, stringifyExactJson } from '../contract/index.js';
+import { isSuccessStatus, parseExactJson, problem, stringifyExactJson } from '../contract/index.js';
 import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
 import type { Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
@@ -24,10 +24,11 @@ export interface AnswerContext {
 export function renderDecision(decision: PrismDecision, context: AnswerContext): Outcome {
   if (decision.kind === 'problem') return renderPrismProblem(decision, context);
   const { response } = decision;
-  if (response.statusCode === 400) return forcedError();
-  if (response.statusCode === 200 && context.preferences.exampleKey === undefined) {
-    if (!context.dynamic) return { status: 200, body: context.served.plantBody(context.accepted) };
-    return { status: 200, body: validGeneratedPlant(response.body, context) };
+  const status = response.statusCode;
+  if (status === 400) return forcedError();
+  if (isSuccessStatus(context.served.contract.success, status) && context.preferences.exampleKey === undefined) {
+    if (!context.dynamic) return { status, body: context.served.plantBody(context.accepted) };
+    return { status, body: validGeneratedPlant(response.body, context) };
   }
   return { status: response.statusCode, body: JSON.stringify(response.body ?? null) };
 }
@@ -84,11 +85,12 @@ function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
   const { code, exampleKey } = context.preferences;
   if (exampleKey !== undefined) return undefined;
   if (code === 400) return forcedError();
-  if (code !== undefined && code !== 200) return undefined;
+  const { success } = context.served.contract;
+  if (code !== undefined && !isSuccessStatus(success, code)) return undefined;
   const body = context.dynamic
     ? stringifyExactJson(context.generatedPlant())
     : context.served.plantBody(context.accepted);
-  return { status: 200, body };
+  return { status: code ?? success.status, body };
 }
 
 function forcedError(): Outcome {

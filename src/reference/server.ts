@@ -89,6 +89,6 @@ function storeAndEcho(served: ServedContract, store: PlantStore): Answer {
     if (id !== undefined && !store.add(id)) {
       return { failure: problem('duplicateId', `A plant with id ${id} already exists: choose another id.`) };
     }
-    return { status: 200, body: served.plantBody(accepted) };
+    return { status: served.contract.success.status, body: served.plantBody(accepted) };
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isSuccessStatus, successStatusOf, type SuccessStatus } from '../contract/success-status.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange } from './http/client.js';
 import { isTlsFailure } from './http/transport-errors.js';
@@ -33,11 +34,14 @@ export class RunEvidence {
   readonly valid = new Map<string, number>();
   /** Transport failures of every exchange, by name. */
   readonly transport = new Map<string, number>();
-  /** Valid NewPlants accepted with 200, and those of them whose id an earlier run may have sent. */
+  /** Valid NewPlants accepted with the success status, and those of them whose id an earlier run may have sent. */
   validAccepted = 0;
   validAcceptedMayRepeat = 0;
   /** Answers per probe, by status or transport failure. */
   readonly byProbe = new Map<string, Map<string, number>>();
+
+  /** `success`: the contract's success status, which counts a valid NewPlant as accepted. */
+  constructor(readonly success: SuccessStatus = successStatusOf('200')) {}
 
   add(run: CaseRun): void {
     const probe = run.generated.probe.name;
@@ -49,7 +53,7 @@ export class RunEvidence {
       bump(answers, key);
       const { intent } = exchange.plan;
       if (intent.kind === 'valid') bump(this.valid, key);
-      if (intent.kind === 'valid' && exchange.response.status === 200) {
+      if (intent.kind === 'valid' && isSuccessStatus(this.success, exchange.response.status)) {
         this.validAccepted++;
         if (intent.idMayRepeat) this.validAcceptedMayRepeat++;
       }

@@ -26,10 +26,10 @@ export function explainSkip(
   let why: string;
   if (couldNotJudge) {
     why = `Nothing to judge: ${seen}, and the URL does not answer like a Plant Store (${couldNotJudge.code}).`;
-  } else if (answers.size > 0 && evidence.valid.size > 0 && !evidence.valid.has('200')) {
+  } else if (answers.size > 0 && evidence.valid.size > 0 && evidence.validAccepted === 0) {
     const finding = ACCEPTANCE_CHECKS.map((id) => findings.find((f) => f.checks.includes(id))).find(Boolean);
     const because = finding ? `: finding ${finding.fingerprint} ("${finding.title}")` : '';
-    why = `Nothing to judge: ${seen}. No valid NewPlant was accepted with 200 (they were answered ${countsText(evidence.valid)}${because}), and this check judges what follows an accepted plant.`;
+    why = `Nothing to judge: ${seen}. No valid NewPlant was accepted with ${evidence.success.documented} (they were answered ${countsText(evidence.valid)}${because}), and this check judges what follows an accepted plant.`;
   } else if (
     check.id === 'echo' &&
     evidence.validAccepted > 0 &&

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Contract } from '../contract/index.js';
+import { isSuccessStatus, type Contract } from '../contract/index.js';
 import type { JudgeContext } from './check.js';
 import type { ExactJson } from '../contract/schema/index.js';
 import { createReferenceServer } from '../reference/server.js';
@@ -168,7 +168,7 @@ export async function probeTarget(
           }),
     };
   }
-  if (second.response.status === 200) return { rejectsRepeats: false };
+  if (isSuccessStatus(contract.success, second.response.status)) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
 }
 
@@ -185,7 +185,7 @@ async function repeatAnswer(
   first: { plant: PlantDraft; rendered: RenderedPlant; other: PlantDraft | undefined; key: string; id: bigint },
 ): Promise<Exchange> {
   const identical = await client.send(validRequest(first.rendered));
-  if (identical.response.status !== 200 || first.other === undefined) return identical;
+  if (!isSuccessStatus(contract.success, identical.response.status) || first.other === undefined) return identical;
   const accepted = await client.send(validRequest(renderPlant(first.other, fresh, 'preflight-other')));
   if (accepted.response.status < 200 || accepted.response.status > 299) return identical;
   const raw = new Map([[first.key, `${first.id}`]]);
