@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CORRECT_STEPS, faultyTarget } from '../fixtures/base/plant-service.js';
 import { runConformance } from '../index.js';
+import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
+import { startDocumentServer } from '../fixtures/documents/hand-server.js';
+import { labelsWithRepeats } from '../fixtures/documents/servers/shapes.js';
 
 /** Two root causes the same probe (invalid bodies) finds: a missing name and a null tag, both accepted. */
 const twoDefects = faultyTarget(
@@ -28,6 +31,38 @@ describe('a check keeps one counterexample per root cause', () => {
       const titles = (report.findings ?? []).map((finding) => finding.title);
       expect(titles.some((title) => title.includes('"name"'))).toBe(true);
       expect(titles.some((title) => title.includes('"tag"'))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('keeps a second broken keyword of one field beside the first: null labels and a repeated label accepted', async () => {
+    const entry = DOCUMENTS.find((candidate) => candidate.file === '10-labels-array.yaml');
+    if (!entry) throw new Error('10-labels-array.yaml is not in the catalog');
+    const repeats = labelsWithRepeats();
+    // A typed decoder reads `"labels": null` as no labels (Go's nil slice), and the repeat goes unchecked.
+    const target = await startDocumentServer({
+      ...repeats,
+      create: (body) => {
+        if (body.labels === null) delete body.labels;
+        return repeats.create(body);
+      },
+    });
+    try {
+      const report = await runConformance({
+        baseUrl: target.url,
+        token: target.token,
+        spec: documentPath(entry),
+        seed: 20261123,
+        runs: 30,
+        concurrency: 4,
+        timeoutMs: 5_000,
+        budgetMs: 40_000,
+        checks: ['negative-rejection'],
+      });
+      const titles = (report.findings ?? []).map((finding) => finding.title);
+      expect(titles.filter((title) => title.includes('"labels" holds null'))).toHaveLength(1);
+      expect(titles.filter((title) => title.includes('uniqueItems'))).toHaveLength(1);
     } finally {
       await target.close();
     }

@@ -49,16 +49,31 @@ export class CheckTally {
 
 /** The first quoted name of a description: the field an invalid body breaks (`"tag" holds null`). */
 const FIELD = /"((?:[^"\\]|\\.)*)"/;
+/** The keyword a variant of the document breaks, as its description ends: `(keyword uniqueItems)`. */
+const KEYWORD = /\(keyword (\w+)\)$/;
+/**
+ * Keywords about reading the value at all (its presence, type and format, and the rewrites that name no
+ * keyword: `"id" set to 0.5`, `"ID"` for `"id"`): one cause, how the target reads the field. A `null` taken
+ * as absent and a missing field defaulted are one habit; a repeated item or a length left unchecked is another.
+ */
+const READING_KEYWORDS: ReadonlySet<string> = new Set(['', 'type', 'format', 'required']);
+
+/** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
+function brokenRule(what: string): string {
+  const keyword = KEYWORD.exec(what)?.[1] ?? '';
+  return `${FIELD.exec(what)?.[1] ?? ''}\u0000${READING_KEYWORDS.has(keyword) ? '' : keyword}`;
+}
 
 /**
- * What tells two kept cases apart: their probe, for an invalid body the field it breaks, and the defect with the
- * request's own description left out. An accepted out-of-range id and a wrong refusal status on another id are two
+ * What tells two kept cases apart: their probe, for an invalid body the field and the rule it breaks
+ * ({@link brokenRule}: a `null` accepted for an array and a repeated item accepted are two root causes),
+ * and the defect with the request's own description left out. An accepted out-of-range id and a wrong refusal status on another id are two
  * defects of one field: neither may hide the other; bodies of other media types accepted are one.
  */
 function keyOf(run: CaseRun, verdict: CaseVerdict): string {
   const plan = run.exchanges[verdict.exchangeIndex]?.plan;
   const intent = plan?.intent;
-  const field = intent?.kind === 'invalid-body' ? (FIELD.exec(intent.what)?.[1] ?? '') : '';
+  const field = intent?.kind === 'invalid-body' ? brokenRule(intent.what) : '';
   const { defect } = verdict;
   const kind =
     defect === undefined || plan === undefined
