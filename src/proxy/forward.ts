@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { describeTransportError } from '../runner/http/transport-errors.js';
 import { endToEnd, upstreamRequestHeaders } from './headers.js';
+import type { Sweeper, Watched } from './sweep.js';
 import type { Upstream, UpstreamConnection, UpstreamUser } from './upstream.js';
 import {
   bodyReader,
@@ -82,6 +83,8 @@ export interface ConnectionOptions {
   readonly fault: FaultAnswer;
   /** Called as each request's head arrives. */
   readonly onRequest: (head: RequestHead) => ExchangeHooks;
+  /** The proxy's one timer: idle client connections are closed on its sweeps. */
+  readonly sweeper: Sweeper;
 }
 
 /** A client connection with no exchange is closed after this long (Node's server keeps 5 s; browsers like longer). */
@@ -98,23 +101,25 @@ export function serveConnection(socket: Socket, options: ConnectionOptions): voi
   new ClientConnection(socket, options).start();
 }
 
-class ClientConnection {
+class ClientConnection implements Watched {
   /** Bytes read that belong to requests after the current one. */
   private buffered: Buffer | null = null;
   private exchange: ExchangeInFlight | null = null;
   private closing = false;
+  /** The sweeper's tick when a byte last arrived or the last exchange ended. */
+  private lastTick: number;
 
   constructor(
     private readonly socket: Socket,
     private readonly options: ConnectionOptions,
-  ) {}
+  ) {
+    this.lastTick = options.sweeper.tick;
+  }
 
   start(): void {
-    const { socket } = this;
+    const { socket, options } = this;
     socket.setNoDelay(true);
-    socket.setTimeout(CLIENT_IDLE_MS, () => {
-      if (this.exchange === null) socket.destroy();
-    });
+    options.sweeper.watch(this);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => this.exchange?.clientDrained());
     socket.on('error', () => undefined);
@@ -124,12 +129,18 @@ class ClientConnection {
     });
     socket.on('close', () => {
       this.closing = true;
+      options.sweeper.unwatch(this);
       this.exchange?.clientGone();
     });
   }
 
+  sweep(): void {
+    if (this.exchange === null && this.options.sweeper.elapsed(this.lastTick, CLIENT_IDLE_MS)) this.socket.destroy();
+  }
+
   private onData(chunk: Buffer): void {
     if (this.closing) return;
+    this.lastTick = this.options.sweeper.tick;
     let rest = chunk;
     if (this.exchange?.readingBody === true) {
       const taken = this.exchange.requestBytes(rest);
@@ -165,6 +176,7 @@ class ClientConnection {
 
   private exchangeOver(keepOpen: boolean): void {
     this.exchange = null;
+    this.lastTick = this.options.sweeper.tick;
     if (!keepOpen) return this.close();
     this.socket.resume();
     this.readRequest();
@@ -197,7 +209,16 @@ class ExchangeInFlight implements UpstreamUser {
   private readonly started = performance.now();
   private readonly requestBody: Capture;
   private readonly requestReader: BodyReader;
-  private readonly connection: UpstreamConnection;
+  /** Undefined while the exchange waits for a connection (every one allowed is in use). */
+  private connection: UpstreamConnection | undefined;
+  /** What was to go upstream while no connection was free. */
+  private pending: (Buffer | string)[] | undefined;
+  /** Everything sent upstream, kept while the request may be sent again (see `mayResend`), else null. */
+  private sent: (Buffer | string)[] | null;
+  private sentBytes = 0;
+  private resent = false;
+  /** The client was paused while no connection was free. */
+  private waitedForConnection = false;
   private over: ((keepOpen: boolean) => void) | undefined;
   private clientKeepsAlive: boolean;
   /** Response bytes read before its head was complete. */
@@ -227,7 +248,9 @@ class ExchangeInFlight implements UpstreamUser {
     this.requestBody = new Capture(options.cap);
     this.requestReader = bodyReader(framing);
     this.clientKeepsAlive = keepsAlive(head.rawHeaders, head.minorVersion);
+    this.sent = replayable(head) ? [] : null;
     this.connection = options.upstream.acquire(this);
+    if (this.connection === undefined) this.pending = [];
   }
 
   /** The client is still sending this request's body. */
@@ -238,15 +261,66 @@ class ExchangeInFlight implements UpstreamUser {
   /** Sends the request's head and what of its body came with it; how many of `rest`'s bytes were its body. */
   start(rest: Buffer, over: (keepOpen: boolean) => void): number {
     this.over = over;
-    const { socket } = this.connection;
     const expect = headerValue(this.head.rawHeaders, 'expect');
     if (expect?.toLowerCase() === '100-continue') this.client.write('HTTP/1.1 100 Continue\r\n\r\n');
     const taken = this.requestReader.take(rest, (content) => this.requestBody.add(content));
     if (taken < 0) return this.brokenBody(rest.length);
     const headText = this.upstreamHead();
-    if (taken === 0) socket.write(headText, 'latin1');
-    else socket.write(withHead(headText, rest.subarray(0, taken)));
+    this.toUpstream(taken === 0 ? headText : withHead(headText, rest.subarray(0, taken)));
     return taken;
+  }
+
+  /**
+   * Sends bytes of the request upstream, or keeps them until a connection is free. When the first
+   * write to a reused connection is refused at once, the upstream had closed it: nothing of the
+   * request reached it, and the request goes again on a new connection.
+   */
+  private toUpstream(bytes: Buffer | string): void {
+    const connection = this.connection;
+    if (connection === undefined) return void this.pending?.push(bytes);
+    const first = this.sentBytes === 0;
+    this.keepSent(bytes);
+    if (!connection.send(bytes)) {
+      if (first && connection.reused && !this.resent) this.resend(connection, [bytes]);
+      return;
+    }
+    if (connection.congested) this.client.pause();
+  }
+
+  /** Keeps what was sent while the request may go again, up to {@link RESEND_BYTES}. */
+  private keepSent(bytes: Buffer | string): void {
+    this.sentBytes += bytes.length;
+    if (this.sent === null) return;
+    if (this.sentBytes > RESEND_BYTES) this.sent = null;
+    else this.sent.push(bytes);
+  }
+
+  /** The request again, from its first byte, on a new connection in place of `connection` (once). */
+  private resend(connection: UpstreamConnection, again: readonly (Buffer | string)[]): void {
+    this.resent = true;
+    const fresh = this.options.upstream.replace(connection, this);
+    this.connection = fresh;
+    for (const bytes of again) fresh.send(bytes);
+    if (fresh.congested) this.client.pause();
+  }
+
+  /**
+   * Whether a request whose connection closed before any byte of its answer may be sent again:
+   * never on a new connection, never twice, only one that is all still held (at most 64 KiB) and
+   * that its method or an Idempotency-Key says may be repeated, as Go's net/http rules. A POST
+   * /plants without one may have been stored: it is answered 502 instead.
+   */
+  private mayResend(): boolean {
+    return this.connection?.reused === true && !this.resent && this.sent !== null;
+  }
+
+  /** The connection this exchange waited for: what was kept for it goes now. */
+  attached(connection: UpstreamConnection): void {
+    this.connection = connection;
+    const pending = this.pending ?? [];
+    this.pending = undefined;
+    for (const bytes of pending) this.toUpstream(bytes);
+    if (this.waitedForConnection) this.client.resume();
   }
 
   /** Chunks that break the coding: nothing more of this connection can be read. */
@@ -269,12 +343,17 @@ class ExchangeInFlight implements UpstreamUser {
   requestBytes(bytes: Buffer): number {
     const taken = this.requestReader.take(bytes, (content) => this.requestBody.add(content));
     if (taken < 0) return this.brokenBody(bytes.length);
-    if (taken > 0 && !this.connection.socket.write(bytes.subarray(0, taken))) this.client.pause();
+    if (taken > 0) this.toUpstream(bytes.subarray(0, taken));
+    // A request waiting for a connection is held in memory: the client waits too.
+    if (this.pending !== undefined && taken > 0) {
+      this.waitedForConnection = true;
+      this.client.pause();
+    }
     return taken;
   }
 
   clientDrained(): void {
-    this.connection.socket.resume();
+    this.connection?.resume();
   }
 
   drained(): void {
@@ -294,7 +373,7 @@ class ExchangeInFlight implements UpstreamUser {
   /** The client went away before the exchange was over: the upstream connection is dropped with it. */
   clientGone(): void {
     if (this.settled) return;
-    this.options.upstream.discard(this.connection);
+    this.options.upstream.discard(this.connection, this);
     this.finish({ clientAborted: true }, false);
   }
 
@@ -373,7 +452,7 @@ class ExchangeInFlight implements UpstreamUser {
     if (this.held !== undefined) return void this.held.push(bytes);
     const head = this.unsentHead;
     this.unsentHead = undefined;
-    if (!this.client.write(head === undefined ? bytes : withHead(head, bytes))) this.connection.socket.pause();
+    if (!this.client.write(head === undefined ? bytes : withHead(head, bytes))) this.connection?.pause();
   }
 
   /** Sends the answer's head if no body bytes went with it. */
@@ -404,14 +483,19 @@ class ExchangeInFlight implements UpstreamUser {
       head !== null &&
       this.responseFraming.kind !== 'close' &&
       keepsAlive(head.rawHeaders, head.minorVersion);
-    if (reusable) this.options.upstream.release(this.connection);
-    else this.options.upstream.discard(this.connection);
+    const { upstream } = this.options;
+    if (reusable && this.connection !== undefined) upstream.release(this.connection);
+    else upstream.discard(this.connection, this);
     this.finish(undefined, this.clientKeepsAlive && this.requestReader.done);
   }
 
   closed(error: unknown): void {
     if (this.settled) return;
     if (this.responseFraming.kind === 'close' && this.responseReader !== null) return this.complete();
+    const connection = this.connection;
+    const answerBegan = this.responseReader !== null || this.responseStart !== null;
+    if (!answerBegan && connection !== undefined && this.sent !== null && this.mayResend())
+      return this.resend(connection, this.sent);
     if (error !== undefined) return this.upstreamFailed(describeTransportError(error, false));
     this.upstreamFailed(this.responseStart === null ? 'connection-reset' : 'not-http');
   }
@@ -419,7 +503,7 @@ class ExchangeInFlight implements UpstreamUser {
   /** The upstream failed: the proxy answers itself if no answer began, else the client sees it cut. */
   private upstreamFailed(transportError: string): void {
     if (this.settled) return;
-    this.options.upstream.discard(this.connection);
+    this.options.upstream.discard(this.connection, this);
     if (this.responseReader !== null) {
       this.client.destroy();
       return this.finish({ transportError }, false);
@@ -453,6 +537,21 @@ class ExchangeInFlight implements UpstreamUser {
     this.hooks.settled(this.snapshot(extra));
     this.over?.(keepOpen);
   }
+}
+
+/** Bytes of a request kept to send it again: as much as is sent in one write (a request head and a small body). */
+const RESEND_BYTES = 64 * 1024;
+
+/** Methods a client may send again without asking (RFC 9110, 9.2.2), as Go's transport reads `isReplayable`. */
+const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/** Whether a request may be sent twice: an idempotent method, or an idempotency key says so. */
+function replayable(head: RequestHead): boolean {
+  return (
+    REPEATABLE_METHODS.has(head.method) ||
+    headerValue(head.rawHeaders, 'idempotency-key') !== undefined ||
+    headerValue(head.rawHeaders, 'x-idempotency-key') !== undefined
+  );
 }
 
 /** A head (latin1 text) and the bytes that follow it, in one buffer. */

@@ -23,6 +23,7 @@ import {
 import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 import { Observations } from './observations.js';
 import { createRedactor, type Redactor } from './secrets.js';
+import { Sweeper } from './sweep.js';
 import { createUpstream, type Upstream } from './upstream.js';
 import { headerValue, type RequestHead } from './wire.js';
 import { annotation, hasFindings, judgeObserved, proxyChecks, verdictText, type JudgedExchange } from './verdict.js';
@@ -50,6 +51,11 @@ export interface ProxyOptions {
   readonly token?: string;
   /** Bytes of each body judged (default 1 MiB); bodies beyond are streamed whole, judged by form only. */
   readonly judgeBytes?: number;
+  /**
+   * Connections to the upstream open at most (default 256); exchanges beyond wait for one, within
+   * `timeoutMs`.
+   */
+  readonly maxConnections?: number;
   /** The checks to judge with (default: the built-in ones that judge one exchange). */
   readonly checks?: readonly CheckDefinition[];
   /** One line per exchange, already redacted, without a newline. */
@@ -80,10 +86,19 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const url = parseUpstream(options.upstream);
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
-  const upstream = createUpstream(url, options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS, options.upstreamCa);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
+  const sweeper = new Sweeper(timeoutMs);
+  const upstream = createUpstream(url, {
+    timeoutMs,
+    ca: options.upstreamCa,
+    maxConnections: options.maxConnections,
+    sweeper,
+  });
   const redactor = createRedactor([options.token]);
   const observations = new Observations(options.checks ?? proxyChecks(), shownUrl(url));
-  const connection = connectionOptions(options, { contract, upstream, redactor, observations });
+  const settlements = new Settlements();
+  const state = { contract, upstream, redactor, observations, settlements, sweeper };
+  const connection = connectionOptions(options, state);
   // An http.Server for what it is to its users (listen, address, close), but each connection is read
   // by the proxy itself: forwarding bytes as they come costs a fraction of Node's request objects.
   const server = createServer();
@@ -101,12 +116,13 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     port,
     server,
     secrets: redactor.secrets,
-    report: () => observations.report(),
+    report: () => (settlements.flush(), observations.report()),
     close: () =>
       new Promise((resolve) => {
-        server.close(() => resolve());
+        server.close(() => (settlements.flush(), resolve()));
         for (const socket of sockets) socket.destroy();
         upstream.destroy();
+        sweeper.stop();
       }),
   };
 }
@@ -143,6 +159,49 @@ interface ProxyState {
   readonly upstream: Upstream;
   readonly redactor: Redactor;
   readonly observations: Observations;
+  readonly settlements: Settlements;
+  readonly sweeper: Sweeper;
+}
+
+/**
+ * Exchanges that are over, judged, recorded and logged together once the answers of this turn of
+ * the event loop are on their way: judging never delays an answer, and runs warm, one exchange
+ * after another. Faults are settled at once; reports and `close` take what is still waiting first.
+ */
+class Settlements {
+  /** `setup, head, path, forwarded, judged` of each exchange waiting, flat: no object per exchange. */
+  private waiting: unknown[] = [];
+  private scheduled = false;
+  private readonly flushNow = (): void => this.flush();
+
+  add(setup: JudgeSetup, head: RequestHead, path: string, forwarded: Forwarded, judged?: JudgedRequest): void {
+    // A fault is settled at once, after those before it: its log line comes before the client hears of it.
+    if (forwarded.transportError !== undefined || forwarded.clientAborted) {
+      this.flush();
+      return settle(setup, head, path, forwarded, judged);
+    }
+    this.waiting.push(setup, head, path, forwarded, judged);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flushNow);
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    const waiting = this.waiting;
+    if (waiting.length === 0) return;
+    this.waiting = [];
+    for (let i = 0; i + 4 < waiting.length; i += 5) {
+      settle(
+        waiting[i] as JudgeSetup,
+        waiting[i + 1] as RequestHead,
+        waiting[i + 2] as string,
+        waiting[i + 3] as Forwarded,
+        waiting[i + 4] as JudgedRequest | undefined,
+      );
+    }
+  }
 }
 
 /** Ids seen in valid requests, kept up to this many (then forgotten, oldest first). */
@@ -189,10 +248,11 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
       head.method === OPERATION_METHOD &&
       (path === OPERATION.path || operationPath(path, state.contract.basePath) === OPERATION.path);
     if (judged) return new JudgedRequest(head, path, setup);
-    return { settled: (forwarded) => settle(setup, head, path, forwarded, undefined) };
+    return { settled: (forwarded) => state.settlements.add(setup, head, path, forwarded) };
   };
   return {
     upstream: state.upstream,
+    sweeper: state.sweeper,
     cap,
     fault: (status, transportError) => faultAnswer(state.upstream, status, transportError),
     onRequest,
@@ -222,7 +282,7 @@ class JudgedRequest implements ExchangeHooks {
   }
 
   settled(forwarded: Forwarded): void {
-    settle(this.setup, this.head, this.path, forwarded, this);
+    this.setup.state.settlements.add(this.setup, this.head, this.path, forwarded, this);
   }
 }
 
