@@ -305,13 +305,14 @@ class ExchangeInFlight implements UpstreamUser {
   }
 
   /**
-   * Whether a request whose connection closed before any byte of its answer may be sent again:
-   * never on a new connection, never twice, only one that is all still held (at most 64 KiB) and
-   * that its method or an Idempotency-Key says may be repeated, as Go's net/http rules. A POST
-   * /plants without one may have been stored: it is answered 502 instead.
+   * Whether a request whose connection closed (or was reset as it read) before any byte of its
+   * answer may be sent again, as Go's net/http transport decides (`shouldRetryRequest`): never on a
+   * new connection, never twice, only a request held whole (at most 64 KiB) that its method or an
+   * Idempotency-Key says may be repeated. A POST /plants without one may have been stored: 502.
    */
-  private mayResend(): boolean {
-    return this.connection?.reused === true && !this.resent && this.sent !== null;
+  private mayResend(error: unknown): boolean {
+    const readFailed = error === undefined || (error as { syscall?: unknown }).syscall === 'read';
+    return readFailed && this.connection?.reused === true && !this.resent && this.sent !== null;
   }
 
   /** The connection this exchange waited for: what was kept for it goes now. */
@@ -494,7 +495,7 @@ class ExchangeInFlight implements UpstreamUser {
     if (this.responseFraming.kind === 'close' && this.responseReader !== null) return this.complete();
     const connection = this.connection;
     const answerBegan = this.responseReader !== null || this.responseStart !== null;
-    if (!answerBegan && connection !== undefined && this.sent !== null && this.mayResend())
+    if (!answerBegan && connection !== undefined && this.sent !== null && this.mayResend(error))
       return this.resend(connection, this.sent);
     if (error !== undefined) return this.upstreamFailed(describeTransportError(error, false));
     this.upstreamFailed(this.responseStart === null ? 'connection-reset' : 'not-http');
