@@ -28,6 +28,7 @@ import {
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
 import { isSuccessStatus, numberText, parseExactJson, type SuccessStatus } from '../src/contract/index.js';
+import { exactJsonText } from '../src/contract/new-plant-request.js';
 import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
 import { notJsonDefect } from '../src/runner/defects.js';
 
@@ -180,10 +181,10 @@ function echoProblem(
   if (!wasSent && came && plant[field] === null) return undefined;
   if (!wasSent) {
     return came && !defaulted.has(field)
-      ? `No "${field}" was sent, but the ${status} Plant has "${field}": ${shown(plant[field])}.`
+      ? `No "${field}" was sent, but the ${status} Plant has "${field}": ${shownExact(plant, field)}.`
       : undefined;
   }
-  if (!came) return `"${field}" was sent as ${shown(sent[field])} but the ${status} Plant has no "${field}".`;
+  if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
   const where = firstDifference(located(sent, field), located(plant, field), `/${field}`);
   if (where === undefined) return undefined;
   const before = sent[field];
@@ -204,7 +205,10 @@ function utf16Units(text: string): string {
 function shownExact(parent: Record<string, unknown>, key: string): string {
   const value = parent[key];
   if (typeof value === 'number') return numberText(parent, key) ?? String(value);
-  return shown(typeof value === 'object' ? JSON.stringify(value) : value);
+  if (value === null || typeof value !== 'object') return shown(value);
+  // Arrays and objects as the JSON they were (String would show [] as nothing, {} as [object Object]).
+  const text = exactJsonText(parent, key);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 export const echo = defineCheck({

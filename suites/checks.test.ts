@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
@@ -199,6 +200,23 @@ describe('response checks', () => {
     expect(
       outcome(echo, { ...withNull, response: { ...withNull.response, body: '{"name":"Fern","tag":"null"}' } }),
     ).toBe('fail');
+  });
+
+  it('echo: an array or object sent and not echoed is shown as the JSON it was, exact integers included', async () => {
+    const labelled = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/10-labels-array.yaml', import.meta.url)),
+    );
+    const reasonFor = (sentBody: string, answer: string) => {
+      const base = exchange(VALID, 200, answer);
+      const sent = { ...base, plan: { ...base.plan, body: sentBody }, request: { ...base.request, body: sentBody } };
+      return echo.judge(sent, { ...context, contract: labelled }, [])?.reason;
+    };
+    expect(reasonFor('{"id":7,"name":"Fern","labels":[]}', '{"id":7,"name":"Fern"}')).toBe(
+      '"labels" was sent as [] but the 200 Plant has no "labels".',
+    );
+    expect(reasonFor('{"id":7,"name":"Fern"}', '{"id":7,"name":"Fern","labels":["a",9007199254740993]}')).toBe(
+      'No "labels" was sent, but the 200 Plant has "labels": ["a",9007199254740993].',
+    );
   });
 
   it('content-type: two Content-Type header lines (joined by a comma) fail; a quoted comma does not', () => {
