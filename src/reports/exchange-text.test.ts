@@ -10,6 +10,12 @@ describe('printable', () => {
     );
   });
 
+  it('spells private-use, soft-hyphen and tag characters and astral noncharacters by code point', () => {
+    expect(printable('\ue000|\u{10fffd}|\u00ad|\u{e0041}|\u{1fffe}|😀', { keepLines: true })).toBe(
+      '<U+E000>|<U+10FFFD>|<U+00AD>|<U+E0041>|<U+1FFFE>|😀',
+    );
+  });
+
   it('keeps astral characters, combining marks and right-to-left letters', () => {
     expect(printable('😀 e\u0301 שלום')).toBe('😀 e\u0301 שלום');
   });

@@ -5,19 +5,20 @@
  */
 import type { Failure, RecordedRequest, RecordedResponse } from '../runner/report.js';
 
-// Control characters (C0, DEL, C1), invisible format characters (zero-width, bidi marks and
-// overrides, line/paragraph separators, BOM), noncharacters U+FFFE/FFFF and lone surrogates.
-const INVISIBLE =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
-const INVISIBLE_KEEP_LINES =
-  // eslint-disable-next-line no-control-regex -- as above, but newline and tab stay
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+// Control characters (C0, DEL, C1), format characters (zero-width, bidi marks and overrides, soft
+// hyphen, BOM, tag characters), private-use characters (a terminal draws most as nothing, so a name
+// of U+E000 looked like ""), line/paragraph separators, the noncharacters U+FFFE/FFFF of every plane
+// and lone surrogates.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}]/gu;
+const INVISIBLE_KEEP_LINES = /[^\P{Cc}\n\t]|[\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}]/gu;
 
 /** `text` with invisible and terminal-driving characters spelled `<U+XXXX>`; newlines kept if asked. */
 export function printable(text: string, options: { keepLines?: boolean } = {}): string {
   const pattern = options.keepLines === true ? INVISIBLE_KEEP_LINES : INVISIBLE;
-  return text.replace(pattern, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+  return text.replace(
+    pattern,
+    (char) => `<U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`,
+  );
 }
 
 /** `text` cut to at most `max` UTF-16 units (never inside a surrogate pair), saying how much was cut. */
