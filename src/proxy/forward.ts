@@ -213,8 +213,8 @@ class ExchangeInFlight implements UpstreamUser {
   private connection: UpstreamConnection | undefined;
   /** What was to go upstream while no connection was free. */
   private pending: (Buffer | string)[] | undefined;
-  /** Everything sent upstream, kept while the request may be sent again (see `mayResend`), else null. */
-  private sent: (Buffer | string)[] | null;
+  /** Everything sent upstream while it is little enough to send again (see `mayResend`), else null. */
+  private sent: (Buffer | string)[] | null = [];
   private sentBytes = 0;
   private resent = false;
   /** The client was paused while no connection was free. */
@@ -248,7 +248,6 @@ class ExchangeInFlight implements UpstreamUser {
     this.requestBody = new Capture(options.cap);
     this.requestReader = bodyReader(framing);
     this.clientKeepsAlive = keepsAlive(head.rawHeaders, head.minorVersion);
-    this.sent = replayable(head) ? [] : null;
     this.connection = options.upstream.acquire(this);
     if (this.connection === undefined) this.pending = [];
   }
@@ -312,7 +311,9 @@ class ExchangeInFlight implements UpstreamUser {
    */
   private mayResend(error: unknown): boolean {
     const readFailed = error === undefined || (error as { syscall?: unknown }).syscall === 'read';
-    return readFailed && this.connection?.reused === true && !this.resent && this.sent !== null;
+    return (
+      readFailed && this.connection?.reused === true && !this.resent && this.sent !== null && replayable(this.head)
+    );
   }
 
   /** The connection this exchange waited for: what was kept for it goes now. */

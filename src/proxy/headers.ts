@@ -34,25 +34,53 @@ function without(raw: readonly string[], dropped: ReadonlySet<string>, kept: str
   const named = connectionNames(raw);
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? '';
-    if (named !== undefined || DROPPABLE_LENGTH[name.length] === true) {
+    // Only a name as long as one that may be dropped is lower-cased and looked up.
+    if (DROPPABLE_LENGTH[name.length] === true || named?.lengths[name.length] === true) {
       const lower = name.toLowerCase();
-      if (dropped.has(lower) || named?.has(lower) === true) continue;
+      if (dropped.has(lower) || named?.names.has(lower) === true) continue;
     }
     kept.push(name, raw[i + 1] ?? '');
   }
   return kept;
 }
 
-/** The header names a `Connection` header lists (RFC 9110, 7.6.1), or `undefined` when there is none. */
-function connectionNames(raw: readonly string[]): Set<string> | undefined {
-  let named: Set<string> | undefined;
+/** Header names a `Connection` header lists, lower-cased, and which lengths they have. */
+interface ConnectionNames {
+  readonly names: ReadonlySet<string>;
+  readonly lengths: readonly boolean[];
+}
+
+/** The header names the `Connection` headers list (RFC 9110, 7.6.1), or `undefined` when there is none. */
+function connectionNames(raw: readonly string[]): ConnectionNames | undefined {
+  let named: ConnectionNames | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? '';
     if (name.length !== 10 || name.toLowerCase() !== 'connection') continue;
-    named ??= new Set();
-    for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+    const listed = namesIn(raw[i + 1] ?? '');
+    named = named === undefined ? listed : namesOf([...named.names, ...listed.names]);
   }
   return named;
+}
+
+/** Names by `Connection` value: a server sends the same one (`keep-alive`) on every answer. */
+const NAMES_BY_VALUE = new Map<string, ConnectionNames>();
+const REMEMBERED_VALUES = 64;
+
+/** The names one `Connection` value lists. */
+function namesIn(value: string): ConnectionNames {
+  let named = NAMES_BY_VALUE.get(value);
+  if (named === undefined) {
+    named = namesOf(value.split(',').map((token) => token.trim().toLowerCase()));
+    if (NAMES_BY_VALUE.size >= REMEMBERED_VALUES) NAMES_BY_VALUE.clear();
+    NAMES_BY_VALUE.set(value, named);
+  }
+  return named;
+}
+
+function namesOf(lowerNames: readonly string[]): ConnectionNames {
+  const lengths: boolean[] = [];
+  for (const name of lowerNames) lengths[name.length] = true;
+  return { names: new Set(lowerNames), lengths };
 }
 
 /**

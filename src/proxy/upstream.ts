@@ -270,6 +270,13 @@ export function createUpstream(url: URL, options: UpstreamOptions): Upstream {
 /** One read buffer for every plain upstream connection: each read is copied out of it at once. */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
+/** The bytes of the last read, in a buffer of their own (from Node's pool when small). */
+function copyRead(length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  READ_BUFFER.copy(bytes, 0, 0, length);
+  return bytes;
+}
+
 /**
  * Opens a socket to the upstream, handing each chunk read to `onBytes`. Plain TCP reads into one
  * shared buffer (no stream machinery per read); TLS through its stream's `data` events.
@@ -285,7 +292,7 @@ function socketOpener(url: URL, ca: string | undefined): Dialer['open'] {
         port,
         onread: {
           buffer: READ_BUFFER,
-          callback: (length, buffer) => (onBytes(Buffer.from(buffer.subarray(0, length))), true),
+          callback: (length) => (onBytes(copyRead(length)), true),
         },
       });
   }
