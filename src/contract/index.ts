@@ -22,6 +22,15 @@ export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type 
 export { type ContractAuth } from './security.js';
 export { isSuccessStatus, type SuccessStatus } from './success-status.js';
 export {
+  operationParameters,
+  parameterCheck,
+  requiredParameterValues,
+  type ParameterSource,
+  type OperationParameter,
+  type ParameterPlace,
+  type ParameterValues,
+} from './parameters.js';
+export {
   ContractError,
   DEFAULT_SPEC_PATH,
   inspectDocument,

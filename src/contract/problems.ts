@@ -18,6 +18,7 @@ export const PROBLEMS = {
   malformedRequest: { code: 1012, status: 400, title: 'The request is not well-formed HTTP' },
   headersTooLarge: { code: 1013, status: 400, title: 'The request headers are too large' },
   requestTimeout: { code: 1014, status: 400, title: 'The request did not arrive in time' },
+  invalidParameter: { code: 1015, status: 400, title: 'A header, query or cookie parameter is missing or invalid' },
   unprocessable: { code: 1099, status: 400, title: 'The server could not process the request' },
   missingCredentials: { code: 2001, status: 401, title: 'No Authorization header' },
   malformedCredentials: { code: 2002, status: 401, title: 'Authorization is not "Bearer <token>"' },

@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import type { Contract } from '../contract/index.js';
+import { requiredParameterValues, type Contract } from '../contract/index.js';
 import type { AuthHeader } from './generate/auth-probe.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 
@@ -59,6 +59,8 @@ export interface PlannedRequest {
   readonly contentType: string | undefined;
   /** `null`: no body. */
   readonly body: string | null;
+  /** More headers, names in lower case: the document's required header (and cookie) parameters. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Send the body in two writes with a pause between them (as a slow network delivers it). */
   readonly splitBody?: boolean;
   /** Send the case's requests over one connection of their own, in order (see `sendOnOneConnection`). */
@@ -94,9 +96,22 @@ export interface Probe<V = unknown> {
   plan(value: V, context: PlanContext): PlannedRequest[];
 }
 
-/** Declares a probe; the identity function, for type inference. */
+/**
+ * Declares a probe. Its plans carry the document's required header, query and cookie parameters
+ * (valid values, the same for the same case), so no probe has to know them.
+ */
 export function defineProbe<V>(probe: Probe<V>): Probe<V> {
-  return probe;
+  return { ...probe, plan: (value, context) => withRequiredParameters(probe.plan(value, context), context) };
+}
+
+function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): PlannedRequest[] {
+  return plans.map((plan, index) => {
+    const values = requiredParameterValues(context.contract, `${context.salt}:${index}`);
+    if (values === undefined) return plan;
+    const path =
+      values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query.slice(1)}`;
+    return { ...plan, path, headers: { ...values.headers, ...plan.headers } };
+  });
 }
 
 /** The one operation of the contract. */

@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadContract } from './spec.js';
+import { operationParameters, parameterCheck, requiredParameterValues } from './parameters.js';
+
+const WITH_PARAMETERS = fileURLToPath(new URL('../http/test-documents/parameters-3.1.yaml', import.meta.url));
+const contract = await loadContract(WITH_PARAMETERS);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+describe('the parameters of POST /plants', () => {
+  it('are read from the document, Accept ignored as OpenAPI says', () => {
+    const declared = operationParameters(contract).map((parameter) => [
+      parameter.in,
+      parameter.name,
+      parameter.required,
+    ]);
+    expect(declared).toEqual([
+      ['header', 'X-Request-ID', true],
+      ['query', 'api-version', true],
+      ['query', 'dryRun', false],
+      ['cookie', 'tenant', true],
+    ]);
+  });
+
+  it('the seed document declares none: no values, no server step', async () => {
+    const seed = await loadContract();
+    expect(requiredParameterValues(seed, 'any')).toBeUndefined();
+    expect(parameterCheck(seed)).toBeUndefined();
+  });
+
+  it('required values are valid, carried as HTTP writes them, and the same for the same salt', () => {
+    const check = parameterCheck(contract);
+    const seen = new Set<string>();
+    for (let index = 0; index < 50; index++) {
+      const values = requiredParameterValues(contract, `valid-plant:${index}`);
+      expect(values).toEqual(requiredParameterValues(contract, `valid-plant:${index}`));
+      const id = values?.headers['x-request-id'] ?? '';
+      expect(id).toMatch(UUID);
+      seen.add(id);
+      expect(values?.query).toMatch(/^\?api-version=(2024-01-01|2025-06-01)$/);
+      expect(values?.headers.cookie).toMatch(/^tenant=[a-z]{3,8}$/);
+      const url = `/plants${values?.query ?? ''}`;
+      expect(check?.({ headers: values?.headers ?? {}, url })).toBeUndefined();
+    }
+    expect(seen.size).toBe(50);
+  });
+
+  it('the servers refuse a missing required parameter and an invalid one with a 400 naming it', () => {
+    const check = parameterCheck(contract);
+    const headers = { 'x-request-id': '0f8fad5b-d9cb-469f-a165-70867728950e', cookie: 'tenant=acme' };
+    const url = '/plants?api-version=2025-06-01';
+    expect(check?.({ headers, url })).toBeUndefined();
+    expect(check?.({ headers, url: `${url}&dryRun=true` })).toBeUndefined();
+    const missing = check?.({ headers: { cookie: 'tenant=acme' }, url });
+    expect([missing?.status, missing?.message]).toEqual([
+      400,
+      'The required header parameter "X-Request-ID" is missing.',
+    ]);
+    expect(check?.({ headers, url: '/plants?api-version=1999-01-01' })?.message).toMatch(
+      /^The query parameter "api-version" is not valid/,
+    );
+    expect(check?.({ headers, url: `${url}&dryRun=maybe` })?.message).toMatch(
+      /^The query parameter "dryRun" is not valid/,
+    );
+    expect(check?.({ headers: { ...headers, cookie: 'tenant=A' }, url })?.message).toMatch(/"tenant" is not valid/);
+    expect(check?.({ headers: { ...headers, 'x-request-id': 'nope' }, url })?.message).toMatch(
+      /"X-Request-ID" is not valid/,
+    );
+  });
+});

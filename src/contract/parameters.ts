@@ -1,0 +1,308 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { escapePointer } from './operations.js';
+import { parseExactJson, stringifyExactJson } from './exact-json.js';
+import type { CompiledSchema, ExactJson } from './schema/compiled-schema.js';
+import { compileSchema } from './schema/index.js';
+import { problem, type Problem } from './problems.js';
+import { OPERATION, type Contract } from './spec.js';
+
+/** Where a parameter travels. Path parameters cannot occur: `/plants` has no template. */
+export type ParameterPlace = 'header' | 'query' | 'cookie';
+
+/** A header, query or cookie parameter of POST /plants, as the document declares it. */
+export interface OperationParameter {
+  readonly name: string;
+  readonly in: ParameterPlace;
+  readonly required: boolean;
+  /** JSON pointer of the Parameter Object in the document. */
+  readonly pointer: string;
+  /** OpenAPI's `explode` (default: true for query and cookie, false for header). */
+  readonly explode: boolean;
+  /** The value's schema compiled; `undefined` when the compiler cannot honour it (only documented values are sent). */
+  readonly compiled: CompiledSchema | undefined;
+  /** The value is written as JSON (`content: application/json`), not in OpenAPI's `style`. */
+  readonly json: boolean;
+  /** Values the document gives (`example`, `examples`, `default`, `enum`, `const`), in that order. */
+  readonly documented: readonly ExactJson[];
+}
+
+/** The required parameters' values for one request: extra headers and a query string (`?a=1`, or ``). */
+export interface ParameterValues {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly query: string;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+const declared = new WeakMap<Contract, readonly OperationParameter[]>();
+
+/**
+ * The header, query and cookie parameters of POST /plants: the path item's, overridden by the
+ * operation's of the same name and place (header names in any letter case), in declaration order.
+ */
+export function operationParameters(contract: Contract): readonly OperationParameter[] {
+  let found = declared.get(contract);
+  if (!found) {
+    found = readParameters(contract);
+    declared.set(contract, found);
+  }
+  return found;
+}
+
+function readParameters(contract: Contract): OperationParameter[] {
+  const paths = contract.document.paths;
+  const pathItem = isObject(paths) ? paths[OPERATION.path] : undefined;
+  if (!isObject(pathItem)) return [];
+  const operation = pathItem[OPERATION.method];
+  const base = `/paths/${escapePointer(OPERATION.path)}`;
+  const byKey = new Map<string, OperationParameter>();
+  const lists: [unknown, string][] = [
+    [pathItem.parameters, `${base}/parameters`],
+    [isObject(operation) ? operation.parameters : undefined, `${base}/${OPERATION.method}/parameters`],
+  ];
+  for (const [list, pointer] of lists) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((parameter, index) => {
+      const read = readParameter(parameter, `${pointer}/${index}`, contract);
+      if (read) byKey.set(`${read.in}\u0000${read.in === 'header' ? read.name.toLowerCase() : read.name}`, read);
+    });
+  }
+  return [...byKey.values()];
+}
+
+function readParameter(parameter: unknown, pointer: string, contract: Contract): OperationParameter | undefined {
+  if (!isObject(parameter) || typeof parameter.name !== 'string') return undefined;
+  const place = parameter.in;
+  if (place !== 'header' && place !== 'query' && place !== 'cookie') return undefined;
+  if (place === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) return undefined;
+  const content = isObject(parameter.content) ? Object.values(parameter.content).find(isObject) : undefined;
+  const schema = isObject(parameter.schema) ? parameter.schema : isObject(content?.schema) ? content.schema : {};
+  let compiled: CompiledSchema | undefined;
+  try {
+    compiled = compileSchema(schema, {
+      dialect: contract.dialect,
+      subject: `the ${place} parameter "${parameter.name}"`,
+    });
+  } catch {
+    compiled = undefined;
+  }
+  return {
+    name: parameter.name,
+    in: place,
+    required: parameter.required === true,
+    pointer,
+    explode: typeof parameter.explode === 'boolean' ? parameter.explode : place !== 'header',
+    compiled,
+    json: content !== undefined,
+    documented: documentedValues(parameter, content, schema),
+  };
+}
+
+function documentedValues(parameter: JsonObject, content: JsonObject | undefined, schema: JsonObject): ExactJson[] {
+  const values: unknown[] = [];
+  for (const holder of [parameter, content, schema]) {
+    if (!holder) continue;
+    if ('example' in holder) values.push(holder.example);
+    if (isObject(holder.examples)) {
+      for (const example of Object.values(holder.examples)) if (isObject(example)) values.push(example.value);
+    } else if (Array.isArray(holder.examples)) values.push(...(holder.examples as unknown[]));
+  }
+  if ('default' in schema) values.push(schema.default);
+  if (Array.isArray(schema.enum)) values.push(...(schema.enum as unknown[]));
+  if ('const' in schema) values.push(schema.const);
+  return values.filter((value) => value !== undefined) as ExactJson[];
+}
+
+/** At most this many generated values are tried for one parameter before documented ones. */
+const DRAWS = 40;
+
+/**
+ * Values of the document's required parameters for one request, the same for the same `salt`
+ * (so a replayed or shrunk case sends them again): generated from each schema and kept only when
+ * HTTP can carry them as written (a header value of visible ASCII, a cookie of cookie octets),
+ * else the first documented value that can. `undefined` when the operation requires none.
+ */
+export function requiredParameterValues(contract: Contract, salt: string): ParameterValues | undefined {
+  const required = operationParameters(contract).filter((parameter) => parameter.required);
+  if (required.length === 0) return undefined;
+  const headers: Record<string, string> = {};
+  const query: string[] = [];
+  const cookies: string[] = [];
+  for (const parameter of required) {
+    const value = parameterValue(parameter, salt);
+    if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = value;
+    else if (parameter.in === 'query') query.push(value);
+    else cookies.push(value);
+  }
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+  return { headers, query: query.length === 0 ? '' : `?${query.join('&')}` };
+}
+
+/** One parameter written as it travels: the header value, or `name=value` for a query or cookie. */
+function parameterValue(parameter: OperationParameter, salt: string): string {
+  const seed = createHash('sha256')
+    .update(`${salt}\u0000${parameter.in}\u0000${parameter.name}`)
+    .digest()
+    .readInt32LE(0);
+  const { compiled } = parameter;
+  if (compiled !== undefined) {
+    // One draw at a time: nearly always the first one can be written, and a draw costs far more than a test.
+    for (let attempt = 0; attempt < DRAWS; attempt++) {
+      const [value] = fc.sample(compiled.valid, { seed: seed + attempt, numRuns: 1 });
+      const written = value === undefined ? undefined : serialise(parameter, value);
+      if (written !== undefined) return written;
+    }
+  }
+  for (const value of parameter.documented) {
+    if (compiled !== undefined && compiled.check(parseExactJson(stringifyExactJson(value))).length > 0) continue;
+    const written = serialise(parameter, value);
+    if (written !== undefined) return written;
+  }
+  throw new Error(
+    `plantstore cannot write a value of the required ${parameter.in} parameter "${parameter.name}" (${parameter.pointer}) that HTTP carries as it is: give it an example of visible ASCII.`,
+  );
+}
+
+const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
+const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
+
+/** A value in the parameter's style (OpenAPI 3: `simple` for headers, `form` for query and cookie), or `undefined`. */
+function serialise(parameter: OperationParameter, value: ExactJson): string | undefined {
+  const parts: [string | undefined, string][] | undefined = parameter.json
+    ? [[undefined, stringifyExactJson(value)]]
+    : styledParts(parameter, value);
+  if (parts === undefined) return undefined;
+  if (parameter.in === 'header') {
+    const text = parts.map(([, part]) => part).join(',');
+    return HEADER_VALUE.test(text) ? text : undefined;
+  }
+  if (parameter.in === 'cookie') {
+    const text = parts.map(([, part]) => part).join(',');
+    return COOKIE_VALUE.test(text) ? `${parameter.name}=${text}` : undefined;
+  }
+  const name = encodeURIComponent(parameter.name);
+  if (parameter.explode && parts.length > 1) {
+    return parts
+      .map(([key, part]) => `${encodeURIComponent(key ?? parameter.name)}=${encodeURIComponent(part)}`)
+      .join('&');
+  }
+  return `${name}=${parts.map(([, part]) => encodeURIComponent(part)).join(',')}`;
+}
+
+/** The pieces of a value as OpenAPI's styles write them: `[key, text]`, key set for an exploded object's members. */
+function styledParts(parameter: OperationParameter, value: ExactJson): [string | undefined, string][] | undefined {
+  if (value === null) return [[undefined, '']];
+  if (typeof value !== 'object') return [[undefined, scalarText(value)]];
+  if (Array.isArray(value)) {
+    if (value.some((item) => item !== null && typeof item === 'object' && !isLossless(item))) return undefined;
+    return value.map((item) => [undefined, scalarText(item)]);
+  }
+  if (isLossless(value)) return [[undefined, value.toString()]];
+  const members = Object.entries(value as Record<string, ExactJson>);
+  if (members.some(([, item]) => item !== null && typeof item === 'object' && !isLossless(item))) return undefined;
+  if (parameter.explode) {
+    return parameter.in === 'header'
+      ? members.map(([key, item]) => [undefined, `${key}=${scalarText(item)}`])
+      : members.map(([key, item]) => [key, scalarText(item)]);
+  }
+  return members.flatMap(([key, item]): [undefined, string][] => [
+    [undefined, key],
+    [undefined, scalarText(item)],
+  ]);
+}
+
+function isLossless(value: unknown): value is { toString(): string; isLosslessNumber: true } {
+  return (
+    value !== null && typeof value === 'object' && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true
+  );
+}
+
+function scalarText(value: ExactJson): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return '';
+  return stringifyExactJson(value);
+}
+
+/** The parts of a request the parameter check reads: headers as Node gives them (lower-case names) and the target. */
+export interface ParameterSource {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly url: string | undefined;
+}
+
+/**
+ * The servers' parameter step: `undefined` when POST /plants declares no parameter, else a check
+ * giving a 400 problem for a required parameter that is missing, and for any declared parameter
+ * whose value its schema refuses (read as text, else as a JSON number, boolean or null).
+ */
+export function parameterCheck(contract: Contract): ((request: ParameterSource) => Problem | undefined) | undefined {
+  const parameters = operationParameters(contract).filter((parameter) => parameter.compiled !== undefined);
+  if (parameters.length === 0) return undefined;
+  return (request) => {
+    const query = parameters.some((parameter) => parameter.in === 'query') ? queryOf(request.url) : undefined;
+    const cookies = parameters.some((parameter) => parameter.in === 'cookie')
+      ? cookiesOf(request.headers.cookie)
+      : undefined;
+    for (const parameter of parameters) {
+      const text =
+        parameter.in === 'header'
+          ? headerText(request.headers[parameter.name.toLowerCase()])
+          : parameter.in === 'query'
+            ? query?.getAll(parameter.name).join(',') || (query?.has(parameter.name) ? '' : undefined)
+            : cookies?.get(parameter.name);
+      if (text === undefined) {
+        if (!parameter.required) continue;
+        return problem('invalidParameter', `The required ${parameter.in} parameter "${parameter.name}" is missing.`);
+      }
+      const refused = valueProblem(parameter, text);
+      if (refused !== undefined) {
+        return problem('invalidParameter', `The ${parameter.in} parameter "${parameter.name}" ${refused}.`);
+      }
+    }
+    return undefined;
+  };
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function queryOf(url: string | undefined): URLSearchParams {
+  const at = url?.indexOf('?') ?? -1;
+  return new URLSearchParams(at < 0 || url === undefined ? '' : url.slice(at + 1));
+}
+
+function cookiesOf(header: string | string[] | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of (headerText(header) ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0) cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+  return cookies;
+}
+
+/** Why the schema refuses a parameter's text, or `undefined`: as a string first, then as JSON (`5`, `true`), then as a list. */
+function valueProblem(parameter: OperationParameter, text: string): string | undefined {
+  const check = parameter.compiled?.check;
+  if (check === undefined) return undefined;
+  const readings: unknown[] = [text];
+  try {
+    readings.push(parseExactJson(text));
+  } catch {
+    // Not JSON: the text itself is the only reading.
+  }
+  if (!parameter.json) readings.push(text === '' ? [] : text.split(','));
+  let first: string | undefined;
+  for (const reading of readings) {
+    const violations = check(reading);
+    if (violations.length === 0) return undefined;
+    first ??= violations[0]?.message;
+  }
+  return `is not valid: ${first ?? 'its schema refuses it'}`;
+}
