@@ -75,6 +75,8 @@ class PooledConnection implements UpstreamConnection, Watched {
   counted = true;
   /** The tick of the last byte either way, or of when it went idle. */
   lastTick: number;
+  /** It can serve another exchange: no error, its upstream side not ended, not closed (the stream getters cost more). */
+  usable = true;
   readonly socket: Socket;
   private error: unknown;
 
@@ -84,12 +86,17 @@ class PooledConnection implements UpstreamConnection, Watched {
     this.socket = socket;
     socket.setNoDelay(true);
     socket.on('drain', () => this.user?.drained());
-    socket.on('error', (error) => (this.error ??= error));
+    socket.on('error', (error) => {
+      this.error ??= error;
+      this.usable = false;
+    });
     // The upstream closed its side: an idle connection is dropped at once, never handed out again.
     socket.on('end', () => {
+      this.usable = false;
       if (this.user === null) socket.destroy();
     });
     socket.on('close', () => {
+      this.usable = false;
       dialer.sweeper.unwatch(this);
       // The user first: an exchange that sends again on a new connection keeps this one's place.
       this.user?.closed(this.error);
@@ -112,12 +119,6 @@ class PooledConnection implements UpstreamConnection, Watched {
 
   get congested(): boolean {
     return this.socket.writableNeedDrain;
-  }
-
-  /** Whether it can serve another exchange: open both ways, its upstream side not ended. */
-  get usable(): boolean {
-    const { socket } = this;
-    return !socket.destroyed && socket.writable && !socket.readableEnded;
   }
 
   received(chunk: Buffer): void {
@@ -221,7 +222,7 @@ export function createUpstream(url: URL, options: UpstreamOptions): Upstream {
     timeoutMs,
     acquire(user) {
       for (let connection = idle.pop(); connection !== undefined; connection = idle.pop()) {
-        if (connection.usable) return (connection.resume(), connection.take(user));
+        if (connection.usable && !connection.socket.destroyed) return (connection.resume(), connection.take(user));
         connection.socket.destroy();
       }
       if (open < maxConnections) return connect(user);
@@ -242,7 +243,7 @@ export function createUpstream(url: URL, options: UpstreamOptions): Upstream {
       const pooled = connection as PooledConnection;
       pooled.user = null;
       pooled.lastTick = sweeper.tick;
-      if (destroyed || !pooled.usable) return void pooled.socket.destroy();
+      if (destroyed || !pooled.usable || pooled.socket.destroyed) return void pooled.socket.destroy();
       // A connection a waiting exchange needs goes to it straight away.
       const next = nextWaiting();
       if (next !== undefined) return next.user.attached(pooled.take(next.user, next.since));
