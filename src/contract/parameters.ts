@@ -233,7 +233,7 @@ function scalarText(value: ExactJson): string {
 /** The parts of a request the parameter check reads: headers as Node gives them (lower-case names) and the target. */
 export interface ParameterSource {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly url: string | undefined;
+  readonly url?: string | undefined;
 }
 
 /**
