@@ -37,6 +37,20 @@ export interface Canonical {
    * never faulted).
    */
   readonly nullOpen: ReadonlySet<object>;
+  /** Each `if`/`then`/`else`, canonical, by the `anyOf` array that stands for it (for variants that break it). */
+  readonly conditionals: WeakMap<object, Conditional>;
+  /**
+   * Objects closed by `unevaluatedProperties` (canonically `additionalProperties`), and their `properties`
+   * maps (which copies of the object keep), for variants named by the keyword the document wrote.
+   */
+  readonly closedByUnevaluated: WeakSet<object>;
+}
+
+/** An `if`/`then`/`else` as written beside the `anyOf` it was read as; `then`/`else` absent say nothing. */
+export interface Conditional {
+  readonly if: Schema;
+  readonly then: Schema | undefined;
+  readonly else: Schema | undefined;
 }
 
 interface State {
@@ -47,6 +61,10 @@ interface State {
   readonly done: Map<object, Schema>;
   readonly origin: WeakMap<object, string>;
   readonly nullOpen: Set<object>;
+  /** The `anyOf` node written for each conditional, with the node that wrote it and its pointer. */
+  readonly conditionalNodes: WeakMap<object, { readonly written: Record<string, unknown>; readonly pointer: string }>;
+  readonly conditionals: WeakMap<object, Conditional>;
+  readonly closedByUnevaluated: WeakSet<object>;
 }
 
 /**
@@ -63,12 +81,16 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     done: new Map(),
     origin: new WeakMap(),
     nullOpen: new Set(),
+    conditionalNodes: new WeakMap(),
+    conditionals: new WeakMap(),
+    closedByUnevaluated: new WeakSet(),
   };
   let root = translate(schema, '', state);
   if (typeof root === 'boolean') root = root ? {} : { not: {} };
   const canonical = Object.keys(state.defs).length > 0 ? { ...root, $defs: state.defs } : root;
   state.origin.set(canonical, '');
-  return { schema: canonical, defs: state.defs, origin: state.origin, nullOpen: state.nullOpen };
+  const { defs, origin, nullOpen, conditionals, closedByUnevaluated } = state;
+  return { schema: canonical, defs, origin, nullOpen, conditionals, closedByUnevaluated };
 }
 
 /**
@@ -169,7 +191,7 @@ function define(node: Record<string, unknown>, pointer: string, state: State): s
 
 function translateBody(written: Record<string, unknown>, pointer: string, state: State): Schema {
   const out: Record<string, unknown> = {};
-  const node = withoutConditional(written);
+  const node = withoutConditional(written, pointer, state);
   for (const [keyword, value] of Object.entries(node)) {
     const reason = Object.hasOwn(REFUSED, keyword) ? REFUSED[keyword] : undefined;
     if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
@@ -179,7 +201,8 @@ function translateBody(written: Record<string, unknown>, pointer: string, state:
   const dialected = translateBounds(out, pointer);
   state.origin.set(dialected, pointer);
   // After merging: `nullable: true` beside an `allOf` of a typed schema means that type or null.
-  const merged = translateNullable(node, closeUnevaluated(node, mergeAllOf(dialected, pointer), pointer, state), state);
+  const allOfMerged = mergeAllOf(dialected, pointer, state.nullOpen);
+  const merged = translateNullable(node, closeUnevaluated(node, allOfMerged, pointer, state), state);
   state.origin.set(merged, pointer);
   return merged;
 }
@@ -189,14 +212,26 @@ function translateBody(written: Record<string, unknown>, pointer: string, state:
  * `if` and the `then`, or fails the `if` and meets the `else`. Without an `if`, `then` and `else` say
  * nothing (JSON Schema 2020-12, 10.2.2).
  */
-function withoutConditional(node: Record<string, unknown>): Record<string, unknown> {
+function withoutConditional(node: Record<string, unknown>, pointer: string, state: State): Record<string, unknown> {
   if (node.if === undefined && node.then === undefined && node.else === undefined) return node;
   const { if: condition, then: consequent, else: alternative, ...rest } = node;
   if (condition === undefined) return rest;
   const branches = {
     anyOf: [{ allOf: [condition, consequent ?? true] }, { allOf: [{ not: condition }, alternative ?? true] }],
   };
+  state.conditionalNodes.set(branches, { written: node, pointer });
   return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? (rest.allOf as unknown[]) : []), branches] };
+}
+
+/** The canonical `if`, `then` and `else` of a conditional, at the pointers they are written at. */
+function translateConditional(
+  conditional: { readonly written: Record<string, unknown>; readonly pointer: string },
+  state: State,
+): Conditional {
+  const { written, pointer } = conditional;
+  const part = (keyword: 'then' | 'else'): Schema | undefined =>
+    written[keyword] === undefined ? undefined : translate(written[keyword], childPointer(pointer, keyword), state);
+  return { if: translate(written.if, childPointer(pointer, 'if'), state), then: part('then'), else: part('else') };
 }
 
 /**
@@ -226,7 +261,13 @@ function closeUnevaluated(
     );
   }
   if (merged.additionalProperties !== undefined) return merged;
-  return { ...merged, additionalProperties: translate(node.unevaluatedProperties, at, state) };
+  const closed: Record<string, unknown> = {
+    ...merged,
+    additionalProperties: translate(node.unevaluatedProperties, at, state),
+  };
+  state.closedByUnevaluated.add(closed);
+  if (isObject(closed.properties)) state.closedByUnevaluated.add(closed.properties);
+  return closed;
 }
 
 /**
@@ -269,6 +310,8 @@ function translateChildren(
       translate(item, childPointer(childPointer(pointer, keyword), index), state),
     );
   }
+  const conditional = state.conditionalNodes.get(node);
+  if (conditional !== undefined) state.conditionals.set(out.anyOf as object, translateConditional(conditional, state));
   for (const keyword of ['properties', 'patternProperties'] as const) {
     const map = node[keyword];
     if (map === undefined) continue;
@@ -366,7 +409,7 @@ function translateNullable(
 }
 
 /** Merges the `allOf` branches that can be merged into the schema; the rest stay in `allOf`. */
-function mergeAllOf(node: Record<string, unknown>, pointer: string): Record<string, unknown> {
+function mergeAllOf(node: Record<string, unknown>, pointer: string, nullOpen: Set<object>): Record<string, unknown> {
   const branches = node.allOf;
   if (!Array.isArray(branches)) return node;
   let merged: Record<string, unknown> = { ...node };
@@ -376,7 +419,7 @@ function mergeAllOf(node: Record<string, unknown>, pointer: string): Record<stri
     if (branch === true) continue;
     if (branch === false)
       throw new UnsupportedSchemaError('allOf', childPointer(pointer, 'allOf'), 'a branch is false: no value is valid');
-    const result = mergeSchemas(merged, branch);
+    const result = mergeSchemas(merged, branch, nullOpen);
     if (result === 'conflict') {
       throw new UnsupportedSchemaError(
         'allOf',

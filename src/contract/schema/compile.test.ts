@@ -115,7 +115,10 @@ function judgedAsLabelled(schema: CompiledSchema, variant: ValueVariant, value: 
   if (variant.valid) return found.length === 0;
   return (
     found.length > 0 &&
-    found.every((violation) => violation.keyword === variant.keyword && violation.pointer === variant.pointer)
+    found.every(
+      (violation) =>
+        violation.keyword === (variant.judgedAs ?? variant.keyword) && violation.pointer === variant.pointer,
+    )
   );
 }
 

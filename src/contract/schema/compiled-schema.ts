@@ -50,8 +50,10 @@ export interface CompileOptions {
  * satisfy every other keyword: e.g. `tag` one code point longer than `maxLength`.
  */
 export interface ValueVariant {
-  /** The keyword judged: `maxLength`, `enum`, `required`, `type`, `additionalProperties`, ... */
+  /** The keyword judged, as the document writes it: `maxLength`, `enum`, `required`, `then`, ... */
   readonly keyword: string;
+  /** The keyword the check reports, when not `keyword`: `anyOf` for a broken `then` or `else` (read as one). */
+  readonly judgedAs?: string;
   /** JSON pointer of the instance location it applies to (`/tag`, `` for the whole value). */
   readonly pointer: string;
   /** JSON pointer of the keyword in the (canonical) schema, e.g. `/properties/tag/maxLength`. */

@@ -6,6 +6,7 @@ import { jsonKey, toExact } from './json.js';
 import { childPointer, JSON_TYPES, type JsonType } from './keywords.js';
 import { arrayCandidates } from './array-variants.js';
 import { numberCandidates } from './number-variants.js';
+import { conditionalCandidates } from './conditional-variants.js';
 import { objectCandidates } from './object-variants.js';
 import { stringCandidates } from './string-variants.js';
 import { mergeSchemas } from './merge.js';
@@ -77,11 +78,18 @@ export function at(
   };
 }
 
-/** A value matching no branch of `anyOf`/`oneOf`, and one matching the `not` schema. */
+/**
+ * A value matching no branch of `anyOf`/`oneOf`, one matching the `not` schema, and the values that break
+ * an `if`/`then`/`else` (read as an `anyOf` the document does not write).
+ */
 function combinatorCandidates(site: Site, context: Context): Candidate[] {
   const candidates: Candidate[] = [];
+  const conditional = Array.isArray(site.schema.anyOf)
+    ? context.canonical.conditionals.get(site.schema.anyOf)
+    : undefined;
+  if (conditional !== undefined) candidates.push(...conditionalCandidates(site, conditional, context));
   for (const keyword of ['anyOf', 'oneOf'] as const) {
-    if (!Array.isArray(site.schema[keyword])) continue;
+    if (!Array.isArray(site.schema[keyword]) || (keyword === 'anyOf' && conditional !== undefined)) continue;
     const values = JSON_TYPES.map((type) => WRONG_TYPE_VALUES[type]());
     candidates.push(
       at(site, keyword, false, `matching none of the ${keyword} branches`, fc.constantFrom(...values), false),

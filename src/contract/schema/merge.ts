@@ -18,11 +18,31 @@ const OBJECT_SHAPE = ['properties', 'patternProperties', 'additionalProperties']
 /**
  * The schema both `a` and `b` describe, as one schema, when that is exact (hypothesis-jsonschema's
  * `merged`). `undefined` when the pair cannot be written as one schema without changing its meaning.
+ * `nullOpen` (canonicalise's objects where OpenAPI 3.0 leaves null open beside an enum) gains each
+ * merged object, at any depth, made from a marked one that still allows null by its type.
  */
-export function mergeSchemas(a: Node, b: Node | boolean): MergeResult {
+export function mergeSchemas(a: Node, b: Node | boolean, nullOpen?: Set<object>): MergeResult {
   if (b === true) return a;
   if (b === false) return 'conflict';
   if (!shapesMergeable(a, b)) return undefined;
+  const merged = mergeObjects(a, b, nullOpen);
+  if (nullOpen !== undefined && isObject(merged) && (nullOpen.has(a) || nullOpen.has(b)) && leavesNullOpen(merged)) {
+    nullOpen.add(merged);
+  }
+  return merged;
+}
+
+/** Whether null is still open on a merged object: its type allows null, its enum does not list it. */
+function leavesNullOpen(node: Node): boolean {
+  const types = node.type === undefined ? ['null'] : Array.isArray(node.type) ? (node.type as unknown[]) : [node.type];
+  return types.includes('null') && Array.isArray(node.enum) && !node.enum.includes(null);
+}
+
+function isObject(result: MergeResult): result is Node {
+  return result !== undefined && result !== 'conflict';
+}
+
+function mergeObjects(a: Node, b: Node, nullOpen: Set<object> | undefined): MergeResult {
   const out: Node = { ...a };
   const residue: Node[] = [];
   for (const [keyword, value] of Object.entries(b)) {
@@ -35,7 +55,7 @@ export function mergeSchemas(a: Node, b: Node | boolean): MergeResult {
       residue.push({ [keyword]: value });
       continue;
     }
-    const merged = mergeKeyword(keyword, mine, value);
+    const merged = mergeKeyword(keyword, mine, value, nullOpen);
     if (merged === undefined || merged === 'conflict') return merged;
     out[keyword] = merged.value;
   }
@@ -43,7 +63,12 @@ export function mergeSchemas(a: Node, b: Node | boolean): MergeResult {
   return out;
 }
 
-function mergeKeyword(keyword: string, mine: unknown, theirs: unknown): { value: unknown } | undefined | 'conflict' {
+function mergeKeyword(
+  keyword: string,
+  mine: unknown,
+  theirs: unknown,
+  nullOpen: Set<object> | undefined,
+): { value: unknown } | undefined | 'conflict' {
   if (LOWER.includes(keyword)) return { value: pick(mine, theirs, 1) };
   if (UPPER.includes(keyword)) return { value: pick(mine, theirs, -1) };
   if (SAME.includes(keyword)) return mine === theirs || jsonEqual(mine, theirs) ? { value: mine } : undefined;
@@ -68,11 +93,11 @@ function mergeKeyword(keyword: string, mine: unknown, theirs: unknown): { value:
       return { value: [...(mine as unknown[]), ...(theirs as unknown[])] };
     case 'properties':
     case 'patternProperties':
-      return mergeMaps(mine as Node, theirs as Node);
+      return mergeMaps(mine as Node, theirs as Node, nullOpen);
     case 'items':
     case 'propertyNames':
     case 'additionalProperties':
-      return mergeChild(mine, theirs);
+      return mergeChild(mine, theirs, nullOpen);
     case 'dependentRequired':
       return { value: mergeDependent(mine as Record<string, string[]>, theirs as Record<string, string[]>) };
     default:
@@ -125,7 +150,11 @@ function mergeMultipleOf(mine: unknown, theirs: unknown): { value: unknown } | u
   return undefined;
 }
 
-function mergeMaps(mine: Node, theirs: Node): { value: unknown } | undefined | 'conflict' {
+function mergeMaps(
+  mine: Node,
+  theirs: Node,
+  nullOpen: Set<object> | undefined,
+): { value: unknown } | undefined | 'conflict' {
   const out: Node = Object.create(null) as Node;
   for (const [name, schema] of Object.entries(mine)) define(out, name, schema);
   for (const [name, schema] of Object.entries(theirs)) {
@@ -133,18 +162,22 @@ function mergeMaps(mine: Node, theirs: Node): { value: unknown } | undefined | '
       define(out, name, schema);
       continue;
     }
-    const merged = mergeChild(out[name], schema);
+    const merged = mergeChild(out[name], schema, nullOpen);
     if (merged === undefined || merged === 'conflict') return merged;
     define(out, name, merged.value);
   }
   return { value: { ...out } };
 }
 
-function mergeChild(mine: unknown, theirs: unknown): { value: unknown } | undefined | 'conflict' {
+function mergeChild(
+  mine: unknown,
+  theirs: unknown,
+  nullOpen: Set<object> | undefined,
+): { value: unknown } | undefined | 'conflict' {
   if (mine === theirs || theirs === true) return { value: mine };
   if (mine === true) return { value: theirs };
   if (mine === false || theirs === false) return { value: false };
-  const merged = mergeSchemas(mine as Node, theirs as Node);
+  const merged = mergeSchemas(mine as Node, theirs as Node, nullOpen);
   if (merged === 'conflict') return { value: false };
   return { value: merged ?? { allOf: [mine, theirs] } };
 }

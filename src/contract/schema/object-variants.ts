@@ -79,21 +79,33 @@ export function objectCandidates(site: Site, context: Context): Candidate[] {
   ];
 }
 
+function closedByUnevaluated(schema: Record<string, unknown>, context: Context): boolean {
+  const closed = context.canonical.closedByUnevaluated;
+  return (
+    closed.has(schema) ||
+    (typeof schema.properties === 'object' && schema.properties !== null && closed.has(schema.properties))
+  );
+}
+
 function entriesOf(value: ExactJson): Entries {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (Object.entries(value) as Entries) : [];
 }
 
 /** An undeclared property where `additionalProperties` is false, and a name `propertyNames` refuses. */
-function undeclaredCandidates({ shape, edited, child }: ObjectSite, context: Context): Candidate[] {
+function undeclaredCandidates({ site, shape, edited, child }: ObjectSite, context: Context): Candidate[] {
   const declared = new Set(shape.fields.map((field) => field.name));
   const undeclared = (name: string): boolean =>
     !declared.has(name) && !shape.patterns.some((pattern) => pattern.regex.test(name));
   const candidates: Candidate[] = [];
   const extra = shape.additional === false ? EXTRA_NAMES.find(undeclared) : undefined;
   if (extra !== undefined) {
-    const label = `present though additionalProperties is false (an undeclared property ${JSON.stringify(extra)})`;
+    // Named by the keyword the document wrote; the check judges `unevaluatedProperties` as the `additionalProperties` it means here.
+    const unevaluated = closedByUnevaluated(site.schema, context);
+    const keyword = unevaluated ? 'unevaluatedProperties' : 'additionalProperties';
+    const label = `present though ${keyword} is false (an undeclared property ${JSON.stringify(extra)})`;
     const leaf = edited((entries) => [...entries.filter(([key]) => key !== extra), [extra, null]]);
-    candidates.push(child('additionalProperties', extra, label, leaf));
+    const candidate = child(keyword, extra, label, leaf);
+    candidates.push(unevaluated ? { ...candidate, judgedAs: 'additionalProperties' } : candidate);
   }
   const names = shape.propertyNames;
   const refused =

@@ -80,7 +80,8 @@ function realise(
       ? violations.length === 0
       : violations.length > 0 &&
         violations.every(
-          (violation) => violation.keyword === candidate.keyword && violation.pointer === candidate.pointer,
+          (violation) =>
+            violation.keyword === (candidate.judgedAs ?? candidate.keyword) && violation.pointer === candidate.pointer,
         );
   try {
     const tries = 6;
@@ -92,8 +93,16 @@ function realise(
       1,
       sample(site, candidate.leaf, tries),
     );
-    const { keyword, pointer, schemaPointer, valid, label } = candidate;
-    return { keyword, pointer, schemaPointer, valid, label, arbitrary };
+    const { keyword, judgedAs, pointer, schemaPointer, valid, label } = candidate;
+    return {
+      keyword,
+      ...(judgedAs === undefined ? {} : { judgedAs }),
+      pointer,
+      schemaPointer,
+      valid,
+      label,
+      arbitrary,
+    };
   } catch {
     return undefined;
   }

@@ -209,6 +209,8 @@ export function describeInvalidBody(body: InvalidBody, text: string): string {
   const { mutation } = body;
   if (mutation.kind !== 'variant') return mutation.what;
   const { pointer, keyword } = mutation.variant;
+  // The whole body is the counterexample itself; shown here, it would change the defect at every shrink step.
+  if (pointer === '') return `the body: ${mutation.what} (keyword ${keyword})`;
   let shown = '';
   try {
     const found = valueAt(parseExactJson(text), pointer);
@@ -216,7 +218,7 @@ export function describeInvalidBody(body: InvalidBody, text: string): string {
   } catch {
     // The body of a variant is JSON; nothing to show if it somehow is not.
   }
-  const where = pointer === '' ? 'the body' : `"${pointer.slice(1).replaceAll('/', '.')}"`;
+  const where = `"${pointer.slice(1).replaceAll('/', '.')}"`;
   return `${where}${shown}: ${mutation.what} (keyword ${keyword})`;
 }
 

@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileSchema } from './compile.js';
+import { asParsed } from './json.js';
+
+const properties = {
+  id: { type: 'integer', format: 'int64' },
+  name: { type: 'string' },
+  kind: { type: 'string', enum: ['tree', 'shrub', 'herb'] },
+  height: { type: 'number', minimum: 0 },
+};
+const unconditional = { type: 'object', required: ['id', 'name'], properties };
+const treeIf = { properties: { kind: { const: 'tree' } } };
+const conditional = {
+  ...unconditional,
+  if: treeIf,
+  then: { required: ['height'] },
+  else: { properties: { height: { maximum: 2 } } },
+};
+
+const compile = (schema: object) => compileSchema(schema, { dialect: 'openapi-3.1', subject: 'a NewPlant' });
+
+describe('invalid variants of an if/then/else', () => {
+  const compiled = compile(conditional);
+  const loose = compile(unconditional).check;
+  const meetsIf = compile(treeIf).check;
+  const meetsElse = compile(conditional.else).check;
+  const variant = (keyword: string) => compiled.invalid.find((candidate) => candidate.keyword === keyword);
+
+  it('breaks the then: values that meet the if, lack the height, and break nothing else', () => {
+    expect(variant('then')).toMatchObject({
+      pointer: '',
+      label: 'the body matching if {"properties":{"kind":{"const":"tree"}}} but not then {"required":["height"]}',
+    });
+    fc.assert(
+      fc.property(variant('then')!.arbitrary, (value) => {
+        const parsed = asParsed(value);
+        expect(compiled.check(parsed).map((violation) => violation.keyword)).toEqual(['anyOf']);
+        expect(loose(parsed)).toEqual([]);
+        expect(meetsIf(parsed)).toEqual([]);
+        expect(Object.hasOwn(parsed as object, 'height')).toBe(false);
+      }),
+      { numRuns: 50, seed: 5 },
+    );
+  });
+
+  it('breaks the else: values that fail the if and the else, and break nothing else', () => {
+    expect(variant('else')?.label).toBe(
+      'the body matching neither if {"properties":{"kind":{"const":"tree"}}} nor else {"properties":{"height":{"maximum":2}}}',
+    );
+    fc.assert(
+      fc.property(variant('else')!.arbitrary, (value) => {
+        const parsed = asParsed(value);
+        expect(compiled.check(parsed).map((violation) => violation.keyword)).toEqual(['anyOf']);
+        expect(loose(parsed)).toEqual([]);
+        expect(meetsIf(parsed)).not.toEqual([]);
+        expect(meetsElse(parsed)).not.toEqual([]);
+      }),
+      { numRuns: 50, seed: 5 },
+    );
+  });
+
+  it('builds no generic anyOf variant for the anyOf the conditional is read as, and none without then or else', () => {
+    expect(compiled.invalid.filter((candidate) => candidate.keyword === 'anyOf')).toEqual([]);
+    const onlyIf = compile({ ...unconditional, if: treeIf });
+    expect(onlyIf.invalid.filter((candidate) => ['then', 'else', 'anyOf'].includes(candidate.keyword))).toEqual([]);
+  });
+});
