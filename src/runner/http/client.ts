@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { Client, parseHeaders, Pool } from './undici.js';
+import { Client, Pool } from './undici.js';
+import { responseHeaders } from './response-headers.js';
 import type { AuthHeader } from '../generate/auth-probe.js';
 import type { PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';
@@ -97,7 +98,7 @@ async function sendOne(
   plan: PlannedRequest,
   options: TargetClientOptions,
 ): Promise<Exchange> {
-  const headers: Record<string, string> = { ...REQUEST_HEADERS };
+  const headers: Record<string, string> = { ...REQUEST_HEADERS, ...plan.headers };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
   if (authorization !== undefined) headers.authorization = authorization;
@@ -121,13 +122,13 @@ async function sendOne(
       headers: split ? { ...headers, 'content-length': split.length } : headers,
       body: split ? split.body : plan.body,
     });
-    const { status, headers: responseHeaders, chunks, truncated, timedOut } = response;
+    const { status, headers: answerHeaders, chunks, truncated, timedOut } = response;
     if (error === undefined)
-      return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started });
+      return exchange(plan, request, { status, headers: answerHeaders, chunks, truncated, started });
     const kind = describeTransportError(error, timedOut);
     // The status line arrived, then the connection died: the body is what is missing.
     const transportError = status !== 0 && kind === 'connection-reset' ? 'incomplete-body' : kind;
-    return exchange(plan, request, { status, headers: responseHeaders, chunks, truncated, started, transportError });
+    return exchange(plan, request, { status, headers: answerHeaders, chunks, truncated, started, transportError });
   } finally {
     clearTimeout(timer);
   }
@@ -135,7 +136,7 @@ async function sendOne(
 
 /**
  * One response, read through undici's dispatch handler API: what `request()` and its body stream
- * gave (the final status, the headers as `util.parseHeaders` reads them, the body cut at the size
+ * gave (the final status, the headers as `util.parseHeaders` reads them, joined, the body cut at the size
  * limit, the error that ended it) without a stream, an abort signal and an async resource per
  * request, most of the client's cost per case.
  */
@@ -179,7 +180,7 @@ class ResponseCollector {
     // 1xx answers are interim: the final one follows.
     if (statusCode < 200) return true;
     this.status = statusCode;
-    this.headers = flattenHeaders(parseHeaders(rawHeaders));
+    this.headers = responseHeaders(rawHeaders);
     return true;
   }
 
@@ -254,7 +255,7 @@ function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawRespon
   const response: RecordedResponse = {
     status: raw.status,
     headers: raw.headers,
-    body: received ? Buffer.concat(raw.chunks).toString('utf8') : null,
+    body: received ? bodyText(raw.chunks) : null,
     ...(raw.truncated ? { truncated: true } : {}),
     ...(raw.transportError === undefined ? {} : { transportError: raw.transportError }),
     durationMs: Math.round((performance.now() - raw.started) * 10) / 10,
@@ -262,12 +263,10 @@ function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawRespon
   return { plan, request, response };
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
+/** The body as UTF-8 text; a body that came in one chunk (most do) is decoded without a copy. */
+function bodyText(chunks: readonly Buffer[]): string {
+  const [only] = chunks;
+  return chunks.length === 1 && only !== undefined ? only.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
 /** The real header value: the only place the token is used. */

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 
 describe("the runner's undici", () => {
-  it('loads Client, Pool (with their request API) and parseHeaders without the index, the ones the index exports', async () => {
+  it('loads Client, Pool (with their request API), parseHeaders and headerNameToString without the index, the ones the index exports', async () => {
     const index = require.resolve('undici');
-    const { Client, parseHeaders, Pool } = await import('./undici.js');
+    const { Client, headerNameToString, parseHeaders, Pool } = await import('./undici.js');
     await import('../run.js');
     // vitest gives each test file a process of its own, so nothing else here loaded undici's index.
     expect(Object.keys(require.cache)).not.toContain(index);
@@ -17,5 +17,6 @@ describe("the runner's undici", () => {
     expect(Client).toBe(undici.Client);
     expect(Pool).toBe(undici.Pool);
     expect(parseHeaders).toBe(undici.util.parseHeaders);
+    expect(headerNameToString).toBe(undici.util.headerNameToString);
   });
 });

@@ -9,15 +9,23 @@ const require = createRequire(import.meta.url);
  * about 30 for these), which took a tenth of a default run's time to verdict. They are the classes
  * the index exports (`undici.test.ts`); should an undici release move the files, the index is loaded.
  */
-const { Client, Pool, parseHeaders } = loadDispatchers();
-export { Client, parseHeaders, Pool };
+const { Client, Pool, parseHeaders, headerNameToString } = loadDispatchers();
+export { Client, headerNameToString, parseHeaders, Pool };
 export type Client = Undici.Client;
 export type Pool = Undici.Pool;
 
 /** Response headers by lower-case name, as undici's `request()` gives them (repeats as arrays). */
 type ParseHeaders = (rawHeaders: Buffer[]) => Record<string, string | string[] | undefined>;
 
-function loadDispatchers(): Pick<typeof Undici, 'Client' | 'Pool'> & { parseHeaders: ParseHeaders } {
+/** A header name as `parseHeaders` keys it: lower case (well-known names through a lookup tree). */
+type HeaderNameToString = (name: Buffer | string) => string;
+
+interface UtilExports {
+  parseHeaders: ParseHeaders;
+  headerNameToString: HeaderNameToString;
+}
+
+function loadDispatchers(): Pick<typeof Undici, 'Client' | 'Pool'> & UtilExports {
   try {
     const dispatcher = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
     // What undici's index does: request, stream, pipeline, upgrade and connect on every dispatcher.
@@ -25,10 +33,14 @@ function loadDispatchers(): Pick<typeof Undici, 'Client' | 'Pool'> & { parseHead
     return {
       Client: require('undici/lib/dispatcher/client.js') as typeof Undici.Client,
       Pool: require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool,
-      parseHeaders: (require('undici/lib/core/util.js') as { parseHeaders: ParseHeaders }).parseHeaders,
+      ...utilOf(require('undici/lib/core/util.js') as UtilExports),
     };
   } catch {
     const undici = require('undici') as typeof Undici;
-    return { Client: undici.Client, Pool: undici.Pool, parseHeaders: undici.util.parseHeaders };
+    return { Client: undici.Client, Pool: undici.Pool, ...utilOf(undici.util) };
   }
+}
+
+function utilOf({ parseHeaders, headerNameToString }: UtilExports): UtilExports {
+  return { parseHeaders, headerNameToString };
 }
