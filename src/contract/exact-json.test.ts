@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { LosslessNumber, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { JsonDepthError, JsonSyntaxError, numberText, parseExactJson, stringifyExactJson } from './exact-json.js';
 
@@ -39,5 +41,37 @@ describe('parseExactJson', () => {
 describe('stringifyExactJson', () => {
   it('writes bigint values with every digit', () => {
     expect(stringifyExactJson({ id: 9223372036854775807n, name: 'a' })).toBe('{"id":9223372036854775807,"name":"a"}');
+  });
+
+  /** Values of every kind lossless-json writes: what generation and parsing make, and what they never do. */
+  const anyValue = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.string({ unit: 'binary' }),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.bigInt(),
+      fc.constantFrom(-0, NaN, Infinity),
+      fc.constantFrom(new LosslessNumber('1.50'), new LosslessNumber('-12e400')),
+      fc.constantFrom(undefined, Symbol('s'), () => 1, new Date(0), Object(true), Object('s')),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom('a', '__proto__', 'constructor', 'toJSON', '0', 'é"\\'), tie('value'), {
+        maxKeys: 4,
+      }),
+      fc.dictionary(fc.string(), tie('value'), { maxKeys: 3, noNullPrototype: true }),
+      fc.constant({ toJSON: () => ({ replaced: 1n }) }),
+    ),
+  })).value;
+
+  it('writes every value as lossless-json writes it, or throws as it does', () => {
+    fc.assert(
+      fc.property(anyValue, (value) => {
+        const expected = stringify(value);
+        if (expected === undefined) expect(() => stringifyExactJson(value)).toThrow(TypeError);
+        else expect(stringifyExactJson(value)).toBe(expected);
+      }),
+      { numRuns: 3000, seed: 21 },
+    );
   });
 });

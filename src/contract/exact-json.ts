@@ -59,9 +59,64 @@ export function parseLosslessJson(text: string): unknown {
 
 /** Serialises a value as JSON; `bigint` values and numbers parsed by this module keep every digit. */
 export function stringifyExactJson(value: unknown): string {
-  const text = stringify(value);
+  const text = plainJsonText(value) ?? stringify(value);
   if (text === undefined) throw new TypeError('value cannot be represented as JSON');
   return text;
+}
+
+/**
+ * The JSON text lossless-json's `stringify` writes for the values generation and parsing make (strings,
+ * finite and other numbers, booleans, null, bigints, lossless numbers, arrays, plain or prototype-less
+ * objects), written without its per-value closures and checks; `undefined` for anything else (a member
+ * without a JSON form, a `toJSON`, a Date or other class), which goes to lossless-json, the reference.
+ */
+function plainJsonText(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      if (value === null) return 'null';
+      if (isLosslessNumber(value)) return value.toString();
+      if (Array.isArray(value)) return plainArrayText(value);
+      return isPlainRecord(value) ? plainObjectText(value) : undefined;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+}
+
+function plainArrayText(array: readonly unknown[]): string | undefined {
+  let text = '[';
+  for (let index = 0; index < array.length; index++) {
+    const item = plainJsonText(array[index]);
+    if (item === undefined) return undefined;
+    text += index === 0 ? item : `,${item}`;
+  }
+  return `${text}]`;
+}
+
+function plainObjectText(object: Record<string, unknown>): string | undefined {
+  let text = '{';
+  let first = true;
+  for (const key of Object.keys(object)) {
+    const item = plainJsonText(object[key]);
+    if (item === undefined) return undefined;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${item}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+
+/** An object lossless-json writes member by member: no class, no `toJSON`. */
+function isPlainRecord(value: object): value is Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== null && prototype !== Object.prototype) return false;
+  return typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
 function toPlain(value: unknown): unknown {
