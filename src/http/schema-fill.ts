@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ContractError, parseExactJson, stringifyExactJson, type SchemaCheck } from '../contract/index.js';
 import { LosslessNumber } from 'lossless-json';
 import { JsonPlaceholder, type ExactJson } from '../contract/schema/compiled-schema.js';
@@ -17,7 +18,9 @@ export interface FillSource {
 
 /**
  * A schema-valid JSON text for each named property, for answers that must carry a property the
- * request did not: the property's `default`, else one of its examples, else the value a generated
+ * request did not: what a real server makes for its format (the time as `new Date().toISOString()`
+ * for `date-time`, today for `date`, `crypto.randomUUID()` for `uuid`, taken when the answers are
+ * prepared), else the property's `default`, else one of its examples, else the value a generated
  * valid object holds. A candidate counts only when the generated object, with the candidate put in,
  * still passes `check`. Throws a {@link ContractError} when no valid value can be found.
  */
@@ -27,7 +30,11 @@ export function fillValues(names: readonly string[], source: FillSource): Readon
   const sample = source.sample();
   const base = isRecord(sample) ? sample : undefined;
   for (const name of names) {
-    const chosen = (documentedValues(source.written, name) as ExactJson[]).find((candidate) =>
+    const candidates = [
+      ...serverMade(source.written, name),
+      ...(documentedValues(source.written, name) as ExactJson[]),
+    ];
+    const chosen = candidates.find((candidate) =>
       base === undefined ? false : passes(source.check, { ...base, [name]: candidate }),
     );
     const value = chosen ?? base?.[name];
@@ -39,6 +46,19 @@ export function fillValues(names: readonly string[], source: FillSource): Readon
     fills.set(name, stringifyExactJson(value));
   }
   return fills;
+}
+
+/**
+ * The value a server sets for a property of a known format itself. A generated one (`9994-01-05t23:59:42.9853Z`)
+ * is valid RFC 3339, but a lower-case `t` and a far year break real clients (Python's `fromisoformat` before 3.11).
+ */
+function serverMade(written: ObjectView, name: string): ExactJson[] {
+  const formats = (written.declarations.get(name) ?? []).map((schema) => schema.format);
+  const now = new Date().toISOString();
+  if (formats.includes('date-time')) return [now];
+  if (formats.includes('date')) return [now.slice(0, 10)];
+  if (formats.includes('uuid')) return [randomUUID()];
+  return [];
 }
 
 function isRecord(value: ExactJson | undefined): value is { [key: string]: ExactJson } {
