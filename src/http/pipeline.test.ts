@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, loadContract } from '../contract/index.js';
 import { exactJsonText } from '../contract/new-plant-request.js';
@@ -106,4 +107,49 @@ describe('the request pipeline', () => {
     const [, , plain] = await send(server.url, { headers: { origin: 'http://localhost:5173' }, body: '{}' });
     expect(plain.get('access-control-allow-origin')).toBeNull();
   });
+
+  it("writes the answer's header lines in order: the outcome's, CORS, Connection, then Content-Type and Length", async () => {
+    const port = new URL(cors.url).port;
+    const request = (headers: string): Promise<string[]> =>
+      rawHeaderNames(Number(port), `POST /plants HTTP/1.1\r\nHost: x\r\nOrigin: http://a.test\r\n${headers}\r\n`);
+    expect(await request('Content-Length: 0\r\n')).toEqual([
+      'www-authenticate',
+      'access-control-allow-origin',
+      'access-control-allow-credentials',
+      'access-control-expose-headers',
+      'vary',
+      'content-type',
+      'content-length',
+    ]);
+    // A chunked body left unread: the connection closes after the answer.
+    expect(await request('Transfer-Encoding: chunked\r\n')).toEqual([
+      'www-authenticate',
+      'access-control-allow-origin',
+      'access-control-allow-credentials',
+      'access-control-expose-headers',
+      'vary',
+      'connection',
+      'content-type',
+      'content-length',
+    ]);
+  });
 });
+
+/** The header names of the first answer to a raw request, as written, but those node:http adds to every answer. */
+function rawHeaderNames(port: number, request: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let received = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.destroy();
+      const lines = received.slice(0, end).toLowerCase().split('\r\n').slice(1);
+      const own = lines.filter((line) => !/^(date|keep-alive):|^connection: keep-alive$/.test(line));
+      resolve(own.map((line) => line.slice(0, line.indexOf(':'))));
+    });
+    socket.on('error', reject);
+  });
+}

@@ -53,9 +53,15 @@ function askPrism(settings: MockHandlerSettings): Answer {
     const dynamic = preferences.dynamic ?? settings.dynamic;
     // Prism's generator seed is process-wide: a seed per request keeps a run reproducible.
     const serial = dynamic ? generated++ : 0;
+    // Written out rather than spread from several sources per request (see answerHeaders in the pipeline).
     const question: PrismQuestion = {
       accept: withVendorTypes(req.headers.accept, vendorTypes),
-      preferences: { ...preferences, dynamic, ...(dynamic ? { seed: `${settings.seed}-${serial}` } : {}) },
+      preferences: {
+        code: preferences.code,
+        exampleKey: preferences.exampleKey,
+        dynamic,
+        seed: dynamic ? `${settings.seed}-${serial}` : undefined,
+      },
     };
     const render = (decision: PrismDecision): Outcome =>
       renderDecision(decision, {

@@ -12,6 +12,9 @@ export interface MockPreferences {
 export type PreferResult =
   { readonly ok: true; readonly preferences: MockPreferences } | { readonly ok: false; readonly message: string };
 
+/** A request without `Prefer`: the same value every time. */
+const NO_PREFERENCES: PreferResult = Object.freeze({ ok: true, preferences: Object.freeze({}) });
+
 const PREFERENCE = /^([A-Za-z][\w-]*)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^\s"]*))?$/;
 
 /**
@@ -19,8 +22,8 @@ const PREFERENCE = /^([A-Za-z][\w-]*)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^\s"]*))?$/;
  * Preferences are separated by commas or semicolons; other preferences are ignored, as the RFC asks.
  */
 export function parsePrefer(header: string | undefined): PreferResult {
+  if (header === undefined) return NO_PREFERENCES;
   const preferences: { code?: number; exampleKey?: string; dynamic?: boolean } = {};
-  if (header === undefined) return { ok: true, preferences };
   for (const part of header.split(/[,;]/)) {
     const text = part.trim();
     if (text === '') continue;
