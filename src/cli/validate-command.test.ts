@@ -75,6 +75,17 @@ describe('plantstore validate', () => {
     );
   });
 
+  it('lists the header, query and cookie parameters of the operation, required ones marked', async () => {
+    const parameters = [
+      { name: 'X-Request-ID', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },
+      { name: 'Accept', in: 'header', required: true, schema: { type: 'string' } },
+      { name: 'dryRun', in: 'query', schema: { type: 'boolean' } },
+    ];
+    expect((await validate(write('parameters.yaml', document({ parameters })))).out).toContain(
+      '  parameters: X-Request-ID (header, required), dryRun (query); test sends the required ones, serve and mock check them',
+    );
+  });
+
   it('summarises a valid document: what is tested, how, and what is not', async () => {
     const file = write('valid.yaml', document({}, { servers: [{ url: 'https://api.example.com/v2' }] }));
     expect(await validate(file)).toEqual({
