@@ -15,11 +15,12 @@ export function judgeCase(
   context: JudgeContext,
 ): CaseVerdict | undefined {
   let worst: CaseVerdict | undefined;
-  exchanges.forEach((exchange, exchangeIndex) => {
-    const verdict = check.judge(exchange, context, exchanges);
+  for (let exchangeIndex = 0; exchangeIndex < exchanges.length; exchangeIndex++) {
+    const exchange = exchanges[exchangeIndex];
+    const verdict = exchange && check.judge(exchange, context, exchanges);
     if (verdict && (!worst || SEVERITY[verdict.outcome] > SEVERITY[worst.outcome])) {
       worst = { ...verdict, exchangeIndex };
     }
-  });
+  }
   return worst;
 }

@@ -8,9 +8,8 @@ import { codePointArbitrary } from './text.js';
 /** A JSON object without a prototype, so `__proto__` and `constructor` are ordinary keys. */
 export function exactObject(entries: Iterable<readonly [string, ExactJson]>): { [key: string]: ExactJson } {
   const object = Object.create(null) as { [key: string]: ExactJson };
-  for (const [key, value] of entries) {
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  }
+  // Without a prototype there is no `__proto__` setter: assignment makes an own property of every key.
+  for (const [key, value] of entries) object[key] = value;
   return object;
 }
 

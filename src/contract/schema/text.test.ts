@@ -57,6 +57,8 @@ describe('codePointString', () => {
     { minLength: 3, maxLength: 40 },
     { minLength: 5, maxLength: 5 },
     { maxLength: 0 },
+    // Longer than the unit buffer starts and than one String.fromCharCode call takes.
+    { minLength: 4500, maxLength: 6000 },
   ];
 
   it('draws the values and consumes the random exactly as fast-check strings of the unit do', () => {

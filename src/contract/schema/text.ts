@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { UniformInt } from './uniform-int.js';
 
 /**
  * Strings that break naive implementations: empty, whitespace-edged, NUL and other controls,
@@ -70,6 +71,9 @@ class CodePointArbitrary extends fc.Arbitrary<string> {
     CODE_POINT_RANGES.slice(0, index + 1).reduce((sum, range) => sum + range.weight, 0),
   );
   private readonly totalWeight = this.cumulated[this.cumulated.length - 1] ?? 0;
+  /** The `nextInt` draws of the `oneof` and of each range's unbiased `fc.integer`. */
+  private readonly rangeDraw = new UniformInt(0, this.totalWeight - 1);
+  private readonly codePointDraws = CODE_POINT_RANGES.map(({ min, max }) => new UniformInt(min, max));
 
   generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
     const index = this.drawRange(random);
@@ -79,7 +83,7 @@ class CodePointArbitrary extends fc.Arbitrary<string> {
 
   /** Which range the `oneof` picks. */
   drawRange(random: fc.Random): number {
-    const selected = random.nextInt(0, this.totalWeight - 1);
+    const selected = this.rangeDraw.draw(random);
     let index = 0;
     while (selected >= (this.cumulated[index] ?? Infinity)) index++;
     return index;
@@ -88,9 +92,9 @@ class CodePointArbitrary extends fc.Arbitrary<string> {
   /** A code point of a range, as `fc.integer` draws it (unbiased, it is one `nextInt`: no value made). */
   drawCodePoint(index: number, random: fc.Random, biasFactor: number | undefined): number {
     const range = this.ranges[index];
-    const limits = CODE_POINT_RANGES[index];
-    if (range === undefined || limits === undefined) throw new Error('no code point range selected');
-    return biasFactor === undefined ? random.nextInt(limits.min, limits.max) : range.generate(random, biasFactor).value;
+    const draw = this.codePointDraws[index];
+    if (range === undefined || draw === undefined) throw new Error('no code point range selected');
+    return biasFactor === undefined ? draw.draw(random) : range.generate(random, biasFactor).value;
   }
 
   canShrinkWithoutContext(value: unknown): value is string {
@@ -159,11 +163,18 @@ class CodePointString extends fc.Arbitrary<string> {
   generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
     const start = random.clone();
     const [length, itemBias] = this.drawLength(random, biasFactor);
-    let text = '';
+    const units = codeUnits(length);
+    let count = 0;
     for (let index = 0; index < length; index++) {
-      text += String.fromCodePoint(codePointUnit.drawCodePoint(codePointUnit.drawRange(random), random, itemBias));
+      const codePoint = codePointUnit.drawCodePoint(codePointUnit.drawRange(random), random, itemBias);
+      if (codePoint < 0x10000) {
+        units[count++] = codePoint;
+      } else {
+        units[count++] = 0xd800 + ((codePoint - 0x10000) >> 10);
+        units[count++] = 0xdc00 + ((codePoint - 0x10000) & 0x3ff);
+      }
     }
-    return new fc.Value(text, new StringDraw(start, biasFactor));
+    return new fc.Value(textOf(units, count), new StringDraw(start, biasFactor));
   }
 
   /** The length and the items' bias factor, drawn as fast-check's `ArrayArbitrary.generate` draws them. */
@@ -186,6 +197,31 @@ class CodePointString extends fc.Arbitrary<string> {
     const drawn = this.composed.generate(context.random.clone(), context.bias);
     return this.composed.shrink(drawn.value, drawn.context);
   }
+}
+
+/** The UTF-16 units of the string being drawn, reused: a draw is made in one piece, never interleaved. */
+let unitBuffer = new Uint16Array(2 * LONG_TEXT_MAX);
+
+/** Room for the units of `codePoints` code points. */
+function codeUnits(codePoints: number): Uint16Array {
+  if (unitBuffer.length < 2 * codePoints) unitBuffer = new Uint16Array(2 * codePoints);
+  return unitBuffer;
+}
+
+/** Units per `String.fromCharCode` call: far below any engine's limit on arguments. */
+const UNITS_PER_CALL = 8192;
+
+/**
+ * The first `count` units as one string, made at once: appending a character at a time built a chain
+ * of a thousand string pieces for each long string, which cost more to make and to serialise.
+ */
+function textOf(units: Uint16Array, count: number): string {
+  let text = '';
+  for (let from = 0; from < count; from += UNITS_PER_CALL) {
+    const part = units.subarray(from, Math.min(count, from + UNITS_PER_CALL));
+    text += String.fromCharCode.apply(null, part as unknown as number[]);
+  }
+  return text;
 }
 
 /** Strings of {@link codePointArbitrary} (fast-check's `string` constraints), drawn directly where fast-check allows. */

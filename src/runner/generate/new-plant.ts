@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseExactJson, stringifyExactJson, type Contract } from '../../contract/index.js';
 import type { ExactJson } from '../../contract/schema/index.js';
-import type { FreshIds } from './fresh-ids.js';
+import { withClaim, type FreshIds } from './fresh-ids.js';
 import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
 import { int64IdArbitrary, type IdShape } from './int64-id.js';
 
@@ -134,22 +134,19 @@ function heldByCase(fresh: FreshIds, slotSalt: string): FreshIds {
     held.set(fresh, bySalt);
   }
   const holdings = bySalt;
-  return {
-    ...fresh,
-    claim: (id) => {
-      const won = holdings.get(slotSalt);
-      if (won?.includes(id)) return true;
-      if (!fresh.claim(id)) return false;
-      holdings.delete(slotSalt);
-      holdings.set(slotSalt, [...(won ?? []), id]);
-      // Renders of one case follow each other: older salts are never rendered again.
-      for (const oldest of holdings.keys()) {
-        if (holdings.size <= HELD_SALTS) break;
-        holdings.delete(oldest);
-      }
-      return true;
-    },
-  };
+  return withClaim(fresh, (id) => {
+    const won = holdings.get(slotSalt);
+    if (won?.includes(id)) return true;
+    if (!fresh.claim(id)) return false;
+    holdings.delete(slotSalt);
+    holdings.set(slotSalt, [...(won ?? []), id]);
+    // Renders of one case follow each other: older salts are never rendered again.
+    for (const oldest of holdings.keys()) {
+      if (holdings.size <= HELD_SALTS) break;
+      holdings.delete(oldest);
+    }
+    return true;
+  });
 }
 
 function isPlainObject(value: object): value is { [key: string]: ExactJson } {
@@ -157,9 +154,10 @@ function isPlainObject(value: object): value is { [key: string]: ExactJson } {
   return prototype === null || prototype === Object.prototype;
 }
 
+/** A copy without a prototype, where assignment makes an own property of every key, `__proto__` too. */
 function copyObject(source: { [key: string]: ExactJson }): Record<string, ExactJson> {
   const body = Object.create(null) as Record<string, ExactJson>;
-  for (const key of Object.keys(source)) define(body, key, source[key]);
+  for (const key of Object.keys(source)) body[key] = source[key] as ExactJson;
   return body;
 }
 
