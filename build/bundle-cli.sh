@@ -14,6 +14,9 @@
 # 2. Writes dist/contract/openapi.json: the bundled openapi.yaml read and dereferenced once, here, so
 #    that loading it skips yaml and swagger-parser (src/contract/prebuilt-document.ts; a document
 #    edited since the build is read as before).
+# 3. Writes dist/contract/validators.js: ajv's code for the schemas the bundled document compiles, so
+#    that loading it neither loads ajv nor compiles a schema (src/contract/prebuilt-validators.ts; a
+#    schema not among them, or ajv installed at another version, is compiled as before).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=dist/bin
@@ -27,3 +30,4 @@ node_modules/.bin/esbuild plantstore=dist/src/cli/bin.js \
 chmod 755 "$out/plantstore.js"
 
 node --input-type=module -e "await (await import('./dist/src/contract/prebuilt-document.js')).writePrebuiltDocument();"
+node --input-type=module -e "await (await import('./dist/src/contract/prebuilt-validators-build.js')).writePrebuiltValidators();"

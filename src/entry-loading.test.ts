@@ -14,7 +14,7 @@ vi.mock('@stoplight/prism-http', async (importOriginal) => {
   loaded.add('prism');
   return importOriginal();
 });
-vi.mock('./contract/schemas.js', async (importOriginal) => {
+vi.mock('./contract/ajv-modules.js', async (importOriginal) => {
   loaded.add('ajv');
   return importOriginal();
 });
@@ -99,6 +99,8 @@ describe('what the package entry loads', () => {
 });
 
 const BUNDLE = join(PACKAGE_ROOT, 'dist/bin/plantstore.js');
+/** The build's validators of the bundled document (`src/contract/prebuilt-validators.ts`). */
+const PREBUILT_VALIDATORS = join(PACKAGE_ROOT, 'dist/contract/validators.js');
 
 /**
  * Runs the bundled CLI with a module hook that reports every module of Prism it loads, until it exits
@@ -115,6 +117,7 @@ function runBundle(
     hooks,
     `export async function load(url, context, next) {
       if (url.includes('/@stoplight/')) process.stderr.write('loaded Prism: ' + url + '\\n');
+      if (/\\/ajv-modules-|\\/node_modules\\/ajv\\//.test(url)) process.stderr.write('loaded ajv: ' + url + '\\n');
       return next(url, context);
     }`,
   );
@@ -149,10 +152,11 @@ describe('the bundled CLI, the package bin', () => {
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: PACKAGE_VERSION });
   });
 
-  it('judges the embedded reference without loading Prism', async () => {
+  it("judges the embedded reference without loading Prism, nor ajv when the build's validators are there", async () => {
     const args = ['test', '--runs', '1', '--seed', '3', '--check', 'echo', '--reporter', 'json', '--out', dir];
     const { code, output } = await runBundle(args, dir);
     expect(output).not.toContain('loaded Prism');
+    if (existsSync(PREBUILT_VALIDATORS)) expect(output).not.toContain('loaded ajv');
     expect(code).toBe(0);
     expect(existsSync(join(dir, 'report.json'))).toBe(true);
   });

@@ -1,5 +1,6 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsPlugin from 'ajv-formats';
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { AJV_MODULES } from './ajv-modules.js';
 import { EXACT_FORMATS, exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
@@ -32,6 +33,11 @@ export type SchemaCheck = (value: unknown) => Violation[];
  */
 const compilers: { validating?: Ajv2020; trusting?: Ajv2020 } = {};
 let trusted = false;
+let ajvModules: typeof AJV_MODULES | undefined;
+/** Validators the build compiled, by {@link schemaKey} of the schema they check (`prebuilt-validators.ts`). */
+let prebuilt: ReadonlyMap<string, ValidateFunction> | undefined;
+/** While the build records them: every schema handed to ajv, as ajv compiled it. */
+let recording: JsonSchema[] | undefined;
 
 /**
  * Runs `compile` with every schema it compiles taken as valid JSON Schema: not validated against the
@@ -48,16 +54,93 @@ export function withTrustedSchemas<T>(compile: () => T): T {
   }
 }
 
-function createAjv(validateSchema: boolean): Ajv2020 {
+/** Loads ajv (its own chunk in the bundled CLI) before schemas are compiled; a process that never calls it loads ajv on its first compile. */
+export async function loadSchemaCompiler(): Promise<void> {
+  ajvModules ??= (await import('./ajv-modules.js')).AJV_MODULES;
+}
+
+/** ajv's modules, loaded now (through `require`, ajv being CommonJS) when {@link loadSchemaCompiler} was not awaited. */
+function ajv(): typeof AJV_MODULES {
+  if (ajvModules === undefined) {
+    const require = createRequire(import.meta.url);
+    ajvModules = {
+      Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+      addFormats: (require('ajv-formats') as { default: typeof AJV_MODULES.addFormats }).default,
+    };
+  }
+  return ajvModules;
+}
+
+/** Schemas whose {@link schemaKey} is in `validators` are checked by those validators instead of compiled. */
+export function usePrebuiltValidators(validators: ReadonlyMap<string, ValidateFunction> | undefined): void {
+  prebuilt = validators;
+}
+
+/** Runs `compile` and resolves, beside its result, to every schema it handed to ajv (as ajv received it). */
+export async function recordCompiledSchemas<T>(
+  compile: () => T | Promise<T>,
+): Promise<{ result: T; schemas: JsonSchema[] }> {
+  const schemas: JsonSchema[] = [];
+  recording = schemas;
+  try {
+    return { result: await compile(), schemas };
+  } finally {
+    recording = undefined;
+  }
+}
+
+/** What ajv's int32 and int64 formats check: nothing, the exact keyword judges them (ajv-formats judges int64 on a double and accepts 2^63). */
+const EXACT_FORMAT = { type: 'number', validate: () => true } as const;
+
+/** The formats every compiler of the contract knows: ajv-formats' full set, int32 and int64 left to the exact keyword. */
+export function contractFormats(fullFormats: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const formats: Record<string, unknown> = { ...fullFormats };
+  for (const name of Object.keys(EXACT_FORMATS)) formats[name] = EXACT_FORMAT;
+  return formats;
+}
+
+/**
+ * The ajv that compiles the contract's schemas; `code` is for the build, which keeps the validators'
+ * source (`prebuilt-validators.ts`).
+ */
+export function createAjv(validateSchema: boolean, code?: Options['code']): Ajv2020 {
+  const { Ajv2020: Ajv, addFormats } = ajv();
   // OpenAPI documents carry keywords JSON Schema does not know (example, xml, discriminator).
   // logger: false: an unknown format is an annotation (2020-12), not worth a console warning.
-  const instance = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false, validateSchema });
-  const addFormats = formatsPlugin as unknown as (target: Ajv2020) => Ajv2020;
+  const instance = new Ajv({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    logger: false,
+    validateSchema,
+    ...(code === undefined ? {} : { code }),
+  });
   addFormats(instance);
-  // ajv-formats judges int64 on a double and accepts 2^63; the exact keyword below does the work.
-  for (const name of Object.keys(EXACT_FORMATS)) instance.addFormat(name, { type: 'number', validate: () => true });
+  for (const name of Object.keys(EXACT_FORMATS)) instance.addFormat(name, EXACT_FORMAT);
   instance.addKeyword(exactNumberKeyword());
   return instance;
+}
+
+/**
+ * The text a schema is known by among prebuilt validators: its JSON, or `undefined` for a schema that is
+ * not plain JSON (a `bigint`, an object of a class), which is always compiled.
+ */
+export function schemaKey(schema: unknown): string | undefined {
+  let plain = true;
+  const text = JSON.stringify(schema, (_key, value: unknown) => {
+    if (isPlainJson(value)) return value;
+    plain = false;
+    return null;
+  });
+  return plain ? text : undefined;
+}
+
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || Array.isArray(value)) return Array.isArray(value);
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -65,8 +148,12 @@ function createAjv(validateSchema: boolean): Ajv2020 {
  * of int32/int64 formats and every numeric bound are judged exactly on the number's JSON text.
  */
 export function compileSchemaCheck(schema: JsonSchema, subject: string): SchemaCheck {
-  const compiler = trusted ? (compilers.trusting ??= createAjv(false)) : (compilers.validating ??= createAjv(true));
-  const validate: ValidateFunction = compiler.compile(withExactNumbers(schema) as JsonSchema);
+  const exact = withExactNumbers(schema) as JsonSchema;
+  recording?.push(exact);
+  const key = prebuilt === undefined ? undefined : schemaKey(exact);
+  const validate: ValidateFunction =
+    (key === undefined ? undefined : prebuilt?.get(key)) ??
+    (trusted ? (compilers.trusting ??= createAjv(false)) : (compilers.validating ??= createAjv(true))).compile(exact);
   return (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [], subject));
 }
 

@@ -7,8 +7,15 @@ import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, listOperations } from './operations.js';
 import { DEFAULT_SPEC_PATH } from './package-files.js';
 import { prebuiltReadings } from './prebuilt-document.js';
+import { prebuiltValidators } from './prebuilt-validators.js';
 import type { CompiledSchema, SchemaDialect } from './schema/compiled-schema.js';
-import { withTrustedSchemas, type JsonSchema, type SchemaCheck } from './schemas.js';
+import {
+  loadSchemaCompiler,
+  usePrebuiltValidators,
+  withTrustedSchemas,
+  type JsonSchema,
+  type SchemaCheck,
+} from './schemas.js';
 import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
 import { successStatusOf, type SuccessStatus } from './success-status.js';
 
@@ -113,8 +120,14 @@ export function inspectDocument(source: string): Promise<DocumentInspection> {
 }
 
 async function inspect(source: string, metaValidate: boolean): Promise<DocumentInspection> {
-  // The build read and dereferenced the bundled document already (prebuilt-document.ts).
-  const prebuilt = !metaValidate && source === DEFAULT_SPEC_PATH ? await prebuiltReadings() : undefined;
+  // The build read and dereferenced the bundled document already (prebuilt-document.ts), and compiled
+  // its schemas' validators (prebuilt-validators.ts): a default run loads no ajv.
+  const [prebuilt, validators] =
+    !metaValidate && source === DEFAULT_SPEC_PATH
+      ? await Promise.all([prebuiltReadings(), prebuiltValidators()])
+      : [undefined, undefined];
+  if (prebuilt && validators) usePrebuiltValidators(validators);
+  else await loadSchemaCompiler();
   const raw = prebuilt ? { document: prebuilt.raw, exact: undefined } : await readDocument(source);
   if ('problem' in raw) return { source, version: undefined, problems: [raw.problem], contract: undefined };
   const version = documentVersion(raw.document, source);
