@@ -227,6 +227,24 @@ describe('judging', () => {
     expect(log[1]).toMatch(/server broke the contract \[negative-rejection\]/);
   });
 
+  it('keeps the request of a failing exchange in the report: its body, its URL and a curl line without the token', async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{"name":"x"}');
+    });
+    const { proxy } = await started(upstream);
+    await post(proxy, '{"id":1,"name":"x"}');
+    const [failure] = proxy.report().checks.find((check) => check.id === 'documented-status')?.failures ?? [];
+    expect(failure?.request).toMatchObject({
+      method: 'POST',
+      url: `${upstream.url}/plants`,
+      body: '{"id":1,"name":"x"}',
+    });
+    expect(failure?.request.headers.authorization).toBe('Bearer $PLANTSTORE_TOKEN');
+    expect(failure?.curl).toContain('$PLANTSTORE_TOKEN');
+    expect(JSON.stringify(failure)).not.toContain(TOKEN);
+  });
+
   it('adds Plantstore-Violations only with annotate', async () => {
     const upstream = await recordingUpstream((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json' });

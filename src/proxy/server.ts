@@ -12,7 +12,7 @@ import {
 } from '../contract/index.js';
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
 import type { Report } from '../runner/report.js';
-import { observedExchange } from './exchange.js';
+import { observedExchange, plainExchange } from './exchange.js';
 import {
   serveConnection,
   type Annotate,
@@ -383,7 +383,7 @@ function judgeForwarded(
 function record(state: ProxyState, judged: JudgedExchange, authorization: string | undefined): void {
   if (judged.overCap) state.observations.counts.overCap++;
   if (!hasFindings(judged)) return state.observations.add(judged.exchange, judged.verdicts, undefined);
-  const exchange = state.redactor.value(judged.exchange, authorization);
+  const exchange = state.redactor.value(plainExchange(judged.exchange), authorization);
   const verdicts = judged.verdicts.map(({ check, verdict }) => ({
     check,
     verdict: state.redactor.value(verdict, authorization),
