@@ -210,7 +210,8 @@ export function describeInvalidBody(body: InvalidBody, text: string): string {
   if (mutation.kind !== 'variant') return mutation.what;
   const { pointer, keyword } = mutation.variant;
   // The whole body is the counterexample itself; shown here, it would change the defect at every shrink step.
-  if (pointer === '') return `the body: ${mutation.what} (keyword ${keyword})`;
+  // Its label names it already ("the body matching if …").
+  if (pointer === '') return `${mutation.what} (keyword ${keyword})`;
   let shown = '';
   try {
     const found = valueAt(parseExactJson(text), pointer);
