@@ -48,12 +48,16 @@ function daysIn(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+// Years from 1: year 0000 is RFC 3339 but Python's datetime (and others) cannot hold it.
 const date = fc
-  .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+  .tuple(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
   .map(([year, month, day]) => `${pad(year, 4)}-${pad(month)}-${pad(Math.min(day, daysIn(year, month)))}`);
 
+// Upper-case T and Z, offsets with a colon: RFC 3339 allows lower case (and ajv a space or `+0100`), but
+// Go's time.Time, Python's fromisoformat and most parsers refuse those, and the contract is judged on
+// what a document's readers agree on. Schemathesis draws the same way (Python's isoformat).
 const zone = fc.oneof(
-  fc.constantFrom('Z', 'z', '+00:00'),
+  fc.constantFrom('Z', '+00:00'),
   fc
     .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
     .map(([sign, h, m]) => `${sign}${pad(h)}:${pad(m)}`),
@@ -111,7 +115,7 @@ const byte = fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from(bytes).
 const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
   date,
   time,
-  'date-time': fc.tuple(date, fc.constantFrom('T', 't'), time).map((parts) => parts.join('')),
+  'date-time': fc.tuple(date, time).map(([d, t]) => `${d}T${t}`),
   'iso-time': time,
   'iso-date-time': fc.tuple(date, time).map(([d, t]) => `${d}T${t}`),
   duration: fc.constantFrom('P1D', 'PT1H30M', 'P1Y2M3DT4H5M6S', 'P2W', 'PT0S'),
@@ -169,10 +173,10 @@ export const INVALID_FORMAT_TEXT: Readonly<Record<string, readonly string[]>> = 
   byte: ['!', 'a', 'abc', '====', 'a b='],
 };
 
+const YEAR = '(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])';
 const DAY = '(?:0[1-9]|1[0-9]|2[0-8])';
 const MONTH = '(?:0[1-9]|1[0-2])';
-const TIME =
-  '(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)';
+const TIME = '(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])';
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const EMAIL_ATOM = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+";
@@ -183,9 +187,9 @@ const EMAIL_ATOM = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+";
  * format's own longest string where it has one. Used when a format meets `minLength`/`maxLength`.
  */
 export const FORMAT_SHAPES: Readonly<Record<string, { readonly pattern: string; readonly longest?: number }>> = {
-  date: { pattern: `^[0-9]{4}-${MONTH}-${DAY}$` },
+  date: { pattern: `^${YEAR}-${MONTH}-${DAY}$` },
   time: { pattern: `^${TIME}$` },
-  'date-time': { pattern: `^[0-9]{4}-${MONTH}-${DAY}[Tt ]${TIME}$` },
+  'date-time': { pattern: `^${YEAR}-${MONTH}-${DAY}T${TIME}$` },
   email: { pattern: `^${EMAIL_ATOM}(?:\\.${EMAIL_ATOM})*@(?:${LABEL}\\.)+${LABEL}$` },
   hostname: { pattern: `^${LABEL}(?:\\.${LABEL})*\\.?$`, longest: 253 },
   uri: { pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*:(?://[a-z0-9.-]*)?(?:[a-zA-Z0-9._~-]|/)+$' },

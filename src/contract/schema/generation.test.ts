@@ -99,6 +99,21 @@ describe('valid values reach the edges', () => {
   });
 });
 
+describe('formats are written as their readers agree', () => {
+  test('date, time and date-time: upper-case T and Z, offsets with a colon, years from 0001 (with and without lengths)', () => {
+    const common =
+      /^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
+    for (const value of sample({ type: 'string', format: 'date-time' }, 500)) expect(value).toMatch(common);
+    for (const value of sample({ type: 'string', format: 'date-time', maxLength: 40 }, 200))
+      expect(value).toMatch(common);
+    for (const value of sample({ type: 'string', format: 'date' }, 300))
+      expect(value).toMatch(/^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$/);
+    for (const value of sample({ type: 'string', format: 'time' }, 300)) {
+      expect(value).toMatch(/^[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/);
+    }
+  });
+});
+
 describe('the integer hook', () => {
   class Fresh extends JsonPlaceholder {
     describe(): string {
