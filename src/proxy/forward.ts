@@ -279,11 +279,10 @@ class ExchangeInFlight implements UpstreamUser {
     if (connection === undefined) return void this.pending?.push(bytes);
     const first = this.sentBytes === 0;
     this.keepSent(bytes);
-    if (!connection.send(bytes)) {
-      if (first && connection.reused && !this.resent) this.resend(connection, [bytes]);
-      return;
-    }
-    if (connection.congested) this.client.pause();
+    const flowing = connection.send(bytes);
+    // Only a first write to a reused connection is looked at: any other failure ends the exchange as it closes.
+    if (first && connection.reused && !this.resent && connection.refused) return this.resend(connection, [bytes]);
+    if (!flowing) this.client.pause();
   }
 
   /** Keeps what was sent while the request may go again, up to {@link RESEND_BYTES}. */
@@ -299,8 +298,9 @@ class ExchangeInFlight implements UpstreamUser {
     this.resent = true;
     const fresh = this.options.upstream.replace(connection, this);
     this.connection = fresh;
-    for (const bytes of again) fresh.send(bytes);
-    if (fresh.congested) this.client.pause();
+    let flowing = true;
+    for (const bytes of again) flowing = fresh.send(bytes);
+    if (!flowing) this.client.pause();
   }
 
   /**

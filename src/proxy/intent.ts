@@ -41,9 +41,7 @@ export interface IntentContext {
  * type, then the body (a valid NewPlant by the compiled schema, or why not).
  */
 export function inferIntent(request: ObservedRequest, context: IntentContext): InferredIntent {
-  const parts = credentialParts(request.authorization);
-  const credential = credentialProblem(parts, context.knownToken);
-  const auth = describeAuth(parts);
+  const { credential, auth } = readCredential(request.authorization, context);
   if (credential) {
     const what = credential.what;
     return {
@@ -59,7 +57,33 @@ export function inferIntent(request: ObservedRequest, context: IntentContext): I
     const what = `a body of ${request.bodyBytes} bytes, over the proxy's judging cap of ${request.body.length} bytes: only the answer's form is judged`;
     return { intent: { kind: 'unpredictable', what }, auth };
   }
-  return { ...bodyIntent(request, context), auth };
+  return bodyIntent(request, context, auth);
+}
+
+/** What a credential says, for one proxy: the same for every exchange that sends the same one. */
+interface CredentialReading {
+  readonly credential: { what: string; lenient?: boolean } | undefined;
+  readonly auth: AuthHeader;
+}
+
+/** Readings of the credentials each context saw lately (clients send the same one again and again). */
+const READINGS = new WeakMap<IntentContext, Map<string, CredentialReading>>();
+const REMEMBERED_CREDENTIALS = 32;
+
+function readCredential(authorization: string | undefined, context: IntentContext): CredentialReading {
+  let readings = READINGS.get(context);
+  if (readings === undefined) READINGS.set(context, (readings = new Map<string, CredentialReading>()));
+  // No header and an empty one read alike: no credential.
+  const key = authorization ?? '';
+  let reading = readings.get(key);
+  if (reading === undefined) {
+    const parts = credentialParts(authorization);
+    const auth = Object.freeze(describeAuth(parts));
+    reading = Object.freeze({ credential: credentialProblem(parts, context.knownToken), auth });
+    if (readings.size >= REMEMBERED_CREDENTIALS) readings.clear();
+    readings.set(key, reading);
+  }
+  return reading;
 }
 
 const CREDENTIAL = /^\s*(\S+)(?:[ \t]+(.*?))?\s*$/s;
@@ -116,30 +140,32 @@ function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kin
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A valid NewPlant (with the strings its 200 echoes), an invalid one, or one of unpredictable meaning. */
-function bodyIntent(request: ObservedRequest, context: IntentContext): Omit<InferredIntent, 'auth'> {
+function bodyIntent(request: ObservedRequest, context: IntentContext, auth: AuthHeader): InferredIntent {
   // The media type was judged before (mediaTypeIntent): only the body is left to read.
   const read = readNewPlantBody(context.contract.check.newPlant, request.body);
   if (!read.ok) {
     const what = read.problem.message.replace(/^Invalid NewPlant: /, '');
-    return { intent: { kind: 'invalid-body', what }, clientBreak: `sent an invalid NewPlant: ${what}` };
+    return { intent: { kind: 'invalid-body', what }, auth, clientBreak: `sent an invalid NewPlant: ${what}` };
   }
   const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
-  if (open) return { intent: { kind: 'unpredictable', what: `"${open.field}" null, valid or not as 3.0 is read` } };
+  if (open)
+    return { intent: { kind: 'unpredictable', what: `"${open.field}" null, valid or not as 3.0 is read` }, auth };
   const strings = stringFields(read.parsed);
   const unpaired = unpairedField(strings);
   if (unpaired !== undefined) {
     const what = `"${unpaired}" holding an unpaired surrogate escape`;
     return {
       intent: { kind: 'unpredictable', what },
+      auth,
       clientBreak: `sent ${what}, JSON whose meaning RFC 8259 (8.2) calls unpredictable`,
     };
   }
   const idMayRepeat = context.rememberId(String(idKeyOf(read)));
   const sent = read.parsed;
   const contentType = request.contentType ?? '';
-  if (contentType === 'application/json') return { intent: { kind: 'valid', strings, idMayRepeat }, sent };
+  if (contentType === 'application/json') return { intent: { kind: 'valid', strings, idMayRepeat }, auth, sent };
   const writtenAs = { aspect: 'media-type', written: contentType } as const;
-  return { intent: { kind: 'valid-variant', writtenAs, strings, idMayRepeat }, sent };
+  return { intent: { kind: 'valid-variant', writtenAs, strings, idMayRepeat }, auth, sent };
 }
 
 function stringFields(value: Readonly<Record<string, unknown>>): Record<string, string> {

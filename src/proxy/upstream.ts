@@ -19,12 +19,12 @@ export interface UpstreamConnection {
   /** It served an exchange before this one: the upstream may have closed it as it sat idle. */
   readonly reused: boolean;
   /**
-   * Sends bytes (or latin1 text) to the upstream: false when they could not go at all (the
-   * connection was already reset or closed: nothing of them reached the upstream), else true.
+   * Sends bytes (or latin1 text) to the upstream: false when they wait in memory for the upstream
+   * to take them (the client should pause until `drained`), as `socket.write` says.
    */
   send(bytes: Buffer | string): boolean;
-  /** Bytes sent wait in memory for the upstream to take them: the client should pause until `drained`. */
-  readonly congested: boolean;
+  /** The last bytes sent were refused at once (the connection was already reset or closed): none of them went. */
+  readonly refused: boolean;
   pause(): void;
   resume(): void;
 }
@@ -117,8 +117,9 @@ class PooledConnection implements UpstreamConnection, Watched {
     return this.exchanges > 1;
   }
 
-  get congested(): boolean {
-    return this.socket.writableNeedDrain;
+  get refused(): boolean {
+    // A write refused by the system marks the socket errored before `write` returns.
+    return this.socket.errored !== null;
   }
 
   received(chunk: Buffer): void {
@@ -130,10 +131,7 @@ class PooledConnection implements UpstreamConnection, Watched {
 
   send(bytes: Buffer | string): boolean {
     this.lastTick = this.dialer.sweeper.tick;
-    if (typeof bytes === 'string') this.socket.write(bytes, 'latin1');
-    else this.socket.write(bytes);
-    // A write refused at once (reset, closed) marks the socket errored before returning: none of it went.
-    return this.socket.errored === null;
+    return typeof bytes === 'string' ? this.socket.write(bytes, 'latin1') : this.socket.write(bytes);
   }
 
   pause(): void {
