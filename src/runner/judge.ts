@@ -1,5 +1,5 @@
 import { numberText, parseExactJson } from '../contract/index.js';
-import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
+import { isJsonEssence, mediaTypeEssence as essenceOf } from '../contract/media-types.js';
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import type { RecordedResponse } from './report.js';
@@ -67,16 +67,21 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  * in any letter case, any parameters (RFC 9110, 8.3.1).
  */
 export function isMediaType(contentType: string | undefined, essence: string): boolean {
-  if (contentType === undefined || hasSeveralValues(contentType)) return false;
-  return mediaTypeEssence(contentType) === essence;
+  if (contentType === undefined) return false;
+  const reading = readingOf(contentType);
+  return !reading.several && reading.essence === essence;
 }
 
-export { mediaTypeEssence } from '../contract/media-types.js';
+/** A media type's essence (see the contract's `mediaTypeEssence`), worked out once per distinct value. */
+export function mediaTypeEssence(mediaType: string): string {
+  return readingOf(mediaType).essence;
+}
 
 /** Whether a Content-Type says JSON: `application/json` or a `+json` type, any parameters. */
 export function saysJson(contentType: string | undefined): boolean {
-  if (contentType === undefined || hasSeveralValues(contentType)) return false;
-  return isJsonEssence(mediaTypeEssence(contentType));
+  if (contentType === undefined) return false;
+  const reading = readingOf(contentType);
+  return !reading.several && reading.json;
 }
 
 /**
@@ -84,7 +89,32 @@ export function saysJson(contentType: string | undefined): boolean {
  * and the field takes a single media type (RFC 9110, 8.3); a comma inside a quoted parameter is fine.
  */
 export function hasSeveralValues(contentType: string): boolean {
-  return contentType.replace(/"(?:[^"\\]|\\.)*"/g, '""').includes(',');
+  return readingOf(contentType).several;
+}
+
+/** What one Content-Type value says: whether it holds several values, its essence, and whether that says JSON. */
+interface ContentTypeReading {
+  readonly several: boolean;
+  readonly essence: string;
+  readonly json: boolean;
+}
+
+/** Readings of the first distinct values, kept: a target answers with a few, and every exchange asks. */
+const readings = new Map<string, ContentTypeReading>();
+const READINGS_KEPT = 64;
+
+function readingOf(contentType: string): ContentTypeReading {
+  let reading = readings.get(contentType);
+  if (reading === undefined) {
+    const essence = essenceOf(contentType);
+    reading = {
+      several: contentType.replace(/"(?:[^"\\]|\\.)*"/g, '""').includes(','),
+      essence,
+      json: isJsonEssence(essence),
+    };
+    if (readings.size < READINGS_KEPT) readings.set(contentType, reading);
+  }
+  return reading;
 }
 
 /** A value for a message: JSON, cut to a readable length. */
