@@ -73,7 +73,7 @@ export function runNotes(
     ...replayNotes(settings.replay),
     ...targetNotes(traits),
     note('nonce', `Fresh ids of this run come from nonce ${settings.fresh.nonce} (recorded in every replay string).`),
-    ...repeatNotes(traits, embedded),
+    ...repeatNotes(traits, embedded, settings.contract.success.documented),
     ...dispatchNotes(dispatched, settings.budgetMs),
   ];
 }
@@ -140,7 +140,7 @@ function targetNotes(traits: TargetTraits): RunNote[] {
   return notes;
 }
 
-function repeatNotes(traits: TargetTraits, embedded: boolean): RunNote[] {
+function repeatNotes(traits: TargetTraits, embedded: boolean, success: string): RunNote[] {
   const { rejectsRepeats } = traits;
   const notes: RunNote[] = [];
   if (rejectsRepeats === true && traits.holdsEarlierRun === true)
@@ -162,7 +162,7 @@ function repeatNotes(traits: TargetTraits, embedded: boolean): RunNote[] {
     notes.push(
       note(
         'repeats-accepted',
-        'The target accepts a repeated id (200), so every valid id must be accepted, fixed ones included.',
+        `The target accepts a repeated id (${success}), so every valid id must be accepted, fixed ones included.`,
       ),
     );
   return notes;
