@@ -287,11 +287,19 @@ class JudgedRequest implements ExchangeHooks {
 }
 
 /** Remembers up to `limit` ids (then forgets the oldest); answers whether an id was seen before. */
-function idMemory(limit: number): (id: string) => boolean {
+export function idMemory(limit: number): (id: string) => boolean {
   const ids = new Set<string>();
+  // The ids in the order they were first seen, in a ring: the oldest is found without an iterator.
+  const order: string[] = [];
+  let oldest = 0;
   return (id) => {
     if (ids.has(id)) return true;
-    if (ids.size >= limit) ids.delete(ids.values().next().value ?? '');
+    if (order.length < limit) order.push(id);
+    else {
+      ids.delete(order[oldest] ?? '');
+      order[oldest] = id;
+      oldest = (oldest + 1) % limit;
+    }
     ids.add(id);
     return false;
   };
