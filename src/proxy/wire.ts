@@ -32,9 +32,12 @@ const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\r\n]*))?$/;
 
+/** The blank line that ends a head, as bytes: a string needle is encoded again on every search. */
+const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
+
 /** The index just past the blank line that ends a head in `bytes`, or -1 while it has not arrived. */
 export function headEnd(bytes: Buffer): number {
-  const at = bytes.indexOf('\r\n\r\n', 0, 'latin1');
+  const at = bytes.indexOf(HEAD_END);
   return at < 0 ? -1 : at + 4;
 }
 
