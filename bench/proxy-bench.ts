@@ -246,24 +246,30 @@ interface SummaryContext {
 }
 
 function summary(perRound: readonly Record<string, Measured>[], context: SummaryContext): object {
-  /** The median over the rounds of a ratio taken within each round. */
-  const ratio = (of: (results: Record<string, Measured>) => [number | undefined, number | undefined]): number | null =>
-    round1(
-      median(
-        perRound.map((results) => {
-          const [a, b] = of(results);
-          return a === undefined || b === undefined || b === 0 ? NaN : a / b;
-        }),
-      ),
+  /** The median over the rounds of a ratio taken within each round, unrounded (goals compare it as it is). */
+  const exactRatio = (of: (results: Record<string, Measured>) => [number | undefined, number | undefined]): number =>
+    median(
+      perRound.map((results) => {
+        const [a, b] = of(results);
+        return a === undefined || b === undefined || b === 0 ? NaN : a / b;
+      }),
     );
+  const ratio = (of: (results: Record<string, Measured>) => [number | undefined, number | undefined]): number | null =>
+    round1(exactRatio(of));
   const cpuOverServe = (name: string): number | null =>
     ratio((r) => [r[name]?.proxyCpuMicrosPerRequest, r[name]?.upstreamCpuMicrosPerRequest]);
-  const rpsRatioOverPrism = ratio((r) => [r[OURS]?.requestsPerSecond, r[PRISM_PROXY]?.requestsPerSecond]);
+  const exactRpsOverPrism = exactRatio((r) => [r[OURS]?.requestsPerSecond, r[PRISM_PROXY]?.requestsPerSecond]);
+  const rpsRatioOverPrism = round1(exactRpsOverPrism);
   const cpuPerRequestRatioPrismOverOurs = ratio((r) => [
     r[PRISM_PROXY]?.proxyCpuMicrosPerRequest,
     r[OURS]?.proxyCpuMicrosPerRequest,
   ]);
-  const proxyCpuOverUpstreamCpu = cpuOverServe(OURS);
+  // Two decimals, and the goal judged on the unrounded ratio: 1.04 is more than the upstream's, not "1x".
+  const exactCpuOverServe = exactRatio((r) => [
+    r[OURS]?.proxyCpuMicrosPerRequest,
+    r[OURS]?.upstreamCpuMicrosPerRequest,
+  ]);
+  const proxyCpuOverUpstreamCpu = Number.isFinite(exactCpuOverServe) ? Math.round(exactCpuOverServe * 100) / 100 : null;
   return {
     connections: CONNECTIONS,
     seconds: context.seconds,
@@ -283,12 +289,12 @@ function summary(perRound: readonly Record<string, Measured>[], context: Summary
       {
         goal: 'plantstore proxy at least 5x prism proxy requests/s',
         figure: `${rpsRatioOverPrism ?? '?'}x requests/s, ${cpuPerRequestRatioPrismOverOurs ?? '?'}x by CPU per request (median of ${perRound.length} rounds)`,
-        pass: (rpsRatioOverPrism ?? 0) >= 5,
+        pass: Number.isFinite(exactRpsOverPrism) && exactRpsOverPrism >= 5,
       },
       {
         goal: "plantstore proxy's own CPU per request no more than the upstream's (serve's)",
         figure: `${proxyCpuOverUpstreamCpu ?? '?'}x serve's (a bare TCP pass-through: ${cpuOverServe(TCP) ?? '?'}x, a bare node:http one: ${cpuOverServe(BARE) ?? '?'}x)`,
-        pass: proxyCpuOverUpstreamCpu !== null && proxyCpuOverUpstreamCpu <= 1,
+        pass: Number.isFinite(exactCpuOverServe) && exactCpuOverServe <= 1,
       },
     ],
   };
