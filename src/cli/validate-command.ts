@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ContractError } from '../contract/contract-error.js';
 import type { Contract, DocumentProblem } from '../contract/index.js';
 import { findOperation } from '../contract/operations.js';
+import { declaredParameters } from '../contract/parameter-declarations.js';
 import { DEFAULT_SPEC_PATH } from '../contract/package-files.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import { stringOption } from './cli-options.js';
@@ -86,7 +87,10 @@ export function summarise(file: string, contract: Contract): string[] {
       `  its first server is at ${contract.basePath}: include that path in --base-url (requests go to <base-url>/plants)`,
     );
   }
-  const parameters = declaredParameters(contract);
+  // Read as written: the contract's `operationParameters` compiles their schemas, more than a summary needs to load.
+  const parameters = declaredParameters(contract.document, '/plants', 'post').map(
+    (parameter) => `${parameter.name} (${parameter.in}${parameter.required ? ', required' : ''})`,
+  );
   if (parameters.length > 0) {
     lines.push(`  parameters: ${parameters.join(', ')}; test sends the required ones, serve and mock check them`);
   }
@@ -125,27 +129,4 @@ function whyUnreadable(error: unknown): string {
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown reason';
-}
-
-/**
- * `X-Request-ID (header, required)` for each header, query and cookie parameter of POST /plants, as written
- * (the contract's `operationParameters` compiles their schemas, more than a summary needs to load).
- */
-function declaredParameters(contract: Contract): string[] {
-  const paths = contract.document.paths as Record<string, Record<string, unknown> | undefined> | undefined;
-  const pathItem = paths?.['/plants'];
-  const operation = findOperation(contract.document, '/plants', 'post');
-  const lists = [pathItem?.parameters, 'found' in operation ? operation.found.parameters : undefined];
-  const shown = new Map<string, string>();
-  for (const list of lists) {
-    if (!Array.isArray(list)) continue;
-    for (const parameter of list as { name?: unknown; in?: unknown; required?: unknown }[]) {
-      const { name, in: place } = parameter;
-      if (typeof name !== 'string' || (place !== 'header' && place !== 'query' && place !== 'cookie')) continue;
-      if (place === 'header' && ['accept', 'content-type', 'authorization'].includes(name.toLowerCase())) continue;
-      const key = `${place}\u0000${place === 'header' ? name.toLowerCase() : name}`;
-      shown.set(key, `${name} (${place}${parameter.required === true ? ', required' : ''})`);
-    }
-  }
-  return [...shown.values()];
 }

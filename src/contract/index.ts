@@ -27,9 +27,9 @@ export {
   requiredParameterValues,
   type ParameterSource,
   type OperationParameter,
-  type ParameterPlace,
   type ParameterValues,
 } from './parameters.js';
+export { type ParameterPlace } from './parameter-declarations.js';
 export {
   ContractError,
   DEFAULT_SPEC_PATH,

@@ -3,7 +3,8 @@ export const PATH_ITEM_METHODS = ['get', 'put', 'post', 'delete', 'options', 'he
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
+/** A JSON object (not null, not an array), as the document's readers take one. */
+export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 

@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fc from 'fast-check';
-import { escapePointer } from './operations.js';
+import { isLosslessNumber } from 'lossless-json';
 import { parseExactJson, stringifyExactJson } from './exact-json.js';
 import type { CompiledSchema, ExactJson } from './schema/compiled-schema.js';
 import { compileSchema } from './schema/index.js';
+import { declaredParameters, type DeclaredParameter, type ParameterPlace } from './parameter-declarations.js';
+import { isObject } from './operations.js';
 import { problem, type Problem } from './problems.js';
 import { OPERATION, type Contract } from './spec.js';
-
-/** Where a parameter travels. Path parameters cannot occur: `/plants` has no template. */
-export type ParameterPlace = 'header' | 'query' | 'cookie';
 
 /** A header, query or cookie parameter of POST /plants, as the document declares it. */
 export interface OperationParameter {
@@ -27,7 +26,7 @@ export interface OperationParameter {
   readonly documented: readonly ExactJson[];
 }
 
-/** The required parameters' values for one request: extra headers and a query string (`?a=1`, or ``). */
+/** The required parameters' values for one request: extra headers and a query (`a=1&b=2`, or ``). */
 export interface ParameterValues {
   readonly headers: Readonly<Record<string, string>>;
   readonly query: string;
@@ -35,73 +34,54 @@ export interface ParameterValues {
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+/** The operation's parameters, compiled once per contract, and the required ones among them (asked for per request). */
+interface CompiledParameters {
+  readonly all: readonly OperationParameter[];
+  readonly required: readonly OperationParameter[];
+}
 
-/** OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored. */
-const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+const compiledByContract = new WeakMap<Contract, CompiledParameters>();
 
-const declared = new WeakMap<Contract, readonly OperationParameter[]>();
+function parametersOf(contract: Contract): CompiledParameters {
+  let found = compiledByContract.get(contract);
+  if (!found) {
+    const all = declaredParameters(contract.document, OPERATION.path, OPERATION.method).map((parameter) =>
+      compiledParameter(parameter, contract),
+    );
+    found = { all, required: all.filter((parameter) => parameter.required) };
+    compiledByContract.set(contract, found);
+  }
+  return found;
+}
 
 /**
  * The header, query and cookie parameters of POST /plants: the path item's, overridden by the
  * operation's of the same name and place (header names in any letter case), in declaration order.
  */
 export function operationParameters(contract: Contract): readonly OperationParameter[] {
-  let found = declared.get(contract);
-  if (!found) {
-    found = readParameters(contract);
-    declared.set(contract, found);
-  }
-  return found;
+  return parametersOf(contract).all;
 }
 
-function readParameters(contract: Contract): OperationParameter[] {
-  const paths = contract.document.paths;
-  const pathItem = isObject(paths) ? paths[OPERATION.path] : undefined;
-  if (!isObject(pathItem)) return [];
-  const operation = pathItem[OPERATION.method];
-  const base = `/paths/${escapePointer(OPERATION.path)}`;
-  const byKey = new Map<string, OperationParameter>();
-  const lists: [unknown, string][] = [
-    [pathItem.parameters, `${base}/parameters`],
-    [isObject(operation) ? operation.parameters : undefined, `${base}/${OPERATION.method}/parameters`],
-  ];
-  for (const [list, pointer] of lists) {
-    if (!Array.isArray(list)) continue;
-    list.forEach((parameter, index) => {
-      const read = readParameter(parameter, `${pointer}/${index}`, contract);
-      if (read) byKey.set(`${read.in}\u0000${read.in === 'header' ? read.name.toLowerCase() : read.name}`, read);
-    });
-  }
-  return [...byKey.values()];
-}
-
-function readParameter(parameter: unknown, pointer: string, contract: Contract): OperationParameter | undefined {
-  if (!isObject(parameter) || typeof parameter.name !== 'string') return undefined;
+function compiledParameter(parameter: DeclaredParameter, contract: Contract): OperationParameter {
+  const { declaration, name } = parameter;
   const place = parameter.in;
-  if (place !== 'header' && place !== 'query' && place !== 'cookie') return undefined;
-  if (place === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) return undefined;
-  const content = isObject(parameter.content) ? Object.values(parameter.content).find(isObject) : undefined;
-  const schema = isObject(parameter.schema) ? parameter.schema : isObject(content?.schema) ? content.schema : {};
+  const content = isObject(declaration.content) ? Object.values(declaration.content).find(isObject) : undefined;
+  const schema = isObject(declaration.schema) ? declaration.schema : isObject(content?.schema) ? content.schema : {};
   let compiled: CompiledSchema | undefined;
   try {
-    compiled = compileSchema(schema, {
-      dialect: contract.dialect,
-      subject: `the ${place} parameter "${parameter.name}"`,
-    });
+    compiled = compileSchema(schema, { dialect: contract.dialect, subject: `the ${place} parameter "${name}"` });
   } catch {
     compiled = undefined;
   }
   return {
-    name: parameter.name,
+    name,
     in: place,
-    required: parameter.required === true,
-    pointer,
-    explode: typeof parameter.explode === 'boolean' ? parameter.explode : place !== 'header',
+    required: parameter.required,
+    pointer: parameter.pointer,
+    explode: typeof declaration.explode === 'boolean' ? declaration.explode : place !== 'header',
     compiled,
     json: content !== undefined,
-    documented: documentedValues(parameter, content, schema),
+    documented: documentedValues(declaration, content, schema),
   };
 }
 
@@ -130,7 +110,7 @@ const DRAWS = 40;
  * else the first documented value that can. `undefined` when the operation requires none.
  */
 export function requiredParameterValues(contract: Contract, salt: string): ParameterValues | undefined {
-  const required = operationParameters(contract).filter((parameter) => parameter.required);
+  const { required } = parametersOf(contract);
   if (required.length === 0) return undefined;
   const headers: Record<string, string> = {};
   const query: string[] = [];
@@ -142,15 +122,12 @@ export function requiredParameterValues(contract: Contract, salt: string): Param
     else cookies.push(value);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
-  return { headers, query: query.length === 0 ? '' : `?${query.join('&')}` };
+  return { headers, query: query.join('&') };
 }
 
 /** One parameter written as it travels: the header value, or `name=value` for a query or cookie. */
 function parameterValue(parameter: OperationParameter, salt: string): string {
-  const seed = createHash('sha256')
-    .update(`${salt}\u0000${parameter.in}\u0000${parameter.name}`)
-    .digest()
-    .readInt32LE(0);
+  const seed = hash('sha256', `${salt}\u0000${parameter.in}\u0000${parameter.name}`, 'buffer').readInt32LE(0);
   const { compiled } = parameter;
   if (compiled !== undefined) {
     // One draw at a time: nearly always the first one can be written, and a draw costs far more than a test.
@@ -201,12 +178,13 @@ function styledParts(parameter: OperationParameter, value: ExactJson): [string |
   if (value === null) return [[undefined, '']];
   if (typeof value !== 'object') return [[undefined, scalarText(value)]];
   if (Array.isArray(value)) {
-    if (value.some((item) => item !== null && typeof item === 'object' && !isLossless(item))) return undefined;
+    if (value.some((item) => item !== null && typeof item === 'object' && !isLosslessNumber(item))) return undefined;
     return value.map((item) => [undefined, scalarText(item)]);
   }
-  if (isLossless(value)) return [[undefined, value.toString()]];
+  if (isLosslessNumber(value)) return [[undefined, value.toString()]];
   const members = Object.entries(value as Record<string, ExactJson>);
-  if (members.some(([, item]) => item !== null && typeof item === 'object' && !isLossless(item))) return undefined;
+  if (members.some(([, item]) => item !== null && typeof item === 'object' && !isLosslessNumber(item)))
+    return undefined;
   if (parameter.explode) {
     return parameter.in === 'header'
       ? members.map(([key, item]) => [undefined, `${key}=${scalarText(item)}`])
@@ -216,12 +194,6 @@ function styledParts(parameter: OperationParameter, value: ExactJson): [string |
     [undefined, key],
     [undefined, scalarText(item)],
   ]);
-}
-
-function isLossless(value: unknown): value is { toString(): string; isLosslessNumber: true } {
-  return (
-    value !== null && typeof value === 'object' && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true
-  );
 }
 
 function scalarText(value: ExactJson): string {

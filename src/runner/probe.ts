@@ -108,8 +108,7 @@ function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): 
   return plans.map((plan, index) => {
     const values = requiredParameterValues(context.contract, `${context.salt}:${index}`);
     if (values === undefined) return plan;
-    const path =
-      values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query.slice(1)}`;
+    const path = values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query}`;
     return { ...plan, path, headers: { ...values.headers, ...plan.headers } };
   });
 }
