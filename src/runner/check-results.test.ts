@@ -3,6 +3,7 @@ import { CORRECT_STEPS, faultyTarget } from '../fixtures/base/plant-service.js';
 import { runConformance } from '../index.js';
 import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
+import type { StartedTarget } from '../fixtures/target-fixture.js';
 import { labelsWithRepeats } from '../fixtures/documents/servers/shapes.js';
 
 /** Two root causes the same probe (invalid bodies) finds: a missing name and a null tag, both accepted. */
@@ -14,21 +15,27 @@ const twoDefects = faultyTarget(
   },
 );
 
+/** The findings' titles of a short negative-rejection run against a target (of `spec`, when given). */
+async function rejectionFindings(target: StartedTarget, spec?: string): Promise<string[]> {
+  const report = await runConformance({
+    baseUrl: target.url,
+    token: target.token,
+    ...(spec === undefined ? {} : { spec }),
+    seed: 20261123,
+    runs: 30,
+    concurrency: 4,
+    timeoutMs: 5_000,
+    budgetMs: 40_000,
+    checks: ['negative-rejection'],
+  });
+  return (report.findings ?? []).map((finding) => finding.title);
+}
+
 describe('a check keeps one counterexample per root cause', () => {
   it('reports a second defect of one probe beside the first, so a baseline of one cannot hide the other', async () => {
     const target = await twoDefects.start();
     try {
-      const report = await runConformance({
-        baseUrl: target.url,
-        token: target.token,
-        seed: 20261123,
-        runs: 30,
-        concurrency: 4,
-        timeoutMs: 5_000,
-        budgetMs: 40_000,
-        checks: ['negative-rejection'],
-      });
-      const titles = (report.findings ?? []).map((finding) => finding.title);
+      const titles = await rejectionFindings(target);
       expect(titles.some((title) => title.includes('"name"'))).toBe(true);
       expect(titles.some((title) => title.includes('"tag"'))).toBe(true);
     } finally {
@@ -49,18 +56,7 @@ describe('a check keeps one counterexample per root cause', () => {
       },
     });
     try {
-      const report = await runConformance({
-        baseUrl: target.url,
-        token: target.token,
-        spec: documentPath(entry),
-        seed: 20261123,
-        runs: 30,
-        concurrency: 4,
-        timeoutMs: 5_000,
-        budgetMs: 40_000,
-        checks: ['negative-rejection'],
-      });
-      const titles = (report.findings ?? []).map((finding) => finding.title);
+      const titles = await rejectionFindings(target, documentPath(entry));
       expect(titles.filter((title) => title.includes('"labels" holds null'))).toHaveLength(1);
       expect(titles.filter((title) => title.includes('uniqueItems'))).toHaveLength(1);
     } finally {
