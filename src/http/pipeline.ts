@@ -44,8 +44,9 @@ export interface PipelineSettings {
 
 /**
  * The one request pipeline of the project's servers, as a `node:http` handler: route (404, 405) →
- * authentication (401) → Content-Type → the document's header, query and cookie parameters → body (size, UTF-8, exact JSON, depth) → the NewPlant
- * schema → `answer` → log. Every failure is the document's Error; nothing ever answers 5xx.
+ * authentication (401) → Content-Type → the document's header, query and cookie parameters (400) →
+ * body (size, UTF-8, exact JSON, depth) → the NewPlant schema → `answer` → log. Every failure is the
+ * document's Error; nothing ever answers 5xx.
  */
 export function createPipeline(settings: PipelineSettings): (req: IncomingMessage, res: ServerResponse) => void {
   const { served, checkBearer, bodyLimit, onRequest } = settings;
