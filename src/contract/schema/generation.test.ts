@@ -73,6 +73,25 @@ describe('valid values reach the edges', () => {
     expect(values.some((value) => value instanceof LosslessNumber && value.value.includes('.'))).toBe(true);
   });
 
+  test('a decimal multipleOf gives only multiples that validators dividing in doubles (ajv) accept too', () => {
+    // 4990.23 / 0.01 is 499022.99999999994 in doubles: ajv and python-jsonschema refuse it.
+    const ajvAccepts = (text: string): boolean => Number.isInteger(Number(text) / 0.01);
+    const schema = { type: 'number', multipleOf: 0.01, exclusiveMinimum: 0, maximum: 10000 };
+    const texts = sample(schema, 2000).map((value) => (value as LosslessNumber).value);
+    expect(texts.filter((text) => !ajvAccepts(text))).toEqual([]);
+    expect(texts).toContain('10000');
+    expect(new Set(texts).size).toBeGreaterThan(500);
+  });
+
+  test('a valid edge of a multipleOf that validators dividing in doubles refuse is not sent as valid', () => {
+    const compiled = compileSchema({ type: 'number', multipleOf: 0.01, minimum: 0.07, maximum: 0.5 }, OPTIONS);
+    const edges = compiled.boundaries.filter((variant) => variant.valid).map((variant) => variant.keyword);
+    expect(edges).toEqual(['maximum']);
+    expect(compiled.invalid.map((variant) => variant.keyword)).toEqual(
+      expect.arrayContaining(['minimum', 'maximum', 'multipleOf']),
+    );
+  });
+
   test('strings include awkward text: NUL, right-to-left marks, astral characters, edge whitespace', () => {
     const texts = sample({ type: 'string' }, 1000) as string[];
     expect(texts.some((text) => text.includes('\u0000'))).toBe(true);

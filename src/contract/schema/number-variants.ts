@@ -6,7 +6,7 @@ import type { Context } from './context.js';
 import { decimalText, integerStep, normalise, type Decimal } from './decimal.js';
 import type { JsonType } from './keywords.js';
 import { at, type Candidate } from './leaf-variants.js';
-import { multiplesIn, numericBounds, type Bound, type NumericBounds } from './numbers.js';
+import { isAgreedMultiple, multiplesIn, numericBounds, type Bound, type NumericBounds } from './numbers.js';
 import type { Site } from './variants.js';
 
 const FORMATS: Readonly<Record<string, { min: bigint; max: bigint }>> = { int32: INT32, int64: INT64 };
@@ -23,7 +23,12 @@ export function numberCandidates(site: Site, types: JsonType[] | undefined, _con
   const range = multiplesIn(bounds, unit);
   if (range === undefined) return [];
   const value = (k: bigint): ExactJson => (integral ? k * unit.digits : lossless(multiply(unit, k)));
-  const candidates = [...boundCandidates(site, bounds, range, value), ...formatCandidates(site, bounds, format, unit)];
+  // A valid edge that validators dividing in doubles refuse (minimum 0.07 with multipleOf 0.01) is no case.
+  const agreed = (k: bigint): boolean => integral || bounds.multipleOf === undefined || isAgreedMultiple(unit, k);
+  const candidates = [
+    ...boundCandidates(site, bounds, range, { value, agreed }),
+    ...formatCandidates(site, bounds, format, unit),
+  ];
   const [first, last] = range;
   const base = first ?? (last !== undefined && last < 0n ? last : 0n);
   const next = last === undefined || base < last;
@@ -53,7 +58,7 @@ function boundCandidates(
   site: Site,
   bounds: NumericBounds,
   [first, last]: [bigint | undefined, bigint | undefined],
-  value: (k: bigint) => ExactJson,
+  { value, agreed }: { value: (k: bigint) => ExactJson; agreed: (k: bigint) => boolean },
 ): Candidate[] {
   const candidates: Candidate[] = [];
   const describe = (bound: Bound): string => `${bound.keyword} ${decimalText(bound.value)}`;
@@ -68,7 +73,7 @@ function boundCandidates(
     `${shown(value(k))}, just ${side} ${describe(bound)}`;
   if (bounds.lower !== undefined && first !== undefined) {
     const inside = edge(bounds.lower, first, 'the lowest value allowed by');
-    candidates.push(at(site, bounds.lower.keyword, true, inside, fc.constant(value(first))));
+    if (agreed(first)) candidates.push(at(site, bounds.lower.keyword, true, inside, fc.constant(value(first))));
     candidates.push(
       at(
         site,
@@ -81,7 +86,7 @@ function boundCandidates(
   }
   if (bounds.upper !== undefined && last !== undefined) {
     const inside = edge(bounds.upper, last, 'the highest value allowed by');
-    candidates.push(at(site, bounds.upper.keyword, true, inside, fc.constant(value(last))));
+    if (agreed(last)) candidates.push(at(site, bounds.upper.keyword, true, inside, fc.constant(value(last))));
     candidates.push(
       at(site, bounds.upper.keyword, false, outside(bounds.upper, last + 1n, 'outside'), fc.constant(value(last + 1n))),
     );

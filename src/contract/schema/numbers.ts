@@ -168,7 +168,7 @@ export function numberArbitrary(bounds: NumericBounds): fc.Arbitrary<ExactJson> 
 }
 
 function numbersOf(bounds: NumericBounds, interoperable: boolean): fc.Arbitrary<ExactJson> | undefined {
-  if (bounds.multipleOf !== undefined) return multiplesArbitrary(bounds, bounds.multipleOf, interoperable);
+  if (bounds.multipleOf !== undefined) return multiplesArbitrary(bounds, bounds.multipleOf, interoperable, true);
   const finest = Math.max(bounds.lower?.value.scale ?? 0, bounds.upper?.value.scale ?? 0) + 1;
   const scales = [...new Set([...SCALES, finest])];
   const parts = scales
@@ -182,6 +182,7 @@ function multiplesArbitrary(
   bounds: NumericBounds,
   unit: Decimal,
   interoperable: boolean,
+  documented = false,
 ): fc.Arbitrary<ExactJson> | undefined {
   const range = multiplesIn(bounds, unit);
   if (range === undefined) return undefined;
@@ -191,8 +192,10 @@ function multiplesArbitrary(
   const first = lower === undefined || (interoperable && lower < -wide) ? -wide : lower;
   const last = upper === undefined || (interoperable && upper > wide) ? wide : upper;
   if (first > last) return undefined;
+  // A document's multipleOf is judged by dividing in doubles by most validators: keep to multiples they agree on.
+  const agreed = (k: bigint): bigint => (documented ? agreedMultipleNear(unit, k, first, last) : k);
   const toNumber = (k: bigint): ExactJson =>
-    new LosslessNumber(decimalText(normalise({ digits: k * unit.digits, scale: unit.scale })));
+    new LosslessNumber(decimalText(normalise({ digits: agreed(k) * unit.digits, scale: unit.scale })));
   const edges = [first, last, first + 1n, last - 1n, 0n, 1n, -1n].filter((k) => k >= first && k <= last);
   return fc.oneof(
     { arbitrary: fc.constantFrom(...new Set(edges)).map(toNumber), weight: 1 },
@@ -202,6 +205,30 @@ function multiplesArbitrary(
     },
     { arbitrary: fc.bigInt({ min: first, max: last }).map(toNumber), weight: 2 },
   );
+}
+
+/**
+ * Whether the `k`-th multiple of `unit` is a multiple also to a validator that divides in doubles and
+ * asks for an integer quotient, as ajv and python-jsonschema do: to them 0.07 is no multiple of 0.01
+ * (0.07 / 0.01 is 7.000000000000001 in doubles), though it is one exactly.
+ */
+export function isAgreedMultiple(unit: Decimal, k: bigint): boolean {
+  const value = Number(decimalText(normalise({ digits: k * unit.digits, scale: unit.scale })));
+  return Number.isInteger(value / Number(decimalText(unit)));
+}
+
+/** How many multiples either side of a disputed one are tried for an agreed one. */
+const AGREEMENT_SEARCH = 8n;
+
+/** `k`, else the nearest agreed multiple within a few steps and inside `[first, last]`, else `k` itself. */
+function agreedMultipleNear(unit: Decimal, k: bigint, first: bigint, last: bigint): bigint {
+  if (isAgreedMultiple(unit, k)) return k;
+  for (let step = 1n; step <= AGREEMENT_SEARCH; step++) {
+    for (const candidate of [k + step, k - step]) {
+      if (candidate >= first && candidate <= last && isAgreedMultiple(unit, candidate)) return candidate;
+    }
+  }
+  return k;
 }
 
 /** Doubles are tried only where the range holds many of them, so the filter below rarely refuses. */
