@@ -100,6 +100,19 @@ describe('id slots', () => {
     }
   });
 
+  it('keeps an id without a format within ±(2^53-1) where the document sets no bound, and follows a bound beyond it', () => {
+    const slotOf = (id: object) => idSlots({ properties: { id } })[0];
+    const interoperable = 2n ** 53n - 1n;
+    expect(slotOf({ type: 'integer', minimum: 1 })).toMatchObject({ min: 1n, max: interoperable });
+    expect(slotOf({ type: 'integer' })).toMatchObject({ min: -interoperable, max: interoperable });
+    expect(slotOf({ type: 'integer', maximum: 2n ** 60n })).toMatchObject({ min: -interoperable, max: 2n ** 60n });
+    expect(slotOf({ type: 'integer', minimum: 2n ** 60n })).toMatchObject({ min: 2n ** 60n, max: INT64.max });
+    expect(slotOf({ type: 'integer', format: 'int64', minimum: 1 })).toMatchObject({ min: 1n, max: INT64.max });
+    const unformatted = slotOf({ type: 'integer', minimum: 1 });
+    if (!unformatted) throw new Error('slot expected');
+    expect(slotEdges(unformatted).filter((edge) => edge > interoperable)).toEqual([]);
+  });
+
   it('lists the exact edges inside the slot: the int64 ends for an unbounded id, the own ends otherwise', () => {
     const [unbounded] = idSlots({ properties: { id: { type: 'integer', format: 'int64' } } });
     const [ranged] = idSlots({ properties: { id: { type: 'integer', minimum: 1, maximum: 9999 } } });

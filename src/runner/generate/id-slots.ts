@@ -10,7 +10,7 @@ import { objectView } from '../../contract/object-view.js';
  */
 export interface IdSlot {
   readonly key: string;
-  /** Inclusive bounds and step (a `multipleOf`), folded from the schema; int64 when unbounded. */
+  /** Inclusive bounds and step (a `multipleOf`), folded from the schema; unbounded: its format's, else ±(2^53-1). */
   readonly min: bigint;
   readonly max: bigint;
   readonly step: bigint;
@@ -21,6 +21,12 @@ export interface IdSlot {
 }
 
 const WIDE = 2n ** 32n;
+const FORMATS = new Map<unknown, { min: bigint; max: bigint }>([
+  ['int32', INT32],
+  ['int64', INT64],
+]);
+/** The integers every JSON parser reads exactly: an id without a format or a bound stays within them. */
+const INTEROPERABLE = 2n ** 53n - 1n;
 /**
  * A narrow slot of at least this many values (a positive int32, 1 to 10^9) gives ids drawn from the
  * nonce that an earlier run has almost surely not sent, so they are judged as fresh (`echo` compares
@@ -47,18 +53,38 @@ function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
   if (!isIntegerSchema(schema)) return undefined;
   const step = integerOf(schema.multipleOf) ?? 1n;
   if (step <= 0n || (schema.multipleOf !== undefined && integerOf(schema.multipleOf) === undefined)) return undefined;
-  const format = schema.format === 'int32' ? INT32 : INT64;
-  let min = format.min;
-  let max = format.max;
-  const lower = boundOf(schema.minimum, schema.exclusiveMinimum, 'min');
-  const upper = boundOf(schema.maximum, schema.exclusiveMaximum, 'max');
-  if (lower !== undefined && lower > min) min = lower;
-  if (upper !== undefined && upper < max) max = upper;
+  let { min, max } = rangeOf(
+    FORMATS.get(schema.format),
+    boundOf(schema.minimum, schema.exclusiveMinimum, 'min'),
+    boundOf(schema.maximum, schema.exclusiveMaximum, 'max'),
+  );
   min = ceilToStep(min, step);
   max = floorToStep(max, step);
   if (min > max) return undefined;
   const count = (max - min) / step + 1n;
   return { key, min, max, step, count, wide: count >= WIDE };
+}
+
+/**
+ * The inclusive range of an integer slot: its format's, narrowed by its bounds. Without a format, a side
+ * the document leaves open keeps to ±(2^53-1), which every JSON parser reads exactly (RFC 8259 section
+ * 6); a bound of its own, beyond 2^53 too, is the document's to set (a minimum of 2^60 opens up to int64).
+ */
+function rangeOf(
+  format: { min: bigint; max: bigint } | undefined,
+  lower: bigint | undefined,
+  upper: bigint | undefined,
+): { min: bigint; max: bigint } {
+  if (format !== undefined) {
+    return {
+      min: lower !== undefined && lower > format.min ? lower : format.min,
+      max: upper !== undefined && upper < format.max ? upper : format.max,
+    };
+  }
+  return {
+    min: lower ?? (upper !== undefined && upper < -INTEROPERABLE ? INT64.min : -INTEROPERABLE),
+    max: upper ?? (lower !== undefined && lower > INTEROPERABLE ? INT64.max : INTEROPERABLE),
+  };
 }
 
 /** A bound as an exact integer: inclusive `minimum`/`maximum`, or one step inside an exclusive one. */

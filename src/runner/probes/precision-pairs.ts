@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { idSlotOf, newPlantArbitrary, renderIfValid, renderPlant, type PlantDraft } from '../generate/new-plant.js';
+import { inSlot } from '../generate/id-slots.js';
 import { defineProbe } from '../probe.js';
 import { validRequest } from './valid-plants.js';
 
@@ -32,8 +33,10 @@ export const precisionPairs = defineProbe<{ draft: PlantDraft; region: number; o
     if (found === undefined) return [validRequest(renderPlant(draft, fresh, salt))];
     const render = (id: bigint) => renderIfValid(contract, draft, fresh, salt, new Map([[found.slot.key, `${id}`]]));
     const [one, two] = [render(first), render(second)];
-    // An id range of the document that does not reach 2^60: no such pair exists there.
-    if (!one.rewritten || !two.rewritten) return [validRequest(renderPlant(draft, fresh, salt))];
+    // An id range of the document that does not reach 2^60 (an id without format keeps below 2^53): no such pair.
+    if (!one.rewritten || !two.rewritten || !inSlot(found.slot, first) || !inSlot(found.slot, second)) {
+      return [validRequest(renderPlant(draft, fresh, salt))];
+    }
     const note = `The ids ${first} and ${second} differ by one but are the same double: a target that stores ids as floating point treats the second as a repeat.`;
     return [validRequest(one.rendered), validRequest(two.rendered, 'Bearer', note)];
   },
