@@ -90,7 +90,8 @@ function refusedTwinVerdict(
  */
 function prototypeHint(key: string | undefined, exchange: Exchange): string | undefined {
   if (key === undefined || exchange.response.status !== 400) return undefined;
-  if (!/proto|constructor/i.test(exchange.response.body ?? '')) return undefined;
+  // Fastify 5 says "Body is not valid JSON" of a body its onProtoPoisoning refuses.
+  if (!/proto|constructor|valid JSON/i.test(exchange.response.body ?? '')) return undefined;
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
 }
 

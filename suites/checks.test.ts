@@ -69,6 +69,9 @@ describe('acceptance checks', () => {
     expect(reason(400, '{"error":1,"message":"Object contains forbidden prototype property"}')).toContain(
       'prototype poisoning',
     );
+    expect(
+      reason(400, `{"error":400,"message":"Body is not valid JSON but content-type is set to 'application/json'"}`),
+    ).toContain('prototype poisoning');
     expect(reason(400, '{"error":1,"message":"name too long"}')).not.toContain('prototype poisoning');
     expect(reason(413, '{"error":1,"message":"__proto__ is fine, the body is too large"}')).not.toContain(
       'prototype poisoning',

@@ -41,10 +41,10 @@ describe('what a schema says survives the merging of its allOf parts', () => {
         .invalid.filter((variant) => /Properties$/.test(variant.keyword))
         .map((variant) => `${variant.keyword}: ${variant.label}`);
     expect(labels({ ...closed, unevaluatedProperties: false })).toEqual([
-      'unevaluatedProperties: __proto__ present though unevaluatedProperties is false (an undeclared property "__proto__")',
+      'unevaluatedProperties: unexpected present though unevaluatedProperties is false (an undeclared property "unexpected")',
     ]);
     expect(labels({ ...part, additionalProperties: false })).toEqual([
-      'additionalProperties: __proto__ present though additionalProperties is false (an undeclared property "__proto__")',
+      'additionalProperties: unexpected present though additionalProperties is false (an undeclared property "unexpected")',
     ]);
   });
 });

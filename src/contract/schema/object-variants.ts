@@ -24,8 +24,12 @@ function undeclaredValue(additional: Schema, site: Site, context: Context): fc.A
   }
 }
 
-/** Names tried for undeclared properties: the ones naive implementations trip on first. */
-const EXTRA_NAMES = ['__proto__', 'constructor', 'unexpected', 'x-extra', '', 'toString'];
+/**
+ * Names tried for undeclared properties, the first undeclared one sent. A plain name first: a server
+ * that refuses `__proto__` as prototype poisoning (Fastify's default) but strips or keeps other
+ * undeclared properties would refuse that case for another reason and pass.
+ */
+const EXTRA_NAMES = ['unexpected', 'x-extra', 'constructor', 'toString', '', '__proto__'];
 /** Names tried against `propertyNames`. */
 const ODD_NAMES = ['', ' ', 'A', '0', '__proto__', 'a'.repeat(300), 'Ünïcödé key', '$ref'];
 

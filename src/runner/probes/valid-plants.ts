@@ -102,11 +102,20 @@ export const boundaryPlants = defineProbe<{ draft: PlantDraft; keep: string | un
   },
 });
 
-/** The `__proto__` or `constructor` key of the draft, which some frameworks refuse by default. */
+/** The first `__proto__` or `constructor` key of the draft, at any depth: some frameworks refuse them by default. */
 function prototypeKey(draft: PlantDraft): string | undefined {
-  const { value } = draft;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  return Object.keys(value).find((name) => name === '__proto__' || name === 'constructor');
+  return prototypeKeyIn(draft.value, 0);
+}
+
+function prototypeKeyIn(value: unknown, depth: number): string | undefined {
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  const entries = Array.isArray(value) ? value.map((item) => ['', item] as const) : Object.entries(value);
+  for (const [name, inner] of entries) {
+    if (name === '__proto__' || name === 'constructor') return name;
+    const found = prototypeKeyIn(inner, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**
