@@ -29,7 +29,7 @@ import {
 } from '../src/runner/suite-kit.js';
 import { isSuccessStatus, numberText, parseExactJson, type SuccessStatus } from '../src/contract/index.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
-import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
+import { echoedProperties, firstDifference, located, type EchoedProperties } from '../src/runner/echo-compare.js';
 import { notJsonDefect } from '../src/runner/defects.js';
 
 /**
@@ -171,7 +171,7 @@ function echoProblem(
   field: string,
   sent: Record<string, unknown>,
   answer: { readonly plant: Record<string, unknown>; readonly status: number },
-  defaulted: ReadonlySet<string>,
+  { defaulted, schemas }: Pick<EchoedProperties, 'defaulted' | 'schemas'>,
 ): string | undefined {
   const { plant, status } = answer;
   const wasSent = Object.hasOwn(sent, field);
@@ -186,7 +186,7 @@ function echoProblem(
       : undefined;
   }
   if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
-  const where = firstDifference(located(sent, field), located(plant, field), `/${field}`);
+  const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
   if (where === undefined) return undefined;
   const before = sent[field];
   const after = plant[field];
@@ -241,9 +241,9 @@ export const echo = defineCheck({
     const sent = sentObject(plan);
     if (sent === undefined) return undefined;
     const plant = body.value as Record<string, unknown>;
-    const { echoed, defaulted } = echoedProperties(contract);
-    for (const field of echoed) {
-      const problem = echoProblem(field, sent, { plant, status }, defaulted);
+    const echoedHere = echoedProperties(contract);
+    for (const field of echoedHere.echoed) {
+      const problem = echoProblem(field, sent, { plant, status }, echoedHere);
       if (problem !== undefined) return fail(problem, { defect: `"${field}" not echoed as sent` });
     }
     return PASS;

@@ -34,6 +34,30 @@ describe('echo comparison', () => {
   });
 });
 
+describe('echo comparison with the schema of the value sent', () => {
+  const at = (sent: string, got: string, schema: object): string | undefined => {
+    const a = parseExactJson(`{"v":${sent}}`) as object;
+    const b = parseExactJson(`{"v":${got}}`) as object;
+    return firstDifference(located(a, 'v'), located(b, 'v'), '/v', schema);
+  };
+  const care = { type: 'object', properties: { water: { type: 'object', properties: { ml: { type: 'integer' } } } } };
+
+  it('lets a member the schema neither declares nor constrains go missing, at any depth and in array items', () => {
+    expect(at('{"water":{"ml":5,"x":1},"y":{}}', '{"water":{"ml":5}}', care)).toBeUndefined();
+    const photos = { type: 'array', items: { type: 'object', properties: { url: { type: 'string' } } } };
+    expect(at('[{"url":"a","constructor":""}]', '[{"url":"a"}]', photos)).toBeUndefined();
+  });
+
+  it('still compares every declared member, every member an additionalProperties schema or pattern takes, and extras', () => {
+    expect(at('{"water":{"ml":5}}', '{"water":{}}', care)).toBe('/v/water');
+    expect(at('{"water":{"ml":5,"x":1}}', '{"water":{"ml":5,"x":2}}', care)).toBe('/v/water/x');
+    expect(at('{"a":"1"}', '{}', { type: 'object', additionalProperties: { type: 'string' } })).toBe('/v');
+    expect(at('{"x-a":"1"}', '{}', { type: 'object', patternProperties: { '^x-': {} } })).toBe('/v');
+    expect(at('{"water":{"ml":5}}', '{"water":{"ml":5},"light":"low"}', care)).toBe('/v');
+    expect(at('{"water":{"ml":5,"x":1}}', '{"water":{"ml":5}}', { type: 'object' })).toBe('/v/water');
+  });
+});
+
 describe('echoed properties', () => {
   it('are the Plant properties a NewPlant declares; defaults come from the document, which the canonical schema drops', async () => {
     const contract = await loadContract(TEST_DOCUMENTS.nullable);

@@ -1,4 +1,4 @@
-import { numberText, type Contract } from '../contract/index.js';
+import { numberText, type Contract, type JsonSchema } from '../contract/index.js';
 import { objectView } from '../contract/object-view.js';
 import { escapePointer } from '../contract/operations.js';
 
@@ -8,6 +8,8 @@ export interface EchoedProperties {
   readonly echoed: readonly string[];
   /** Plant properties with a `default` in the document, which a target may fill when none was sent. */
   readonly defaulted: ReadonlySet<string>;
+  /** The NewPlant's (canonical) schema of each echoed property: what it declares inside. */
+  readonly schemas: ReadonlyMap<string, JsonSchema>;
 }
 
 const echoedByContract = new WeakMap<Contract, EchoedProperties>();
@@ -21,7 +23,9 @@ export function echoedProperties(contract: Contract): EchoedProperties {
     // The canonical schema keeps no annotations: defaults are read from the schema as written.
     const written = objectView(contract.schemas.plant).declarations;
     const defaulted = [...plant.keys()].filter((name) => written.get(name)?.some((schema) => 'default' in schema));
-    found = { echoed: [...plant.keys()].filter((name) => newPlant.has(name)), defaulted: new Set(defaulted) };
+    const echoed = [...plant.keys()].filter((name) => newPlant.has(name));
+    const schemas = new Map(echoed.map((name) => [name, newPlant.get(name) ?? {}]));
+    found = { echoed, defaulted: new Set(defaulted), schemas };
     echoedByContract.set(contract, found);
   }
   return found;
@@ -54,11 +58,34 @@ function textOf(at: Located): string {
 }
 
 /**
+ * Whether a property sent inside an object of `schema` may be missing from the answer: one the schema
+ * neither declares nor constrains (no `properties` entry in any part or branch, no `patternProperties`,
+ * `additionalProperties` absent or true). Such a member is not part of the Plant, and servers that keep
+ * only what they declare (Fastify's response serializer, pydantic's default `extra="ignore"`, Jackson
+ * with unknown properties ignored) drop it, as they drop an undeclared top-level property.
+ */
+function mayDrop(schema: JsonSchema | undefined, key: string): boolean {
+  if (schema === undefined || schema.patternProperties !== undefined) return false;
+  const view = objectView(schema);
+  return view.additionalProperties === true && !view.declarations.has(key);
+}
+
+/** The subschema of an array's item at `index` (`prefixItems`, else `items`), when it is an object. */
+function itemSchema(schema: JsonSchema | undefined, index: number): JsonSchema | undefined {
+  if (schema === undefined) return undefined;
+  const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as unknown[]) : [];
+  const item = index < prefix.length ? prefix[index] : schema.items;
+  return item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as JsonSchema) : undefined;
+}
+
+/**
  * Where two values parsed by `parseExactJson` differ, as a JSON pointer below `pointer`, or
  * `undefined` when they are the same JSON value: numbers equal by exact decimal value (`1.0` is `1`,
- * digits beyond 2^53 count), strings code unit for code unit, objects regardless of key order.
+ * digits beyond 2^53 count), strings code unit for code unit, objects regardless of key order. Given
+ * the sent value's (canonical) `schema`, a member sent that the schema neither declares nor constrains
+ * may be missing from the answer, at any depth (see `mayDrop`).
  */
-export function firstDifference(sent: Located, got: Located, pointer = ''): string | undefined {
+export function firstDifference(sent: Located, got: Located, pointer = '', schema?: JsonSchema): string | undefined {
   const a = sent.value;
   const b = got.value;
   if (typeof a === 'number' || typeof b === 'number') {
@@ -72,6 +99,7 @@ export function firstDifference(sent: Located, got: Located, pointer = ''): stri
         { value: a[index], parent: a, key: index },
         { value: b[index], parent: b, key: index },
         `${pointer}/${index}`,
+        itemSchema(schema, index),
       );
       if (found !== undefined) return found;
     }
@@ -80,14 +108,16 @@ export function firstDifference(sent: Located, got: Located, pointer = ''): stri
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const left = a as Record<string, unknown>;
     const right = b as Record<string, unknown>;
-    const keys = Object.keys(left);
+    const keys = Object.keys(left).filter((key) => Object.hasOwn(right, key) || !mayDrop(schema, key));
     if (keys.length !== Object.keys(right).length) return pointer;
+    const properties = schema === undefined ? undefined : objectView(schema).properties;
     for (const key of keys) {
       if (!Object.hasOwn(right, key)) return `${pointer}/${escapePointer(key)}`;
       const found = firstDifference(
         { value: left[key], parent: left, key },
         { value: right[key], parent: right, key },
         `${pointer}/${escapePointer(key)}`,
+        properties?.get(key),
       );
       if (found !== undefined) return found;
     }
