@@ -6,6 +6,7 @@ import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
 import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
+import { isObject } from './operations.js';
 import { locatedParserProblems } from './ref-problems.js';
 import type { SchemaDialect } from './schema/compiled-schema.js';
 
@@ -161,6 +162,7 @@ export async function dereferenceDocument(
   // and knows only the patch releases of its time.
   const copy = (): JsonObject => {
     const copied = { ...structuredClone(raw), openapi: parserVersion(dialect) };
+    lowerCaseBearerSchemes(copied);
     if (read.exact !== undefined) exactIntegers = findExactIntegers(read.exact, copied);
     return copied;
   };
@@ -186,6 +188,22 @@ export async function dereferenceDocument(
     };
   } catch (error) {
     return { problems: [...problems, ...parserProblems(error, raw)] };
+  }
+}
+
+/**
+ * Writes `scheme: Bearer` (any case) of an http security scheme as `bearer`. Scheme names are
+ * case-insensitive (RFC 9110, 11.1), but swagger-parser's OpenAPI 3.0 schema lists `bearer` alone, so a
+ * 3.0 document writing `scheme: Bearer` beside a `bearerFormat` failed its meta-validation.
+ */
+function lowerCaseBearerSchemes(document: JsonObject): void {
+  const components = document.components;
+  const schemes = isObject(components) ? components.securitySchemes : undefined;
+  if (!isObject(schemes)) return;
+  for (const scheme of Object.values(schemes)) {
+    if (isObject(scheme) && scheme.type === 'http' && typeof scheme.scheme === 'string') {
+      if (scheme.scheme.toLowerCase() === 'bearer') scheme.scheme = 'bearer';
+    }
   }
 }
 

@@ -234,6 +234,14 @@ describe('loadContract', () => {
     expect(fallback.locations.error).toBe('/paths/~1plants/post/responses/default/content/application~1json/schema');
   });
 
+  it('reads an OpenAPI 3.0 http scheme written Bearer beside a bearerFormat as bearer', async () => {
+    const securitySchemes = { jwt: { type: 'http', scheme: 'Bearer', bearerFormat: 'JWT' } };
+    const document = plantStore('3.0.3', {}, { security: [{ jwt: [] }] });
+    const file = write({ ...document, components: { schemas, securitySchemes } });
+    expect(await problemsOf(file)).toEqual([]);
+    expect((await loadContract(file)).auth).toBe('bearer');
+  });
+
   it('throws one ContractError listing every problem', async () => {
     const file = write(plantStore('3.1.0', { requestBody: undefined, responses: { '201': { description: 'made' } } }));
     const failure = await loadContract(file).then(
