@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract, parseExactJson } from '../contract/index.js';
+import { loadContract, parseExactJson, type JsonSchema } from '../contract/index.js';
 import { TEST_DOCUMENTS } from '../http/spec-following.case.js';
 import { echoedProperties, firstDifference, located } from './echo-compare.js';
 
@@ -35,7 +35,7 @@ describe('echo comparison', () => {
 });
 
 describe('echo comparison with the schema of the value sent', () => {
-  const at = (sent: string, got: string, schema: object): string | undefined => {
+  const at = (sent: string, got: string, schema: JsonSchema): string | undefined => {
     const a = parseExactJson(`{"v":${sent}}`) as object;
     const b = parseExactJson(`{"v":${got}}`) as object;
     return firstDifference(located(a, 'v'), located(b, 'v'), '/v', schema);
