@@ -27,7 +27,13 @@ import {
   type Verdict,
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
-import { isSuccessStatus, numberText, parseExactJson, type SuccessStatus } from '../src/contract/index.js';
+import {
+  isRefusalStatus,
+  isSuccessStatus,
+  numberText,
+  parseExactJson,
+  type SuccessStatus,
+} from '../src/contract/index.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
 import { echoedProperties, firstDifference, located, type EchoedProperties } from '../src/runner/echo-compare.js';
 import { notJsonDefect } from '../src/runner/defects.js';
@@ -39,7 +45,9 @@ import { notJsonDefect } from '../src/runner/defects.js';
  * (the canary); failed when its `error` value says otherwise, or nothing says "repeat".
  */
 function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeContext): Verdict | undefined {
-  if (exchange.response.status !== 400 || !idMayRepeat || context.targetRejectsRepeats !== true) return undefined;
+  const { status } = exchange.response;
+  if (!isRefusalStatus(context.contract.refusal, status) || !idMayRepeat || context.targetRejectsRepeats !== true)
+    return undefined;
   const code = errorCodeOf(exchange);
   if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
   const saysRepeat =
@@ -47,7 +55,7 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
     (context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape);
   if (!saysRepeat && context.targetHoldsEarlierRun !== true) return undefined;
   return warn(
-    `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered 400. This target rejects repeated ids and ${saysRepeat ? 'its answer says this id is already stored' : 'holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id'}, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
+    `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered ${status}. This target rejects repeated ids and ${saysRepeat ? 'its answer says this id is already stored' : 'holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id'}, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
   );
 }
 

@@ -12,6 +12,7 @@ import {
   warn,
   wrongMediaTypes,
 } from '../src/runner/suite-kit.js';
+import { isRefusalStatus } from '../src/contract/index.js';
 import { requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const negativeRejection = defineCheck({
@@ -27,7 +28,7 @@ export const negativeRejection = defineCheck({
     const { status } = response;
     if (intent.kind === 'media-type') {
       if (!isSuccess(status))
-        return status === 400 || status === 415
+        return isRefusalStatus(context.contract.refusal, status) || status === 415
           ? PASS
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
@@ -45,7 +46,7 @@ export const negativeRejection = defineCheck({
     }
     // HTTP's answer to a body over the server's limit; the contract shows no limit.
     if (status === 413 && isLargeBody(plan)) return PASS;
-    if (status === 400) {
+    if (isRefusalStatus(context.contract.refusal, status)) {
       const code = errorCodeOf(exchange);
       if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
         return fail(

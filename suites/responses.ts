@@ -13,7 +13,13 @@ import {
   saysJson,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { isSuccessStatus, type SuccessStatus } from '../src/contract/index.js';
+import {
+  carriesError,
+  isRefusalStatus,
+  isSuccessStatus,
+  type RefusalStatus,
+  type SuccessStatus,
+} from '../src/contract/index.js';
 import { labelDefect, notJsonDefect, requestKind, statusDefect } from '../src/runner/defects.js';
 
 export const responseSchema = defineCheck({
@@ -24,7 +30,7 @@ export const responseSchema = defineCheck({
   judge(exchange, { contract }) {
     const { status } = exchange.response;
     const success = isSuccessStatus(contract.success, status);
-    if (!isJudgeable(exchange.response) || (!success && status !== 400)) return undefined;
+    if (!isJudgeable(exchange.response) || (!success && !carriesError(contract.refusal, status))) return undefined;
     const schema = success ? 'Plant' : 'Error';
     const body = responseJson(exchange);
     const type = exchange.response.headers['content-type'];
@@ -60,7 +66,7 @@ export const contentType = defineCheck({
   probes: 'all',
   judge({ response }, { contract }) {
     const success = isSuccessStatus(contract.success, response.status);
-    if (!isJudgeable(response) || (!success && response.status !== 400)) return undefined;
+    if (!isJudgeable(response) || (!success && !carriesError(contract.refusal, response.status))) return undefined;
     const type = response.headers['content-type'];
     const documented = mediaTypeEssence(success ? contract.mediaTypes.plant : contract.mediaTypes.error);
     if (isMediaType(type, documented)) return PASS;
@@ -93,6 +99,12 @@ function allowedStatuses(plan: PlannedRequest, success: SuccessStatus): readonly
   return [success.status, 400, 401, 403];
 }
 
+/** The refusals a document adds to the contract's 400: its Error's status (422), other listed 4xx, `4XX`. */
+function documentedRefusals(refusal: RefusalStatus): string[] {
+  const listed = [refusal.status, ...refusal.listed].filter((status) => status !== 400).map(String);
+  return [...new Set([...listed, ...(refusal.anyFourXX ? ['another 4xx'] : [])])];
+}
+
 export const documentedStatus = defineCheck({
   id: 'documented-status',
   title: 'Only documented statuses are answered',
@@ -101,10 +113,11 @@ export const documentedStatus = defineCheck({
   judge({ plan, response }, { contract }) {
     // Server errors belong to no-server-error, throttling is a note.
     if (!isJudgeable(response) || isServerError(response.status)) return undefined;
-    const { success } = contract;
+    const { success, refusal } = contract;
     const allowed = allowedStatuses(plan, success);
     if (allowed.includes(response.status) || isSuccessStatus(success, response.status)) return PASS;
-    const expected = [success.documented, ...allowed.slice(1)];
+    if (isRefusalStatus(refusal, response.status)) return PASS;
+    const expected = [success.documented, ...allowed.slice(1), ...documentedRefusals(refusal)];
     return fail(
       `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).`,
       { defect: statusDefect(response.status, plan) },

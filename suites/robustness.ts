@@ -9,7 +9,7 @@ import {
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
 import { requestKind, statusDefect } from '../src/runner/defects.js';
-import { isSuccessStatus } from '../src/contract/index.js';
+import { isRefusalStatus, isSuccessStatus } from '../src/contract/index.js';
 
 export const noServerError = defineCheck({
   id: 'no-server-error',
@@ -50,13 +50,13 @@ export const repeatedId = defineCheck({
   title: 'A repeated id gets a documented answer',
   rule: 'Rule 3: behaviour when the id already exists is not shown; whatever the target decides (200 or 400), it is a documented answer, not a 5xx.',
   probes: [repeatedIds],
-  judge({ plan, response }, { contract: { success } }, caseExchanges) {
+  judge({ plan, response }, { contract: { success, refusal } }, caseExchanges) {
     if (plan.intent.kind !== 'repeat' || response.status === 0 || isThrottled(response)) return undefined;
     // Only a repeat of an id the target did store says anything about repeats.
     const first = caseExchanges[0];
     if (first === undefined || !isSuccessStatus(success, first.response.status)) return undefined;
-    if (isSuccessStatus(success, response.status) || response.status === 400) return PASS;
-    const documented = `${success.documented} and 400`;
+    if (isSuccessStatus(success, response.status) || isRefusalStatus(refusal, response.status)) return PASS;
+    const documented = `${success.documented} and ${refusal.status === 400 ? '400' : `400 or ${refusal.status}`}`;
     return fail(`Sending an existing id again was answered ${response.status}; the contract documents ${documented}.`, {
       defect: statusDefect(response.status, plan),
     });

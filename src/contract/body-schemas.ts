@@ -58,7 +58,7 @@ function jsonSchemaOf(content: unknown, pointer: string, what: string): BodySche
  * Finds the NewPlant (request body), Plant (success response) and Error schemas of an operation of the
  * dereferenced document. The Plant schema is the 200 response's when there is one; else the first of
  * 201, the other 2xx codes in order and `2XX` that has a JSON schema. The Error schema is the 400
- * response's; failing that a `4XX` or `default` response's. Each one missing is explained in a sentence
+ * response's; failing that a `4XX`, `default` or 422 response's. Each one missing is explained in a sentence
  * naming where it was looked for.
  */
 export function findBodies(operation: JsonObject, pointer: string, name: string): OperationBodies {
@@ -106,6 +106,8 @@ function findErrorBody(responses: JsonObject, pointer: string, name: string): Op
     '400',
     ...Object.keys(responses).filter((key) => key.toUpperCase() === '4XX'),
     ...Object.keys(responses).filter((key) => key === 'default'),
+    // FastAPI, Rails, Laravel: a request that fails validation is answered 422.
+    '422',
   ];
   for (const status of candidates) {
     const response = responses[status];
@@ -114,7 +116,7 @@ function findErrorBody(responses: JsonObject, pointer: string, name: string): Op
     if (typeof found !== 'string') return { ...found, status };
   }
   return (
-    `${name} documents no Error schema: none of its 400, 4XX and default responses has a JSON schema ` +
+    `${name} documents no Error schema: none of its 400, 4XX, default and 422 responses has a JSON schema ` +
     `(looked under ${pointer}/responses; ${listedStatuses(Object.keys(responses))}). plantstore expects an Error with each 400.`
   );
 }

@@ -21,6 +21,7 @@ export { errorBody, problem, PROBLEMS, type Problem, type ProblemKind } from './
 export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type ViolationKind } from './schemas.js';
 export { type ContractAuth } from './security.js';
 export { isSuccessStatus, type SuccessStatus } from './success-status.js';
+export { carriesError, isRefusalStatus, type RefusalStatus } from './refusal-status.js';
 export {
   operationParameters,
   parameterCheck,

@@ -357,7 +357,7 @@ describe('inspectDocument', () => {
       `${at}POST /plants has no request body (looked for requestBody at /paths/~1plants/post); plantstore sends a NewPlant there.`,
       `${at}The 200 response of POST /plants has no JSON media type (looked for application/json, application/json with ` +
         'parameters, or a type ending in +json under /paths/~1plants/post/responses/200/content; it lists no media type).',
-      `${at}POST /plants documents no Error schema: none of its 400, 4XX and default responses has a JSON schema ` +
+      `${at}POST /plants documents no Error schema: none of its 400, 4XX, default and 422 responses has a JSON schema ` +
         '(looked under /paths/~1plants/post/responses; it documents 200, 404). plantstore expects an Error with each 400.',
     ]);
   });

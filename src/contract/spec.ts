@@ -4,7 +4,7 @@ import { ContractError, describeProblems, type DocumentProblem } from './contrac
 import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
-import { findOperation, listOperations } from './operations.js';
+import { findOperation, isObject, listOperations } from './operations.js';
 import { DEFAULT_SPEC_PATH } from './package-files.js';
 import { prebuiltReadings } from './prebuilt-document.js';
 import { prebuiltValidators } from './prebuilt-validators.js';
@@ -17,6 +17,7 @@ import {
   type SchemaCheck,
 } from './schemas.js';
 import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
+import { refusalStatusOf, type RefusalStatus } from './refusal-status.js';
 import { successStatusOf, type SuccessStatus } from './success-status.js';
 
 export { ContractError, type DocumentProblem } from './contract-error.js';
@@ -52,8 +53,10 @@ export interface Contract {
   readonly mediaTypes: Three<string>;
   /** The response the Plant schema comes from: `200`, else `201`, another 2xx or `2XX` (see `findBodies`). */
   readonly success: SuccessStatus;
-  /** The response the Error schema comes from: `400`, else `4XX`, else `default`. */
+  /** The response the Error schema comes from: `400`, else `4XX`, else `default`, else `422`. */
   readonly errorStatus: string;
+  /** The statuses that refuse a request as the document says, and the one the Error comes with. */
+  readonly refusal: RefusalStatus;
   /** The path of the first server URL (`/v1`), `` when none: a hint for `--base-url`, never applied. */
   readonly basePath: string;
   /** How POST /plants authenticates, from its security requirements or the document's. */
@@ -206,6 +209,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     mediaTypes: { newPlant: found.newPlant.mediaType, plant: found.plant.mediaType, error: found.error.mediaType },
     success: successStatusOf(found.plant.status),
     errorStatus: found.error.status,
+    refusal: refusalStatusOf(found.error.status, responseKeys(operation.found)),
     basePath: serverBasePath(document),
     auth: auth.auth,
     authSchemes: auth.schemes,
@@ -264,4 +268,8 @@ export async function validateDocument(source: string): Promise<Record<string, u
   const read = await dereferenceDocument(source, raw, version.dialect, true);
   if (!read.document || read.problems.length > 0) throw unusable(source, read.problems);
   return read.document;
+}
+
+function responseKeys(operation: Record<string, unknown>): string[] {
+  return isObject(operation.responses) ? Object.keys(operation.responses) : [];
 }

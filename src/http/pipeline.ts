@@ -134,7 +134,7 @@ const NO_HEADERS: Readonly<Record<string, string>> = {};
 /** Writes an outcome; a large unread body is not waited for: the connection closes instead. */
 function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, settings: PipelineSettings): number {
   const failed = 'failure' in outcome;
-  const status = failed ? outcome.failure.status : outcome.status;
+  const status = failed ? refusalStatus(outcome.failure.status, settings) : outcome.status;
   const headers = failed ? outcome.failure.headers : outcome.headers;
   if (status === 204) {
     res.writeHead(204, headers ?? NO_HEADERS);
@@ -149,6 +149,11 @@ function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, setti
   sendJson(res, status, body, head !== undefined && isEmpty(head) ? undefined : head, label);
   if (close) res.once('finish', () => req.socket.destroySoon());
   return status;
+}
+
+/** A refused request gets the document's refusal status: 400, or the 422 its Error is documented under. */
+function refusalStatus(status: number, settings: PipelineSettings): number {
+  return status === 400 ? settings.served.contract.refusal.status : status;
 }
 
 const CLOSE = { connection: 'close' } as const;

@@ -73,7 +73,7 @@ export function runNotes(
     ...replayNotes(settings.replay),
     ...targetNotes(traits),
     note('nonce', `Fresh ids of this run come from nonce ${settings.fresh.nonce} (recorded in every replay string).`),
-    ...repeatNotes(traits, embedded, settings.contract.success.documented),
+    ...repeatNotes(traits, embedded, settings.contract.success.documented, settings.contract.refusal.status),
     ...dispatchNotes(dispatched, settings.budgetMs),
   ];
 }
@@ -140,14 +140,14 @@ function targetNotes(traits: TargetTraits): RunNote[] {
   return notes;
 }
 
-function repeatNotes(traits: TargetTraits, embedded: boolean, success: string): RunNote[] {
+function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, refusal: number): RunNote[] {
   const { rejectsRepeats } = traits;
   const notes: RunNote[] = [];
   if (rejectsRepeats === true && traits.holdsEarlierRun === true)
     notes.push(
       note(
         'repeats-held',
-        `The target answers a repeated id with 400 and holds plants from an earlier run (it refused the canary plant, id ${CANARY_ID}, as a repeat): a 400 on a fixed id (e.g. 2^63-1) that run may have stored is a warning, not a failure.`,
+        `The target answers a repeated id with ${refusal} and holds plants from an earlier run (it refused the canary plant, id ${CANARY_ID}, as a repeat): a ${refusal} on a fixed id (e.g. 2^63-1) that run may have stored is a warning, not a failure.`,
       ),
     );
   // The embedded reference is new on every run: nothing to say about earlier runs.
@@ -155,7 +155,7 @@ function repeatNotes(traits: TargetTraits, embedded: boolean, success: string): 
     notes.push(
       note(
         'repeats-fresh',
-        `The target answers a repeated id with 400 and holds nothing from an earlier run (it accepted the canary plant, id ${CANARY_ID}): every fixed id (e.g. 2^63-1) must be accepted. Later runs against it will find the canary and excuse a 400 on a fixed id.`,
+        `The target answers a repeated id with ${refusal} and holds nothing from an earlier run (it accepted the canary plant, id ${CANARY_ID}): every fixed id (e.g. 2^63-1) must be accepted. Later runs against it will find the canary and excuse a ${refusal} on a fixed id.`,
       ),
     );
   if (rejectsRepeats === false)

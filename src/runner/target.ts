@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isSuccessStatus, type Contract } from '../contract/index.js';
+import { isRefusalStatus, isSuccessStatus, type Contract } from '../contract/index.js';
 import type { JudgeContext } from './check.js';
 import type { ExactJson } from '../contract/schema/index.js';
 import { createReferenceServer } from '../reference/server.js';
@@ -148,10 +148,10 @@ export async function probeTarget(
   const id = rendered.ids[0];
   if (found === undefined || id === undefined) return { rejectsRepeats: undefined };
   const second = await repeatAnswer(client, contract, fresh, { plant, rendered, other, key: found.slot.key, id });
-  if (second.response.status === 400) {
+  if (isRefusalStatus(contract.refusal, second.response.status)) {
     const code = errorCodeOf(second);
     const holdsEarlierRun = await refusesCanary(client, contract, plant, found.slot, fresh, code);
-    const invalid = await invalidIdAnswers(client, plant, found.slot.key, fresh);
+    const invalid = await invalidIdAnswers(client, contract, plant, found.slot.key, fresh);
     const shape = messageShapeOf(second);
     const distinctShape =
       shape !== undefined && invalid.every((answer) => answer !== undefined && messageShapeOf(answer) !== shape);
@@ -193,9 +193,10 @@ async function repeatAnswer(
   return conflicting.rewritten ? client.send(validRequest(conflicting.rendered)) : identical;
 }
 
-/** The target's 400 answers to the plant without its id and with a string id (`undefined`: not a 400). */
+/** The target's refusals (400, or a refusal the document lists) of the plant without its id and with a string id. */
 async function invalidIdAnswers(
   client: TargetClient,
+  contract: Contract,
   plant: PlantDraft,
   key: string,
   fresh: FreshIds,
@@ -210,7 +211,7 @@ async function invalidIdAnswers(
   const answers: (Exchange | undefined)[] = [];
   for (const request of [missing, stringId]) {
     const exchange = await client.send(request);
-    answers.push(exchange.response.status === 400 ? exchange : undefined);
+    answers.push(isRefusalStatus(contract.refusal, exchange.response.status) ? exchange : undefined);
   }
   return answers;
 }
@@ -234,7 +235,7 @@ async function refusesCanary(
   // target that accepts identical repeats still refuses an earlier run's canary (its values differ).
   const raw = new Map([[slot.key, canaryId(slot).toString()]]);
   const canary = await client.send(validRequest(renderIfValid(contract, draft, fresh, 'canary', raw).rendered));
-  if (canary.response.status !== 400) return false;
+  if (!isRefusalStatus(contract.refusal, canary.response.status)) return false;
   const code = errorCodeOf(canary);
   return repeatErrorCode === undefined || code === undefined || code === repeatErrorCode;
 }
