@@ -56,6 +56,14 @@ describe('echo comparison with the schema of the value sent', () => {
     expect(at('{"water":{"ml":5}}', '{"water":{"ml":5},"light":"low"}', care)).toBe('/v');
     expect(at('{"water":{"ml":5,"x":1}}', '{"water":{"ml":5}}', { type: 'object' })).toBe('/v/water');
   });
+
+  it('lets a declared member not sent come back as null or, when it has a default, filled', () => {
+    const light = { type: 'object', properties: { light: { type: 'string', default: 'medium' }, note: {} } };
+    expect(at('{}', '{"light":"medium"}', light)).toBeUndefined();
+    expect(at('{}', '{"note":null}', light)).toBeUndefined();
+    expect(at('{}', '{"note":"x"}', light)).toBe('/v');
+    expect(at('{"light":"low"}', '{"light":"medium"}', light)).toBe('/v/light');
+  });
 });
 
 describe('echoed properties', () => {

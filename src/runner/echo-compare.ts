@@ -8,7 +8,7 @@ export interface EchoedProperties {
   readonly echoed: readonly string[];
   /** Plant properties with a `default` in the document, which a target may fill when none was sent. */
   readonly defaulted: ReadonlySet<string>;
-  /** The NewPlant's (canonical) schema of each echoed property: what it declares inside. */
+  /** The NewPlant's schema of each echoed property, as the document writes it: what it declares inside. */
   readonly schemas: ReadonlyMap<string, JsonSchema>;
 }
 
@@ -24,7 +24,9 @@ export function echoedProperties(contract: Contract): EchoedProperties {
     const written = objectView(contract.schemas.plant).declarations;
     const defaulted = [...plant.keys()].filter((name) => written.get(name)?.some((schema) => 'default' in schema));
     const echoed = [...plant.keys()].filter((name) => newPlant.has(name));
-    const schemas = new Map(echoed.map((name) => [name, newPlant.get(name) ?? {}]));
+    // As written (dereferenced): a nested `default` is an annotation the canonical schema drops.
+    const declared = objectView(contract.schemas.newPlant).properties;
+    const schemas = new Map(echoed.map((name) => [name, declared.get(name) ?? newPlant.get(name) ?? {}]));
     found = { echoed, defaulted: new Set(defaulted), schemas };
     echoedByContract.set(contract, found);
   }
@@ -70,6 +72,17 @@ function mayDrop(schema: JsonSchema | undefined, key: string): boolean {
   return view.additionalProperties === true && !view.declarations.has(key);
 }
 
+/**
+ * Whether a member not sent may be in the answer all the same: a declared one written as null (as Go,
+ * Jackson and pydantic write an unset field) or filled from its `default` (ajv's `useDefaults`), as at
+ * the top level.
+ */
+function mayFill(schema: JsonSchema | undefined, key: string, value: unknown): boolean {
+  const declarations = schema === undefined ? undefined : objectView(schema).declarations.get(key);
+  if (declarations === undefined) return false;
+  return value === null || declarations.some((declaration) => 'default' in declaration);
+}
+
 /** The subschema of an array's item at `index` (`prefixItems`, else `items`), when it is an object. */
 function itemSchema(schema: JsonSchema | undefined, index: number): JsonSchema | undefined {
   if (schema === undefined) return undefined;
@@ -82,8 +95,9 @@ function itemSchema(schema: JsonSchema | undefined, index: number): JsonSchema |
  * Where two values parsed by `parseExactJson` differ, as a JSON pointer below `pointer`, or
  * `undefined` when they are the same JSON value: numbers equal by exact decimal value (`1.0` is `1`,
  * digits beyond 2^53 count), strings code unit for code unit, objects regardless of key order. Given
- * the sent value's (canonical) `schema`, a member sent that the schema neither declares nor constrains
- * may be missing from the answer, at any depth (see `mayDrop`).
+ * the sent value's `schema`, a member sent that the schema neither declares nor constrains may be
+ * missing from the answer, and a declared one not sent may be there as null or its default, at any
+ * depth (see `mayDrop`, `mayFill`).
  */
 export function firstDifference(sent: Located, got: Located, pointer = '', schema?: JsonSchema): string | undefined {
   const a = sent.value;
@@ -109,7 +123,8 @@ export function firstDifference(sent: Located, got: Located, pointer = '', schem
     const left = a as Record<string, unknown>;
     const right = b as Record<string, unknown>;
     const keys = Object.keys(left).filter((key) => Object.hasOwn(right, key) || !mayDrop(schema, key));
-    if (keys.length !== Object.keys(right).length) return pointer;
+    const filled = Object.keys(right).filter((key) => !Object.hasOwn(left, key) && mayFill(schema, key, right[key]));
+    if (keys.length !== Object.keys(right).length - filled.length) return pointer;
     const properties = schema === undefined ? undefined : objectView(schema).properties;
     for (const key of keys) {
       if (!Object.hasOwn(right, key)) return `${pointer}/${escapePointer(key)}`;

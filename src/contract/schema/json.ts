@@ -76,10 +76,17 @@ export function keyArbitrary(): fc.Arbitrary<string> {
   return keys;
 }
 
-/** A number of any kind, exactly: integers (as bigint) and decimals (as lossless text). */
+/** Integers every JSON parser reads exactly (RFC 8259 section 6). */
+const INTEROPERABLE = 2n ** 53n - 1n;
+
+/**
+ * A number of any kind a double holds exactly: integers (as bigint) within ±(2^53-1) and doubles (as
+ * lossless text). A place the schema leaves open asks for no more, and a JavaScript server that keeps
+ * an undeclared member (`JSON.parse`) must give it back as sent.
+ */
 export function anyNumberArbitrary(): fc.Arbitrary<ExactJson> {
   return fc.oneof(
-    fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
+    fc.bigInt({ min: -INTEROPERABLE, max: INTEROPERABLE }),
     fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => toExact(value)),
   );
 }
