@@ -94,7 +94,7 @@ function verdict(code: string, reason: string): CouldNotJudge {
  * can stand): no HTTP anywhere, TLS failing, HTML pages for everything, every valid NewPlant
  * answered 404/405, or every one refused for the token given (401/403). `undefined` when the target answers like a Plant Store (right or wrong).
  */
-export function couldNotJudge(evidence: RunEvidence, baseUrl: string): CouldNotJudge | undefined {
+export function couldNotJudge(evidence: RunEvidence, baseUrl: string, basePath = ''): CouldNotJudge | undefined {
   if (evidence.exchanges === 0) return undefined;
   const url = new URL(baseUrl);
   if (evidence.answered === 0) return noHttp(evidence, url);
@@ -120,7 +120,7 @@ export function couldNotJudge(evidence: RunEvidence, baseUrl: string): CouldNotJ
     const statuses = missing.map(([key]) => key).join(' or ');
     return verdict(
       'not-found',
-      `Every valid NewPlant (${total}) sent to ${baseUrl}/plants was answered ${statuses}: no POST /plants there. Check the base path of \`baseUrl\`${pathHint(url)}; the runner appends /plants.`,
+      `Every valid NewPlant (${total}) sent to ${baseUrl}/plants was answered ${statuses}: no POST /plants there. Check the base path of \`baseUrl\`${pathHint(url, basePath)}; the runner appends /plants.`,
     );
   }
   return undefined;
@@ -134,9 +134,15 @@ function statusesOf(evidence: RunEvidence): string[] {
   return statuses.sort();
 }
 
-/** The path part of the URL, when it has one: the first thing to try without. */
-function pathHint(url: URL): string {
+/**
+ * The document's server path when the URL does not end with it (`try http://host/api/v1`), else the
+ * URL's own path, when it has one: the first thing to try without.
+ */
+function pathHint(url: URL, basePath: string): string {
   const path = url.pathname.replace(/\/+$/, '');
+  if (basePath !== '' && !path.endsWith(basePath)) {
+    return ` (the document's first server is at ${basePath}: try ${url.origin}${path}${basePath})`;
+  }
   return path === '' ? ' (is the API under a path, e.g. /api?)' : ` (is ${path} right? try without it)`;
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, errorBody, loadContract, readNewPlant } from '../contract/index.js';
 import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
@@ -201,6 +202,24 @@ describe('runConformance against a faulty target', () => {
       expect(report.noteDetails?.map((note) => note.message)).toEqual(report.notes);
       expect(report.noteDetails?.find((note) => note.code === 'not-found')?.options).toEqual(['baseUrl']);
       expect(report.notes.join('\n')).not.toContain('--');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('a document served under a path', () => {
+  it('names the path of its first server when the baseUrl leaves it out, with the URL to try', async () => {
+    const spec = fileURLToPath(new URL('../http/test-documents/server-path-3.1.yaml', import.meta.url));
+    const target = await startTarget((_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"Not Found"}'),
+    );
+    try {
+      const report = await runConformance({ ...QUICK, baseUrl: target.url, token: TOKEN, spec });
+      expect(report.couldNotJudge?.code).toBe('not-found');
+      expect(report.couldNotJudge?.reason).toContain(
+        `(the document's first server is at /api/v1: try ${target.url}/api/v1); the runner appends /plants.`,
+      );
     } finally {
       await target.close();
     }

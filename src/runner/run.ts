@@ -136,7 +136,8 @@ function conclude(
   settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
 ): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
   // A replay sends one case: too little to say the URL is not a Plant Store.
-  const unjudgeable = settings.replay === undefined ? couldNotJudge(evidence, target.baseUrl) : undefined;
+  const unjudgeable =
+    settings.replay === undefined ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath) : undefined;
   const findings = findingsOf(settled.map(({ result }) => result));
   const context = { evidence, findings, couldNotJudge: unjudgeable };
   const checks = settled.map(({ check, result }) => (check ? explainSkip(result, check, context) : result));
