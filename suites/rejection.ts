@@ -4,6 +4,7 @@ import {
   defineSuite,
   fail,
   invalidBodies,
+  invalidParameters,
   isJudgeable,
   isLargeBody,
   isServerError,
@@ -11,21 +12,45 @@ import {
   PASS,
   warn,
   wrongMediaTypes,
+  type PlannedRequest,
 } from '../src/runner/suite-kit.js';
 import { isRefusalStatus } from '../src/contract/index.js';
 import { requestKind, statusDefect } from '../src/runner/defects.js';
 
+/**
+ * The defect of a request the target should have refused and accepted: for an invalid body, its kind;
+ * for a parameter, the parameter (a server that ignores it fails its missing and its refused values alike).
+ */
+export function acceptedDefect(plan: PlannedRequest): string {
+  const { intent } = plan;
+  if (intent.kind === 'invalid-parameter') return `a request breaking the ${intent.parameter} parameter accepted`;
+  return `${requestKind(plan, true)} accepted`;
+}
+
 export const negativeRejection = defineCheck({
   id: 'negative-rejection',
   title: 'Invalid requests are rejected',
-  rule: 'Only a valid NewPlant of the document (every keyword of its schema: in the seed contract, id an int64 integer, name a string, tag a string when present) sent as `application/json` is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error. Invalid bodies break one keyword at a time, or are JSON only lenient parsers read. A body with no Content-Type at all may be examined and accepted (RFC 9110, 8.3): a warning.',
-  probes: [invalidBodies, wrongMediaTypes],
+  rule: 'Only a valid NewPlant of the document (every keyword of its schema: in the seed contract, id an int64 integer, name a string, tag a string when present) sent as `application/json` is created; anything else fails, and rule 2 says a failed request answered 400 carries an Error. Invalid bodies break one keyword at a time, or are JSON only lenient parsers read. A body with no Content-Type at all may be examined and accepted (RFC 9110, 8.3): a warning. A request that leaves out a required header, query or cookie parameter of the document, or gives one (required or optional) a value its schema refuses, is not a valid request either.',
+  probes: [invalidBodies, wrongMediaTypes, invalidParameters],
   judge(exchange, context) {
     const { plan, response } = exchange;
     const { intent } = plan;
-    if (intent.kind !== 'invalid-body' && intent.kind !== 'media-type') return undefined;
+    if (intent.kind !== 'invalid-body' && intent.kind !== 'media-type' && intent.kind !== 'invalid-parameter')
+      return undefined;
     if (!isJudgeable(response) || isServerError(response.status)) return undefined;
     const { status } = response;
+    if (intent.kind === 'invalid-parameter') {
+      if (status === 400) return PASS;
+      return isSuccess(status)
+        ? fail(
+            `A valid NewPlant sent with ${intent.what} was accepted with ${status}; the document's parameters are part of a valid request.`,
+            { defect: acceptedDefect(plan) },
+          )
+        : fail(
+            `A request with ${intent.what} was answered ${status}; rule 2: a failed request is answered 400 with an Error.`,
+            { defect: statusDefect(status, plan) },
+          );
+    }
     if (intent.kind === 'media-type') {
       if (!isSuccess(status))
         return isRefusalStatus(context.contract.refusal, status) || status === 415

@@ -20,7 +20,8 @@ import {
   type RefusalStatus,
   type SuccessStatus,
 } from '../src/contract/index.js';
-import { labelDefect, notJsonDefect, requestKind, statusDefect } from '../src/runner/defects.js';
+import { labelDefect, notJsonDefect, statusDefect } from '../src/runner/defects.js';
+import { acceptedDefect } from './rejection.js';
 
 export const responseSchema = defineCheck({
   id: 'response-schema',
@@ -44,7 +45,9 @@ export const responseSchema = defineCheck({
     const [first] = violations;
     const { intent } = exchange.plan;
     // An invalid body accepted and echoed gives an invalid Plant: one root cause, negative-rejection's.
-    const accepted = success && (intent.kind === 'invalid-body' || intent.kind === 'media-type');
+    const accepted =
+      success &&
+      (intent.kind === 'invalid-body' || intent.kind === 'media-type' || intent.kind === 'invalid-parameter');
     return fail(
       `The ${status} body is not a valid ${schema}: ${violations
         .map((v) => v.message)
@@ -52,7 +55,7 @@ export const responseSchema = defineCheck({
         .join('; ')}.`,
       {
         defect: accepted
-          ? `${requestKind(exchange.plan, true)} accepted`
+          ? acceptedDefect(exchange.plan)
           : `the ${status} body is not a valid ${schema} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
       },
     );

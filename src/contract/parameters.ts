@@ -45,7 +45,7 @@ const compiledByContract = new WeakMap<Contract, CompiledParameters>();
 function parametersOf(contract: Contract): CompiledParameters {
   let found = compiledByContract.get(contract);
   if (!found) {
-    const all = declaredParameters(contract.document, OPERATION.path, OPERATION.method).map((parameter) =>
+    const all = declaredParameters(contract.document, contract.operationPath, OPERATION.method).map((parameter) =>
       compiledParameter(parameter, contract),
     );
     found = { all, required: all.filter((parameter) => parameter.required) };
@@ -112,17 +112,77 @@ const DRAWS = 40;
 export function requiredParameterValues(contract: Contract, salt: string): ParameterValues | undefined {
   const { required } = parametersOf(contract);
   if (required.length === 0) return undefined;
+  return assembled(required.map((parameter) => [parameter, parameterValue(parameter, salt)]));
+}
+
+/**
+ * How one request breaks the document's parameters: a required one left out (`written` undefined), or
+ * one (required or optional) written as `written` (its form on the wire: see {@link writeParameter}).
+ */
+export interface ParameterFault {
+  readonly parameter: OperationParameter;
+  readonly written: WrittenParameter | undefined;
+}
+
+/**
+ * The parameters of one request with `fault` applied and every other required parameter valid (the
+ * values {@link requiredParameterValues} gives for `salt`), in declaration order.
+ */
+export function parameterValuesWith(contract: Contract, salt: string, fault: ParameterFault): ParameterValues {
+  const { all } = parametersOf(contract);
+  const values: [OperationParameter, string][] = [];
+  for (const parameter of all) {
+    if (parameter === fault.parameter) {
+      if (fault.written !== undefined) values.push([parameter, fault.written.wire]);
+    } else if (parameter.required) values.push([parameter, parameterValue(parameter, salt)]);
+  }
+  return assembled(values);
+}
+
+function assembled(values: readonly [OperationParameter, string][]): ParameterValues {
   const headers: Record<string, string> = {};
   const query: string[] = [];
   const cookies: string[] = [];
-  for (const parameter of required) {
-    const value = parameterValue(parameter, salt);
+  for (const [parameter, value] of values) {
     if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = value;
     else if (parameter.in === 'query') query.push(value);
     else cookies.push(value);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
   return { headers, query: query.join('&') };
+}
+
+/** A parameter's value as it travels and as a server reads it back. */
+export interface WrittenParameter {
+  /** The header value, or `name=value` (URL-encoded for a query) for a query or cookie. */
+  readonly wire: string;
+  /** The text a server reads: the header or cookie value, the query value decoded (a list joined by `,`). */
+  readonly text: string;
+}
+
+/**
+ * A value in the parameter's style (OpenAPI 3: `simple` for headers, `form` for query and cookie), or
+ * `undefined` when HTTP cannot carry it as it is (a header with a control character or beyond ASCII,
+ * a cookie with a space or a `;`, a query with a lone surrogate).
+ */
+export function writeParameter(parameter: OperationParameter, value: ExactJson): WrittenParameter | undefined {
+  const parts = parameter.json ? [[undefined, stringifyExactJson(value)] as const] : styledParts(parameter, value);
+  if (parts === undefined) return undefined;
+  const text = parts.map(([, part]) => part).join(',');
+  try {
+    const wire = serialise(parameter, parts, text);
+    return wire === undefined ? undefined : { wire, text };
+  } catch {
+    return undefined; // encodeURIComponent refuses a lone surrogate
+  }
+}
+
+/**
+ * Why the servers' parameter step refuses `text` as the parameter's value (the reasons {@link parameterCheck}
+ * gives), or `undefined` when it is valid under one of its readings.
+ */
+export function parameterRefusal(parameter: OperationParameter, text: string): string | undefined {
+  return valueProblem(parameter, text);
 }
 
 /** One parameter written as it travels: the header value, or `name=value` for a query or cookie. */
@@ -133,14 +193,14 @@ function parameterValue(parameter: OperationParameter, salt: string): string {
     // One draw at a time: nearly always the first one can be written, and a draw costs far more than a test.
     for (let attempt = 0; attempt < DRAWS; attempt++) {
       const [value] = fc.sample(compiled.valid, { seed: seed + attempt, numRuns: 1 });
-      const written = value === undefined ? undefined : serialise(parameter, value);
-      if (written !== undefined) return written;
+      const written = value === undefined ? undefined : writeParameter(parameter, value);
+      if (written !== undefined) return written.wire;
     }
   }
   for (const value of parameter.documented) {
     if (compiled !== undefined && compiled.check(parseExactJson(stringifyExactJson(value))).length > 0) continue;
-    const written = serialise(parameter, value);
-    if (written !== undefined) return written;
+    const written = writeParameter(parameter, value);
+    if (written !== undefined) return written.wire;
   }
   throw new Error(
     `plantstore cannot write a value of the required ${parameter.in} parameter "${parameter.name}" (${parameter.pointer}) that HTTP carries as it is: give it an example of visible ASCII.`,
@@ -150,20 +210,14 @@ function parameterValue(parameter: OperationParameter, salt: string): string {
 const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 
-/** A value in the parameter's style (OpenAPI 3: `simple` for headers, `form` for query and cookie), or `undefined`. */
-function serialise(parameter: OperationParameter, value: ExactJson): string | undefined {
-  const parts: [string | undefined, string][] | undefined = parameter.json
-    ? [[undefined, stringifyExactJson(value)]]
-    : styledParts(parameter, value);
-  if (parts === undefined) return undefined;
-  if (parameter.in === 'header') {
-    const text = parts.map(([, part]) => part).join(',');
-    return HEADER_VALUE.test(text) ? text : undefined;
-  }
-  if (parameter.in === 'cookie') {
-    const text = parts.map(([, part]) => part).join(',');
-    return COOKIE_VALUE.test(text) ? `${parameter.name}=${text}` : undefined;
-  }
+/** The parts of a value on the wire (see {@link writeParameter}), `undefined` when HTTP cannot carry them. */
+function serialise(
+  parameter: OperationParameter,
+  parts: readonly (readonly [string | undefined, string])[],
+  text: string,
+): string | undefined {
+  if (parameter.in === 'header') return HEADER_VALUE.test(text) ? text : undefined;
+  if (parameter.in === 'cookie') return COOKIE_VALUE.test(text) ? `${parameter.name}=${text}` : undefined;
   const name = encodeURIComponent(parameter.name);
   if (parameter.explode && parts.length > 1) {
     return parts

@@ -23,9 +23,14 @@ export interface GenerationInputs {
   readonly arbitraries: ArbitraryCache;
 }
 
-/** How many cases a probe gets in a run of `runs`: its share, and at least one per variant. */
+/**
+ * How many cases a probe gets in a run of `runs`: its share, and at least one per variant; none for a
+ * probe with no variants for this document (the invalid parameters of a document that declares none).
+ */
 export function caseCount(probe: Probe<unknown>, runs: number, contract: Contract): number {
-  return Math.max(1, probe.variants?.(contract) ?? 1, Math.round(runs * probe.share));
+  const variants = probe.variants?.(contract) ?? 1;
+  if (variants === 0) return 0;
+  return Math.max(1, variants, Math.round(runs * probe.share));
 }
 
 /** The salt naming a case (and a shrink path below it) for its fresh ids; part of the replay string. */

@@ -18,6 +18,8 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
       return `a valid NewPlant with its ${VARIANT_WORDS[intent.writtenAs.aspect]}`;
     case 'invalid-body':
       return detail ? `an invalid body (${shapeOf(intent.what)})` : 'an invalid body';
+    case 'invalid-parameter':
+      return detail ? `a request with ${shapeOf(intent.what)}` : 'a request with a missing or invalid parameter';
     case 'media-type':
       return detail ? `a body sent with ${shapeOf(intent.what)}` : 'a body of another media type';
     case 'auth':
@@ -37,7 +39,7 @@ const VARIANT_WORDS: Readonly<Record<PlannedRequestAspect, string>> = {
 };
 
 /** Requests the target must refuse (or may, for a repeat): a wrong refusal status is one defect for all. */
-const REFUSED_KINDS: ReadonlySet<string> = new Set(['invalid-body', 'media-type', 'repeat']);
+const REFUSED_KINDS: ReadonlySet<string> = new Set(['invalid-body', 'invalid-parameter', 'media-type', 'repeat']);
 
 /**
  * The defect of an answer with the wrong status: `status 422 for a request it refuses` whichever

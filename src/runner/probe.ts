@@ -32,6 +32,17 @@ export type Intent =
   /** The same, written another way HTTP or JSON allows (see {@link WrittenAs}). */
   | ({ readonly kind: 'valid-variant'; readonly writtenAs: WrittenAs } & ValidPlant)
   | { readonly kind: 'invalid-body'; readonly what: string }
+  /**
+   * A valid NewPlant whose request leaves out a required header, query or cookie parameter of the
+   * document, or gives one a value its schema refuses; every other parameter valid.
+   */
+  | {
+      readonly kind: 'invalid-parameter';
+      /** `required header "X-Request-ID" left out`, `query "api-version" holding "x": not one of enum [...]`. */
+      readonly what: string;
+      /** The parameter broken: `header "X-Request-ID"`. */
+      readonly parameter: string;
+    }
   | {
       readonly kind: 'media-type';
       readonly what: string;
@@ -59,7 +70,10 @@ export interface PlannedRequest {
   readonly contentType: string | undefined;
   /** `null`: no body. */
   readonly body: string | null;
-  /** More headers, names in lower case: the document's required header (and cookie) parameters. */
+  /**
+   * More headers, names in lower case: the document's required header (and cookie) parameters. A plan of
+   * intent `invalid-parameter` carries its own (and its own query), which {@link defineProbe} leaves as they are.
+   */
   readonly headers?: Readonly<Record<string, string>>;
   /** Send the body in two writes with a pause between them (as a slow network delivers it). */
   readonly splitBody?: boolean;
@@ -90,6 +104,7 @@ export interface Probe<V = unknown> {
   /**
    * How many variants the probe has (default 1): case `i` uses variant `i % variants`, so every kind of
    * invalid body or bad credential is sent even in a short run, and each case shrinks within its kind.
+   * 0: the probe sends nothing for this document.
    */
   variants?(contract: Contract): number;
   arbitrary(contract: Contract, variant: number): fc.Arbitrary<V>;
@@ -106,6 +121,7 @@ export function defineProbe<V>(probe: Probe<V>): Probe<V> {
 
 function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): PlannedRequest[] {
   return plans.map((plan, index) => {
+    if (plan.intent.kind === 'invalid-parameter') return plan;
     const values = requiredParameterValues(context.contract, `${context.salt}:${index}`);
     if (values === undefined) return plan;
     const path = values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query}`;

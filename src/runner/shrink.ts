@@ -101,7 +101,9 @@ export function keepsValidityClass(contract: Contract, plans: readonly PlannedRe
   return plans.every((plan) => {
     const { kind } = plan.intent;
     if (plan.body === null) return true;
-    if (kind === 'valid' || kind === 'valid-variant') return isValidNewPlant(contract, plan.body);
+    // An invalid parameter is sent with a valid NewPlant: an invalid body would be another defect.
+    if (kind === 'valid' || kind === 'valid-variant' || kind === 'invalid-parameter')
+      return isValidNewPlant(contract, plan.body);
     if (kind === 'invalid-body') return !isValidNewPlant(contract, plan.body);
     return true;
   });

@@ -12,3 +12,4 @@ export {
 export { unpairedSurrogates } from './unpredictable.js';
 export { mediaTypeSpellings, splitBodies, stringEscapes } from './spellings.js';
 export { keepAliveAfterRefusal } from './keep-alive.js';
+export { invalidParameters } from './invalid-parameters.js';

@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import type { Contract } from '../../contract/index.js';
+import {
+  operationParameters,
+  parameterRefusal,
+  writeParameter,
+  type OperationParameter,
+  type ParameterFault,
+} from '../../contract/parameters.js';
+import type { ExactJson, ValueVariant } from '../../contract/schema/index.js';
+
+/** One way the document says a request's parameters are wrong, the rest of the request valid. */
+export type ParameterBreak =
+  | { readonly kind: 'missing'; readonly parameter: OperationParameter }
+  | {
+      readonly kind: 'refused';
+      readonly parameter: OperationParameter;
+      /** Values of the parameter that break one keyword, each written so HTTP carries it and the servers refuse it. */
+      readonly values: fc.Arbitrary<ExactJson>;
+      readonly keyword: string;
+      /** What the values break: `not one of enum ["2024-01-01","2025-06-01"]`. */
+      readonly label: string;
+    };
+
+/** How many values of a variant are sampled to decide whether it yields parameters that can be sent. */
+const SAMPLES = 8;
+
+const breaksByContract = new WeakMap<Contract, readonly ParameterBreak[]>();
+
+/**
+ * Every way the document's parameters can be broken: each required one left out, then each parameter
+ * (required or optional: the document says what a valid value is) written with a value its schema
+ * refuses, one keyword at a time. Empty for a document without parameters.
+ */
+export function parameterBreaksOf(contract: Contract): readonly ParameterBreak[] {
+  let breaks = breaksByContract.get(contract);
+  if (!breaks) {
+    const parameters = operationParameters(contract);
+    breaks = [
+      ...parameters
+        .filter((parameter) => parameter.required)
+        .map((parameter): ParameterBreak => ({ kind: 'missing', parameter })),
+      ...parameters.flatMap(refusedBreaks),
+    ];
+    breaksByContract.set(contract, breaks);
+  }
+  return breaks;
+}
+
+/** `header "X-Request-ID"`, `query "api-version"`, `cookie "tenant"`. */
+export function nameOf(parameter: OperationParameter): string {
+  return `${parameter.in} "${parameter.name}"`;
+}
+
+function refusedBreaks(parameter: OperationParameter): ParameterBreak[] {
+  const { compiled } = parameter;
+  if (compiled === undefined) return [];
+  const seen = new Set<string>();
+  const breaks: ParameterBreak[] = [];
+  for (const variant of [...compiled.invalid, ...compiled.boundaries.filter((candidate) => !candidate.valid)]) {
+    const key = `${variant.keyword}\u0000${variant.pointer}\u0000${variant.label}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const sendable = (value: ExactJson): boolean => isSendableBreak(parameter, variant, value);
+    const sample = fc.sample(variant.arbitrary, { seed: 42, numRuns: SAMPLES });
+    // Kept when most values qualify, so the filter below finds one in a few draws.
+    if (sample.filter(sendable).length * 2 < SAMPLES) continue;
+    breaks.push({
+      kind: 'refused',
+      parameter,
+      values: variant.arbitrary.filter(sendable),
+      keyword: variant.keyword,
+      label: variant.label.replace(/^the body /, ''),
+    });
+  }
+  return breaks;
+}
+
+/** Texts common parsers read as a boolean (pydantic, Spring, Go's strconv.ParseBool): lenient, not wrong enough to judge. */
+const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
+
+/**
+ * Whether a refused value makes a case: HTTP carries it as written, the text a server reads breaks the
+ * variant's keyword (a header is always text, so `5` for a string-typed header is no case), the servers'
+ * parameter step refuses it under every reading, and no common lenient reading would take it (an empty value
+ * of an optional parameter, which many frameworks treat as absent; `0` or `yes` for a boolean).
+ */
+function isSendableBreak(parameter: OperationParameter, variant: ValueVariant, value: ExactJson): boolean {
+  const written = writeParameter(parameter, value);
+  if (written === undefined || parameterRefusal(parameter, written.text) === undefined) return false;
+  const { text } = written;
+  if (text === '' && !parameter.required) return false;
+  const check = parameter.compiled?.check;
+  if (check !== undefined && typeof value !== 'string' && !check(text).some((v) => v.keyword === variant.keyword))
+    return false;
+  return !(acceptsBooleans(parameter) && BOOLEAN_LIKE.test(text.trim()));
+}
+
+function acceptsBooleans(parameter: OperationParameter): boolean {
+  return parameter.compiled?.check(true).length === 0 || parameter.compiled?.check(false).length === 0;
+}
+
+/** One invalid parameter: which break, and the value for a refused one (`undefined` when left out). */
+export interface InvalidParameter {
+  readonly index: number;
+  readonly value: ExactJson | undefined;
+}
+
+/** Invalid parameters of break `variant` of the document. */
+export function invalidParameterArbitrary(contract: Contract, variant: number): fc.Arbitrary<InvalidParameter> {
+  const breaks = parameterBreaksOf(contract);
+  const index = variant % breaks.length;
+  const found = breaks[index];
+  if (found === undefined) throw new Error('the document declares no parameter to break');
+  const value = found.kind === 'missing' ? fc.constant(undefined) : found.values;
+  return fc.record({ index: fc.constant(index), value });
+}
+
+/** The fault a probe applies to the request's parameters, and what it breaks, with the value sent. */
+export function parameterFault(
+  contract: Contract,
+  invalid: InvalidParameter,
+): { readonly fault: ParameterFault; readonly what: string; readonly parameter: string } {
+  const found = parameterBreaksOf(contract)[invalid.index];
+  if (found === undefined) throw new Error(`no parameter break ${invalid.index}`);
+  const { parameter } = found;
+  const name = nameOf(parameter);
+  if (found.kind === 'missing' || invalid.value === undefined)
+    return { fault: { parameter, written: undefined }, what: `required ${name} left out`, parameter: name };
+  const written = writeParameter(parameter, invalid.value);
+  const shown = written === undefined ? '' : ` holding ${JSON.stringify(written.text)}`;
+  return {
+    fault: { parameter, written },
+    what: `${name}${shown}: ${found.label} (keyword ${found.keyword})`,
+    parameter: name,
+  };
+}

@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadContract, parameterCheck } from '../../contract/index.js';
+import { isValidNewPlant } from '../generate/new-plant.js';
+import { caseCount } from '../cases.js';
+import { invalidParameters } from './invalid-parameters.js';
+
+const WITH_PARAMETERS = fileURLToPath(new URL('../../http/test-documents/parameters-3.1.yaml', import.meta.url));
+const contract = await loadContract(WITH_PARAMETERS);
+const fresh = { nonce: 'test', bits: () => 7n, claim: () => true, claimed: () => false };
+
+/** The requests of case `index`, drawn as the runner draws them (variant `index % variants`). */
+function planOf(index: number) {
+  const variants = invalidParameters.variants?.(contract) ?? 1;
+  const [value] = fc.sample(invalidParameters.arbitrary(contract, index % variants), { seed: index, numRuns: 1 });
+  if (value === undefined) throw new Error('no value');
+  const [plan] = invalidParameters.plan(value, { contract, fresh, salt: `invalid-parameter:${index}:` });
+  if (plan === undefined) throw new Error('no plan');
+  return plan;
+}
+
+describe('the invalid-parameter probe', () => {
+  it('sends nothing for a document without parameters (its other cases stay as they are)', async () => {
+    const seed = await loadContract();
+    expect(invalidParameters.variants?.(seed)).toBe(0);
+    expect(caseCount(invalidParameters, 100, seed)).toBe(0);
+  });
+
+  it('leaves out each required parameter, then breaks each parameter one keyword at a time', () => {
+    const variants = invalidParameters.variants?.(contract) ?? 0;
+    const labels = Array.from({ length: variants }, (_, index) => {
+      const { intent } = planOf(index);
+      return intent.kind === 'invalid-parameter' ? intent.what.replace(/ holding ".*":/, ' holding …:') : '';
+    });
+    expect(labels).toEqual([
+      'required header "X-Request-ID" left out',
+      'required query "api-version" left out',
+      'required cookie "tenant" left out',
+      'header "X-Request-ID" holding …: not a valid uuid (keyword format)',
+      'query "api-version" holding …: not one of enum ["2024-01-01","2025-06-01"] (keyword enum)',
+      'query "dryRun" holding …: not of type boolean: a number (keyword type)',
+      'query "dryRun" holding …: not of type boolean: a string (keyword type)',
+      'cookie "tenant" holding …: not matching pattern ^[a-z]{3,8}$ (keyword pattern)',
+      'cookie "tenant" holding …: a match of pattern ^[a-z]{3,8}$ with one character out of its class (keyword pattern)',
+    ]);
+  });
+
+  it('every case is refused by the servers for the parameter it names, with a valid body and the rest valid', () => {
+    const check = parameterCheck(contract);
+    for (let index = 0; index < 200; index++) {
+      const plan = planOf(index);
+      if (plan.intent.kind !== 'invalid-parameter') throw new Error('not a parameter case');
+      const [place = '', name = ''] = plan.intent.parameter.split(' ');
+      const problem = check?.({ headers: plan.headers ?? {}, url: plan.path });
+      expect(problem?.message, plan.intent.what).toContain(`${place} parameter ${name}`);
+      expect(isValidNewPlant(contract, plan.body ?? '')).toBe(true);
+      // HTTP carries it as written: visible ASCII in every header.
+      for (const value of Object.values(plan.headers ?? {}))
+        expect(value).toMatch(/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/);
+    }
+  });
+});
