@@ -103,6 +103,14 @@ function prototypeHint(key: string | undefined, exchange: Exchange): string | un
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
 }
 
+/**
+ * What a valid request is owed: the seed contract's rule 1 where the document's success is 200, as
+ * there; else the document's own word (`the document's success response is 201`), which rule 1 does not say.
+ */
+function successRule(success: SuccessStatus): string {
+  return success.documented === '200' ? 'rule 1 says 200' : `the document's success response is ${success.documented}`;
+}
+
 export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
@@ -140,7 +148,7 @@ export const positiveAcceptance = defineCheck({
         ? ' If the token you gave is right, the target refuses valid credentials; if not, fix the token and run again.'
         : '';
     return fail(
-      `A valid NewPlant with the token you gave was answered ${response.status}; rule 1 says ${success.documented} with a Plant.${note}${refusedToken}`,
+      `A valid NewPlant with the token you gave was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
       { defect: `status ${response.status} for a valid NewPlant` },
     );
   },
@@ -278,7 +286,7 @@ export const integerSpellingsCheck = defineCheck({
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     return fail(
-      `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so rule 1 says ${success.documented}.`,
+      `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so ${successRule(success)}.`,
       { defect: 'an integer id written as 1.0, 1e2 or -0 refused with 400' },
     );
   },

@@ -12,6 +12,7 @@ import { contentType, documentedStatus, responseSchema } from './responses.js';
 import { noServerError, repeatedId } from './robustness.js';
 
 const contract = await loadContract();
+const CREATED_201 = fileURLToPath(new URL('../src/http/test-documents/created-201-3.1.yaml', import.meta.url));
 const context: JudgeContext = { contract, targetRejectsRepeats: true, targetHoldsEarlierRun: true };
 const VALID: Intent = { kind: 'valid', strings: { name: 'Fern', tag: ' x ' }, idMayRepeat: false };
 
@@ -51,6 +52,16 @@ describe('acceptance checks', () => {
     expect(outcome(positiveAcceptance, exchange(VALID, 400, '{"error":1,"message":"no"}'))).toBe('fail');
     expect(outcome(positiveAcceptance, exchange(VALID, 201, '{"name":"Fern"}'))).toBe('fail');
     expect(outcome(positiveAcceptance, exchange(VALID, 500, ''))).toBeUndefined();
+  });
+
+  it("positive-acceptance names the success the document gives: rule 1's 200 for the seed, the document's own 201 elsewhere", async () => {
+    const reason = (ctx: JudgeContext) =>
+      positiveAcceptance.judge(exchange(VALID, 400, '{"error":1,"message":"no"}'), ctx, [])?.reason;
+    expect(reason(context)).toContain('; rule 1 says 200 with a Plant.');
+    const created = await loadContract(CREATED_201);
+    const text = reason({ ...context, contract: created });
+    expect(text).toContain("; the document's success response is 201 with a Plant.");
+    expect(text).not.toContain('rule 1');
   });
 
   it('positive-acceptance: a 400 on a fixed id is a warning only when the target rejects repeats', () => {
