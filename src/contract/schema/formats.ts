@@ -95,7 +95,14 @@ const ipv6 = fc.oneof(
         `${head.map((part) => part.toString(16)).join(':')}::${tail.map((part) => part.toString(16)).join(':')}`,
     ),
 );
-const local = matching(/^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]{1,12}(?:\.[a-zA-Z0-9_-]{1,8})?$/);
+// E-mail addresses as their readers agree: RFC 5321 also allows `/`, `%`, `!` and more in the local part,
+// and any top-level label, but zod's and validator.js's `email` refuse those characters, and Apache Commons
+// checks the top-level domain against IANA's list. Invalid values are unchanged.
+const EMAIL_TOP_LEVEL = ['com', 'org', 'net', 'io', 'dev', 'info'];
+const local = matching(/^[a-zA-Z0-9]{1,10}(?:[._+-][a-zA-Z0-9]{1,6})?$/);
+const mailDomain = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 2 }), fc.constantFrom(...EMAIL_TOP_LEVEL))
+  .map(([labels, top]) => [...labels, top].join('.'));
 const segment = matching(/^[a-zA-Z0-9._~-]{0,10}$/);
 const uri = fc
   .tuple(
@@ -108,7 +115,11 @@ const uri = fc
     scheme === 'urn' ? `urn:${host}` : `${scheme}://${host}/${path.join('/')}${query === undefined ? '' : `?${query}`}`,
   );
 
-const uuid = fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((parts) => parts.join('-'));
+// A version (1 to 8) and RFC 9562's variant (8, 9, a or b) where those digits stand: ajv-formats takes any hex
+// digits, but zod 4's `uuid()` and Java's strict parsers want them.
+const uuid = fc
+  .tuple(hex(8), hex(4), fc.constantFrom(...'12345678'), hex(3), fc.constantFrom(...'89abAB'), hex(3), hex(12))
+  .map(([a, b, version, c, variant, d, e]) => `${a}-${b}-${version}${c}-${variant}${d}-${e}`);
 
 const byte = fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from(bytes).toString('base64'));
 
@@ -127,8 +138,8 @@ const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
   url: fc
     .tuple(fc.constantFrom('https', 'http'), domain, segment)
     .map(([scheme, host, path]) => `${scheme}://${host}/${path}`),
-  email: fc.tuple(local, domain).map(([user, host]) => `${user}@${host}`),
-  'idn-email': fc.tuple(local, domain).map(([user, host]) => `${user}@${host}`),
+  email: fc.tuple(local, mailDomain).map(([user, host]) => `${user}@${host}`),
+  'idn-email': fc.tuple(local, mailDomain).map(([user, host]) => `${user}@${host}`),
   hostname,
   'idn-hostname': hostname,
   ipv4,
@@ -179,22 +190,34 @@ const MONTH = '(?:0[1-9]|1[0-2])';
 const TIME = '(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])';
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const EMAIL_LOCAL = '[a-zA-Z0-9]+(?:[._+-][a-zA-Z0-9]+)*';
 const EMAIL_ATOM = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+";
 
 /**
  * For formats whose strings can be built to a length: a pattern whose every match is valid under
  * the format (a part of it, chosen to reach every length the format allows, or most), and the
  * format's own longest string where it has one. Used when a format meets `minLength`/`maxLength`.
+ * `outside`, where given, is a wider pattern of the format for strings one code point outside a
+ * length bound: the valid ones keep to what the format's readers agree on (see `local` above), a
+ * string refused for its length may be any the format allows (`a@b.c` below `minLength: 6`).
  */
-export const FORMAT_SHAPES: Readonly<Record<string, { readonly pattern: string; readonly longest?: number }>> = {
+export const FORMAT_SHAPES: Readonly<
+  Record<string, { readonly pattern: string; readonly outside?: string; readonly longest?: number }>
+> = {
   date: { pattern: `^${YEAR}-${MONTH}-${DAY}$` },
   time: { pattern: `^${TIME}$` },
   'date-time': { pattern: `^${YEAR}-${MONTH}-${DAY}T${TIME}$` },
-  email: { pattern: `^${EMAIL_ATOM}(?:\\.${EMAIL_ATOM})*@(?:${LABEL}\\.)+${LABEL}$` },
+  email: {
+    pattern: `^${EMAIL_LOCAL}@(?:${LABEL}\\.)+(?:${EMAIL_TOP_LEVEL.join('|')})$`,
+    outside: `^${EMAIL_ATOM}(?:\\.${EMAIL_ATOM})*@(?:${LABEL}\\.)+${LABEL}$`,
+  },
   hostname: { pattern: `^${LABEL}(?:\\.${LABEL})*\\.?$`, longest: 253 },
   uri: { pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*:(?://[a-z0-9.-]*)?(?:[a-zA-Z0-9._~-]|/)+$' },
   'uri-reference': { pattern: '^[a-zA-Z0-9._~-]*(?:/[a-zA-Z0-9._~-]*)*$' },
-  uuid: { pattern: '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$' },
+  uuid: {
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$',
+    outside: '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
+  },
   ipv4: { pattern: `^${OCTET}(?:\\.${OCTET}){3}$` },
   byte: { pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' },
   duration: {

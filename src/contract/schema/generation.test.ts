@@ -92,6 +92,26 @@ describe('valid values reach the edges', () => {
     );
   });
 
+  test('valid e-mail addresses and UUIDs are ones zod, validator.js and IANA-checking validators accept too', () => {
+    // zod's email() and uuid() (version 1-8, RFC 9562 variant), and a top-level domain IANA lists.
+    const zodEmail = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+    const knownTopLevel = /\.(com|org|net|io|dev|info)$/;
+    const zodUuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
+    for (const schema of [
+      { type: 'string', format: 'email' },
+      { type: 'string', format: 'email', minLength: 12, maxLength: 20 },
+    ]) {
+      const emails = sample(schema, 300) as string[];
+      expect(emails.filter((email) => !zodEmail.test(email) || !knownTopLevel.test(email))).toEqual([]);
+    }
+    for (const schema of [
+      { type: 'string', format: 'uuid' },
+      { type: 'string', format: 'uuid', maxLength: 36 },
+    ]) {
+      expect((sample(schema, 300) as string[]).filter((uuid) => !zodUuid.test(uuid))).toEqual([]);
+    }
+  });
+
   test('strings include awkward text: NUL, right-to-left marks, astral characters, edge whitespace', () => {
     const texts = sample({ type: 'string' }, 1000) as string[];
     expect(texts.some((text) => text.includes('\u0000'))).toBe(true);

@@ -14,7 +14,7 @@ export function stringCandidates(site: Site, context: Context): Candidate[] {
   const min = typeof schema.minLength === 'number' ? Math.ceil(schema.minLength) : 0;
   const max = typeof schema.maxLength === 'number' ? Math.floor(schema.maxLength) : undefined;
   const add = (keyword: string, valid: boolean, label: string, length: number): void => {
-    const leaf = exactLength(schema, length, context, site);
+    const leaf = exactLength(schema, { length, valid }, context, site);
     if (leaf !== undefined) candidates.push(at(site, keyword, valid, label, leaf));
   };
   if (max !== undefined) {
@@ -44,7 +44,7 @@ export function stringCandidates(site: Site, context: Context): Candidate[] {
  */
 function exactLength(
   schema: Record<string, unknown>,
-  length: number,
+  { length, valid }: { length: number; valid: boolean },
   context: Context,
   site: Site,
 ): fc.Arbitrary<string> | undefined {
@@ -53,7 +53,7 @@ function exactLength(
   const format = typeof schema.format === 'string' ? schema.format : undefined;
   const shape = format !== undefined && Object.hasOwn(FORMAT_SHAPES, format) ? FORMAT_SHAPES[format] : undefined;
   if (shape !== undefined) {
-    const language = PatternLanguage.of(shape.pattern);
+    const language = PatternLanguage.of(valid ? shape.pattern : (shape.outside ?? shape.pattern));
     if (length > (shape.longest ?? Infinity) || language === undefined) return undefined;
     return ofLength(language, length);
   }
