@@ -111,6 +111,27 @@ function successRule(success: SuccessStatus): string {
   return success.documented === '200' ? 'rule 1 says 200' : `the document's success response is ${success.documented}`;
 }
 
+/** Characters beyond U+FFFF: one code point, two UTF-16 units. */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+
+function holdsAstral(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return ASTRAL.test(value);
+  if (value === null || typeof value !== 'object' || depth > 32) return false;
+  return Object.values(value).some((inner) => holdsAstral(inner, depth + 1));
+}
+
+/**
+ * A 400 that speaks of lengths, to a body holding characters beyond U+FFFF: JSON Schema's lengths count
+ * code points, while JavaScript's `.length` (zod, Joi), Java and C# count UTF-16 units.
+ */
+function utf16Hint(exchange: Exchange): string | undefined {
+  const { response, plan } = exchange;
+  if (response.status !== 400 || !/character|length|long|short/i.test(response.body ?? '')) return undefined;
+  const sent = sentObject(plan);
+  if (sent === undefined || !holdsAstral(sent)) return undefined;
+  return "The body holds characters beyond U+FFFF (such as 𐀀), and the answer speaks of lengths: minLength and maxLength count each as one code point, while JavaScript's .length (zod, Joi), Java and C# count two UTF-16 units.";
+}
+
 export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
@@ -140,7 +161,7 @@ export const positiveAcceptance = defineCheck({
     }
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
-    const note = [intent.note, prototypeHint(intent.prototypeKey, exchange)]
+    const note = [intent.note, prototypeHint(intent.prototypeKey, exchange), utf16Hint(exchange)]
       .map((text) => (text ? ` ${text}` : ''))
       .join('');
     const refusedToken =

@@ -89,6 +89,16 @@ describe('acceptance checks', () => {
     );
   });
 
+  it('positive-acceptance: the UTF-16 hint only where the body holds astral characters and the answer speaks of lengths', () => {
+    const reason = (intent: Intent, body: string) =>
+      positiveAcceptance.judge(exchange(intent, 400, body), context, [])?.reason ?? '';
+    const astral: Intent = { ...VALID, strings: { name: 'Fern 🌱' } };
+    const lengthError = '{"error":400,"message":"name: String must contain at most 5 character(s)"}';
+    expect(reason(astral, lengthError)).toContain('UTF-16 units');
+    expect(reason(VALID, lengthError)).not.toContain('UTF-16 units');
+    expect(reason(astral, '{"error":400,"message":"tag: Invalid enum value"}')).not.toContain('UTF-16 units');
+  });
+
   it('positive-acceptance: throttling (429, 503) is not judged', () => {
     expect(outcome(positiveAcceptance, exchange(VALID, 429, ''))).toBeUndefined();
     expect(outcome(positiveAcceptance, exchange(VALID, 503, ''))).toBeUndefined();
