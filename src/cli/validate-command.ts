@@ -79,16 +79,14 @@ export function summarise(file: string, contract: Contract): string[] {
   const media = new Set(Object.values(mediaTypes));
   const lines = [
     `${file}: valid OpenAPI ${contract.version} document, ${operations} operation${operations === 1 ? '' : 's'}`,
-    `  tested: POST /plants${operationIdShown(contract)}: NewPlant, Plant (${success.documented}) and Error (${errorStatus}) ` +
+    `  tested: POST ${contract.operationPath}${operationIdShown(contract)}: NewPlant, Plant (${success.documented}) and Error (${errorStatus}) ` +
       `as ${[...media].join(', ')}; ${describeAuth(contract)}`,
   ];
   if (contract.basePath !== '') {
-    lines.push(
-      `  its first server is at ${contract.basePath}: include that path in --base-url (requests go to <base-url>/plants)`,
-    );
+    lines.push(`  ${basePathSource(contract)}: include that path in --base-url (requests go to <base-url>/plants)`);
   }
   // Read as written: the contract's `operationParameters` compiles their schemas, more than a summary needs to load.
-  const parameters = declaredParameters(contract.document, '/plants', 'post').map(
+  const parameters = declaredParameters(contract.document, contract.operationPath, 'post').map(
     (parameter) => `${parameter.name} (${parameter.in}${parameter.required ? ', required' : ''})`,
   );
   if (parameters.length > 0) {
@@ -101,9 +99,17 @@ export function summarise(file: string, contract: Contract): string[] {
 /** ` (createPlant)` when the document names the operation; `contract.operationId` falls back to a name of its own. */
 function operationIdShown(contract: Contract): string {
   // Not spec.js's OPERATION: spec.js loads only when a document is read (the line above names POST /plants too).
-  const operation = findOperation(contract.document, '/plants', 'post');
+  const operation = findOperation(contract.document, contract.operationPath, 'post');
   const written = 'found' in operation ? operation.found.operationId : undefined;
   return typeof written === 'string' ? ` (${written})` : '';
+}
+
+/** What puts POST /plants below a path: the first server's URL, the document's path (`/api/plants`), or both. */
+function basePathSource(contract: Contract): string {
+  const { basePath, operationPath } = contract;
+  if (operationPath === '/plants') return `its first server is at ${basePath}`;
+  if (basePath === operationPath.slice(0, -'/plants'.length)) return `its path is ${operationPath}, below ${basePath}`;
+  return `its first server and its path ${operationPath} put POST /plants below ${basePath}`;
 }
 
 function describeAuth(contract: Contract): string {

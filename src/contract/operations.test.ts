@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findOperation, listOperations, PATH_ITEM_METHODS, summariseList } from './operations.js';
+import { findOperation, listOperations, PATH_ITEM_METHODS, plantsPathOf, summariseList } from './operations.js';
 
 const document = {
   paths: {
@@ -65,6 +65,21 @@ describe('findOperation', () => {
       missing:
         'The document has no POST /plants operation, the one plantstore tests (paths has no /plants; it declares no operation at all).',
     });
+  });
+});
+
+describe('plantsPathOf', () => {
+  const post = { post: { responses: {} } };
+  it('is /plants when the document has it, else the one POST path below a fixed prefix', () => {
+    expect(plantsPathOf({ paths: { '/plants': post, '/api/plants': post } })).toBe('/plants');
+    expect(plantsPathOf({ paths: { '/api/v1/plants': post, '/api/v1/plants/{id}': post } })).toBe('/api/v1/plants');
+  });
+
+  it('is /plants (so missing, and named) for two such paths, a templated prefix, a trailing slash or no POST', () => {
+    expect(plantsPathOf({ paths: { '/v1/plants': post, '/v2/plants': post } })).toBe('/plants');
+    expect(plantsPathOf({ paths: { '/{tenant}/plants': post } })).toBe('/plants');
+    expect(plantsPathOf({ paths: { '/plants/': post } })).toBe('/plants');
+    expect(plantsPathOf({ paths: { '/api/plants': { get: { responses: {} } } } })).toBe('/plants');
   });
 });
 

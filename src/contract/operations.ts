@@ -65,6 +65,21 @@ export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/**
+ * The document's key for POST /plants: `/plants`, else the one path that puts `/plants` below a fixed
+ * prefix and declares POST (`/api/v1/plants`, as FastAPI's router prefix and springdoc write the
+ * server's path into every path), else `/plants`.
+ */
+export function plantsPathOf(document: JsonObject): string {
+  const paths = isObject(document.paths) ? document.paths : {};
+  if (isObject(paths['/plants'])) return '/plants';
+  const prefixed = Object.keys(paths).filter((key) => {
+    const item = paths[key];
+    return /^(\/[^{}/]+)+\/plants$/.test(key) && isObject(item) && isObject(item.post);
+  });
+  return prefixed.length === 1 && prefixed[0] !== undefined ? prefixed[0] : '/plants';
+}
+
 /** Finds `paths[path][method]`, or says in a sentence what is missing and what the document has instead. */
 export function findOperation(document: JsonObject, path: string, method: string): Located<JsonObject> {
   const name = `${method.toUpperCase()} ${path}`;

@@ -4,7 +4,7 @@ import { ContractError, describeProblems, type DocumentProblem } from './contrac
 import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
-import { findOperation, isObject, listOperations } from './operations.js';
+import { findOperation, isObject, listOperations, plantsPathOf } from './operations.js';
 import { DEFAULT_SPEC_PATH } from './package-files.js';
 import { prebuiltReadings } from './prebuilt-document.js';
 import { prebuiltValidators } from './prebuilt-validators.js';
@@ -57,7 +57,12 @@ export interface Contract {
   readonly errorStatus: string;
   /** The statuses that refuse a request as the document says, and the one the Error comes with. */
   readonly refusal: RefusalStatus;
-  /** The path of the first server URL (`/v1`), `` when none: a hint for `--base-url`, never applied. */
+  /** The document's key for POST /plants: `/plants`, or that below a prefix (`/api/v1/plants`). */
+  readonly operationPath: string;
+  /**
+   * The path of the first server URL (`/v1`) followed by the operation's prefix (`/api/v1` of
+   * `/api/v1/plants`), `` when none: a hint for `--base-url`, never applied.
+   */
   readonly basePath: string;
   /** How POST /plants authenticates, from its security requirements or the document's. */
   readonly auth: ContractAuth;
@@ -179,9 +184,10 @@ interface Readings {
 
 function assemble(source: string, readings: Readings, dialect: SchemaDialect): Assembled {
   const { document } = readings;
-  const operation = findOperation(document, OPERATION.path, OPERATION.method);
+  const operationPath = plantsPathOf(document);
+  const operation = findOperation(document, operationPath, OPERATION.method);
   if ('missing' in operation) return { problems: [{ pointer: '/paths', message: operation.missing }] };
-  const bodies = findBodies(operation.found, operation.pointer, `${OPERATION.method.toUpperCase()} ${OPERATION.path}`);
+  const bodies = findBodies(operation.found, operation.pointer, `${OPERATION.method.toUpperCase()} ${operationPath}`);
   const problems: DocumentProblem[] = [];
   const compile = (body: BodySchema | string, subject: string, name: string): CompiledSchema | undefined => {
     if (typeof body !== 'string') return compileFound(body, { subject, name, dialect, readings }, problems);
@@ -210,10 +216,11 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     success: successStatusOf(found.plant.status),
     errorStatus: found.error.status,
     refusal: refusalStatusOf(found.error.status, responseKeys(operation.found)),
-    basePath: serverBasePath(document),
+    operationPath,
+    basePath: `${serverBasePath(document)}${operationPath.slice(0, -OPERATION.path.length)}`,
     auth: auth.auth,
     authSchemes: auth.schemes,
-    otherOperations: listOperations(document, OPERATION),
+    otherOperations: listOperations(document, { path: operationPath, method: OPERATION.method }),
   };
   return { problems, contract };
 }

@@ -50,7 +50,7 @@ export interface PipelineSettings {
  */
 export function createPipeline(settings: PipelineSettings): (req: IncomingMessage, res: ServerResponse) => void {
   const { served, checkBearer, bodyLimit, onRequest } = settings;
-  const isRouted = routeOf(served.contract.basePath);
+  const isRouted = routeOf(served.contract.basePath, served.contract.operationPath);
   const checkContentType = mediaTypeCheck(served.mediaType);
   const checkParameters = parameterCheck(served.contract);
 
@@ -92,16 +92,18 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
 }
 
 /**
- * The route step: `undefined` for `POST /plants` (or under the document's base path), else the 404
- * or 405. The two targets a client sends nearly always are compared whole first: for them the
- * general path reading can only agree.
+ * The route step: `undefined` for `POST /plants` (or under the document's base path, or at the path
+ * the document writes, `/api/v1/plants`), else the 404 or 405. The targets a client sends nearly
+ * always are compared whole first: for them the general path reading can only agree.
  */
-function routeOf(basePath: string): (req: IncomingMessage) => Failure | undefined {
+function routeOf(basePath: string, written: string): (req: IncomingMessage) => Failure | undefined {
   const direct = OPERATION.path;
   const based = basePath === '' ? direct : `${basePath}${OPERATION.path}`;
   return (req) => {
-    if (req.method === 'POST' && (req.url === direct || req.url === based)) return undefined;
-    return routeProblem(req.method, operationPath(requestPath(req.url), basePath));
+    const { url } = req;
+    if (req.method === 'POST' && (url === direct || url === based || url === written)) return undefined;
+    const path = requestPath(url);
+    return routeProblem(req.method, path === written ? OPERATION.path : operationPath(path, basePath));
   };
 }
 

@@ -80,7 +80,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
 
 function documentedStatusesOf(contract: Contract): readonly string[] {
   const paths = contract.document.paths as Record<string, Record<string, { responses?: object }> | undefined>;
-  return Object.keys(paths[OPERATION.path]?.[OPERATION.method]?.responses ?? {});
+  return Object.keys(paths[contract.operationPath]?.[OPERATION.method]?.responses ?? {});
 }
 
 /** The JSON media types other than `application/json` the document answers POST /plants with. */

@@ -70,8 +70,9 @@ const silentLogger = {
 export async function createPrismEngine(contract: Contract, dynamic: boolean): Promise<PrismEngine> {
   // getHttpOperationsFromSpec dereferences in place: give it a copy.
   const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
-  const operation = operations.find((op) => op.method === OPERATION.method && op.path === OPERATION.path);
-  if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${OPERATION.path} operation`);
+  const path = contract.operationPath;
+  const operation = operations.find((op) => op.method === OPERATION.method && op.path === path);
+  if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${path} operation`);
   const resources: Operation[] = [operation];
   const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger });
   const decisions = new BoundedMemo<PrismDecision>(DECISIONS_KEPT);
@@ -116,7 +117,7 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       if (known) return known;
       const input: IHttpRequest = {
         method: OPERATION.method,
-        url: { path: OPERATION.path },
+        url: { path },
         headers: {
           'content-type': 'application/json',
           ...(question.accept === undefined ? {} : { accept: question.accept }),

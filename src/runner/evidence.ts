@@ -141,7 +141,7 @@ function statusesOf(evidence: RunEvidence): string[] {
 function pathHint(url: URL, basePath: string): string {
   const path = url.pathname.replace(/\/+$/, '');
   if (basePath !== '' && !path.endsWith(basePath)) {
-    return ` (the document's first server is at ${basePath}: try ${url.origin}${path}${basePath})`;
+    return ` (the document puts POST /plants below ${basePath}: try ${url.origin}${path}${basePath})`;
   }
   return path === '' ? ' (is the API under a path, e.g. /api?)' : ` (is ${path} right? try without it)`;
 }

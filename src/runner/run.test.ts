@@ -218,7 +218,7 @@ describe('a document served under a path', () => {
       const report = await runConformance({ ...QUICK, baseUrl: target.url, token: TOKEN, spec });
       expect(report.couldNotJudge?.code).toBe('not-found');
       expect(report.couldNotJudge?.reason).toContain(
-        `(the document's first server is at /api/v1: try ${target.url}/api/v1); the runner appends /plants.`,
+        `(the document puts POST /plants below /api/v1: try ${target.url}/api/v1); the runner appends /plants.`,
       );
     } finally {
       await target.close();
