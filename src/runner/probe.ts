@@ -120,13 +120,23 @@ export function defineProbe<V>(probe: Probe<V>): Probe<V> {
 }
 
 function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): PlannedRequest[] {
-  return plans.map((plan, index) => {
-    if (plan.intent.kind === 'invalid-parameter') return plan;
-    const values = requiredParameterValues(context.contract, `${context.salt}:${index}`);
-    if (values === undefined) return plan;
-    const path = values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query}`;
-    return { ...plan, path, headers: { ...values.headers, ...plan.headers } };
-  });
+  return plans.map((plan, index) =>
+    plan.intent.kind === 'invalid-parameter'
+      ? plan
+      : withDocumentParameters(plan, context.contract, `${context.salt}:${index}`),
+  );
+}
+
+/**
+ * `plan` with the document's required header, query and cookie parameters added (valid values, the same
+ * for the same `salt`); `plan` itself when the document requires none. For requests sent outside a
+ * probe, such as the preflight's.
+ */
+export function withDocumentParameters(plan: PlannedRequest, contract: Contract, salt: string): PlannedRequest {
+  const values = requiredParameterValues(contract, salt);
+  if (values === undefined) return plan;
+  const path = values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query}`;
+  return { ...plan, path, headers: { ...values.headers, ...plan.headers } };
 }
 
 /** The one operation of the contract. */

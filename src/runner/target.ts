@@ -21,6 +21,7 @@ import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { validRequest } from './probes/valid-plants.js';
+import { withDocumentParameters } from './probe.js';
 
 /** The implementation under test: where it is, its token, and how to let it go. */
 export interface Target {
@@ -127,11 +128,12 @@ function preflightDrafts(contract: Contract, fresh: FreshIds, count: number): Pl
  * about repeats (it is reported as what it is).
  */
 export async function probeTarget(
-  client: TargetClient,
+  target: TargetClient,
   contract: Contract,
   fresh: FreshIds,
   baseUrl: string,
 ): Promise<TargetTraits> {
+  const client = withParametersOf(contract, target);
   const [plant, other] = preflightDrafts(contract, fresh, 2);
   if (!plant) return { rejectsRepeats: undefined };
   const rendered = renderPlant(plant, fresh, 'preflight');
@@ -170,6 +172,12 @@ export async function probeTarget(
   }
   if (isSuccessStatus(contract.success, second.response.status)) return { rejectsRepeats: false };
   return { rejectsRepeats: undefined };
+}
+
+/** The client, its requests carrying the document's required parameters (each its own values). */
+function withParametersOf(contract: Contract, client: TargetClient): TargetClient {
+  let sent = 0;
+  return { ...client, send: (plan) => client.send(withDocumentParameters(plan, contract, `preflight:${sent++}`)) };
 }
 
 /**
