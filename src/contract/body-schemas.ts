@@ -26,19 +26,26 @@ export interface OperationBodies {
 
 const MEDIA_TYPES_SOUGHT = 'application/json, application/json with parameters, or a type ending in +json';
 
-/** How well a media type key says "JSON": lower is better; `undefined` is not JSON. */
-function jsonRank(key: string): number | undefined {
+/** Media ranges an answer's content may be keyed by: springdoc writes every response as `*\/*` by default. */
+const ANSWER_RANGES: readonly string[] = ['application/*', '*/*'];
+
+/**
+ * How well a media type key says "JSON": lower is better; `undefined` is not JSON. For an answer, a
+ * range that includes JSON counts after every JSON type.
+ */
+function jsonRank(key: string, answer: boolean): number | undefined {
   const type = mediaTypeEssence(key);
+  if (answer && ANSWER_RANGES.includes(type)) return 3 + ANSWER_RANGES.indexOf(type);
   if (!isJsonEssence(type)) return undefined;
   if (type === 'application/json') return key.includes(';') ? 1 : 0;
   return 2;
 }
 
 /** Picks the JSON schema of a Content map (`application/json` first), or says what is missing. */
-function jsonSchemaOf(content: unknown, pointer: string, what: string): BodySchema | string {
+function jsonSchemaOf(content: unknown, pointer: string, what: string, answer = true): BodySchema | string {
   const keys = isObject(content) ? Object.keys(content) : [];
   const ranked = keys
-    .map((key) => ({ key, rank: jsonRank(key) }))
+    .map((key) => ({ key, rank: jsonRank(key, answer) }))
     .filter((entry): entry is { key: string; rank: number } => entry.rank !== undefined)
     .sort((a, b) => a.rank - b.rank);
   const best = ranked[0];
@@ -64,7 +71,7 @@ function jsonSchemaOf(content: unknown, pointer: string, what: string): BodySche
 export function findBodies(operation: JsonObject, pointer: string, name: string): OperationBodies {
   const requestBody = operation.requestBody;
   const newPlant = isObject(requestBody)
-    ? jsonSchemaOf(requestBody.content, `${pointer}/requestBody`, `The request body of ${name}`)
+    ? jsonSchemaOf(requestBody.content, `${pointer}/requestBody`, `The request body of ${name}`, false)
     : `${name} has no request body (looked for requestBody at ${pointer}); plantstore sends a NewPlant there.`;
   const responses = isObject(operation.responses) ? operation.responses : {};
   return { newPlant, plant: findPlantBody(responses, pointer, name), error: findErrorBody(responses, pointer, name) };

@@ -63,13 +63,33 @@ const silentLogger = {
 };
 
 /**
+ * The document with the operation's answers keyed by a media range (springdoc's `*\/*`) keyed
+ * `application/json` instead, the type plantstore answers with: Prism matches an Accept of
+ * `application/json` only to a content of that type, and answers 406 otherwise.
+ */
+function withJsonAnswers(document: Record<string, unknown>, contract: Contract): Record<string, unknown> {
+  const paths = document.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+  const responses = paths[contract.operationPath]?.[OPERATION.method]?.responses ?? {};
+  for (const response of Object.values(responses)) {
+    const content = (response as { content?: Record<string, unknown> } | null)?.content;
+    if (content === undefined || content === null || 'application/json' in content) continue;
+    const range = ['application/*', '*/*'].find((key) => key in content);
+    if (range !== undefined) {
+      content['application/json'] = content[range];
+      delete content[range];
+    }
+  }
+  return document;
+}
+
+/**
  * Converts the contract's document into Prism's operations once and keeps one instance. A static
  * (not generated) decision depends only on the preferred status and example and on Accept, so it
  * is made by Prism once per such class and then reused.
  */
 export async function createPrismEngine(contract: Contract, dynamic: boolean): Promise<PrismEngine> {
   // getHttpOperationsFromSpec dereferences in place: give it a copy.
-  const operations = await getHttpOperationsFromSpec(structuredClone(contract.document));
+  const operations = await getHttpOperationsFromSpec(withJsonAnswers(structuredClone(contract.document), contract));
   const path = contract.operationPath;
   const operation = operations.find((op) => op.method === OPERATION.method && op.path === path);
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${path} operation`);
