@@ -41,6 +41,75 @@ export async function sendSequence(client: TargetClient, plans: readonly Planned
 }
 
 /**
+ * How many cases that hold their connection through a pause (a body sent in two halves) may be in
+ * flight at once: all but a quarter of the slots, so the other cases keep the runner busy meanwhile.
+ */
+export function pausedCaseSlots(concurrency: number): number {
+  return concurrency < 4 ? concurrency : concurrency - Math.floor(concurrency / 4);
+}
+
+/** A case that holds its connection through a pause: its body goes out in two halves. */
+function pauses(generated: GeneratedCase): boolean {
+  return generated.plans.some((plan) => plan.splitBody === true);
+}
+
+/** Most paused cases set aside at once (each holds a plant and its body). */
+const MAX_SET_ASIDE = 4096;
+
+interface QueuedCase {
+  readonly generated: GeneratedCase;
+  /** Position in the run's order of cases (generation order), whenever it is sent. */
+  readonly order: number;
+  readonly paused: boolean;
+}
+
+/**
+ * The cases in generation order, except that a case that pauses is set aside while
+ * {@link pausedCaseSlots} of them are in flight, and sent once one of those finishes. A probe's paused
+ * cases come as one block: sent in turn, they would fill every slot with pauses and leave the runner idle.
+ */
+class CaseQueue {
+  private readonly setAside: QueuedCase[] = [];
+  private taken = 0;
+  private pausedInFlight = 0;
+  private exhausted = false;
+
+  constructor(
+    private readonly source: Iterator<GeneratedCase>,
+    private readonly pausedSlots: number,
+  ) {}
+
+  /** The next case to send, or `undefined` when none is left. */
+  next(): QueuedCase | undefined {
+    if (this.setAside.length > 0 && this.pausedInFlight < this.pausedSlots) return this.start(this.setAside.shift());
+    while (!this.exhausted) {
+      const next = this.source.next();
+      if (next.done === true) {
+        this.exhausted = true;
+        break;
+      }
+      const queued = { generated: next.value, order: this.taken++, paused: pauses(next.value) };
+      if (!queued.paused || this.pausedInFlight < this.pausedSlots || this.setAside.length >= MAX_SET_ASIDE) {
+        return this.start(queued);
+      }
+      this.setAside.push(queued);
+    }
+    // Nothing else left to send: the set-aside cases go now, whatever is in flight.
+    return this.start(this.setAside.shift());
+  }
+
+  /** A case from {@link next} finished. */
+  done(queued: QueuedCase): void {
+    if (queued.paused) this.pausedInFlight--;
+  }
+
+  private start(queued: QueuedCase | undefined): QueuedCase | undefined {
+    if (queued?.paused === true) this.pausedInFlight++;
+    return queued;
+  }
+}
+
+/**
  * Sends cases concurrently, each case's requests in order. Stops starting cases at the deadline,
  * and when the target has stopped answering altogether (every recent request a transport failure),
  * so a dead or hanging target ends the run quickly instead of timing out case after case.
@@ -51,37 +120,31 @@ export async function dispatch(
   client: TargetClient,
   options: DispatchOptions,
 ): Promise<DispatchResult> {
-  const source = cases[Symbol.iterator]();
+  const concurrency = Math.max(1, options.concurrency);
+  const queue = new CaseQueue(cases[Symbol.iterator](), pausedCaseSlots(concurrency));
   let throttled = 0;
   const giveUpAfter = options.concurrency + 8;
-  let taken = 0;
   let done = 0;
   let failuresInARow = 0;
   let stopped: StopReason | undefined;
-  let exhausted = false;
   const worker = async (): Promise<void> => {
-    while (stopped === undefined && !exhausted && options.shouldStop?.() !== true) {
+    while (stopped === undefined && options.shouldStop?.() !== true) {
       if (Date.now() > options.deadline) {
         stopped = 'budget';
         break;
       }
-      const next = source.next();
-      if (next.done) {
-        exhausted = true;
-        break;
-      }
-      const generated = next.value;
-      const index = taken++;
-      const exchanges = await sendSequence(client, generated.plans);
+      const next = queue.next();
+      if (next === undefined) break;
+      const exchanges = await sendSequence(client, next.generated.plans);
+      queue.done(next);
       for (const exchange of exchanges) {
         failuresInARow = exchange.response.status === 0 ? failuresInARow + 1 : 0;
+        if (isThrottled(exchange.response)) throttled++;
       }
       if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
-      const run = { generated, exchanges, order: index };
-      throttled += exchanges.filter((exchange) => isThrottled(exchange.response)).length;
-      options.onCaseDone?.(run, ++done);
+      options.onCaseDone?.({ generated: next.generated, exchanges, order: next.order }, ++done);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
   return { sent: done, throttled, unsent: Math.max(0, planned - done), ...(stopped ? { stopped } : {}) };
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { GeneratedCase } from './cases.js';
+import { dispatch, pausedCaseSlots, type CaseRun } from './execute.js';
+import type { Exchange, TargetClient } from './http/client.js';
+import type { PlannedRequest } from './probe.js';
+
+function fakeCase(index: number, splitBody: boolean): GeneratedCase {
+  const plan = { splitBody, method: 'POST', path: '/plants' } as unknown as PlannedRequest;
+  return { index, plans: [plan] } as unknown as GeneratedCase;
+}
+
+/** A client whose split-body requests wait until released; every other request is answered at once. */
+function pausingClient(): { client: TargetClient; release: () => void; pending: () => number } {
+  const waiting: (() => void)[] = [];
+  const answer = (plan: PlannedRequest): Exchange =>
+    ({ plan, request: {}, response: { status: 200, headers: {}, body: null, durationMs: 0 } }) as unknown as Exchange;
+  const client: TargetClient = {
+    send: (plan) =>
+      plan.splitBody === true
+        ? new Promise((resolve) => waiting.push(() => resolve(answer(plan))))
+        : Promise.resolve(answer(plan)),
+    redact: (text) => text,
+    close: () => Promise.resolve(),
+  };
+  return { client, release: () => waiting.splice(0).forEach((resume) => resume()), pending: () => waiting.length };
+}
+
+/** Lets every settled promise run its continuations (bounded: the fake client never touches a socket). */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 50; turn++) await Promise.resolve();
+}
+
+describe('dispatch', () => {
+  it('keeps sending the other cases while paused cases fill their share of the slots', async () => {
+    const cases = [
+      ...Array.from({ length: 10 }, (_, i) => fakeCase(i, true)),
+      ...Array.from({ length: 10 }, (_, i) => fakeCase(10 + i, false)),
+    ];
+    const { client, release, pending } = pausingClient();
+    const done: CaseRun[] = [];
+    const dispatching = dispatch(cases, cases.length, client, {
+      concurrency: 4,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run),
+    });
+    await settle();
+    // Once nothing else is left, the last slot takes a paused case too.
+    expect(pending()).toBe(4);
+    expect(done.map((run) => run.order)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    for (let round = 0; round < 10 && done.length < cases.length; round++) {
+      expect(pending()).toBeLessThanOrEqual(4);
+      release();
+      await settle();
+    }
+    const result = await dispatching;
+    expect(result).toEqual({ sent: 20, throttled: 0, unsent: 0 });
+    expect(done.map((run) => run.order).sort((a, b) => a - b)).toEqual(cases.map((_, i) => i));
+    expect(done.every((run) => run.generated === cases[run.order])).toBe(true);
+  });
+
+  it('sends cases in generation order when none pauses', async () => {
+    const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
+    const { client } = pausingClient();
+    const done: number[] = [];
+    await dispatch(cases, cases.length, client, {
+      concurrency: 3,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run.order),
+    });
+    expect(done).toEqual(cases.map((_, i) => i));
+  });
+
+  it('leaves a quarter of the slots to cases that do not pause, and all of them below four', () => {
+    expect([1, 2, 3, 4, 16, 17].map(pausedCaseSlots)).toEqual([1, 2, 3, 3, 12, 13]);
+  });
+});
