@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Contract } from '../../contract/index.js';
+import { parseExactJson, type Contract } from '../../contract/index.js';
 import {
   operationParameters,
   parameterRefusal,
@@ -58,19 +58,22 @@ function refusedBreaks(parameter: OperationParameter): ParameterBreak[] {
   const seen = new Set<string>();
   const breaks: ParameterBreak[] = [];
   for (const variant of [...compiled.invalid, ...compiled.boundaries.filter((candidate) => !candidate.valid)]) {
-    const key = `${variant.keyword}\u0000${variant.pointer}\u0000${variant.label}`;
+    const sendable = (value: ExactJson): boolean => isSendableBreak(parameter, variant, value);
+    const sample = fc.sample(variant.arbitrary, { seed: 42, numRuns: SAMPLES }).filter(sendable);
+    // Kept when most values qualify, so the filter below finds one in a few draws.
+    if (sample.length * 2 < SAMPLES) continue;
+    // On the wire `null`, `[]` and `{}` are all an empty value: one case, said as such.
+    const empty = sample.every((value) => writeParameter(parameter, value)?.text === '');
+    const label = empty ? 'an empty value' : variant.label.replace(/^the body /, '');
+    const key = `${variant.keyword}\u0000${variant.pointer}\u0000${label}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const sendable = (value: ExactJson): boolean => isSendableBreak(parameter, variant, value);
-    const sample = fc.sample(variant.arbitrary, { seed: 42, numRuns: SAMPLES });
-    // Kept when most values qualify, so the filter below finds one in a few draws.
-    if (sample.filter(sendable).length * 2 < SAMPLES) continue;
     breaks.push({
       kind: 'refused',
       parameter,
       values: variant.arbitrary.filter(sendable),
       keyword: variant.keyword,
-      label: variant.label.replace(/^the body /, ''),
+      label,
     });
   }
   return breaks;
@@ -80,20 +83,33 @@ function refusedBreaks(parameter: OperationParameter): ParameterBreak[] {
 const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
 
 /**
- * Whether a refused value makes a case: HTTP carries it as written, the text a server reads breaks the
- * variant's keyword (a header is always text, so `5` for a string-typed header is no case), the servers'
- * parameter step refuses it under every reading, and no common lenient reading would take it (an empty value
- * of an optional parameter, which many frameworks treat as absent; `0` or `yes` for a boolean).
+ * Whether a refused value makes a case: HTTP carries it as written, the servers' parameter step refuses it
+ * under every reading, the text breaks the variant's keyword as a server reads it (as text where the schema
+ * takes strings, so `5` for a string-typed header is no case and `true` for a uuid is not a wrong type; as
+ * JSON where it does not, so `0` breaks `minimum: 1`), and no common lenient reading would take it: an empty
+ * value of an optional parameter (many frameworks treat it as absent), a value with whitespace at either end
+ * (Spring trims what it converts), `0` or `yes` for a boolean.
  */
 function isSendableBreak(parameter: OperationParameter, variant: ValueVariant, value: ExactJson): boolean {
   const written = writeParameter(parameter, value);
   if (written === undefined || parameterRefusal(parameter, written.text) === undefined) return false;
   const { text } = written;
-  if (text === '' && !parameter.required) return false;
+  if ((text === '' && !parameter.required) || text !== text.trim()) return false;
   const check = parameter.compiled?.check;
-  if (check !== undefined && typeof value !== 'string' && !check(text).some((v) => v.keyword === variant.keyword))
-    return false;
-  return !(acceptsBooleans(parameter) && BOOLEAN_LIKE.test(text.trim()));
+  if (check === undefined) return false;
+  const asText = check(text);
+  const reading = asText.some((violation) => violation.keyword === 'type') ? jsonReading(text) : text;
+  if (!check(reading).some((violation) => violation.keyword === variant.keyword)) return false;
+  return !(acceptsBooleans(parameter) && BOOLEAN_LIKE.test(text));
+}
+
+/** The text read as JSON (`0`, `1.5`, `true`), or the text itself when it is not JSON. */
+function jsonReading(text: string): unknown {
+  try {
+    return parseExactJson(text);
+  } catch {
+    return text;
+  }
 }
 
 function acceptsBooleans(parameter: OperationParameter): boolean {

@@ -8,14 +8,15 @@ import { invalidParameters } from './invalid-parameters.js';
 
 const WITH_PARAMETERS = fileURLToPath(new URL('../../http/test-documents/parameters-3.1.yaml', import.meta.url));
 const contract = await loadContract(WITH_PARAMETERS);
+const NUMBERS = fileURLToPath(new URL('../../http/test-documents/parameters-numbers-3.0.yaml', import.meta.url));
 const fresh = { nonce: 'test', bits: () => 7n, claim: () => true, claimed: () => false };
 
 /** The requests of case `index`, drawn as the runner draws them (variant `index % variants`). */
-function planOf(index: number) {
-  const variants = invalidParameters.variants?.(contract) ?? 1;
-  const [value] = fc.sample(invalidParameters.arbitrary(contract, index % variants), { seed: index, numRuns: 1 });
+function planOf(index: number, document = contract) {
+  const variants = invalidParameters.variants?.(document) ?? 1;
+  const [value] = fc.sample(invalidParameters.arbitrary(document, index % variants), { seed: index, numRuns: 1 });
   if (value === undefined) throw new Error('no value');
-  const [plan] = invalidParameters.plan(value, { contract, fresh, salt: `invalid-parameter:${index}:` });
+  const [plan] = invalidParameters.plan(value, { contract: document, fresh, salt: `invalid-parameter:${index}:` });
   if (plan === undefined) throw new Error('no plan');
   return plan;
 }
@@ -59,5 +60,27 @@ describe('the invalid-parameter probe', () => {
       for (const value of Object.values(plan.headers ?? {}))
         expect(value).toMatch(/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/);
     }
+  });
+
+  it('reads a number where the schema takes no string: page=0 breaks minimum 1, and null, [] and {} are one empty value', async () => {
+    const numbers = await loadContract(NUMBERS);
+    const variants = invalidParameters.variants?.(numbers) ?? 0;
+    const sent = Array.from({ length: variants }, (_, index) => {
+      const plan = planOf(index, numbers);
+      return plan.intent.kind === 'invalid-parameter' ? plan.intent.what : '';
+    });
+    expect(sent).toEqual([
+      'required query "page" left out',
+      'required cookie "lang" left out',
+      'query "page" holding "": an empty value (keyword type)',
+      'query "page" holding "true": not of type integer: a boolean (keyword type)',
+      'query "page" holding "text": not of type integer: a string (keyword type)',
+      'query "page" holding "0": 0, just outside minimum 1 (keyword minimum)',
+      'query "page" holding "101": 101, just outside maximum 100 (keyword maximum)',
+      'query "page" holding "1.5": not of type integer: a number with a fraction (keyword type)',
+      'header "X-Dry-Run" holding "1.5": not of type boolean: a number (keyword type)',
+      'header "X-Dry-Run" holding "text": not of type boolean: a string (keyword type)',
+      'cookie "lang" holding "enn": not one of enum ["en","de"] (keyword enum)',
+    ]);
   });
 });
