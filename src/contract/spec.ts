@@ -5,6 +5,7 @@ import { documentPointer, isWritten, type DocumentFiles } from './document-point
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, isObject, listOperations, plantsPathOf } from './operations.js';
+import { mediaTypeEssence } from './media-types.js';
 import { DEFAULT_SPEC_PATH } from './package-files.js';
 import { prebuiltReadings } from './prebuilt-document.js';
 import { prebuiltValidators } from './prebuilt-validators.js';
@@ -51,6 +52,8 @@ export interface Contract {
   readonly locations: Three<string>;
   /** The media type key each schema was found under, e.g. `application/json; charset=utf-8`. */
   readonly mediaTypes: Three<string>;
+  /** Every media type the request body declares, as essences (`application/x-www-form-urlencoded` beside JSON). */
+  readonly requestMediaTypes: readonly string[];
   /** The response the Plant schema comes from: `200`, else `201`, another 2xx or `2XX` (see `findBodies`). */
   readonly success: SuccessStatus;
   /** The response the Error schema comes from: `400`, else `4XX`, else `default`, else `422`. */
@@ -213,6 +216,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     compiled: { newPlant, plant, error },
     locations: { newPlant: found.newPlant.pointer, plant: found.plant.pointer, error: found.error.pointer },
     mediaTypes: { newPlant: found.newPlant.mediaType, plant: found.plant.mediaType, error: found.error.mediaType },
+    requestMediaTypes: declaredRequestTypes(operation.found),
     success: successStatusOf(found.plant.status),
     errorStatus: found.error.status,
     refusal: refusalStatusOf(found.error.status, responseKeys(operation.found)),
@@ -279,4 +283,10 @@ export async function validateDocument(source: string): Promise<Record<string, u
 
 function responseKeys(operation: Record<string, unknown>): string[] {
   return isObject(operation.responses) ? Object.keys(operation.responses) : [];
+}
+
+function declaredRequestTypes(operation: Record<string, unknown>): string[] {
+  const { requestBody } = operation;
+  const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
+  return Object.keys(content).map(mediaTypeEssence);
 }

@@ -9,6 +9,8 @@ import {
 } from '../generate/invalid-body.js';
 import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH } from '../probe.js';
+import type { Contract } from '../../contract/index.js';
+import { mediaTypeEssence } from '../../contract/media-types.js';
 
 /** Bodies the schema rejects, each with a valid token and `application/json`. */
 export const invalidBodies = defineProbe<InvalidBody>({
@@ -41,16 +43,25 @@ const WRONG_MEDIA_TYPES = [
   'application/octet-stream',
 ];
 
+/**
+ * The wrong media types for a document: all of them but those its request body declares (a document
+ * taking `application/x-www-form-urlencoded` beside JSON makes that a request type, not a wrong one).
+ */
+function wrongMediaTypesOf(contract: Contract): readonly (string | undefined)[] {
+  const declared = contract.requestMediaTypes;
+  return WRONG_MEDIA_TYPES.filter((type) => type === undefined || !declared.includes(mediaTypeEssence(type)));
+}
+
 /** A valid NewPlant sent without `Content-Type: application/json`. */
 export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: string | undefined }>({
   name: 'media-type',
   title: 'a valid NewPlant with a missing or wrong Content-Type',
   share: 0.15,
-  variants: () => WRONG_MEDIA_TYPES.length,
+  variants: (contract) => wrongMediaTypesOf(contract).length,
   arbitrary: (contract, variant) =>
     fc.record({
       draft: newPlantArbitrary(contract),
-      contentType: fc.constant(WRONG_MEDIA_TYPES[variant]),
+      contentType: fc.constant(wrongMediaTypesOf(contract)[variant]),
     }),
   plan: ({ draft, contentType }, { fresh, salt }) => [
     {
