@@ -40,7 +40,9 @@ export const negativeRejection = defineCheck({
     if (!isJudgeable(response) || isServerError(response.status)) return undefined;
     const { status } = response;
     if (intent.kind === 'invalid-parameter') {
-      if (status === 400) return PASS;
+      // A document may declare a credential as a parameter (an X-API-Key header, a session cookie): HTTP
+      // refuses a missing or wrong one with 401 or 403, which the contract leaves open.
+      if (status === 400 || status === 401 || status === 403) return PASS;
       return isSuccess(status)
         ? fail(
             `A valid NewPlant sent with ${intent.what} was accepted with ${status}; the document's parameters are part of a valid request.`,

@@ -209,6 +209,7 @@ function parameterValue(parameter: OperationParameter, salt: string): string {
 
 const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
+const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
 
 /** The parts of a value on the wire (see {@link writeParameter}), `undefined` when HTTP cannot carry them. */
 function serialise(
@@ -217,7 +218,9 @@ function serialise(
   text: string,
 ): string | undefined {
   if (parameter.in === 'header') return HEADER_VALUE.test(text) ? text : undefined;
-  if (parameter.in === 'cookie') return COOKIE_VALUE.test(text) ? `${parameter.name}=${text}` : undefined;
+  // Cookie libraries URL-decode values (Express's cookie-parser, Go's net/http does not): `%61` would be read as `a`.
+  if (parameter.in === 'cookie')
+    return COOKIE_VALUE.test(text) && !PERCENT_ESCAPE.test(text) ? `${parameter.name}=${text}` : undefined;
   const name = encodeURIComponent(parameter.name);
   if (parameter.explode && parts.length > 1) {
     return parts
