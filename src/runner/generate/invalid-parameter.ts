@@ -88,7 +88,7 @@ const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
  * takes strings, so `5` for a string-typed header is no case and `true` for a uuid is not a wrong type; as
  * JSON where it does not, so `0` breaks `minimum: 1`), and no common lenient reading would take it: an empty
  * value of an optional parameter (many frameworks treat it as absent), a value with whitespace at either end
- * (Spring trims what it converts), `0` or `yes` for a boolean.
+ * (Spring trims what it converts), `0` or `yes` for a boolean, a member of an enum in another letter case.
  */
 function isSendableBreak(parameter: OperationParameter, variant: ValueVariant, value: ExactJson): boolean {
   const written = writeParameter(parameter, value);
@@ -100,7 +100,19 @@ function isSendableBreak(parameter: OperationParameter, variant: ValueVariant, v
   const asText = check(text);
   const reading = asText.some((violation) => violation.keyword === 'type') ? jsonReading(text) : text;
   if (!check(reading).some((violation) => violation.keyword === variant.keyword)) return false;
-  return !(acceptsBooleans(parameter) && BOOLEAN_LIKE.test(text));
+  if (acceptsBooleans(parameter) && BOOLEAN_LIKE.test(text)) return false;
+  return !(ENUM_KEYWORDS.has(variant.keyword) && sameButForCase(parameter, text));
+}
+
+const ENUM_KEYWORDS = new Set(['enum', 'const']);
+
+/** Whether the text is a valid value in another letter case (`DE` for enum `de`), which .NET's enum binding takes. */
+function sameButForCase(parameter: OperationParameter, text: string): boolean {
+  const check = parameter.compiled?.check;
+  if (check === undefined) return false;
+  const folded = text.toLowerCase();
+  if (check(folded).length === 0 || check(text.toUpperCase()).length === 0) return true;
+  return parameter.documented.some((value) => typeof value === 'string' && value.toLowerCase() === folded);
 }
 
 /** The text read as JSON (`0`, `1.5`, `true`), or the text itself when it is not JSON. */

@@ -83,4 +83,18 @@ describe('the invalid-parameter probe', () => {
       'cookie "lang" holding "enn": not one of enum ["en","de"] (keyword enum)',
     ]);
   });
+
+  it('never sends an enum member in another letter case (DE for de), which .NET binds, nor a value with edge whitespace', async () => {
+    const numbers = await loadContract(NUMBERS);
+    const variants = invalidParameters.variants?.(numbers) ?? 0;
+    const enumBreak = variants - 1;
+    const cookies = Array.from(
+      { length: 60 },
+      (_, round) => planOf(round * variants + enumBreak, numbers).headers?.cookie,
+    );
+    for (const cookie of cookies) {
+      expect(cookie).toMatch(/^lang=\S+$/);
+      expect(['lang=en', 'lang=de']).not.toContain(cookie?.toLowerCase());
+    }
+  });
 });
