@@ -3,6 +3,7 @@ import type { Exchange } from '../runner/http/client.js';
 import type { PlannedRequest } from '../runner/probe.js';
 import type { RecordedRequest, RecordedResponse } from '../runner/report.js';
 import type { InferredIntent, ObservedRequest } from './intent.js';
+import type { ParameterReader } from './parameters.js';
 
 /** What came back from the upstream for one request, as the proxy forwarded it. */
 export interface ObservedResponse {
@@ -20,13 +21,15 @@ export interface ObservedResponse {
 /**
  * The `Exchange` the runner would have recorded for this request and answer: the plan (intent,
  * credential described, body as text), the request as curl would send it again (the credential as
- * `$PLANTSTORE_TOKEN`, no other header that may carry a secret), and the response.
+ * `$PLANTSTORE_TOKEN`, no other header that may carry a secret, the document's parameters as sent), and
+ * the response.
  */
 export function observedExchange(
   url: string,
   request: ObservedRequest,
   inferred: InferredIntent,
   response: ObservedResponse,
+  parameters?: ParameterReader,
 ): Exchange {
   const body = request.body.length === 0 && request.bodyBytes === 0 ? null : request.body.toString('utf8');
   const plan: PlannedRequest = {
@@ -37,7 +40,7 @@ export function observedExchange(
     body,
     intent: inferred.intent,
   };
-  return new ObservedExchange(plan, recordedResponse(response), url, request, inferred);
+  return new ObservedExchange(plan, recordedResponse(response), url, request, inferred, parameters);
 }
 
 /**
@@ -54,10 +57,12 @@ class ObservedExchange implements Exchange {
     private readonly url: string,
     private readonly observed: ObservedRequest,
     private readonly inferred: InferredIntent,
+    private readonly parameters: ParameterReader | undefined,
   ) {}
 
   get request(): RecordedRequest {
-    return (this.recorded ??= recordedRequest(this.url, this.observed, this.inferred, this.plan.body));
+    const { url, observed, inferred, plan, parameters } = this;
+    return (this.recorded ??= recordedRequest(url, observed, inferred, plan.body, parameters));
   }
 }
 
@@ -71,13 +76,16 @@ function recordedRequest(
   request: ObservedRequest,
   inferred: InferredIntent,
   body: string | null,
+  parameters: ParameterReader | undefined,
 ): RecordedRequest {
-  const headers: Record<string, string> = {};
+  const sent = parameters?.sent(request.target, request.rawHeaders);
+  const headers: Record<string, string> = { ...sent?.headers };
   if (request.contentType !== undefined) headers['content-type'] = request.contentType;
   const { auth } = inferred;
   if (auth.kind === 'token') headers.authorization = `${auth.scheme} $PLANTSTORE_TOKEN`;
   if (auth.kind === 'token-variant') headers.authorization = '$PLANTSTORE_TOKEN';
-  const recorded: RecordedRequest = { method: 'POST', url, headers, body };
+  const target = sent === undefined || sent.query === '' ? url : `${url}?${sent.query}`;
+  const recorded: RecordedRequest = { method: 'POST', url: target, headers, body };
   if (body === null || isUtf8(request.body)) return recorded;
   return { ...recorded, bodyBase64: request.body.toString('base64') };
 }

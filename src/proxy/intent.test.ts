@@ -21,7 +21,15 @@ function context(knownToken?: string): IntentContext {
 
 function observed(authorization: string | undefined, contentType: string | undefined, body: string): ObservedRequest {
   const bytes = Buffer.from(body);
-  return { authorization, contentType, body: bytes, bodyBytes: bytes.length, overCap: false };
+  return {
+    authorization,
+    contentType,
+    body: bytes,
+    bodyBytes: bytes.length,
+    overCap: false,
+    target: '/plants',
+    rawHeaders: [],
+  };
 }
 
 const PLANT = '{"id":9223372036854775807,"name":"Fern","tag":"fern"}';

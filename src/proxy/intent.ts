@@ -3,6 +3,7 @@ import { idKeyOf } from '../contract/id-key.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
+import type { ParameterBreak, ParameterReader } from './parameters.js';
 
 /** A request the proxy saw, as far as judging it needs. */
 export interface ObservedRequest {
@@ -13,6 +14,10 @@ export interface ObservedRequest {
   /** The body's whole length: more than `body` holds when it went over the cap. */
   readonly bodyBytes: number;
   readonly overCap: boolean;
+  /** The request target as sent (its query holds the document's query parameters). */
+  readonly target: string;
+  /** `[name, value, name, value, …]` as the client sent them. */
+  readonly rawHeaders: readonly string[];
 }
 
 /** What the request meant, read the way the runner plans one, and whether the client broke the contract. */
@@ -33,14 +38,39 @@ export interface IntentContext {
   readonly knownToken?: string;
   /** Records an id sent through the proxy; true when it was sent before (its 200 may carry the stored plant). */
   rememberId(id: string): boolean;
+  /** The document's header, query and cookie parameters, read from a request; absent when it declares none. */
+  readonly readParameters?: ParameterReader;
 }
 
 /**
  * Infers the intent of one POST /plants request from what it carries: the credential first (a
  * request without a valid-looking one is about authentication, whatever its body), then the media
- * type, then the body (a valid NewPlant by the compiled schema, or why not).
+ * type, then the body (a valid NewPlant by the compiled schema, or why not), then the document's
+ * parameters (a valid NewPlant with a broken parameter is an `invalid-parameter` request; any other
+ * request's break gets the parameter's break beside its own).
  */
 export function inferIntent(request: ObservedRequest, context: IntentContext): InferredIntent {
+  const inferred = requestIntent(request, context);
+  const { readParameters } = context;
+  if (readParameters === undefined) return inferred;
+  const broken = readParameters.broken(request.target, request.rawHeaders);
+  return broken === undefined ? inferred : withParameterBreak(inferred, broken);
+}
+
+function withParameterBreak(inferred: InferredIntent, broken: ParameterBreak): InferredIntent {
+  const said = `sent a request with ${broken.what}`;
+  const { intent, auth, clientBreak } = inferred;
+  if (intent.kind === 'valid' || intent.kind === 'valid-variant') {
+    const { what, parameter } = broken;
+    return { intent: { kind: 'invalid-parameter', what, parameter }, auth, clientBreak: said };
+  }
+  return {
+    ...inferred,
+    clientBreak: clientBreak === undefined ? said : `${clientBreak.replace(/\.$/, '')}; and ${said}`,
+  };
+}
+
+function requestIntent(request: ObservedRequest, context: IntentContext): InferredIntent {
   const { credential, auth } = readCredential(request.authorization, context);
   if (credential) {
     const what = credential.what;

@@ -20,6 +20,7 @@ import {
   type ExchangeHooks,
   type Forwarded,
 } from './forward.js';
+import { parameterReader } from './parameters.js';
 import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 import { Observations } from './observations.js';
 import { createRedactor, type Redactor } from './secrets.js';
@@ -228,6 +229,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
   const cap = options.judgeBytes ?? DEFAULT_JUDGE_BYTES;
   const { onLog } = options;
   const knownToken = state.redactor.secrets[0];
+  const readParameters = parameterReader(state.contract);
   const setup: JudgeSetup = {
     state,
     checks: options.checks ?? proxyChecks(),
@@ -236,6 +238,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
       contract: state.contract,
       ...(knownToken === undefined ? {} : { knownToken }),
       rememberId: idMemory(REMEMBERED_IDS),
+      ...(readParameters === undefined ? {} : { readParameters }),
     },
     plantsUrl: `${shownUrl(state.upstream.url)}${OPERATION.path}`,
     annotate: options.annotate === true,
@@ -373,17 +376,25 @@ function judgeForwarded(
     body: requestBody.bytes(),
     bodyBytes: requestBody.total,
     overCap: requestBody.over,
+    target: head.target,
+    rawHeaders: head.rawHeaders,
   };
   const inferred = inferIntent(observed, setup.intentContext);
-  const exchange = observedExchange(setup.plantsUrl, observed, inferred, {
-    status: forwarded.status,
-    rawHeaders: forwarded.rawHeaders,
-    body: responseBody === null ? null : responseBody.bytes(),
-    // A large answer to a large request may be a fair echo; a flood answering a small one is not.
-    truncated: responseBody?.over === true && !observed.overCap,
-    transportError: forwarded.transportError,
-    durationMs: forwarded.durationMs,
-  });
+  const exchange = observedExchange(
+    setup.plantsUrl,
+    observed,
+    inferred,
+    {
+      status: forwarded.status,
+      rawHeaders: forwarded.rawHeaders,
+      body: responseBody === null ? null : responseBody.bytes(),
+      // A large answer to a large request may be a fair echo; a flood answering a small one is not.
+      truncated: responseBody?.over === true && !observed.overCap,
+      transportError: forwarded.transportError,
+      durationMs: forwarded.durationMs,
+    },
+    setup.intentContext.readParameters,
+  );
   return judgeObserved(exchange, inferred, observed.overCap, setup.checks, setup.context);
 }
 

@@ -1,0 +1,141 @@
+import { operationParameters, parameterRefusal, type OperationParameter } from '../contract/parameters.js';
+import type { Contract } from '../contract/index.js';
+
+/** How a request breaks the document's parameters, worded as the runner's `invalid-parameter` intent. */
+export interface ParameterBreak {
+  /** `required header "X-Request-ID" left out`, `query "api-version" holding "x": must be equal to …`. */
+  readonly what: string;
+  /** The parameter broken: `header "X-Request-ID"`. */
+  readonly parameter: string;
+}
+
+/** The document's parameters as one request sent them: for reports' reproductions. */
+export interface SentParameters {
+  /** Declared header parameters, and a `cookie` of the declared cookies, names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The declared query parameters as sent (`a=1&b=2`), or ``. */
+  readonly query: string;
+}
+
+/** Reads one request's parameters from its target (for the query) and its raw headers. */
+export interface ParameterReader {
+  /** The first parameter the request breaks, if any. */
+  broken(target: string, rawHeaders: readonly string[]): ParameterBreak | undefined;
+  /** The declared parameters it sent, and only those (anything else may carry a secret). */
+  sent(target: string, rawHeaders: readonly string[]): SentParameters;
+}
+
+/** A refused value is shown up to this many characters (it may be long, and it is the client's data). */
+const SHOWN_CHARACTERS = 60;
+
+/**
+ * The first of the document's header, query and cookie parameters that a request breaks, in declaration
+ * order, read as the servers' parameter step (`parameterCheck`) reads them: a required one missing, or any
+ * declared one whose text its schema refuses. `undefined` when POST /plants declares none it can check, so
+ * a document without parameters costs nothing per request.
+ */
+export function parameterReader(contract: Contract): ParameterReader | undefined {
+  const parameters = operationParameters(contract).filter((parameter) => parameter.compiled !== undefined);
+  if (parameters.length === 0) return undefined;
+  const readsQuery = parameters.some((parameter) => parameter.in === 'query');
+  const readsCookies = parameters.some((parameter) => parameter.in === 'cookie');
+  const texts = (target: string, rawHeaders: readonly string[]): (string | undefined)[] => {
+    const query = readsQuery ? queryOf(target) : undefined;
+    const cookies = readsCookies ? cookiesOf(rawHeaders) : undefined;
+    return parameters.map((parameter) =>
+      parameter.in === 'header'
+        ? headerText(rawHeaders, parameter.name.toLowerCase())
+        : parameter.in === 'query'
+          ? queryText(query, parameter.name)
+          : cookies?.get(parameter.name),
+    );
+  };
+  return {
+    broken(target, rawHeaders) {
+      const read = texts(target, rawHeaders);
+      for (let i = 0; i < parameters.length; i++) {
+        const found = breakOf(parameters[i] as OperationParameter, read[i]);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    },
+    sent(target, rawHeaders) {
+      return sentParameters(parameters, texts(target, rawHeaders), target);
+    },
+  };
+}
+
+/** The declared parameters among those sent: header and cookie values as read, query pairs as written. */
+function sentParameters(
+  parameters: readonly OperationParameter[],
+  texts: readonly (string | undefined)[],
+  target: string,
+): SentParameters {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  const queryNames = new Set<string>();
+  parameters.forEach((parameter, i) => {
+    const text = texts[i];
+    if (parameter.in === 'query') queryNames.add(parameter.name);
+    else if (text === undefined) return;
+    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = text;
+    else cookies.push(`${parameter.name}=${text}`);
+  });
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+  const at = target.indexOf('?');
+  const pairs = at < 0 ? [] : target.slice(at + 1).split('&');
+  const query = pairs.filter((pair) => {
+    const [name] = [...new URLSearchParams(pair).keys()];
+    return name !== undefined && queryNames.has(name);
+  });
+  return { headers, query: query.join('&') };
+}
+
+function breakOf(parameter: OperationParameter, text: string | undefined): ParameterBreak | undefined {
+  const name = `${parameter.in} "${parameter.name}"`;
+  if (text === undefined)
+    return parameter.required ? { what: `required ${name} left out`, parameter: name } : undefined;
+  const refused = parameterRefusal(parameter, text);
+  if (refused === undefined) return undefined;
+  const shown = text.length > SHOWN_CHARACTERS ? `${text.slice(0, SHOWN_CHARACTERS)}…` : text;
+  return {
+    what: `${name} holding ${JSON.stringify(shown)}: ${refused.replace(/^is not valid: (?:the body )?/, '')}`,
+    parameter: name,
+  };
+}
+
+/** A header's values as Node's `IncomingMessage` gives them to the servers: repeated ones joined by `, `. */
+function headerText(raw: readonly string[], lowerName: string): string | undefined {
+  let joined: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length !== lowerName.length || name.toLowerCase() !== lowerName) continue;
+    const value = raw[i + 1] ?? '';
+    joined = joined === undefined ? value : `${joined}, ${value}`;
+  }
+  return joined;
+}
+
+function queryOf(target: string): URLSearchParams {
+  const at = target.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : target.slice(at + 1));
+}
+
+/** A query parameter's values joined by `,` (`a=1&a=2` reads `1,2`); `''` when named without a value. */
+function queryText(query: URLSearchParams | undefined, name: string): string | undefined {
+  if (query === undefined || !query.has(name)) return undefined;
+  return query.getAll(name).join(',');
+}
+
+/** The cookies of every Cookie header (Node joins repeated ones with `; `), the last of a name winning. */
+function cookiesOf(raw: readonly string[]): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if ((raw[i] ?? '').toLowerCase() !== 'cookie') continue;
+    for (const pair of (raw[i + 1] ?? '').split(';')) {
+      const at = pair.indexOf('=');
+      if (at > 0) cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  }
+  return cookies;
+}
