@@ -1,4 +1,4 @@
-import type { CheckDefinition, JudgeContext, Verdict } from './check.js';
+import { PASS, type CheckDefinition, type JudgeContext, type Verdict } from './check.js';
 import type { Exchange } from './http/client.js';
 
 /** A check's verdict on a whole case: the worst verdict over its exchanges, and which exchange it was. */
@@ -14,13 +14,23 @@ export function judgeCase(
   exchanges: readonly Exchange[],
   context: JudgeContext,
 ): CaseVerdict | undefined {
-  let worst: CaseVerdict | undefined;
+  let worst: Verdict | undefined;
+  let worstIndex = 0;
   for (let exchangeIndex = 0; exchangeIndex < exchanges.length; exchangeIndex++) {
     const exchange = exchanges[exchangeIndex];
     const verdict = exchange && check.judge(exchange, context, exchanges);
     if (verdict && (!worst || SEVERITY[verdict.outcome] > SEVERITY[worst.outcome])) {
-      worst = { ...verdict, exchangeIndex };
+      worst = verdict;
+      worstIndex = exchangeIndex;
     }
   }
-  return worst;
+  if (worst === undefined) return undefined;
+  return worst === PASS ? passAt(worstIndex) : { ...worst, exchangeIndex: worstIndex };
+}
+
+/** {@link PASS} at each exchange index, made once: most verdicts of a run are these. */
+const PASSES: CaseVerdict[] = [];
+
+function passAt(exchangeIndex: number): CaseVerdict {
+  return (PASSES[exchangeIndex] ??= Object.freeze({ ...PASS, exchangeIndex }));
 }
