@@ -143,7 +143,7 @@ function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, setti
     res.end();
     return status;
   }
-  const body = failed ? settings.served.errorBody(outcome.failure) : outcome.body;
+  const body = failed ? settings.served.errorBody(outcome.failure, status) : outcome.body;
   const close = mustCloseAfterAnswer(req, settings.bodyLimit);
   const head = answerHeaders(headers, settings.cors ? corsHeaders(req.headers) : undefined, close);
   const plant = !failed && isSuccessStatus(settings.served.contract.success, status);

@@ -35,7 +35,7 @@ export interface ServedContract {
    */
   readonly plantBody: (accepted: AcceptedNewPlant) => string;
   /** An Error body with this code and message, filled out to satisfy the document's Error schema. */
-  readonly errorBody: (failure: Pick<Problem, 'code' | 'message'>) => string;
+  readonly errorBody: (failure: Pick<Problem, 'code' | 'message'>, status?: number) => string;
   /** Operations the document declares that plantstore does not serve, e.g. `GET /plants`. */
   readonly notServed: readonly string[];
 }
@@ -111,9 +111,21 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
   };
 }
 
+/**
+ * The members of RFC 9457 (7807) problem details an Error schema may declare, and what each says of a
+ * refusal: `detail` the message, `title` the kind of problem, `status` the answer's status.
+ */
+const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail'] as const;
+const TITLES: ReadonlyMap<number, string> = new Map(Object.values(PROBLEMS).map(({ code, title }) => [code, title]));
+
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
   const error = objectView(contract.compiled.error.schema);
-  const toFill = [...error.required].filter((name) => name !== 'error' && name !== 'message');
+  // `error` and `message` are the contract's; a closed Error that does not declare them (a strict problem) gets neither.
+  const carries = (name: string): boolean => error.additionalProperties !== false || error.properties.has(name);
+  const problem = PROBLEM_MEMBERS.filter((name) => error.properties.has(name) && !['error', 'message'].includes(name));
+  const toFill = [...error.required].filter(
+    (name) => name !== 'error' && name !== 'message' && !(problem as readonly string[]).includes(name),
+  );
   const fills = fillValues(toFill, {
     check: contract.check.error,
     sample: samples.error,
@@ -121,8 +133,15 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
     written: objectView(contract.schemas.error),
   });
   const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
-  const write: ServedContract['errorBody'] = ({ code, message }) =>
-    `{"error":${code},"message":${JSON.stringify(message)}${extra}}`;
+  const refusal = contract.refusal.status;
+  const write: ServedContract['errorBody'] = ({ code, message }, status = refusal) => {
+    const members: string[] = [];
+    if (carries('error')) members.push(`"error":${code}`);
+    if (carries('message')) members.push(`"message":${JSON.stringify(message)}`);
+    const values = { type: 'about:blank', title: TITLES.get(code) ?? message, status, detail: message };
+    for (const name of problem) members.push(`${JSON.stringify(name)}:${JSON.stringify(values[name])}`);
+    return `{${members.join(',')}${extra}}`;
+  };
   // Every code the servers answer with must pass: a document may bound or enumerate `error`.
   const violations = Object.values(PROBLEMS).flatMap(({ code, title }) =>
     contract.check.error(parseExactJson(write({ code, message: `${title}.` }))),
@@ -130,7 +149,7 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   if (violations.length > 0) {
     const reasons = [...new Set(violations.map((v) => v.message))].slice(0, 3).join('; ');
     throw new ContractError(
-      `The document's Error schema refuses the Error bodies plantstore answers with (an int32 "error" code and a "message" sentence): ${reasons}.`,
+      `The document's Error schema refuses the Error bodies plantstore answers with (an int32 "error" code and a "message" sentence, or problem details: type, title, status, detail): ${reasons}.`,
     );
   }
   return write;
