@@ -17,6 +17,24 @@ describe('objectView', () => {
     expect(view.declarations.get('name')).toEqual([{ type: 'string' }]);
   });
 
+  it('declares a name every oneOf/anyOf branch declares, with their common subschema or their anyOf, required where all require it', () => {
+    const core = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: {} } };
+    const tree = { allOf: [core, { required: ['kind'], properties: { kind: { enum: ['tree'] }, height: {} } }] };
+    const herb = { allOf: [core, { properties: { kind: { enum: ['herb'] }, edible: {} } }] };
+    const view = objectView({ oneOf: [tree, herb] });
+    expect([...view.properties.keys()]).toEqual(['id', 'name', 'kind']);
+    expect(view.properties.get('id')).toEqual({ type: 'integer' });
+    expect(view.properties.get('kind')).toEqual({ anyOf: [{ enum: ['tree'] }, { enum: ['herb'] }] });
+    expect([...view.alternatives]).toEqual(['height', 'edible']);
+    expect([...view.required]).toEqual(['id', 'name']);
+  });
+
+  it('shares names across the branches of a recursive schema once, and stops', () => {
+    const root: Record<string, unknown> = {};
+    root.oneOf = [{ properties: { id: {} } }, { $ref: '#', properties: { id: {}, next: {} } }];
+    expect([...objectView(root).properties.keys()]).toEqual(['id']);
+  });
+
   it('declares a property whose schema is a boolean', () => {
     const view = objectView({ properties: { anything: true, never: false } });
     expect([...view.properties]).toEqual([

@@ -47,11 +47,18 @@ interface Walk {
   readonly properties: Map<string, JsonSchema>;
   readonly required: Set<string>;
   readonly seen: Set<object>;
+  /** The `anyOf`/`oneOf` lists every value meets one branch of. */
+  readonly choices: JsonSchema[][];
+}
+
+function newWalk(root: JsonSchema): Walk {
+  return { root, declarations: new Map(), properties: new Map(), required: new Set(), seen: new Set(), choices: [] };
 }
 
 function buildView(root: JsonSchema): ObjectView {
-  const walk: Walk = { root, declarations: new Map(), properties: new Map(), required: new Set(), seen: new Set() };
+  const walk = newWalk(root);
   visit(root, true, walk);
+  for (const branches of walk.choices) shareAcrossBranches(branches, walk);
   const declared = [...walk.declarations.keys()];
   const requiredOnly = [...walk.required].filter((name) => !walk.declarations.has(name));
   return {
@@ -80,7 +87,46 @@ function visit(node: JsonSchema, mandatory: boolean, walk: Walk): void {
   const target = referenced(walk.root, node);
   if (target) visit(target, mandatory, walk);
   for (const part of schemasIn(node.allOf)) visit(part, mandatory, walk);
-  for (const branch of [...schemasIn(node.anyOf), ...schemasIn(node.oneOf)]) visit(branch, false, walk);
+  for (const branches of [schemasIn(node.anyOf), schemasIn(node.oneOf)]) {
+    if (mandatory && branches.length > 0) walk.choices.push(branches);
+    for (const branch of branches) visit(branch, false, walk);
+  }
+}
+
+/**
+ * A name every branch of an `anyOf`/`oneOf` declares (`oneOf: [Tree, Herb]`, both `allOf` a PlantCore
+ * with `id` and `name`) is declared for every value, as one the schema itself declares: its subschema
+ * is the branches' one when they agree, else their `anyOf`. A name every branch requires is required.
+ */
+function shareAcrossBranches(branches: JsonSchema[], walk: Walk, active = new Set<JsonSchema>()): void {
+  // A recursive schema may reach the same branches again: they are shared once.
+  if (branches.some((branch) => active.has(branch))) return;
+  for (const branch of branches) active.add(branch);
+  const views = branches.map((branch) => {
+    const inner = newWalk(walk.root);
+    visit(branch, true, inner);
+    for (const nested of inner.choices) shareAcrossBranches(nested, inner, active);
+    return inner;
+  });
+  for (const branch of branches) active.delete(branch);
+  const [first, ...others] = views;
+  if (first === undefined) return;
+  for (const [name, sub] of first.properties) {
+    if (walk.properties.has(name) || !others.every((view) => view.properties.has(name))) continue;
+    const subs = [sub, ...others.map((view) => view.properties.get(name) as JsonSchema)];
+    walk.properties.set(name, subs.every((other) => sameSchema(other, sub)) ? sub : { anyOf: subs });
+  }
+  for (const name of first.required) if (others.every((view) => view.required.has(name))) walk.required.add(name);
+}
+
+/** The same object, or equal as JSON (a dereferenced document's schemas may be cyclic: those are not compared). */
+function sameSchema(a: JsonSchema, b: JsonSchema): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
 }
 
 function declare(name: string, sub: JsonSchema, mandatory: boolean, walk: Walk): void {
