@@ -67,4 +67,21 @@ describe('the parameters of POST /plants', () => {
       /"X-Request-ID" is not valid/,
     );
   });
+
+  it('a required parameter whose schema no value satisfies is still required: sent with its example, refused when missing', async () => {
+    const unsatisfiable = await loadContract(
+      fileURLToPath(new URL('../http/test-documents/parameters-unsatisfiable-3.1.yaml', import.meta.url)),
+    );
+    const check = parameterCheck(unsatisfiable);
+    const values = requiredParameterValues(unsatisfiable, 'any');
+    expect(values?.headers['x-request-id']).toBe('abc');
+    const url = `/plants?${values?.query ?? ''}`;
+    expect(check?.({ headers: values?.headers ?? {}, url })).toBeUndefined();
+    const without = Object.fromEntries(
+      Object.entries(values?.headers ?? {}).filter(([name]) => name !== 'x-request-id'),
+    );
+    expect(check?.({ headers: without, url })?.message).toBe(
+      'The required header parameter "X-Request-ID" is missing.',
+    );
+  });
 });

@@ -271,7 +271,10 @@ export interface ParameterSource {
  * whose value its schema refuses (read as text, else as a JSON number, boolean or null).
  */
 export function parameterCheck(contract: Contract): ((request: ParameterSource) => Problem | undefined) | undefined {
-  const parameters = operationParameters(contract).filter((parameter) => parameter.compiled !== undefined);
+  // A schema the compiler cannot honour judges no value, but a required parameter must still be there.
+  const parameters = operationParameters(contract).filter(
+    (parameter) => parameter.compiled !== undefined || parameter.required,
+  );
   if (parameters.length === 0) return undefined;
   return (request) => {
     const query = parameters.some((parameter) => parameter.in === 'query') ? queryOf(request.url) : undefined;
