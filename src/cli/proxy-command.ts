@@ -30,7 +30,8 @@ Options:
   --upstream <url>   The implementation to forward to (http or https), e.g. http://127.0.0.1:8080
   --port <n>         Port to listen on (default 4011; 0 picks a free port)
   --host <addr>      Interface to bind (default 127.0.0.1)
-  --spec <file>      OpenAPI document of the contract (default: the package's openapi.yaml)
+  --spec <file>      OpenAPI document of the contract (default: the package's openapi.yaml);
+                     the header, query and cookie parameters it declares are judged too
   --out <dir>        Where reports go (default reports/)
   --timeout <ms>     No byte from the upstream for this long: answer 504 (default 30000)
   --duration <s>     Stop by itself after this many seconds (default: run until stopped)
