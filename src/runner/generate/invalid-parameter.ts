@@ -8,6 +8,7 @@ import {
   type ParameterFault,
 } from '../../contract/parameters.js';
 import type { ExactJson, ValueVariant } from '../../contract/schema/index.js';
+import { REQUEST_HEADERS } from '../http/client.js';
 
 /** One way the document says a request's parameters are wrong, the rest of the request valid. */
 export type ParameterBreak =
@@ -38,13 +39,22 @@ export function parameterBreaksOf(contract: Contract): readonly ParameterBreak[]
     const parameters = operationParameters(contract);
     breaks = [
       ...parameters
-        .filter((parameter) => parameter.required)
+        .filter((parameter) => parameter.required && !alwaysSent(parameter))
         .map((parameter): ParameterBreak => ({ kind: 'missing', parameter })),
       ...parameters.flatMap(refusedBreaks),
     ];
     breaksByContract.set(contract, breaks);
   }
   return breaks;
+}
+
+/** Headers that frame the message: no case sets them. */
+const FRAMING = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+/** Headers every request carries (the client's own, and HTTP's framing): a case cannot leave them out. */
+const ALWAYS_SENT = new Set([...Object.keys(REQUEST_HEADERS), ...FRAMING]);
+
+function alwaysSent(parameter: OperationParameter): boolean {
+  return parameter.in === 'header' && ALWAYS_SENT.has(parameter.name.toLowerCase());
 }
 
 /** `header "X-Request-ID"`, `query "api-version"`, `cookie "tenant"`. */
@@ -54,7 +64,7 @@ export function nameOf(parameter: OperationParameter): string {
 
 function refusedBreaks(parameter: OperationParameter): ParameterBreak[] {
   const { compiled } = parameter;
-  if (compiled === undefined) return [];
+  if (compiled === undefined || (parameter.in === 'header' && FRAMING.has(parameter.name.toLowerCase()))) return [];
   const seen = new Set<string>();
   const breaks: ParameterBreak[] = [];
   for (const variant of [...compiled.invalid, ...compiled.boundaries.filter((candidate) => !candidate.valid)]) {

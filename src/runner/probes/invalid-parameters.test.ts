@@ -97,4 +97,19 @@ describe('the invalid-parameter probe', () => {
       expect(['lang=en', 'lang=de']).not.toContain(cookie?.toLowerCase());
     }
   });
+
+  it('never leaves out a header every request carries (User-Agent): such a case would send it anyway', async () => {
+    const agent = await loadContract(
+      fileURLToPath(new URL('../../http/test-documents/parameters-user-agent-3.1.yaml', import.meta.url)),
+    );
+    const variants = invalidParameters.variants?.(agent) ?? 0;
+    const sent = Array.from({ length: variants }, (_, index) => {
+      const plan = planOf(index, agent);
+      return plan.intent.kind === 'invalid-parameter' ? plan.intent.what : '';
+    });
+    const agentCases = sent.filter((what) => what.includes('User-Agent'));
+    expect(agentCases.length).toBeGreaterThan(0);
+    expect(agentCases.filter((what) => what.includes('left out'))).toEqual([]);
+    expect(sent).toContain('required query "api-version" left out');
+  });
 });
