@@ -9,6 +9,12 @@ describe('shapeOf', () => {
     );
   });
 
+  it('keeps a path through array items, its index as #', () => {
+    expect(shapeOf('"photos[0].width" holds true: photos[0].width not of type integer')).toBe(
+      '"photos[#].width" holds true: photos[#].width not of type integer',
+    );
+  });
+
   it('keeps the labels 2^53 and 2^63 and replaces the values beside them', () => {
     expect(shapeOf('"id" set to 2^53+N.5')).toBe('"id" set to 2^53+N.5');
     expect(shapeOf('"id" holds 9223372036854775808: id 2^63, just outside maximum')).toBe(

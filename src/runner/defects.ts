@@ -66,9 +66,9 @@ export function notJsonDefect(status: number, contentType: string | undefined, l
   return labelIsJson ? `the ${status} body is not JSON` : labelDefect(status, contentType);
 }
 
-/** A quoted piece of a message, and a quoted plain name (a field or a nested path like `care.water`, a code): the one kind kept. */
+/** A quoted piece of a message, and a quoted plain name (a field or a nested path like `care.water` or `photos[0].width`, a code): the one kind kept. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
-const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}(?:\.[A-Za-z_][\w-]{0,40}){0,8}"$/;
+const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}(?:\[\d{1,6}\])*(?:\.[A-Za-z_][\w-]{0,40}(?:\[\d{1,6}\])*){0,8}"$/;
 /** Numbers that are values (not a label's `20,000`, nor the `2^53` and `2^63` of an edge's name). */
 const NUMBER = /(?<![\d,.^])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\d,^])/g;
 
