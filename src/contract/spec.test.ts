@@ -347,6 +347,17 @@ describe('inspectDocument', () => {
     ]);
   });
 
+  it('says why a POST /plants/ with a trailing slash is not the operation, and what to do', async () => {
+    const document = plantStore('3.1.0');
+    const paths = document.paths as Record<string, unknown>;
+    const file = write({ ...document, paths: { '/plants/': paths['/plants'] } });
+    expect(await problemsOf(file)).toEqual([
+      'at /paths: The document has no POST /plants operation, the one plantstore tests (paths has no /plants; it declares POST /plants/). ' +
+        "/plants/ with its trailing slash is another URL than the contract's {base_url}/plants, which plantstore sends to " +
+        '(Starlette, Flask and Django redirect or refuse one for the other): declare and serve the operation at /plants.',
+    ]);
+  });
+
   it('names a missing request body, 200 schema and Error schema, each where it looked', async () => {
     const post = {
       requestBody: undefined,

@@ -189,7 +189,9 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
   const { document } = readings;
   const operationPath = plantsPathOf(document);
   const operation = findOperation(document, operationPath, OPERATION.method);
-  if ('missing' in operation) return { problems: [{ pointer: '/paths', message: operation.missing }] };
+  if ('missing' in operation) {
+    return { problems: [{ pointer: '/paths', message: `${operation.missing}${trailingSlashHint(document)}` }] };
+  }
   const bodies = findBodies(operation.found, operation.pointer, `${OPERATION.method.toUpperCase()} ${operationPath}`);
   const problems: DocumentProblem[] = [];
   const compile = (body: BodySchema | string, subject: string, name: string): CompiledSchema | undefined => {
@@ -289,4 +291,13 @@ function declaredRequestTypes(operation: Record<string, unknown>): string[] {
   const { requestBody } = operation;
   const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
   return Object.keys(content).map(mediaTypeEssence);
+}
+
+/** Why a POST /plants/ is not taken for POST /plants, when the document declares one. */
+function trailingSlashHint(document: Record<string, unknown>): string {
+  const paths = isObject(document.paths) ? document.paths : {};
+  const slashed = Object.keys(paths).find((key) => /^(\/[^{}/]+)*\/plants\/$/.test(key));
+  const item = slashed === undefined ? undefined : paths[slashed];
+  if (slashed === undefined || !isObject(item) || !isObject(item.post)) return '';
+  return ` ${slashed} with its trailing slash is another URL than the contract's {base_url}/plants, which plantstore sends to (Starlette, Flask and Django redirect or refuse one for the other): declare and serve the operation at ${slashed.slice(0, -1)}.`;
 }
