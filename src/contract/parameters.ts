@@ -24,6 +24,8 @@ export interface OperationParameter {
   readonly json: boolean;
   /** Values the document gives (`example`, `examples`, `default`, `enum`, `const`), in that order. */
   readonly documented: readonly ExactJson[];
+  /** A query parameter with `allowEmptyValue: true`: an empty value is allowed whatever its schema says. */
+  readonly allowEmptyValue: boolean;
 }
 
 /** The required parameters' values for one request: extra headers and a query (`a=1&b=2`, or ``). */
@@ -82,6 +84,7 @@ function compiledParameter(parameter: DeclaredParameter, contract: Contract): Op
     compiled,
     json: content !== undefined,
     documented: documentedValues(declaration, content, schema),
+    allowEmptyValue: place === 'query' && declaration.allowEmptyValue === true,
   };
 }
 
@@ -292,6 +295,7 @@ export function parameterCheck(contract: Contract): ((request: ParameterSource) 
         if (!parameter.required) continue;
         return problem('invalidParameter', `The required ${parameter.in} parameter "${parameter.name}" is missing.`);
       }
+      if (text === '' && parameter.allowEmptyValue) continue;
       const refused = valueProblem(parameter, text);
       if (refused !== undefined) {
         return problem('invalidParameter', `The ${parameter.in} parameter "${parameter.name}" ${refused}.`);

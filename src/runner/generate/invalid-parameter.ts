@@ -104,7 +104,7 @@ function isSendableBreak(parameter: OperationParameter, variant: ValueVariant, v
   const written = writeParameter(parameter, value);
   if (written === undefined || parameterRefusal(parameter, written.text) === undefined) return false;
   const { text } = written;
-  if ((text === '' && !parameter.required) || text !== text.trim()) return false;
+  if ((text === '' && (!parameter.required || parameter.allowEmptyValue)) || text !== text.trim()) return false;
   const check = parameter.compiled?.check;
   if (check === undefined) return false;
   const asText = check(text);

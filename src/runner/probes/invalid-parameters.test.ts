@@ -112,4 +112,18 @@ describe('the invalid-parameter probe', () => {
     expect(agentCases.filter((what) => what.includes('left out'))).toEqual([]);
     expect(sent).toContain('required query "api-version" left out');
   });
+
+  it('sends no empty value for a query parameter that allows one (allowEmptyValue), and the servers take it', async () => {
+    const allowing = await loadContract(
+      fileURLToPath(new URL('../../http/test-documents/parameters-allow-empty-3.0.yaml', import.meta.url)),
+    );
+    const variants = invalidParameters.variants?.(allowing) ?? 0;
+    const sent = Array.from({ length: variants }, (_, index) => planOf(index, allowing).path);
+    expect(sent.filter((path) => path.includes('page=&') || path.endsWith('page='))).toEqual([]);
+    expect(sent).toContain('/plants?page=0');
+    expect(parameterCheck(allowing)?.({ headers: { cookie: 'lang=en' }, url: '/plants?page=' })).toBeUndefined();
+    expect(parameterCheck(allowing)?.({ headers: { cookie: 'lang=en' }, url: '/plants' })?.message).toContain(
+      'missing',
+    );
+  });
 });
