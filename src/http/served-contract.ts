@@ -118,11 +118,21 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail'] as const;
 const TITLES: ReadonlyMap<number, string> = new Map(Object.values(PROBLEMS).map(({ code, title }) => [code, title]));
 
+/**
+ * Whether the Error schema takes what plantstore writes in a problem member it declares: FastAPI's
+ * `HTTPValidationError` declares `detail` as a list of errors, which a message is not.
+ */
+function takesProblemMember(contract: Contract, name: (typeof PROBLEM_MEMBERS)[number]): boolean {
+  const trial = { type: 'about:blank', title: PROBLEMS.malformedJson.title, status: 400, detail: 'A message.' };
+  const violations = contract.check.error(parseExactJson(JSON.stringify({ [name]: trial[name] })));
+  return violations.every(({ field }) => field !== name && !field.startsWith(`${name}.`));
+}
+
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
   const error = objectView(contract.compiled.error.schema);
   // `error` and `message` are the contract's; a closed Error that does not declare them (a strict problem) gets neither.
   const carries = (name: string): boolean => error.additionalProperties !== false || error.properties.has(name);
-  const problem = PROBLEM_MEMBERS.filter((name) => error.properties.has(name) && !['error', 'message'].includes(name));
+  const problem = PROBLEM_MEMBERS.filter((name) => error.properties.has(name) && takesProblemMember(contract, name));
   const toFill = [...error.required].filter(
     (name) => name !== 'error' && name !== 'message' && !(problem as readonly string[]).includes(name),
   );
