@@ -111,10 +111,28 @@ function recordedResponse(response: ObservedResponse): RecordedResponse {
 function headerRecord(raw: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] ?? '').toLowerCase();
+    const name = lowerCaseName(raw[i] ?? '');
     const value = raw[i + 1] ?? '';
     const existing = headers[name];
     headers[name] = existing === undefined ? value : `${existing}, ${value}`;
   }
   return headers;
+}
+
+/** Header names seen lately, each with its lower-case form (an upstream sends the same few on every answer). */
+const LOWER_CASE_NAMES = new Map<string, string>();
+const REMEMBERED_NAMES = 64;
+
+/**
+ * `name.toLowerCase()`, remembered: each answer's names are new strings cut from its head, and an object
+ * keyed by a new string must find it in V8's string table; the remembered form is found there at once.
+ */
+function lowerCaseName(name: string): string {
+  let lower = LOWER_CASE_NAMES.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (LOWER_CASE_NAMES.size >= REMEMBERED_NAMES) LOWER_CASE_NAMES.clear();
+    LOWER_CASE_NAMES.set(name, lower);
+  }
+  return lower;
 }
