@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
@@ -46,5 +47,12 @@ describe('negative-rejection on a request breaking a parameter', () => {
 
   it('leaves a server error to no-server-error', () => {
     expect(negativeRejection.judge(answered(500), context, [])).toBeUndefined();
+  });
+
+  it("takes the document's own refusal status: 422 where its Error is documented under 422 (FastAPI)", async () => {
+    const fastapi = await loadContract(
+      fileURLToPath(new URL('../src/http/test-documents/fastapi-generated-3.0.json', import.meta.url)),
+    );
+    expect(negativeRejection.judge(answered(422), { ...context, contract: fastapi }, [])).toEqual({ outcome: 'pass' });
   });
 });

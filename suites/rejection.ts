@@ -42,7 +42,7 @@ export const negativeRejection = defineCheck({
     if (intent.kind === 'invalid-parameter') {
       // A document may declare a credential as a parameter (an X-API-Key header, a session cookie): HTTP
       // refuses a missing or wrong one with 401 or 403, which the contract leaves open.
-      if (status === 400 || status === 401 || status === 403) return PASS;
+      if (isRefusalStatus(context.contract.refusal, status) || status === 401 || status === 403) return PASS;
       return isSuccess(status)
         ? fail(
             `A valid NewPlant sent with ${intent.what} was accepted with ${status}; the document's parameters are part of a valid request.`,
