@@ -62,6 +62,8 @@ function withParameterBreak(inferred: InferredIntent, broken: ParameterBreak): I
   const { intent, auth, clientBreak } = inferred;
   if (intent.kind === 'valid' || intent.kind === 'valid-variant') {
     const { what, parameter } = broken;
+    // A value lenient servers read as valid: whatever the server answers is its own reading.
+    if (broken.lenient) return { intent: { kind: 'unpredictable', what }, auth, clientBreak: said };
     return { intent: { kind: 'invalid-parameter', what, parameter }, auth, clientBreak: said };
   }
   return {

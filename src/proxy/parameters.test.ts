@@ -115,6 +115,36 @@ describe('the proxy judges the parameters of a document that declares them', () 
   }, 30_000);
 });
 
+describe('values lenient servers read as valid', () => {
+  it('are the client side only: a service accepting dryRun=1 or a cookie with a %XX escape is not blamed, one accepting dryRun=maybe or tenant=ACME is', async () => {
+    const service = await startParameterService(['dryRun', 'tenant']);
+    const { proxy, log } = await proxyInFrontOf(service, service.token);
+    expect(await post(proxy, service.token, { ...VALID, query: `${VALID.query}&dryRun=1` })).toBe(200);
+    expect(await post(proxy, service.token, { ...VALID, cookie: 'tenant=ac%6De' })).toBe(200);
+    expect(await post(proxy, service.token, { ...VALID, query: `${VALID.query}&dryRun=maybe` })).toBe(200);
+    expect(await post(proxy, service.token, { ...VALID, cookie: 'tenant=ACME' })).toBe(200);
+    expect(log[0]).toMatch(/client broke the contract: sent a request with query "dryRun" holding "1"/);
+    expect(log[1]).toMatch(/client broke the contract: sent a request with cookie "tenant" holding "ac%6De"/);
+    expect(log.slice(0, 2).join('\n')).not.toMatch(/server broke/);
+    const failures = proxy.report().checks.find(({ id }) => id === 'negative-rejection')?.failures ?? [];
+    expect(failures.map((failure) => failure.defect).sort()).toEqual([
+      'a request breaking the cookie "tenant" parameter accepted',
+      'a request breaking the query "dryRun" parameter accepted',
+    ]);
+  }, 30_000);
+
+  it('a repeated query parameter is the client side only: servers differ on which value they read', async () => {
+    const contract = await loadContract(WITH_PARAMETERS);
+    const reader = parameterReader(contract);
+    const raw = ['X-Request-ID', REQUEST_ID, 'Cookie', VALID.cookie];
+    expect(reader?.broken('/plants?api-version=2024-01-01&api-version=2025-06-01', raw)).toMatchObject({
+      parameter: 'query "api-version"',
+      lenient: true,
+    });
+    expect(reader?.broken('/plants?api-version=2024-13-01', raw)).toMatchObject({ lenient: false });
+  });
+});
+
 describe('parameterReader', () => {
   it('is undefined for a document that declares no parameters (no work per request)', async () => {
     expect(parameterReader(await loadContract())).toBeUndefined();

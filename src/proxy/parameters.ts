@@ -7,6 +7,11 @@ export interface ParameterBreak {
   readonly what: string;
   /** The parameter broken: `header "X-Request-ID"`. */
   readonly parameter: string;
+  /**
+   * A common lenient reading takes the value as a valid one (see {@link lenientlyValid}): the client broke
+   * the document, but a server that accepts it is lenient, not wrong.
+   */
+  readonly lenient: boolean;
 }
 
 /** The document's parameters as one request sent them: for reports' reproductions. */
@@ -54,7 +59,8 @@ export function parameterReader(contract: Contract): ParameterReader | undefined
     broken(target, rawHeaders) {
       const read = texts(target, rawHeaders);
       for (let i = 0; i < parameters.length; i++) {
-        const found = breakOf(parameters[i] as OperationParameter, read[i]);
+        const parameter = parameters[i] as OperationParameter;
+        const found = breakOf(parameter, read[i], () => sentTwice(parameter, target, rawHeaders));
         if (found !== undefined) return found;
       }
       return undefined;
@@ -91,17 +97,62 @@ function sentParameters(
   return { headers, query: query.join('&') };
 }
 
-function breakOf(parameter: OperationParameter, text: string | undefined): ParameterBreak | undefined {
+function breakOf(
+  parameter: OperationParameter,
+  text: string | undefined,
+  repeated: () => boolean,
+): ParameterBreak | undefined {
   const name = `${parameter.in} "${parameter.name}"`;
   if (text === undefined)
-    return parameter.required ? { what: `required ${name} left out`, parameter: name } : undefined;
+    return parameter.required ? { what: `required ${name} left out`, parameter: name, lenient: false } : undefined;
   const refused = parameterRefusal(parameter, text);
   if (refused === undefined) return undefined;
   const shown = text.length > SHOWN_CHARACTERS ? `${text.slice(0, SHOWN_CHARACTERS)}…` : text;
   return {
-    what: `${name} holding ${JSON.stringify(shown)}: ${refused.replace(/^is not valid: (?:the body )?/, '')}`,
+    what: `${name} holding ${JSON.stringify(shown)}: ${refused.replace(/^is not valid: (?:the body |field "" )?/, '')}`,
     parameter: name,
+    lenient: repeated() || lenientlyValid(parameter, text),
   };
+}
+
+/** Words common parsers read as a boolean (pydantic, Spring, Go's strconv.ParseBool), as the runner's cases avoid them. */
+const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
+/** A number as lenient parsers read one (Go's strconv, Java's parseInt, pydantic): a sign, leading zeros, spaces. */
+const LENIENT_NUMBER = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * Whether a refused value is one the runner never sends as invalid because servers commonly read it as valid:
+ * an empty value of an optional parameter (many frameworks take it as absent), a boolean-like word where a
+ * boolean is valid, a number written with a sign, leading zeros or spaces where that number is valid, and a
+ * cookie value in double quotes or with `%XX` escapes (RFC 6265 quotes; Express's cookie-parser URL-decodes)
+ * that is valid once unquoted or decoded.
+ */
+function lenientlyValid(parameter: OperationParameter, text: string): boolean {
+  const check = parameter.compiled?.check;
+  if (check === undefined) return false;
+  if (text === '' && !parameter.required) return true;
+  const accepts = (value: unknown): boolean => check(value).length === 0;
+  if (BOOLEAN_LIKE.test(text.trim()) && (accepts(true) || accepts(false))) return true;
+  if (LENIENT_NUMBER.test(text) && Number.isFinite(Number(text)) && accepts(Number(text))) return true;
+  if (parameter.in !== 'cookie') return false;
+  const unquoted = /^"(.*)"$/s.exec(text)?.[1] ?? text;
+  let decoded = unquoted;
+  try {
+    decoded = decodeURIComponent(unquoted);
+  } catch {
+    // Not an escape sequence a decoder reads: the text as it is.
+  }
+  return decoded !== text && parameterRefusal(parameter, decoded) === undefined;
+}
+
+/** Whether a query or header parameter came more than once: servers differ on which value they read. */
+function sentTwice(parameter: OperationParameter, target: string, rawHeaders: readonly string[]): boolean {
+  if (parameter.in === 'query') return queryOf(target).getAll(parameter.name).length > 1;
+  if (parameter.in === 'cookie') return false;
+  const lowerName = parameter.name.toLowerCase();
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] ?? '').toLowerCase() === lowerName) seen++;
+  return seen > 1;
 }
 
 /** A header's values as Node's `IncomingMessage` gives them to the servers: repeated ones joined by `, `. */
