@@ -58,6 +58,27 @@ describe('dispatch', () => {
     expect(done.every((run) => run.generated === cases[run.order])).toBe(true);
   });
 
+  it('sends every case once when paused cases outnumber what one turn generates', async () => {
+    const cases = [
+      ...Array.from({ length: 100 }, (_, i) => fakeCase(i, true)),
+      ...Array.from({ length: 10 }, (_, i) => fakeCase(100 + i, false)),
+    ];
+    const { client, release, pending } = pausingClient();
+    const done: number[] = [];
+    const dispatching = dispatch(cases, cases.length, client, {
+      concurrency: 4,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run.order),
+    });
+    for (let round = 0; round < 200 && done.length < cases.length; round++) {
+      await settle();
+      expect(pending()).toBeLessThanOrEqual(4);
+      release();
+    }
+    expect(await dispatching).toEqual({ sent: 110, throttled: 0, unsent: 0 });
+    expect(done.sort((a, b) => a - b)).toEqual(cases.map((_, i) => i));
+  });
+
   it('sends cases in generation order when none pauses', async () => {
     const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
     const { client } = pausingClient();
