@@ -110,10 +110,18 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
     for (const [key, value] of Object.entries(node)) {
       Object.defineProperty(out, key, { value: copy(value), enumerable: true, writable: true, configurable: true });
     }
-    if (canonical.nullOpen.has(node)) out.enum = [...(node.enum as unknown[]), null];
+    if (canonical.nullOpen.has(node)) joinNull(out, node);
     return out;
   };
   return copy(canonical.schema) as Record<string, unknown>;
+}
+
+/** Null added to an open node's `enum` (OpenAPI 3.0 `nullable` beside an enum) and `type` (3.1's stray `nullable`). */
+function joinNull(out: Record<string, unknown>, node: Record<string, unknown>): void {
+  if (Array.isArray(node.enum) && !node.enum.includes(null)) out.enum = [...(node.enum as unknown[]), null];
+  if (node.type === undefined) return;
+  const types = Array.isArray(node.type) ? (node.type as unknown[]) : [node.type];
+  if (!types.includes('null')) out.type = [...types, 'null'];
 }
 
 function isPlain(node: object): boolean {
@@ -393,7 +401,14 @@ function translateNullable(
   merged: Record<string, unknown>,
   state: State,
 ): Record<string, unknown> {
-  if (state.dialect !== 'openapi-3.0' || node.nullable !== true) return merged;
+  if (node.nullable !== true) return merged;
+  if (state.dialect !== 'openapi-3.0') {
+    // Not a 3.1 keyword, but generators (and authors) still write it, and ajv (Fastify, express-openapi-validator)
+    // honours it: null is open there, never sent and never faulted (see withNullJoined).
+    const open = { ...merged };
+    if (open.type !== undefined || Array.isArray(open.enum)) state.nullOpen.add(open);
+    return open;
+  }
   const out = { ...merged };
   if (out.type !== undefined) {
     const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];

@@ -391,9 +391,15 @@ describe('OpenAPI 3.0 nullable', () => {
     expect(fc.sample(schema.valid, { numRuns: 30, seed: 3 })).toContain(null);
   });
 
-  test('in a 3.1 document nullable is only an annotation', () => {
+  test('in a 3.1 document, where it is no keyword, nullable leaves null open: never sent, never faulted', () => {
     const schema = compileSchema({ type: 'string', nullable: true }, { dialect: 'openapi-3.1', subject: 'a tag' });
-    expect(schema.check(null).map((v) => v.keyword)).toEqual(['type']);
+    expect(schema.check(null)).toEqual([]);
+    expect(schema.ambiguities(null).map((v) => v.keyword)).toEqual(['type']);
+    expect(fc.sample(schema.valid, { numRuns: 100, seed: 3 })).not.toContain(null);
+    const invalid = schema.invalid.flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 5, seed: 3 }));
+    expect(invalid).not.toContain(null);
+    const plain = compileSchema({ type: 'string' }, { dialect: 'openapi-3.1', subject: 'a tag' });
+    expect(plain.check(null).map((v) => v.keyword)).toEqual(['type']);
   });
 });
 
