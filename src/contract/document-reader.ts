@@ -163,7 +163,10 @@ export async function dereferenceDocument(
   const copy = (): JsonObject => {
     const copied = { ...structuredClone(raw), openapi: parserVersion(dialect) };
     lowerCaseBearerSchemes(copied);
-    if (read.exact !== undefined) exactIntegers = findExactIntegers(read.exact, copied);
+    const found =
+      read.exact === undefined ? new Map<object, Map<string, bigint>>() : findExactIntegers(read.exact, copied);
+    if (dialect === 'openapi-3.0') booleanExclusiveBounds(copied, found);
+    if (read.exact !== undefined) exactIntegers = found;
     return copied;
   };
   const restore = (document: unknown): JsonObject => Object.assign(document as JsonObject, { openapi: raw.openapi });
@@ -205,6 +208,60 @@ function lowerCaseBearerSchemes(document: JsonObject): void {
       if (scheme.scheme.toLowerCase() === 'bearer') scheme.scheme = 'bearer';
     }
   }
+}
+
+/** Members whose values are data, not schemas: a walk for schema keywords does not enter them. */
+const DATA_MEMBERS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/**
+ * Writes a numeric `exclusiveMinimum`/`exclusiveMaximum` of an OpenAPI 3.0 document (JSON Schema 2020-12's
+ * form, which @fastify/swagger and other generators write into 3.0 output) as 3.0's boolean form with the
+ * bound it means (`exclusiveMinimum: 0` is `minimum: 0, exclusiveMinimum: true`; beside a `minimum`, the
+ * stronger of the two). swagger-parser's 3.0 schema refuses the numeric form, and the schema compiler
+ * reads both forms alike, so the document means what its author wrote either way.
+ */
+function booleanExclusiveBounds(node: unknown, exact: Map<object, Map<string, bigint>>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) booleanExclusiveBounds(item, exact);
+    return;
+  }
+  if (!isObject(node)) return;
+  const exactOf = exact.get(node);
+  // The exact integer where JSON.parse rounded one (bounds beyond 2^53), else the number as read.
+  const valueOf = (key: string): unknown => exactOf?.get(key) ?? node[key];
+  for (const [exclusive, bound, sign] of [
+    ['exclusiveMinimum', 'minimum', 1],
+    ['exclusiveMaximum', 'maximum', -1],
+  ] as const) {
+    const limit = valueOf(exclusive);
+    if (typeof limit !== 'number' && typeof limit !== 'bigint') continue;
+    const other = valueOf(bound);
+    const stronger = typeof other !== 'number' && typeof other !== 'bigint' ? true : sign * compare(limit, other) >= 0;
+    if (stronger) {
+      node[bound] = node[exclusive];
+      node[exclusive] = true;
+      const exactLimit = exactOf?.get(exclusive);
+      exactOf?.delete(exclusive);
+      if (exactLimit !== undefined) exact.set(node, (exactOf ?? new Map<string, bigint>()).set(bound, exactLimit));
+      else exactOf?.delete(bound);
+    } else {
+      delete node[exclusive];
+      exactOf?.delete(exclusive);
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (!DATA_MEMBERS.has(key) && !key.startsWith('x-')) booleanExclusiveBounds(value, exact);
+  }
+}
+
+/** The order of two bounds, exactly for integers (one may be beyond 2^53), else as doubles. */
+function compare(a: number | bigint, b: number | bigint): number {
+  const whole = (x: number | bigint): boolean => typeof x === 'bigint' || Number.isInteger(x);
+  if ((typeof a === 'bigint' || typeof b === 'bigint') && whole(a) && whole(b)) {
+    const [x, y] = [BigInt(a), BigInt(b)];
+    return x === y ? 0 : x > y ? 1 : -1;
+  }
+  return Math.sign(Number(a) - Number(b));
 }
 
 /**
