@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from './spec.js';
-import { operationParameters, parameterCheck, requiredParameterValues } from './parameters.js';
+import {
+  operationParameters,
+  parameterCheck,
+  parameterRefusal,
+  readsAsValidLeniently,
+  requiredParameterValues,
+} from './parameters.js';
 
 const WITH_PARAMETERS = fileURLToPath(new URL('../http/test-documents/parameters-3.1.yaml', import.meta.url));
 const contract = await loadContract(WITH_PARAMETERS);
@@ -83,5 +89,43 @@ describe('the parameters of POST /plants', () => {
     expect(check?.({ headers: without, url })?.message).toBe(
       'The required header parameter "X-Request-ID" is missing.',
     );
+  });
+});
+
+const NUMBERS = fileURLToPath(new URL('../http/test-documents/parameters-numbers-3.0.yaml', import.meta.url));
+const numbers = await loadContract(NUMBERS);
+
+describe('values servers commonly read as valid though the document refuses them', () => {
+  const named = (name: string) => {
+    const found = operationParameters(numbers).find((parameter) => parameter.name === name);
+    if (!found) throw new Error(`no parameter ${name}`);
+    return found;
+  };
+  const lenient = (name: string, text: string): boolean => {
+    const parameter = named(name);
+    // Only refused values are in question: a valid one needs no lenient reading.
+    expect(parameterRefusal(parameter, text), text).toBeDefined();
+    return readsAsValidLeniently(parameter, text);
+  };
+
+  it('a valid number with a sign or leading zeros (read as 5 by Go strconv, Java parseInt, pydantic)', () => {
+    for (const text of ['+5', '05', '005', '+05']) expect(lenient('page', text), text).toBe(true);
+  });
+
+  it('not a number out of range, nor one no lenient parser reads', () => {
+    for (const text of ['0', '+0', '101', '0101', '5x', 'five', '0x10', '1,5'])
+      expect(lenient('page', text), text).toBe(false);
+  });
+
+  it('a boolean-like word where a boolean is valid, an enum member in another letter case', () => {
+    for (const text of ['yes', 'on', '1', 'TRUE']) expect(lenient('X-Dry-Run', text), text).toBe(true);
+    expect(lenient('X-Dry-Run', 'maybe')).toBe(false);
+    expect(lenient('lang', 'DE')).toBe(true);
+    expect(lenient('lang', 'fr')).toBe(false);
+  });
+
+  it('a cookie valid once decoded', () => {
+    expect(lenient('lang', '%64e')).toBe(true);
+    expect(lenient('lang', '%66r')).toBe(false);
   });
 });

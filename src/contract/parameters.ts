@@ -188,6 +188,55 @@ export function parameterRefusal(parameter: OperationParameter, text: string): s
   return valueProblem(parameter, text);
 }
 
+/** Words common parsers read as a boolean (pydantic, Spring, Go's strconv.ParseBool). */
+const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
+/** A number as lenient parsers read one (Go's strconv, Java's parseInt, pydantic): a sign, leading zeros, spaces. */
+const LENIENT_NUMBER = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * Whether a value the document refuses is one common servers read as a valid one, so that accepting it is
+ * lenient, not wrong: an empty value of an optional parameter (many frameworks take it as absent), a value
+ * valid once trimmed (Spring trims what it converts), a boolean-like word where a boolean is valid, a number
+ * written with a sign, leading zeros or spaces where that number is valid (`+5`, `05`), a member of an enum
+ * in another letter case (.NET binds enums ignoring case), and a cookie value in double quotes or with `%XX`
+ * escapes that is valid once unquoted or decoded (RFC 6265 quotes; Express's cookie-parser URL-decodes).
+ * The runner sends no such value as invalid, and the proxy blames only the client for one.
+ */
+export function readsAsValidLeniently(parameter: OperationParameter, text: string): boolean {
+  const check = parameter.compiled?.check;
+  if (check === undefined) return false;
+  if (text === '' && !parameter.required) return true;
+  const valid = (reading: string): boolean => parameterRefusal(parameter, reading) === undefined;
+  const trimmed = text.trim();
+  if (trimmed !== text && valid(trimmed)) return true;
+  const accepts = (value: unknown): boolean => check(value).length === 0;
+  if (BOOLEAN_LIKE.test(trimmed) && (accepts(true) || accepts(false))) return true;
+  if (LENIENT_NUMBER.test(text) && Number.isFinite(Number(text)) && accepts(Number(text))) return true;
+  const enumBreak = check(trimmed).some((violation) => violation.keyword === 'enum' || violation.keyword === 'const');
+  if (enumBreak && sameButForCase(parameter, trimmed)) return true;
+  if (parameter.in !== 'cookie') return false;
+  const unquoted = /^"(.*)"$/s.exec(text)?.[1] ?? text;
+  let decoded = unquoted;
+  try {
+    decoded = decodeURIComponent(unquoted);
+  } catch {
+    // Not an escape sequence a decoder reads: the text as it is.
+  }
+  return decoded !== text && valid(decoded);
+}
+
+/** Whether the text is a valid value in another letter case (`DE` for enum `de`). */
+function sameButForCase(parameter: OperationParameter, text: string): boolean {
+  const folded = text.toLowerCase();
+  if (folded === text && text.toUpperCase() === text) return false;
+  if (
+    parameterRefusal(parameter, folded) === undefined ||
+    parameterRefusal(parameter, text.toUpperCase()) === undefined
+  )
+    return true;
+  return parameter.documented.some((value) => typeof value === 'string' && value.toLowerCase() === folded);
+}
+
 /** One parameter written as it travels: the header value, or `name=value` for a query or cookie. */
 function parameterValue(parameter: OperationParameter, salt: string): string {
   const seed = hash('sha256', `${salt}\u0000${parameter.in}\u0000${parameter.name}`, 'buffer').readInt32LE(0);

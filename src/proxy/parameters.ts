@@ -1,4 +1,9 @@
-import { operationParameters, parameterRefusal, type OperationParameter } from '../contract/parameters.js';
+import {
+  operationParameters,
+  parameterRefusal,
+  readsAsValidLeniently,
+  type OperationParameter,
+} from '../contract/parameters.js';
 import type { Contract } from '../contract/index.js';
 
 /** How a request breaks the document's parameters, worded as the runner's `invalid-parameter` intent. */
@@ -8,7 +13,7 @@ export interface ParameterBreak {
   /** The parameter broken: `header "X-Request-ID"`. */
   readonly parameter: string;
   /**
-   * A common lenient reading takes the value as a valid one (see {@link lenientlyValid}): the client broke
+   * A common lenient reading takes the value as a valid one (see {@link readsAsValidLeniently}): the client broke
    * the document, but a server that accepts it is lenient, not wrong.
    */
   readonly lenient: boolean;
@@ -111,38 +116,8 @@ function breakOf(
   return {
     what: `${name} holding ${JSON.stringify(shown)}: ${refused.replace(/^is not valid: (?:the body |field "" )?/, '')}`,
     parameter: name,
-    lenient: repeated() || lenientlyValid(parameter, text),
+    lenient: repeated() || readsAsValidLeniently(parameter, text),
   };
-}
-
-/** Words common parsers read as a boolean (pydantic, Spring, Go's strconv.ParseBool), as the runner's cases avoid them. */
-const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
-/** A number as lenient parsers read one (Go's strconv, Java's parseInt, pydantic): a sign, leading zeros, spaces. */
-const LENIENT_NUMBER = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
-
-/**
- * Whether a refused value is one the runner never sends as invalid because servers commonly read it as valid:
- * an empty value of an optional parameter (many frameworks take it as absent), a boolean-like word where a
- * boolean is valid, a number written with a sign, leading zeros or spaces where that number is valid, and a
- * cookie value in double quotes or with `%XX` escapes (RFC 6265 quotes; Express's cookie-parser URL-decodes)
- * that is valid once unquoted or decoded.
- */
-function lenientlyValid(parameter: OperationParameter, text: string): boolean {
-  const check = parameter.compiled?.check;
-  if (check === undefined) return false;
-  if (text === '' && !parameter.required) return true;
-  const accepts = (value: unknown): boolean => check(value).length === 0;
-  if (BOOLEAN_LIKE.test(text.trim()) && (accepts(true) || accepts(false))) return true;
-  if (LENIENT_NUMBER.test(text) && Number.isFinite(Number(text)) && accepts(Number(text))) return true;
-  if (parameter.in !== 'cookie') return false;
-  const unquoted = /^"(.*)"$/s.exec(text)?.[1] ?? text;
-  let decoded = unquoted;
-  try {
-    decoded = decodeURIComponent(unquoted);
-  } catch {
-    // Not an escape sequence a decoder reads: the text as it is.
-  }
-  return decoded !== text && parameterRefusal(parameter, decoded) === undefined;
 }
 
 /** Whether a query or header parameter came more than once: servers differ on which value they read. */

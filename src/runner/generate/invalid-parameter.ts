@@ -3,6 +3,7 @@ import { parseExactJson, type Contract } from '../../contract/index.js';
 import {
   operationParameters,
   parameterRefusal,
+  readsAsValidLeniently,
   writeParameter,
   type OperationParameter,
   type ParameterFault,
@@ -89,40 +90,25 @@ function refusedBreaks(parameter: OperationParameter): ParameterBreak[] {
   return breaks;
 }
 
-/** Texts common parsers read as a boolean (pydantic, Spring, Go's strconv.ParseBool): lenient, not wrong enough to judge. */
-const BOOLEAN_LIKE = /^(?:true|false|[01tfyn]|yes|no|on|off)$/i;
-
 /**
  * Whether a refused value makes a case: HTTP carries it as written, the servers' parameter step refuses it
  * under every reading, the text breaks the variant's keyword as a server reads it (as text where the schema
  * takes strings, so `5` for a string-typed header is no case and `true` for a uuid is not a wrong type; as
- * JSON where it does not, so `0` breaks `minimum: 1`), and no common lenient reading would take it: an empty
- * value of an optional parameter (many frameworks treat it as absent), a value with whitespace at either end
- * (Spring trims what it converts), `0` or `yes` for a boolean, a member of an enum in another letter case.
+ * JSON where it does not, so `0` breaks `minimum: 1`), and no common lenient reading takes it as valid
+ * ({@link readsAsValidLeniently}: `05` or `+5` for a valid number, `yes` for a boolean, `DE` for enum `de`);
+ * nor is an empty value of a parameter with `allowEmptyValue` or a value with whitespace at either end.
  */
 function isSendableBreak(parameter: OperationParameter, variant: ValueVariant, value: ExactJson): boolean {
   const written = writeParameter(parameter, value);
   if (written === undefined || parameterRefusal(parameter, written.text) === undefined) return false;
   const { text } = written;
-  if ((text === '' && (!parameter.required || parameter.allowEmptyValue)) || text !== text.trim()) return false;
+  if ((text === '' && parameter.allowEmptyValue) || text !== text.trim()) return false;
   const check = parameter.compiled?.check;
   if (check === undefined) return false;
   const asText = check(text);
   const reading = asText.some((violation) => violation.keyword === 'type') ? jsonReading(text) : text;
   if (!check(reading).some((violation) => violation.keyword === variant.keyword)) return false;
-  if (acceptsBooleans(parameter) && BOOLEAN_LIKE.test(text)) return false;
-  return !(ENUM_KEYWORDS.has(variant.keyword) && sameButForCase(parameter, text));
-}
-
-const ENUM_KEYWORDS = new Set(['enum', 'const']);
-
-/** Whether the text is a valid value in another letter case (`DE` for enum `de`), which .NET's enum binding takes. */
-function sameButForCase(parameter: OperationParameter, text: string): boolean {
-  const check = parameter.compiled?.check;
-  if (check === undefined) return false;
-  const folded = text.toLowerCase();
-  if (check(folded).length === 0 || check(text.toUpperCase()).length === 0) return true;
-  return parameter.documented.some((value) => typeof value === 'string' && value.toLowerCase() === folded);
+  return !readsAsValidLeniently(parameter, text);
 }
 
 /** The text read as JSON (`0`, `1.5`, `true`), or the text itself when it is not JSON. */
@@ -132,10 +118,6 @@ function jsonReading(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function acceptsBooleans(parameter: OperationParameter): boolean {
-  return parameter.compiled?.check(true).length === 0 || parameter.compiled?.check(false).length === 0;
 }
 
 /** One invalid parameter: which break, and the value for a refused one (`undefined` when left out). */
