@@ -14,7 +14,7 @@ import {
   wrongMediaTypes,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { isRefusalStatus } from '../src/contract/index.js';
+import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
 import { requestKind, statusDefect } from '../src/runner/defects.js';
 
 /**
@@ -48,10 +48,9 @@ export const negativeRejection = defineCheck({
             `A valid NewPlant sent with ${intent.what} was accepted with ${status}; the document's parameters are part of a valid request.`,
             { defect: acceptedDefect(plan) },
           )
-        : fail(
-            `A request with ${intent.what} was answered ${status}; rule 2: a failed request is answered 400 with an Error.`,
-            { defect: statusDefect(status, plan) },
-          );
+        : fail(`A request with ${intent.what} was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
+            defect: statusDefect(status, plan),
+          });
     }
     if (intent.kind === 'media-type') {
       if (!isSuccess(status))
@@ -89,12 +88,18 @@ export const negativeRejection = defineCheck({
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
         { defect: `${requestKind(plan, true)} accepted` },
       );
-    return fail(
-      `An invalid body (${intent.what}) was answered ${status}; rule 2: a failed request is answered 400 with an Error.`,
-      { defect: statusDefect(status, plan) },
-    );
+    return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
+      defect: statusDefect(status, plan),
+    });
   },
 });
+
+/** What the document says a refused request is answered with: the contract's rule 2, or the document's own Error status. */
+function refusalRule(refusal: RefusalStatus): string {
+  return refusal.status === 400
+    ? 'rule 2: a failed request is answered 400 with an Error.'
+    : `the document answers a failed request ${refusal.status} with its Error (the contract's 400 is taken too).`;
+}
 
 /** Invalid bodies and media types never create a plant. */
 export default defineSuite({
