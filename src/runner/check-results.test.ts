@@ -5,6 +5,7 @@ import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
 import type { StartedTarget } from '../fixtures/target-fixture.js';
 import { labelsWithRepeats } from '../fixtures/documents/servers/shapes.js';
+import { pick, readId, readString } from '../fixtures/documents/hand-checks.js';
 
 /** Two root causes the same probe (invalid bodies) finds: a missing name and a null tag, both accepted. */
 const twoDefects = faultyTarget(
@@ -59,6 +60,30 @@ describe('a check keeps one counterexample per root cause', () => {
       const titles = await rejectionFindings(target, documentPath(entry));
       expect(titles.filter((title) => title.includes('"labels" holds null'))).toHaveLength(1);
       expect(titles.filter((title) => title.includes('uniqueItems'))).toHaveLength(1);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('keeps more than six root causes of one check: two numbers, each with its type and three bounds unchecked', async () => {
+    const entry = DOCUMENTS.find((candidate) => candidate.file === '05-measures.yaml');
+    if (!entry) throw new Error('05-measures.yaml is not in the catalog');
+    // Reads id, name and tag as the document says, and stores heightCm and trayCount as they came.
+    const target = await startDocumentServer({
+      create: (body) => {
+        const id = readId(body);
+        readString(body, 'name', { required: true });
+        readString(body, 'tag');
+        return { id, plant: pick(body, ['name', 'tag', 'heightCm', 'trayCount']) };
+      },
+      repeats: 'replace',
+    });
+    try {
+      const titles = await rejectionFindings(target, documentPath(entry));
+      for (const field of ['heightCm', 'trayCount'])
+        for (const keyword of ['maximum', 'multipleOf'])
+          expect(titles.filter((title) => title.includes(`"${field}"`) && title.includes(keyword))).toHaveLength(1);
+      expect(titles.length).toBeGreaterThan(6);
     } finally {
       await target.close();
     }
