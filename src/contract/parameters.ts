@@ -338,7 +338,7 @@ export function parameterCheck(contract: Contract): ((request: ParameterSource) 
         parameter.in === 'header'
           ? headerText(request.headers[parameter.name.toLowerCase()])
           : parameter.in === 'query'
-            ? query?.getAll(parameter.name).join(',') || (query?.has(parameter.name) ? '' : undefined)
+            ? queryText(query, parameter.name)
             : cookies?.get(parameter.name);
       if (text === undefined) {
         if (!parameter.required) continue;
@@ -358,12 +358,20 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function queryOf(url: string | undefined): URLSearchParams {
+/** The query of a request target (`/plants?a=1` reads `a=1`). */
+export function queryOf(url: string | undefined): URLSearchParams {
   const at = url?.indexOf('?') ?? -1;
   return new URLSearchParams(at < 0 || url === undefined ? '' : url.slice(at + 1));
 }
 
-function cookiesOf(header: string | string[] | undefined): Map<string, string> {
+/** A query parameter's values joined by `,` (`a=1&a=2` reads `1,2`); `''` when named without a value. */
+export function queryText(query: URLSearchParams | undefined, name: string): string | undefined {
+  if (query === undefined || !query.has(name)) return undefined;
+  return query.getAll(name).join(',');
+}
+
+/** The cookies of a Cookie header (Node joins repeated ones with `; `), the last of a name winning. */
+export function cookiesOf(header: string | string[] | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const pair of (headerText(header) ?? '').split(';')) {
     const at = pair.indexOf('=');

@@ -1,6 +1,9 @@
 import {
+  cookiesOf,
   operationParameters,
   parameterRefusal,
+  queryOf,
+  queryText,
   readsAsValidLeniently,
   type OperationParameter,
 } from '../contract/parameters.js';
@@ -51,7 +54,7 @@ export function parameterReader(contract: Contract): ParameterReader | undefined
   const readsCookies = parameters.some((parameter) => parameter.in === 'cookie');
   const texts = (target: string, rawHeaders: readonly string[]): (string | undefined)[] => {
     const query = readsQuery ? queryOf(target) : undefined;
-    const cookies = readsCookies ? cookiesOf(rawHeaders) : undefined;
+    const cookies = readsCookies ? cookiesOf(headerText(rawHeaders, 'cookie')) : undefined;
     return parameters.map((parameter) =>
       parameter.in === 'header'
         ? headerText(rawHeaders, parameter.name.toLowerCase())
@@ -130,38 +133,18 @@ function sentTwice(parameter: OperationParameter, target: string, rawHeaders: re
   return seen > 1;
 }
 
-/** A header's values as Node's `IncomingMessage` gives them to the servers: repeated ones joined by `, `. */
+/**
+ * A header's values as Node's `IncomingMessage` gives them to the servers: repeated ones joined by `, `
+ * (Cookie headers by `; `).
+ */
 function headerText(raw: readonly string[], lowerName: string): string | undefined {
+  const separator = lowerName === 'cookie' ? '; ' : ', ';
   let joined: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? '';
     if (name.length !== lowerName.length || name.toLowerCase() !== lowerName) continue;
     const value = raw[i + 1] ?? '';
-    joined = joined === undefined ? value : `${joined}, ${value}`;
+    joined = joined === undefined ? value : `${joined}${separator}${value}`;
   }
   return joined;
-}
-
-function queryOf(target: string): URLSearchParams {
-  const at = target.indexOf('?');
-  return new URLSearchParams(at < 0 ? '' : target.slice(at + 1));
-}
-
-/** A query parameter's values joined by `,` (`a=1&a=2` reads `1,2`); `''` when named without a value. */
-function queryText(query: URLSearchParams | undefined, name: string): string | undefined {
-  if (query === undefined || !query.has(name)) return undefined;
-  return query.getAll(name).join(',');
-}
-
-/** The cookies of every Cookie header (Node joins repeated ones with `; `), the last of a name winning. */
-function cookiesOf(raw: readonly string[]): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    if ((raw[i] ?? '').toLowerCase() !== 'cookie') continue;
-    for (const pair of (raw[i + 1] ?? '').split(';')) {
-      const at = pair.indexOf('=');
-      if (at > 0) cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-  }
-  return cookies;
 }
