@@ -86,6 +86,33 @@ describe('plantstore validate', () => {
     );
   });
 
+  it('says where a schema reads two ways, at the place the document writes it, and nowhere else', async () => {
+    const tag = { type: 'string', enum: ['fern', 'herb'], nullable: true };
+    const withNamed = (nullable: unknown) => {
+      const named = { type: 'object', properties: { nullable, kind: { type: 'string', nullable: true } } };
+      const properties = { ...plant.properties, tag, id: { type: 'integer' }, named };
+      return { schemas: { NewPlant: { ...plant, properties } } };
+    };
+    const requestBody = { content: json({ $ref: '#/components/schemas/NewPlant' }) };
+    const readingLines = async (name: string, doc: unknown) => {
+      const { code, out } = await validate(write(name, doc));
+      expect(code).toBe(0);
+      return out.split('\n').filter((line) => line.startsWith('  read as:'));
+    };
+    const open30 = document({ requestBody }, { components: withNamed({ type: 'boolean' }) });
+    expect(await readingLines('open-3.0.yaml', open30)).toEqual([
+      '  read as: /components/schemas/NewPlant/properties/tag: `nullable: true` beside an `enum` without null reads two ways in OpenAPI 3.0; null is neither sent nor faulted here (list null in the enum to allow it, or remove `nullable`)',
+    ]);
+    // In 3.1 a property may be called `nullable` and be the schema `true`: that is no keyword.
+    const stray31 = { ...document({ requestBody }, { components: withNamed(true) }), openapi: '3.1.0' };
+    const lines = await readingLines('stray-3.1.yaml', stray31);
+    expect(lines.map((line) => line.split(': `')[0])).toEqual([
+      '  read as: /components/schemas/NewPlant/properties/tag',
+      '  read as: /components/schemas/NewPlant/properties/named/properties/kind',
+    ]);
+    expect(lines[0]).toContain('`nullable: true` is no keyword of OpenAPI 3.1; read as null allowed');
+  });
+
   it('summarises a valid document: what is tested, how, and what is not', async () => {
     const file = write('valid.yaml', document({}, { servers: [{ url: 'https://api.example.com/v2' }] }));
     expect(await validate(file)).toEqual({

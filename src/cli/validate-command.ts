@@ -50,7 +50,8 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
       io.stderr.write(`${unusable(file, problems).message}\n`);
       return EXIT.failed;
     }
-    io.stdout.write(`${summarise(file, inspection.contract).join('\n')}\n`);
+    const readings = (inspection.readings ?? []).map(({ pointer, reading }) => `  read as: ${pointer}: ${reading}`);
+    io.stdout.write(`${[...summarise(file, inspection.contract), ...readings].join('\n')}\n`);
     return EXIT.ok;
   },
 };

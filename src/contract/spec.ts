@@ -2,6 +2,7 @@ import { findBodies, type BodySchema } from './body-schemas.js';
 import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
 import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
+import { documentReadings, type DocumentReading } from './document-readings.js';
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, isObject, listOperations, plantsPathOf } from './operations.js';
@@ -83,6 +84,8 @@ export interface DocumentInspection {
   readonly problems: readonly DocumentProblem[];
   /** Present exactly when there is no problem. */
   readonly contract: Contract | undefined;
+  /** Where the tested schemas read two ways, at the places the document writes them (none without a contract). */
+  readonly readings?: readonly DocumentReading[];
 }
 
 const loaded = new Map<string, Promise<Contract>>();
@@ -167,12 +170,27 @@ async function inspect(source: string, metaValidate: boolean): Promise<DocumentI
     ...(dialect === undefined ? [] : [{ pointer: '/jsonSchemaDialect', message: dialect }]),
     ...built.problems,
   ];
+  const contract = problems.length === 0 ? built.contract : undefined;
   return {
     source,
     version: version.version,
     problems,
-    contract: problems.length === 0 ? built.contract : undefined,
+    contract,
+    readings: contract && writtenReadings(contract, readings),
   };
+}
+
+/** The contract's two-way readings, each at the place the document (or another of its files) writes it. */
+function writtenReadings(contract: Contract, { raw, files }: Readings): DocumentReading[] {
+  const { schemas, locations, dialect } = contract;
+  const tested = (['newPlant', 'plant', 'error'] as const).map((name) => ({
+    schema: schemas[name],
+    location: locations[name],
+  }));
+  return documentReadings(tested, dialect).map(({ pointer, reading }) => {
+    const located = documentPointer(raw, '', pointer, files);
+    return { pointer: isWritten(raw, located, files) ? located : pointer, reading };
+  });
 }
 
 type Assembled = { problems: DocumentProblem[]; contract?: Contract };

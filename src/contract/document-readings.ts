@@ -1,0 +1,58 @@
+import type { SchemaDialect } from './schema/index.js';
+
+/** A place in the document that reads two ways, and how plantstore reads it. */
+export interface DocumentReading {
+  /** JSON pointer of the schema, in the dereferenced document (`#/paths/~1plants/...` or where it was first met). */
+  readonly pointer: string;
+  /** What is written there and what test, serve, mock and proxy do with it. */
+  readonly reading: string;
+}
+
+// Members whose values are data, not schemas: nothing below them is read as a schema.
+const DATA_MEMBERS = new Set(['enum', 'const', 'default', 'example', 'examples', 'required', 'discriminator']);
+// Members whose values map names to schemas: the map itself is no schema (a property may be called `nullable`).
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+const STRAY_NULLABLE =
+  "`nullable: true` is no keyword of OpenAPI 3.1; read as null allowed, so null is neither sent nor faulted here (write `type: [..., 'null']` to allow null, or remove `nullable`)";
+const OPEN_ENUM =
+  '`nullable: true` beside an `enum` without null reads two ways in OpenAPI 3.0; null is neither sent nor faulted here (list null in the enum to allow it, or remove `nullable`)';
+
+/**
+ * Where the tested schemas (NewPlant, Plant, Error) say something that reads two ways, which `test` then
+ * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, and a stray `nullable`
+ * in a 3.1 document. Each schema object is reported once, at the first pointer it is met by.
+ */
+export function documentReadings(
+  schemas: readonly { readonly schema: unknown; readonly location: string }[],
+  dialect: SchemaDialect,
+): DocumentReading[] {
+  const found: DocumentReading[] = [];
+  const seen = new Set<object>();
+  const visit = (node: unknown, pointer: string, schema: boolean): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, `${pointer}/${index}`, true));
+      return;
+    }
+    const reading = schema ? readingOf(node as Record<string, unknown>, dialect) : undefined;
+    if (reading !== undefined) found.push({ pointer, reading });
+    for (const [key, value] of Object.entries(node)) {
+      if (DATA_MEMBERS.has(key) || key.startsWith('x-')) continue;
+      visit(value, `${pointer}/${escapePointer(key)}`, schema ? !SCHEMA_MAPS.has(key) : true);
+    }
+  };
+  for (const { schema, location } of schemas) visit(schema, location, true);
+  return found;
+}
+
+function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
+  if (node.nullable !== true) return undefined;
+  if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
+  return Array.isArray(node.enum) && !node.enum.includes(null) ? OPEN_ENUM : undefined;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
