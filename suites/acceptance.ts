@@ -132,6 +132,23 @@ function utf16Hint(exchange: Exchange): string | undefined {
   return "The body holds characters beyond U+FFFF (such as 𐀀), and the answer speaks of lengths: minLength and maxLength count each as one code point, while JavaScript's .length (zod, Joi), Java and C# count two UTF-16 units.";
 }
 
+/**
+ * A request planned on the connection of the one before it went on a new connection when that answer
+ * closed it (`Connection: close`, or no answer): a note about reusing the connection is then untrue.
+ */
+function sameConnectionNote(
+  note: string | undefined,
+  exchange: Exchange,
+  caseExchanges: readonly Exchange[],
+): string | undefined {
+  if (note === undefined || exchange.plan.sameConnection !== true) return note;
+  const before = caseExchanges[caseExchanges.indexOf(exchange) - 1];
+  if (before === undefined) return note;
+  const closed =
+    before.response.status === 0 || /(?:^|,)\s*close\s*(?:,|$)/i.test(before.response.headers.connection ?? '');
+  return closed ? undefined : note;
+}
+
 export const positiveAcceptance = defineCheck({
   id: 'positive-acceptance',
   title: 'Valid NewPlants with valid authentication are accepted',
@@ -161,7 +178,11 @@ export const positiveAcceptance = defineCheck({
     }
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
-    const note = [intent.note, prototypeHint(intent.prototypeKey, exchange), utf16Hint(exchange)]
+    const note = [
+      sameConnectionNote(intent.note, exchange, caseExchanges),
+      prototypeHint(intent.prototypeKey, exchange),
+      utf16Hint(exchange),
+    ]
       .map((text) => (text ? ` ${text}` : ''))
       .join('');
     const refusedToken =

@@ -89,6 +89,27 @@ describe('acceptance checks', () => {
     );
   });
 
+  it("positive-acceptance: a keep-alive case's note only when the answer before it left the connection open", () => {
+    const note =
+      'It was sent on the same keep-alive connection right after a NewPlant refused for its missing credential.';
+    const refusedFirst = (connection: string | undefined, status = 401): Exchange => {
+      const headers = { 'content-type': 'application/json', ...(connection === undefined ? {} : { connection }) };
+      const refused = exchange({ kind: 'auth', what: 'no Authorization header' }, status, '{"error":1,"message":"no"}');
+      return { ...refused, response: { ...refused.response, headers } };
+    };
+    const reasonAfter = (first: Exchange) => {
+      const second = exchange({ ...VALID, note }, 400, '{"error":1,"message":"bad body"}');
+      const sameConnection = { ...second, plan: { ...second.plan, sameConnection: true } };
+      return positiveAcceptance.judge(sameConnection, context, [first, sameConnection])?.reason ?? '';
+    };
+    expect(reasonAfter(refusedFirst(undefined))).toContain(note);
+    expect(reasonAfter(refusedFirst('keep-alive'))).toContain(note);
+    // php -S, and any server that closes after each answer: the valid request went on a new connection.
+    expect(reasonAfter(refusedFirst('close'))).not.toContain('keep-alive');
+    expect(reasonAfter(refusedFirst('Keep-Alive, Close'))).not.toContain('keep-alive');
+    expect(reasonAfter(refusedFirst(undefined, 0))).not.toContain('keep-alive');
+  });
+
   it('positive-acceptance: the UTF-16 hint only where the body holds astral characters and the answer speaks of lengths', () => {
     const reason = (intent: Intent, body: string) =>
       positiveAcceptance.judge(exchange(intent, 400, body), context, [])?.reason ?? '';
