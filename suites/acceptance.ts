@@ -103,6 +103,19 @@ function prototypeHint(key: string | undefined, exchange: Exchange): string | un
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
 }
 
+function holdsNulName(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object' || depth > 32) return false;
+  if (!Array.isArray(value) && Object.keys(value).some((key) => key.startsWith('\u0000'))) return true;
+  return Object.values(value).some((inner) => holdsNulName(inner, depth + 1));
+}
+
+/** A 400 to a body with a member name starting with NUL: what PHP's json_decode into objects refuses. */
+function nulNameHint(exchange: Exchange): string | undefined {
+  if (exchange.response.status !== 400 || !holdsNulName(sentObject(exchange.plan))) return undefined;
+  if (!/property name|decod|json|malformed|u0000|\bnul/i.test(exchange.response.body ?? '')) return undefined;
+  return 'The body has a member whose name starts with "\\u0000": an ordinary JSON member name. PHP\'s json_decode refuses it when decoding into objects ("The decoded property name is invalid"); decode into arrays (json_decode($body, true)) instead.';
+}
+
 /**
  * What a valid request is owed: the seed contract's rule 1 where the document's success is 200, as
  * there; else the document's own word (`the document's success response is 201`), which rule 1 does not say.
@@ -181,6 +194,7 @@ export const positiveAcceptance = defineCheck({
     const note = [
       sameConnectionNote(intent.note, exchange, caseExchanges),
       prototypeHint(intent.prototypeKey, exchange),
+      nulNameHint(exchange),
       utf16Hint(exchange),
     ]
       .map((text) => (text ? ` ${text}` : ''))

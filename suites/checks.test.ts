@@ -110,6 +110,19 @@ describe('acceptance checks', () => {
     expect(reasonAfter(refusedFirst(undefined, 0))).not.toContain('keep-alive');
   });
 
+  it("positive-acceptance: PHP's json_decode hint only where a member name starts with NUL and the answer speaks of decoding", () => {
+    const withNul = (body: string) => {
+      const refused = exchange(VALID, 400, body);
+      const sent = '{"id":7,"name":"Fern","care":{"\\u0000":{}}}';
+      return { ...refused, plan: { ...refused.plan, body: sent } };
+    };
+    const reason = (ex: Exchange) => positiveAcceptance.judge(ex, context, [ex])?.reason ?? '';
+    const php = '{"error":400,"message":"Malformed JSON: The decoded property name is invalid"}';
+    expect(reason(withNul(php))).toContain('json_decode($body, true)');
+    expect(reason(withNul('{"error":400,"message":"name too long"}'))).not.toContain('json_decode');
+    expect(reason(exchange(VALID, 400, php))).not.toContain('json_decode');
+  });
+
   it('positive-acceptance: the UTF-16 hint only where the body holds astral characters and the answer speaks of lengths', () => {
     const reason = (intent: Intent, body: string) =>
       positiveAcceptance.judge(exchange(intent, 400, body), context, [])?.reason ?? '';
