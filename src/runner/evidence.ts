@@ -92,9 +92,15 @@ function verdict(code: string, reason: string): CouldNotJudge {
 /**
  * Whether the evidence says the URL is not a Plant Store at all (so no verdict about the contract
  * can stand): no HTTP anywhere, TLS failing, HTML pages for everything, every valid NewPlant
- * answered 404/405, or every one refused for the token given (401/403). `undefined` when the target answers like a Plant Store (right or wrong).
+ * answered 404/405, every one refused for the token given (401/403), or every one redirected to
+ * another origin (`redirect`: the preflight's, e.g. http:// to https://). `undefined` when the target answers like a Plant Store (right or wrong).
  */
-export function couldNotJudge(evidence: RunEvidence, baseUrl: string, basePath = ''): CouldNotJudge | undefined {
+export function couldNotJudge(
+  evidence: RunEvidence,
+  baseUrl: string,
+  basePath = '',
+  redirect?: { readonly from: string; readonly to: string },
+): CouldNotJudge | undefined {
   if (evidence.exchanges === 0) return undefined;
   const url = new URL(baseUrl);
   if (evidence.answered === 0) return noHttp(evidence, url);
@@ -114,6 +120,15 @@ export function couldNotJudge(evidence: RunEvidence, baseUrl: string, basePath =
     return verdict(
       'credential-refused',
       `Every valid NewPlant (${total}) sent to ${baseUrl}/plants with the token you gave was answered ${statuses}: the target refuses that token, so nothing it does with an accepted plant can be judged. Check the token (\`token\`): a wrong, expired or another environment's token is refused like this; if it is right, the target refuses valid credentials.`,
+    );
+  }
+  const redirected = validAnswers.filter(([key]) => /^3\d\d$/.test(key));
+  const elsewhere = redirect !== undefined && new URL(redirect.to).origin !== url.origin;
+  if (total > 0 && elsewhere && redirected.reduce((sum, [, count]) => sum + count, 0) === total) {
+    const statuses = redirected.map(([key]) => key).join(' or ');
+    return verdict(
+      'redirected',
+      `Every valid NewPlant (${total}) sent to ${baseUrl}/plants was answered ${statuses}, redirected to ${redirect.to}: the service answers at ${new URL(redirect.to).origin}, not at the URL given. Use that origin in \`baseUrl\` (a redirect of a POST is not followed: a client may resend it as a GET without its body).`,
     );
   }
   if (total > 0 && missing.reduce((sum, [, count]) => sum + count, 0) === total) {

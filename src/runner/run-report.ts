@@ -130,7 +130,9 @@ function targetNotes(traits: TargetTraits): RunNote[] {
         `A valid NewPlant sent with the token you gave was answered ${traits.credentialRefused}. If every check that needs an accepted request fails or is skipped, check the token first (\`token\`): a wrong or expired token makes a correct target look broken.`,
       ),
     );
-  if (traits.preflightRefused !== undefined)
+  if (traits.redirect !== undefined && traits.preflightRefused !== undefined)
+    notes.push(note('redirected', redirectText(traits.preflightRefused, traits.redirect)));
+  else if (traits.preflightRefused !== undefined)
     notes.push(
       note(
         'preflight-refused',
@@ -138,6 +140,19 @@ function targetNotes(traits: TargetTraits): RunNote[] {
       ),
     );
   return notes;
+}
+
+/** What a redirect of POST /plants means, and what to change: the URL given, or the target's routes. */
+function redirectText(status: number, { from, to }: { from: string; to: string }): string {
+  const said = `A valid NewPlant sent to ${from} was answered ${status}, a redirect to ${to}`;
+  const lost = 'a client following it may send the POST again as a GET without its body (RFC 9110, 15.4)';
+  if (new URL(to).origin !== new URL(from).origin)
+    return `${said}: the service may answer at ${new URL(to).origin}; if so, use that in \`baseUrl\`. Either way ${lost}.`;
+  const withSlash = to.replace(/[?#].*$/s, '') === `${from.replace(/[?#].*$/s, '')}/`;
+  const why = withSlash
+    ? ' (the same path with a trailing slash, as Django with APPEND_SLASH and routers with strict slashes answer)'
+    : '';
+  return `${said}${why}. The contract's operation is POST ${new URL(from).pathname} itself, and ${lost}: each case is judged by the redirect it got.`;
 }
 
 function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, refusal: number): RunNote[] {

@@ -206,6 +206,40 @@ describe('runConformance against a faulty target', () => {
       await target.close();
     }
   });
+
+  it('could not judge a URL whose every POST is redirected to another origin (http:// to https://)', async () => {
+    const target = await startTarget((req, res) =>
+      res.writeHead(301, { location: `https://plants.example.com${req.url ?? '/'}` }).end(),
+    );
+    try {
+      const report = await runConformance({ ...QUICK, baseUrl: target.url, token: TOKEN });
+      expect(reportExitCode(report)).toBe(2);
+      expect(report.couldNotJudge).toMatchObject({ code: 'redirected', options: ['baseUrl'] });
+      expect(report.couldNotJudge?.reason).toContain(
+        'redirected to https://plants.example.com/plants: the service answers at https://plants.example.com, not at the URL given. Use that origin in `baseUrl`',
+      );
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('judges a target that redirects POST /plants to /plants/ (Django APPEND_SLASH), saying so once in the notes', async () => {
+    const target = await startTarget((req, res) =>
+      res.writeHead(301, { location: `${req.url ?? '/'}/`, 'content-length': '0' }).end(),
+    );
+    try {
+      const report = await runConformance({ ...QUICK, baseUrl: target.url, token: TOKEN });
+      expect(report.verdict).toBe('not-conformant');
+      expect(reportExitCode(report)).toBe(1);
+      const redirected = report.noteDetails?.filter((note) => note.code === 'redirected') ?? [];
+      expect(redirected.map((note) => note.message)).toEqual([
+        `A valid NewPlant sent to ${target.url}/plants was answered 301, a redirect to ${target.url}/plants/ (the same path with a trailing slash, as Django with APPEND_SLASH and routers with strict slashes answer). The contract's operation is POST /plants itself, and a client following it may send the POST again as a GET without its body (RFC 9110, 15.4): each case is judged by the redirect it got.`,
+      ]);
+      expect(report.noteDetails?.some((note) => note.code === 'preflight-refused')).toBe(false);
+    } finally {
+      await target.close();
+    }
+  });
 });
 
 describe('a document served under a path', () => {

@@ -107,7 +107,7 @@ async function testTarget(
     planned,
     onProgress,
   });
-  const { checks, findings, couldNotJudge } = conclude(settings, target, sent.evidence, settled);
+  const { checks, findings, couldNotJudge } = conclude(settings, target, sent.evidence, settled, traits);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
   for (const check of checks) onProgress?.({ kind: 'check', check });
   const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent);
@@ -134,10 +134,13 @@ function conclude(
   target: Target,
   evidence: RunEvidence,
   settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
+  traits: TargetTraits,
 ): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
   // A replay sends one case: too little to say the URL is not a Plant Store.
   const unjudgeable =
-    settings.replay === undefined ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath) : undefined;
+    settings.replay === undefined
+      ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath, traits.redirect)
+      : undefined;
   const findings = findingsOf(settled.map(({ result }) => result));
   const context = { evidence, findings, couldNotJudge: unjudgeable };
   const checks = settled.map(({ check, result }) => (check ? explainSkip(result, check, context) : result));

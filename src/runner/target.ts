@@ -78,6 +78,8 @@ export interface TargetTraits {
   readonly credentialRefused?: number;
   /** Set when the first valid NewPlant was refused otherwise (not 2xx): that status. */
   readonly preflightRefused?: number;
+  /** Set when that refusal was a redirect (3xx with a Location): the URL asked and where it pointed (absolute). */
+  readonly redirect?: { readonly from: string; readonly to: string };
   /**
    * The target rejects repeats and refused the canary plant (id {@link CANARY_ID}, sent by every
    * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
@@ -145,7 +147,11 @@ export async function probeTarget(
   if (status === 0) return { rejectsRepeats: undefined };
   if (status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
   if (status === 401 || status === 403) return { rejectsRepeats: undefined, credentialRefused: status };
-  if (status < 200 || status > 299) return { rejectsRepeats: undefined, preflightRefused: status };
+  if (status < 200 || status > 299) {
+    const to = status >= 300 && status <= 399 ? locationOf(first) : undefined;
+    const redirect = to === undefined ? undefined : { from: first.request.url, to };
+    return { rejectsRepeats: undefined, preflightRefused: status, ...(redirect === undefined ? {} : { redirect }) };
+  }
   const found = idSlotOf(plant);
   const id = rendered.ids[0];
   if (found === undefined || id === undefined) return { rejectsRepeats: undefined };
@@ -246,4 +252,15 @@ async function refusesCanary(
   if (!isRefusalStatus(contract.refusal, canary.response.status)) return false;
   const code = errorCodeOf(canary);
   return repeatErrorCode === undefined || code === undefined || code === repeatErrorCode;
+}
+
+/** A redirect's Location as an absolute URL (resolved against the request's), or `undefined` when unusable. */
+function locationOf(exchange: Exchange): string | undefined {
+  const location = exchange.response.headers.location;
+  if (location === undefined || location.trim() === '') return undefined;
+  try {
+    return new URL(location.trim(), exchange.request.url).href;
+  } catch {
+    return undefined;
+  }
 }
