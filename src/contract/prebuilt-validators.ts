@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { jsonEqual } from './json-equal.js';
 import { PACKAGE_ROOT } from './package-files.js';
 import { exactNumberKeyword } from './schema/exact-numbers.js';
 import { contractFormats } from './schemas.js';
@@ -20,7 +21,7 @@ export interface ValidatorRuntime {
   readonly exactNumber: unknown;
   /** ajv's string length in code points (`maxLength`, `minLength`). */
   readonly ucs2length: unknown;
-  /** ajv's deep equality (`enum`, `const`, `uniqueItems`). */
+  /** The deep equality ajv is given (`enum`, `const`, `uniqueItems`): {@link jsonEqual}. */
   readonly equal: unknown;
 }
 
@@ -50,7 +51,7 @@ export function validatorRuntime(): ValidatorRuntime {
     ),
     exactNumber: (exactNumberKeyword() as { validate?: unknown }).validate,
     ucs2length: (require('ajv/dist/runtime/ucs2length.js') as { default: unknown }).default,
-    equal: (require('ajv/dist/runtime/equal.js') as { default: unknown }).default,
+    equal: jsonEqual,
   };
 }
 

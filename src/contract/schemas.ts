@@ -1,6 +1,7 @@
 import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { createRequire } from 'node:module';
 import type { AJV_MODULES } from './ajv-modules.js';
+import { useJsonEqual } from './json-equal.js';
 import { EXACT_FORMATS, exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
@@ -63,6 +64,7 @@ export async function loadSchemaCompiler(): Promise<void> {
 function ajv(): typeof AJV_MODULES {
   if (ajvModules === undefined) {
     const require = createRequire(import.meta.url);
+    useJsonEqual(require('ajv/dist/runtime/equal.js') as { default: unknown });
     ajvModules = {
       Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
       addFormats: (require('ajv-formats') as { default: typeof AJV_MODULES.addFormats }).default,
