@@ -35,7 +35,13 @@ import {
   type SuccessStatus,
 } from '../src/contract/index.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
-import { echoedProperties, firstDifference, located, type EchoedProperties } from '../src/runner/echo-compare.js';
+import {
+  echoedProperties,
+  firstDifference,
+  isDefaultValue,
+  located,
+  type EchoedProperties,
+} from '../src/runner/echo-compare.js';
 import { notJsonDefect } from '../src/runner/defects.js';
 
 /**
@@ -243,7 +249,7 @@ function echoProblem(
   field: string,
   sent: Record<string, unknown>,
   answer: { readonly plant: Record<string, unknown>; readonly status: number },
-  { defaulted, schemas }: Pick<EchoedProperties, 'defaulted' | 'schemas'>,
+  { defaulted, requestDefaults, schemas }: Pick<EchoedProperties, 'defaulted' | 'requestDefaults' | 'schemas'>,
 ): string | undefined {
   const { plant, status } = answer;
   const wasSent = Object.hasOwn(sent, field);
@@ -253,7 +259,7 @@ function echoProblem(
   // is a value the client chose, and must come back.
   if (!wasSent && came && plant[field] === null) return undefined;
   if (!wasSent) {
-    return came && !defaulted.has(field)
+    return came && !defaulted.has(field) && !isDefaultValue(requestDefaults.get(field), plant, field)
       ? `No "${field}" was sent, but the ${status} Plant has "${field}": ${shownExact(plant, field)}.`
       : undefined;
   }

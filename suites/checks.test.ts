@@ -260,6 +260,21 @@ describe('response checks', () => {
     ).toBe('fail');
   });
 
+  it('echo: a property the NewPlant gives a default and the request left out may come back as that default, not as another value', async () => {
+    const defaults = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/reduced/request-defaults-3.1.yaml', import.meta.url)),
+    );
+    const reasonFor = (answer: string) =>
+      echo.judge(exchange(VALID, 200, answer), { ...context, contract: defaults }, [])?.reason;
+    expect(reasonFor('{"name":"Fern","source":"nursery","quantity":1.0}')).toBeUndefined();
+    expect(reasonFor('{"name":"Fern","source":"nursery","quantity":389}')).toBe(
+      'No "quantity" was sent, but the 200 Plant has "quantity": 389.',
+    );
+    expect(reasonFor('{"name":"Fern","source":"seed","quantity":1}')).toBe(
+      'No "source" was sent, but the 200 Plant has "source": "seed".',
+    );
+  });
+
   it('echo: an array or object sent and not echoed is shown as the JSON it was, exact integers included', async () => {
     const labelled = await loadContract(
       fileURLToPath(new URL('../src/fixtures/documents/10-labels-array.yaml', import.meta.url)),

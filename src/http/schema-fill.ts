@@ -14,13 +14,19 @@ export interface FillSource {
   readonly subject: string;
   /** The object view of the schema as the document writes it, whose annotations offer values. */
   readonly written: ObjectView;
+  /**
+   * The request schema as written, when the properties answer a request: a property it gives a `default`
+   * and the request left out means that default, so the answer carries it.
+   */
+  readonly requested?: ObjectView;
 }
 
 /**
  * A schema-valid JSON text for each named property, for answers that must carry a property the
- * request did not: what a real server makes for its format (the time as `new Date().toISOString()`
- * for `date-time`, today for `date`, `crypto.randomUUID()` for `uuid`, taken when the answers are
- * prepared), else the property's `default`, else one of its examples, else the value a generated
+ * request did not: the request schema's `default` for it (what leaving it out means), else what a real
+ * server makes for its format (the time as `new Date().toISOString()` for `date-time`, today for `date`,
+ * `crypto.randomUUID()` for `uuid`, taken when the answers are prepared), else the property's
+ * `default`, else one of its examples, else the value a generated
  * valid object holds. A candidate counts only when the generated object, with the candidate put in,
  * still passes `check`. Throws a {@link ContractError} when no valid value can be found.
  */
@@ -31,6 +37,7 @@ export function fillValues(names: readonly string[], source: FillSource): Readon
   const base = isRecord(sample) ? sample : undefined;
   for (const name of names) {
     const candidates = [
+      ...requestDefaults(source.requested, name),
       ...serverMade(source.written, name),
       ...(documentedValues(source.written, name) as ExactJson[]),
     ];
@@ -46,6 +53,11 @@ export function fillValues(names: readonly string[], source: FillSource): Readon
     fills.set(name, stringifyExactJson(value));
   }
   return fills;
+}
+
+function requestDefaults(requested: ObjectView | undefined, name: string): ExactJson[] {
+  const declarations = requested?.declarations.get(name) ?? [];
+  return declarations.filter((schema) => 'default' in schema).map((schema) => schema.default as ExactJson);
 }
 
 /**

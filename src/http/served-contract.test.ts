@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContractError, loadContract, parseExactJson, stringifyExactJson, type Contract } from '../contract/index.js';
 import { exactJsonText, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
@@ -76,6 +77,21 @@ describe('the Plant projection of a constrained document', () => {
 
   it('names the operations the document declares besides POST /plants', () => {
     expect(serveContract(contract, validSamples(contract)).notServed).toEqual(['GET /plants', 'DELETE /plants/{id}']);
+  });
+});
+
+describe('the Plant projection of a document whose NewPlant gives defaults', () => {
+  it('fills a required Plant property the request left out with the NewPlant default it means', async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/request-defaults-3.1.yaml', import.meta.url)),
+    );
+    const served = serveContract(contract, validSamples(contract));
+    expect(served.plantBody(accept(contract, '{"id":7,"name":"Fern"}'))).toBe(
+      '{"name":"Fern","source":"nursery","quantity":1}',
+    );
+    expect(served.plantBody(accept(contract, '{"id":8,"name":"Fern","source":"seed","quantity":3}'))).toBe(
+      '{"name":"Fern","source":"seed","quantity":3}',
+    );
   });
 });
 

@@ -90,6 +90,7 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     sample: samples.plant,
     subject: 'The Plant schema',
     written: objectView(contract.schemas.plant),
+    requested: objectView(contract.schemas.newPlant),
   });
   // Only what a NewPlant declares is the client's to set: a readOnly property (left out of the request
   // schema) or another Plant-only one the request happens to carry is the server's, as if not sent.

@@ -8,6 +8,11 @@ export interface EchoedProperties {
   readonly echoed: readonly string[];
   /** Plant properties with a `default` in the document, which a target may fill when none was sent. */
   readonly defaulted: ReadonlySet<string>;
+  /**
+   * The NewPlant's `default` of each echoed property that has one: not sent, it means that value, which
+   * the Plant may carry (zod's `.default()`, pydantic's field default, ajv's `useDefaults`).
+   */
+  readonly requestDefaults: ReadonlyMap<string, readonly unknown[]>;
   /** The NewPlant's schema of each echoed property, as the document writes it: what it declares inside. */
   readonly schemas: ReadonlyMap<string, JsonSchema>;
 }
@@ -27,7 +32,17 @@ export function echoedProperties(contract: Contract): EchoedProperties {
     // As written (dereferenced): a nested `default` is an annotation the canonical schema drops.
     const declared = objectView(contract.schemas.newPlant).properties;
     const schemas = new Map(echoed.map((name) => [name, declared.get(name) ?? newPlant.get(name) ?? {}]));
-    found = { echoed, defaulted: new Set(defaulted), schemas };
+    const requestDeclarations = objectView(contract.schemas.newPlant).declarations;
+    const requestDefaults = new Map<string, unknown[]>();
+    for (const name of echoed) {
+      const values = (requestDeclarations.get(name) ?? []).filter((schema) => 'default' in schema);
+      if (values.length > 0)
+        requestDefaults.set(
+          name,
+          values.map((schema) => schema.default),
+        );
+    }
+    found = { echoed, defaulted: new Set(defaulted), requestDefaults, schemas };
     echoedByContract.set(contract, found);
   }
   return found;
@@ -139,6 +154,13 @@ export function firstDifference(sent: Located, got: Located, pointer = '', schem
     return undefined;
   }
   return a === b ? undefined : pointer;
+}
+
+/** Whether `value` is one of `defaults` (values as the document writes them), as JSON compares them. */
+export function isDefaultValue(defaults: readonly unknown[] | undefined, parent: object, key: string): boolean {
+  return (defaults ?? []).some(
+    (value) => firstDifference({ value, parent: [value], key: 0 }, located(parent, key)) === undefined,
+  );
 }
 
 /** A value at a place of its parent, as {@link firstDifference} takes it. */
