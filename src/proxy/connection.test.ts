@@ -1,5 +1,6 @@
-import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readByCallback } from './forward.js';
 import { createProxyServer, type ProxyServer } from './index.js';
 import { rawHeader, recordingUpstream } from './test-upstreams.js';
 
@@ -180,5 +181,67 @@ describe('client connections, read by the proxy itself', () => {
     );
     expect(both).toMatch(/^HTTP\/1\.1 400 /);
     expect(upstream.received).toEqual([]);
+  });
+});
+
+describe('client connections read by callback', () => {
+  /** A server whose connections go to `accepted`, and a client connected to it. */
+  async function connected(pauseOnConnect: boolean): Promise<{ accepted: Socket; client: Socket; server: Server }> {
+    let accept: (socket: Socket) => void = () => undefined;
+    const accepting = new Promise<Socket>((resolve) => (accept = resolve));
+    const server = createNetServer({ pauseOnConnect, allowHalfOpen: true }, accept);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const accepted = await accepting;
+    cleanups.push(async () => {
+      client.destroy();
+      accepted.destroy();
+      await new Promise((done) => server.close(done));
+    });
+    return { accepted, client, server };
+  }
+
+  it('takes over a connection accepted paused: its bytes come to the callback, its server counts it gone', async () => {
+    const { accepted, client, server } = await connected(true);
+    const read: Buffer[] = [];
+    const socket = readByCallback(accepted, (bytes) => read.push(bytes));
+    expect(socket).toBeDefined();
+    expect(socket).not.toBe(accepted);
+    cleanups.push(() => Promise.resolve(void socket?.destroy()));
+    client.write('first ');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    client.write('second');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Buffer.concat(read).toString()).toBe('first second');
+    // Each read is a buffer of its own, not a view of the shared one: the first read is intact.
+    expect(read[0]?.toString()).toBe('first ');
+    socket?.write('answer');
+    const answer = await new Promise<string>((resolve) =>
+      client.once('data', (bytes: Buffer) => resolve(bytes.toString('latin1'))),
+    );
+    expect(answer).toBe('answer');
+    const open = await new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+    expect(open).toBe(0);
+  });
+
+  it('leaves a connection already read by its stream as it is', async () => {
+    const { accepted } = await connected(false);
+    expect(readByCallback(accepted, () => undefined)).toBeUndefined();
+  });
+
+  it('serves a client that half-closes after its request: the answer still comes back', async () => {
+    const upstream = await recordingUpstream();
+    cleanups.push(() => upstream.close());
+    const { proxy } = await proxyTo(upstream.url);
+    const socket: Socket = connect(proxy.port, '127.0.0.1');
+    cleanups.push(() => Promise.resolve(void socket.destroy()));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.end('POST /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}');
+    await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toMatch(/Connection: close\r\n/);
+    expect(upstream.received[0]?.body.toString()).toBe('{}');
   });
 });

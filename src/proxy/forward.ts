@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { describeTransportError } from '../runner/http/transport-errors.js';
 import { endToEnd, upstreamRequestHeaders } from './headers.js';
 import type { Sweeper, Watched } from './sweep.js';
@@ -96,9 +96,49 @@ const READ_AHEAD_BYTES = 64 * 1024;
  * Serves one client connection: its requests read one after another off the socket, each
  * forwarded to the upstream with its bytes as they come (nothing parsed or re-serialised but the
  * heads), its answer sent back the same way, the first `cap` bytes of each body kept for judging.
+ * Returns the socket the connection is served on (see {@link readByCallback}).
  */
-export function serveConnection(socket: Socket, options: ConnectionOptions): void {
-  new ClientConnection(socket, options).start();
+export function serveConnection(socket: Socket, options: ConnectionOptions): Socket {
+  const client = new ClientConnection(options);
+  const served = readByCallback(socket, (chunk) => client.onData(chunk)) ?? socket;
+  client.start(served, served === socket);
+  return served;
+}
+
+/** One read buffer for every client connection read by callback: each read is copied out of it at once. */
+const CLIENT_READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/** Node's own handle of a socket, as far as {@link readByCallback} looks at it. */
+interface SocketInternals {
+  _handle?: { reading?: unknown; readStart?: unknown } | null;
+}
+
+/**
+ * The connection of `socket`, a server's socket accepted paused (`pauseOnConnect`) and not yet read,
+ * as a socket that reads into one shared buffer and hands each read to `onBytes` (`onread`, which
+ * Node offers for sockets it connects but not for those a server accepts): no stream machinery and
+ * no 64 KiB allocation per read. `socket` is closed without its handle (its server counts it gone).
+ * `undefined` when `socket` has no such handle (another stream, or reading already): serve it as is.
+ */
+export function readByCallback(socket: Socket, onBytes: (chunk: Buffer) => void): Socket | undefined {
+  const internals = socket as unknown as SocketInternals;
+  const handle = internals._handle;
+  if (!(socket instanceof Socket) || socket.readableLength > 0 || socket.readableFlowing !== false) return undefined;
+  if (handle == null || handle.reading !== false || typeof handle.readStart !== 'function') return undefined;
+  internals._handle = null;
+  socket.destroy();
+  const onread = {
+    buffer: CLIENT_READ_BUFFER,
+    callback: (length: number): boolean => {
+      const bytes = Buffer.allocUnsafe(length);
+      CLIENT_READ_BUFFER.copy(bytes, 0, 0, length);
+      onBytes(bytes);
+      return true;
+    },
+  };
+  // `handle` is not in Node's typings of the constructor's options, but is how its servers make their sockets.
+  const options = { handle, allowHalfOpen: true, readable: true, writable: true, onread };
+  return new Socket(options);
 }
 
 class ClientConnection implements Watched {
@@ -109,18 +149,22 @@ class ClientConnection implements Watched {
   /** The sweeper's tick when a byte last arrived or the last exchange ended. */
   private lastTick: number;
 
-  constructor(
-    private readonly socket: Socket,
-    private readonly options: ConnectionOptions,
-  ) {
+  private socket!: Socket;
+
+  constructor(private readonly options: ConnectionOptions) {
     this.lastTick = options.sweeper.tick;
   }
 
-  start(): void {
-    const { socket, options } = this;
+  /** Serves `socket`; `streamed` when its bytes come as `data` events (else the caller hands them to `onData`). */
+  start(socket: Socket, streamed: boolean): void {
+    const { options } = this;
+    this.socket = socket;
     socket.setNoDelay(true);
     options.sweeper.watch(this);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (streamed) {
+      socket.on('data', (chunk: Buffer) => this.onData(chunk));
+      socket.resume();
+    }
     socket.on('drain', () => this.exchange?.clientDrained());
     socket.on('error', () => undefined);
     socket.on('end', () => {
@@ -138,7 +182,7 @@ class ClientConnection implements Watched {
     if (this.exchange === null && this.options.sweeper.elapsed(this.lastTick, CLIENT_IDLE_MS)) this.socket.destroy();
   }
 
-  private onData(chunk: Buffer): void {
+  onData(chunk: Buffer): void {
     if (this.closing) return;
     this.lastTick = this.options.sweeper.tick;
     let rest = chunk;

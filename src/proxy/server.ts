@@ -104,8 +104,10 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   // by the proxy itself: forwarding bytes as they come costs a fraction of Node's request objects.
   const server = createServer();
   server.removeAllListeners('connection');
-  server.on('connection', (socket: Socket) => serveConnection(socket, connection));
-  const sockets = trackSockets(server);
+  // Accepted unread, so that serveConnection can read each connection into one shared buffer.
+  (server as Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => track(sockets, serveConnection(socket, connection)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -146,13 +148,10 @@ function shownUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-function trackSockets(server: Server): Set<Socket> {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  return sockets;
+/** Keeps `socket` in `sockets` until it closes. */
+function track(sockets: Set<Socket>, socket: Socket): void {
+  sockets.add(socket);
+  socket.once('close', () => sockets.delete(socket));
 }
 
 interface ProxyState {
