@@ -13,6 +13,9 @@ import { noServerError, repeatedId } from './robustness.js';
 
 const contract = await loadContract();
 const CREATED_201 = fileURLToPath(new URL('../src/http/test-documents/created-201-3.1.yaml', import.meta.url));
+const DOCUMENTED_REFUSALS = fileURLToPath(
+  new URL('../src/http/test-documents/documented-refusals-3.1.yaml', import.meta.url),
+);
 const context: JudgeContext = { contract, targetRejectsRepeats: true, targetHoldsEarlierRun: true };
 const VALID: Intent = { kind: 'valid', strings: { name: 'Fern', tag: ' x ' }, idMayRepeat: false };
 
@@ -211,10 +214,39 @@ describe('response checks', () => {
     expect(outcome(responseSchema, exchange(VALID, 400, '<html>'))).toBe('fail');
   });
 
-  it('response-schema: 401 and 403 bodies are not judged', () => {
+  it('response-schema: 401 and 403 bodies are not judged when the document gives them none', () => {
     const auth: Intent = { kind: 'auth', what: 'no token' };
     expect(outcome(responseSchema, exchange(auth, 401, 'Unauthorized'))).toBeUndefined();
     expect(outcome(responseSchema, exchange(auth, 403, ''))).toBeUndefined();
+  });
+
+  it('response-schema and content-type: a 4xx the document gives a body of its own is judged by that body', async () => {
+    const documented = { ...context, contract: await loadContract(DOCUMENTED_REFUSALS) };
+    const auth: Intent = { kind: 'auth', what: 'no token' };
+    const judged = (status: number, body: string, type = 'application/json') => {
+      const answered = exchange(auth, status, body, { headers: { 'content-type': type } });
+      return [responseSchema, contentType].map((check) => check.judge(answered, documented, [answered]));
+    };
+    expect(judged(401, '{"detail":"Not authenticated"}').map((j) => j?.outcome)).toEqual(['pass', 'pass']);
+    const [schema, label] = judged(401, '{"error":401,"message":"Unauthorized"}', 'text/html');
+    expect(schema?.outcome).toBe('fail');
+    expect(schema?.reason).toContain("The 401 body is not valid under the document's 401 response schema");
+    expect(schema?.defect).toBe(
+      'the 401 body is not valid under the document\'s 401 response schema (required at "detail")',
+    );
+    expect(label?.outcome).toBe('fail');
+    expect(judged(401, 'Unauthorized', 'text/plain')[0]?.reason).toContain(
+      'should carry the body its 401 response documents',
+    );
+    // FastAPI's 422 beside the Error's 400; `default` for a 4xx the document does not list; 415 is plain text.
+    expect(judged(422, '{"detail":[{"loc":["body","id"],"msg":"m","type":"int_parsing"}]}')[0]?.outcome).toBe('pass');
+    expect(judged(422, '{"detail":"Unprocessable"}')[0]?.outcome).toBe('fail');
+    expect(
+      judged(404, '{"title":"Not Found","status":404}', 'application/problem+json').map((j) => j?.outcome),
+    ).toEqual(['pass', 'pass']);
+    expect(judged(404, '{"error":404,"message":"m"}')[0]?.outcome).toBe('fail');
+    expect(judged(415, 'Unsupported', 'text/plain').map((j) => j?.outcome)).toEqual([undefined, undefined]);
+    expect(judged(400, '{"error":1,"message":"m"}')[0]?.outcome).toBe('pass');
   });
 
   it('content-type: application/json in any case with parameters passes; others fail', () => {

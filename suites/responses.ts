@@ -17,30 +17,45 @@ import {
   carriesError,
   isRefusalStatus,
   isSuccessStatus,
+  type Contract,
   type RefusalStatus,
+  type SchemaCheck,
   type SuccessStatus,
 } from '../src/contract/index.js';
 import { labelDefect, notJsonDefect, statusDefect } from '../src/runner/defects.js';
 import { acceptedDefect } from './rejection.js';
 
+/** What an answer with `status` must carry: the Plant, the Error, another documented body, or nothing judged. */
+function documentedBody(
+  contract: Contract,
+  status: number,
+): { readonly name: string; readonly check: SchemaCheck; readonly mediaType: string } | undefined {
+  if (isSuccessStatus(contract.success, status))
+    return { name: 'Plant', check: contract.check.plant, mediaType: contract.mediaTypes.plant };
+  if (carriesError(contract.refusal, status))
+    return { name: 'Error', check: contract.check.error, mediaType: contract.mediaTypes.error };
+  const answer = contract.answers.forStatus(status);
+  return answer && { name: answer.key, check: answer.compiled.check, mediaType: answer.mediaType };
+}
+
 export const responseSchema = defineCheck({
   id: 'response-schema',
   title: 'A 200 carries a Plant, a 400 an Error',
-  rule: "Responses: 200 is a JSON Plant; rule 2: when the request fails with status 400, the body is an Error object with both `error` (int32) and `message` present. Both are judged by the document's own Plant and Error schemas.",
+  rule: "Responses: 200 is a JSON Plant; rule 2: when the request fails with status 400, the body is an Error object with both `error` (int32) and `message` present. Both are judged by the document's own Plant and Error schemas, and any other 4xx the document gives a JSON schema of its own (a 401, FastAPI's 422) by that schema.",
   probes: 'all',
   judge(exchange, { contract }) {
     const { status } = exchange.response;
-    const success = isSuccessStatus(contract.success, status);
-    if (!isJudgeable(exchange.response) || (!success && !carriesError(contract.refusal, status))) return undefined;
-    const schema = success ? 'Plant' : 'Error';
+    const documented = isJudgeable(exchange.response) ? documentedBody(contract, status) : undefined;
+    if (documented === undefined) return undefined;
+    const schema = documented.name;
+    const success = schema === 'Plant';
     const body = responseJson(exchange);
     const type = exchange.response.headers['content-type'];
     if (!body.ok)
-      return fail(
-        `The ${status} answer should carry ${schema === 'Plant' ? 'a Plant' : 'an Error'}, but ${body.reason}.`,
-        { defect: notJsonDefect(status, type, saysJson(type)) },
-      );
-    const violations = (success ? contract.check.plant : contract.check.error)(body.value);
+      return fail(`The ${status} answer should carry ${carried(schema)}, but ${body.reason}.`, {
+        defect: notJsonDefect(status, type, saysJson(type)),
+      });
+    const violations = documented.check(body.value);
     if (violations.length === 0) return PASS;
     const [first] = violations;
     const { intent } = exchange.plan;
@@ -49,18 +64,32 @@ export const responseSchema = defineCheck({
       success &&
       (intent.kind === 'invalid-body' || intent.kind === 'media-type' || intent.kind === 'invalid-parameter');
     return fail(
-      `The ${status} body is not a valid ${schema}: ${violations
+      `The ${status} body is not ${valid(schema)}: ${violations
         .map((v) => v.message)
         .slice(0, 3)
         .join('; ')}.`,
       {
         defect: accepted
           ? acceptedDefect(exchange.plan)
-          : `the ${status} body is not a valid ${schema} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
+          : `the ${status} body is not ${valid(schema)} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
       },
     );
   },
 });
+
+/** What an answer carries: `a Plant`, `an Error`, `the body its 401 response documents`. */
+function carried(schema: string): string {
+  if (schema === 'Plant') return 'a Plant';
+  if (schema === 'Error') return 'an Error';
+  return `the body its ${schema} response documents`;
+}
+
+/** `a valid Plant`, `a valid Error`, `valid under the document's 401 response schema`. */
+function valid(schema: string): string {
+  return schema === 'Plant' || schema === 'Error'
+    ? `a valid ${schema}`
+    : `valid under the document's ${schema} response schema`;
+}
 
 export const contentType = defineCheck({
   id: 'content-type',
@@ -68,10 +97,10 @@ export const contentType = defineCheck({
   rule: "The contract documents the 200 and 400 bodies as `application/json`; a document's own media type for the Plant and the Error (`application/problem+json`, say) takes its place. Any letter case and parameters such as charset are allowed, per RFC 9110.",
   probes: 'all',
   judge({ response }, { contract }) {
-    const success = isSuccessStatus(contract.success, response.status);
-    if (!isJudgeable(response) || (!success && !carriesError(contract.refusal, response.status))) return undefined;
+    const body = isJudgeable(response) ? documentedBody(contract, response.status) : undefined;
+    if (body === undefined) return undefined;
     const type = response.headers['content-type'];
-    const documented = mediaTypeEssence(success ? contract.mediaTypes.plant : contract.mediaTypes.error);
+    const documented = mediaTypeEssence(body.mediaType);
     if (isMediaType(type, documented)) return PASS;
     // A range (springdoc's `*/*`) leaves the type open: any single JSON type is the document's.
     if (documented.endsWith('/*') && saysJson(type) && !hasSeveralValues(type ?? '')) return PASS;

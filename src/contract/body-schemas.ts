@@ -77,6 +77,15 @@ export function findBodies(operation: JsonObject, pointer: string, name: string)
   return { newPlant, plant: findPlantBody(responses, pointer, name), error: findErrorBody(responses, pointer, name) };
 }
 
+/** The JSON schema of the response keyed `key` of an operation, or `undefined` when it documents none. */
+export function responseBody(operation: JsonObject, pointer: string, key: string): BodySchema | undefined {
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  const response = responses[key];
+  if (!isObject(response)) return undefined;
+  const found = jsonSchemaOf(response.content, `${pointer}/responses/${key}`, 'unused');
+  return typeof found === 'string' ? undefined : found;
+}
+
 function findPlantBody(responses: JsonObject, pointer: string, name: string): OperationBodies['plant'] {
   const statuses = Object.keys(responses);
   const schemaAt = (status: string, what: string): OperationBodies['plant'] => {

@@ -22,6 +22,7 @@ export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type 
 export { type ContractAuth } from './security.js';
 export { isSuccessStatus, type SuccessStatus } from './success-status.js';
 export { carriesError, isRefusalStatus, type RefusalStatus } from './refusal-status.js';
+export { type DocumentedAnswer, type DocumentedAnswers, type UncheckedAnswer } from './documented-answers.js';
 export {
   operationParameters,
   parameterCheck,

@@ -1,8 +1,15 @@
-import { findBodies, type BodySchema } from './body-schemas.js';
+import { findBodies, responseBody, type BodySchema } from './body-schemas.js';
 import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
 import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
 import { documentReadings, type DocumentReading } from './document-readings.js';
+import {
+  answerKeys,
+  documentedAnswers,
+  type DocumentedAnswer,
+  type DocumentedAnswers,
+  type UncheckedAnswer,
+} from './documented-answers.js';
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
 import { findOperation, isObject, listOperations, plantsPathOf } from './operations.js';
@@ -61,6 +68,8 @@ export interface Contract {
   readonly errorStatus: string;
   /** The statuses that refuse a request as the document says, and the one the Error comes with. */
   readonly refusal: RefusalStatus;
+  /** The 4xx answers the document gives bodies of their own beside the Error (a 401 schema, FastAPI's 422). */
+  readonly answers: DocumentedAnswers;
   /** The document's key for POST /plants: `/plants`, or that below a prefix (`/api/v1/plants`). */
   readonly operationPath: string;
   /**
@@ -225,6 +234,8 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
   const found = bodies as Three<BodySchema> & { readonly plant: Status; readonly error: Status };
   const { operationId } = operation.found;
   const auth = operationAuth(document, operation.found);
+  const keys = responseKeys(operation.found);
+  const refusal = refusalStatusOf(found.error.status, keys);
   const contract: Contract = {
     source,
     document,
@@ -239,7 +250,13 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     requestMediaTypes: declaredRequestTypes(operation.found),
     success: successStatusOf(found.plant.status),
     errorStatus: found.error.status,
-    refusal: refusalStatusOf(found.error.status, responseKeys(operation.found)),
+    refusal,
+    answers: compileAnswers(refusal, keys, {
+      operation: operation.found,
+      pointer: operation.pointer,
+      dialect,
+      readings,
+    }),
     operationPath,
     basePath: `${serverBasePath(document)}${operationPath.slice(0, -OPERATION.path.length)}`,
     auth: auth.auth,
@@ -247,6 +264,29 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     otherOperations: listOperations(document, { path: operationPath, method: OPERATION.method }),
   };
   return { problems, contract };
+}
+
+/**
+ * Compiles the schemas of the document's other 4xx responses. One it cannot honour is not a problem of
+ * the document for plantstore (those bodies are the target's to write): it is listed, its bodies unjudged.
+ */
+function compileAnswers(
+  refusal: RefusalStatus,
+  keys: readonly string[],
+  how: { operation: Record<string, unknown>; pointer: string; dialect: SchemaDialect; readings: Readings },
+): DocumentedAnswers {
+  const compiled = new Map<string, Omit<DocumentedAnswer, 'key'>>();
+  const unchecked: UncheckedAnswer[] = [];
+  for (const key of answerKeys(keys, refusal.documented)) {
+    const body = responseBody(how.operation, how.pointer, key);
+    if (body === undefined) continue;
+    const problems: DocumentProblem[] = [];
+    const schema = compileFound(body, { subject: `a ${key} answer`, name: `${key} response`, ...how }, problems);
+    if (schema && problems.length === 0)
+      compiled.set(key, { pointer: body.pointer, mediaType: body.mediaType, compiled: schema });
+    else unchecked.push({ key, problems });
+  }
+  return documentedAnswers(refusal, keys, compiled, unchecked);
 }
 
 /** Compiles one schema found in the document, adding what it cannot honour to `problems`. */

@@ -147,7 +147,11 @@ function send(req: IncomingMessage, res: ServerResponse, outcome: Outcome, setti
   const close = mustCloseAfterAnswer(req, settings.bodyLimit);
   const head = answerHeaders(headers, settings.cors ? corsHeaders(req.headers) : undefined, close);
   const plant = !failed && isSuccessStatus(settings.served.contract.success, status);
-  const label = plant ? settings.served.plantContentType : settings.served.errorContentType;
+  const label = plant
+    ? settings.served.plantContentType
+    : failed
+      ? settings.served.errorContentTypeFor(status)
+      : settings.served.errorContentType;
   sendJson(res, status, body, head !== undefined && isEmpty(head) ? undefined : head, label);
   if (close) res.once('finish', () => req.socket.destroySoon());
   return status;

@@ -2,7 +2,9 @@ import {
   ContractError,
   parseExactJson,
   PROBLEMS,
+  stringifyExactJson,
   type Contract,
+  type DocumentedAnswer,
   type Problem,
   type SchemaCheck,
 } from '../contract/index.js';
@@ -34,8 +36,13 @@ export interface ServedContract {
    * optional one stays absent.
    */
   readonly plantBody: (accepted: AcceptedNewPlant) => string;
-  /** An Error body with this code and message, filled out to satisfy the document's Error schema. */
+  /**
+   * The body of a refusal with this code and message: an Error filled out to satisfy the document's Error
+   * schema, or, for a 4xx the document gives a body of its own (a 401 schema), a body valid under that.
+   */
   readonly errorBody: (failure: Pick<Problem, 'code' | 'message'>, status?: number) => string;
+  /** The Content-Type of a refusal with this status: the Error's, or the media type of its own documented body. */
+  readonly errorContentTypeFor: (status: number) => string;
   /** Operations the document declares that plantstore does not serve, e.g. `GET /plants`. */
   readonly notServed: readonly string[];
 }
@@ -44,6 +51,8 @@ export interface ServedContract {
 export interface ValidSamples {
   readonly plant: () => ExactJson | undefined;
   readonly error: () => ExactJson | undefined;
+  /** A valid body of a 4xx answer the document gives a schema of its own. */
+  readonly answer: (answer: DocumentedAnswer) => ExactJson | undefined;
 }
 
 const prepared = new WeakMap<Contract, ServedContract>();
@@ -63,7 +72,11 @@ export function serveContract(contract: Contract, samples: ValidSamples): Served
       plantContentType: answerContentType(contract.mediaTypes.plant),
       errorContentType: answerContentType(contract.mediaTypes.error),
       plantBody: createPlantProjection(contract, samples),
-      errorBody: createErrorWriter(contract, samples),
+      errorBody: withDocumentedAnswers(contract, samples, createErrorWriter(contract, samples)),
+      errorContentTypeFor: (status) => {
+        const answer = contract.answers.forStatus(status);
+        return answerContentType(answer ? answer.mediaType : contract.mediaTypes.error);
+      },
       notServed: contract.otherOperations,
     };
     prepared.set(contract, served);
@@ -164,6 +177,51 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
     );
   }
   return write;
+}
+
+/** The members of a documented body that take a refusal's words, in the order they are tried. */
+const MESSAGE_MEMBERS = ['message', 'detail', 'error_description', 'title'] as const;
+
+/**
+ * Refusals with a body of their own in the document (a 401 `{ "detail": ... }`) are written to its
+ * schema: the Error when that schema takes it, else a valid sample of the schema (fixed seed) with the
+ * refusal's message in each member that takes it. Decided once per documented response and code.
+ */
+function withDocumentedAnswers(
+  contract: Contract,
+  samples: ValidSamples,
+  writeError: ServedContract['errorBody'],
+): ServedContract['errorBody'] {
+  const templates = new Map<string, ((message: string) => string) | undefined>();
+  return (failure, status = contract.refusal.status) => {
+    const answer = contract.answers.forStatus(status);
+    if (answer === undefined) return writeError(failure, status);
+    const key = `${answer.key} ${failure.code}`;
+    if (!templates.has(key)) templates.set(key, answerTemplate(answer, samples, writeError(failure, status)));
+    const template = templates.get(key);
+    return template === undefined ? writeError(failure, status) : template(failure.message);
+  };
+}
+
+function answerTemplate(
+  answer: DocumentedAnswer,
+  samples: ValidSamples,
+  errorText: string,
+): ((message: string) => string) | undefined {
+  const fits = (text: string): boolean => answer.compiled.check(parseExactJson(text)).length === 0;
+  if (fits(errorText)) return undefined;
+  const sample = samples.answer(answer);
+  if (sample === undefined) return undefined;
+  const text = stringifyExactJson(sample);
+  if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) return () => text;
+  const withMessage = (names: readonly string[], message: string): string =>
+    stringifyExactJson({ ...sample, ...Object.fromEntries(names.map((name) => [name, message])) });
+  const members = MESSAGE_MEMBERS.filter((name) => fits(withMessage([name], 'A message.')));
+  if (members.length === 0) return () => text;
+  return (message) => {
+    const written = withMessage(members, message);
+    return fits(written) ? written : text;
+  };
 }
 
 /** The label of an answer the document gives `declared` (a JSON type): UTF-8 said for plain JSON, as before. */

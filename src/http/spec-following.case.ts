@@ -10,6 +10,7 @@ export const TEST_DOCUMENTS = {
   nullable: fileURLToPath(new URL('./test-documents/nullable-3.0.yaml', import.meta.url)),
   vendorMediaType: fileURLToPath(new URL('./test-documents/vendor-media-type.yaml', import.meta.url)),
   errorRefuses: fileURLToPath(new URL('./test-documents/error-refuses.yaml', import.meta.url)),
+  documentedRefusals: fileURLToPath(new URL('./test-documents/documented-refusals-3.1.yaml', import.meta.url)),
 } as const;
 
 /** A server of the project started on a document, with one accepted token. */
@@ -128,6 +129,38 @@ export function describeSpecFollowing(label: string, start: StartOnSpec): void {
 
     it('names the operations of the document it does not serve', () => {
       expect(server.notServed).toEqual(['GET /plants', 'DELETE /plants/{id}']);
+    });
+  });
+
+  describe(`${label} on a document that gives refusals bodies of their own`, () => {
+    let server: SpecServer;
+    let contract: Contract;
+    beforeAll(async () => {
+      contract = await loadContract(TEST_DOCUMENTS.documentedRefusals);
+      server = await start(TEST_DOCUMENTS.documentedRefusals, TOKEN);
+    });
+    afterAll(() => server.close());
+
+    it("answers a missing credential with the 401 body the document gives, with the refusal's message", async () => {
+      const response = await fetch(`${server.url}/plants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id":1,"name":"Fern"}',
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const answer = contract.answers.forStatus(401);
+      expect(answer?.compiled.check(parseExactJson(text))).toEqual([]);
+      expect(Object.keys(JSON.parse(text) as object)).toEqual(['detail']);
+      expect((JSON.parse(text) as { detail: string }).detail).toMatch(/\S/);
+    });
+
+    it('still refuses an invalid NewPlant with a 400 Error', async () => {
+      const reply = await post(server, '{"id":"1","name":"Fern"}');
+      expect(reply.status).toBe(400);
+      expect(contract.check.error(reply.json)).toEqual([]);
     });
   });
 

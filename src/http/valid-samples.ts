@@ -11,6 +11,7 @@ export function validSamples(contract: Contract): ValidSamples {
   return {
     plant: () => sampleOf(contract.compiled.plant.valid, FILL_SEED),
     error: () => sampleOf(contract.compiled.error.valid, FILL_SEED),
+    answer: (answer) => sampleOf(answer.compiled.valid, FILL_SEED),
   };
 }
 

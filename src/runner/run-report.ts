@@ -1,5 +1,6 @@
 import type { DispatchResult } from './execute.js';
 import { optionsNamedIn } from './option-text.js';
+import type { UncheckedAnswer } from '../contract/index.js';
 import type { ReplaySpec } from './replay.js';
 import type { CheckResult, CouldNotJudge, Report, Rerun, RunNote, RunVerdict } from './report.js';
 import type { RunSettings } from './run-settings.js';
@@ -69,6 +70,7 @@ export function runNotes(
 ): RunNote[] {
   return [
     ...untestedNotes(settings.contract.otherOperations),
+    ...uncheckedAnswerNotes(settings.contract.answers.unchecked),
     ...connectionNotes(settings.connectionLimit),
     ...replayNotes(settings.replay),
     ...targetNotes(traits),
@@ -86,6 +88,18 @@ function untestedNotes(operations: readonly string[]): RunNote[] {
       `Not tested: ${operations.join(', ')}. The document declares them; plantstore judges POST /plants, the contract's one operation.`,
     ),
   ];
+}
+
+function uncheckedAnswerNotes(unchecked: readonly UncheckedAnswer[]): RunNote[] {
+  return unchecked.map(({ key, problems }) =>
+    note(
+      'answer-unjudged',
+      `The bodies of ${key} answers are not judged${problems[0]?.pointer ? ` (at ${problems[0].pointer})` : ''}: ${
+        // The compiler's advice (rewrite the document) is for the schemas plantstore sends and expects.
+        problems[0]?.message.split(' plantstore refuses the document')[0] ?? 'its schema cannot be compiled.'
+      }`,
+    ),
+  );
 }
 
 function connectionNotes(connectionLimit: number | undefined): RunNote[] {
