@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
 import { idKeyOf } from '../contract/id-key.js';
 import { plantIdKey, readNewPlantBody } from '../contract/new-plant-request.js';
+import type { IdKey } from './id-memory.js';
 import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 
 let contract: Contract;
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 
 function context(knownToken?: string): IntentContext {
-  const seen = new Set<string>();
+  const seen = new Set<IdKey>();
   return {
     contract,
     ...(knownToken === undefined ? {} : { knownToken }),

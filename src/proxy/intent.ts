@@ -1,8 +1,8 @@
 import { checkMediaType, type Contract } from '../contract/index.js';
-import { idKeyOf } from '../contract/id-key.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
+import { idMemoryKey, type IdKey } from './id-memory.js';
 import type { ParameterBreak, ParameterReader } from './parameters.js';
 
 /** A request the proxy saw, as far as judging it needs. */
@@ -37,7 +37,7 @@ export interface IntentContext {
   /** PLANTSTORE_TOKEN, when set: a bearer token other than it is a wrong credential. */
   readonly knownToken?: string;
   /** Records an id sent through the proxy; true when it was sent before (its 200 may carry the stored plant). */
-  rememberId(id: string): boolean;
+  rememberId(id: IdKey): boolean;
   /** The document's header, query and cookie parameters, read from a request; absent when it declares none. */
   readonly readParameters?: ParameterReader;
 }
@@ -192,7 +192,7 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
       clientBreak: `sent ${what}, JSON whose meaning RFC 8259 (8.2) calls unpredictable`,
     };
   }
-  const idMayRepeat = context.rememberId(String(idKeyOf(read)));
+  const idMayRepeat = context.rememberId(idMemoryKey(read));
   const sent = read.parsed;
   const contentType = request.contentType ?? '';
   if (contentType === 'application/json') return { intent: { kind: 'valid', strings, idMayRepeat }, auth, sent };

@@ -21,6 +21,7 @@ import {
   type Forwarded,
 } from './forward.js';
 import { parameterReader } from './parameters.js';
+import { idMemory } from './id-memory.js';
 import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 import { Observations } from './observations.js';
 import { createRedactor, type Redactor } from './secrets.js';
@@ -286,25 +287,6 @@ class JudgedRequest implements ExchangeHooks {
   settled(forwarded: Forwarded): void {
     this.setup.state.settlements.add(this.setup, this.head, this.path, forwarded, this);
   }
-}
-
-/** Remembers up to `limit` ids (then forgets the oldest); answers whether an id was seen before. */
-export function idMemory(limit: number): (id: string) => boolean {
-  const ids = new Set<string>();
-  // The ids in the order they were first seen, in a ring: the oldest is found without an iterator.
-  const order: string[] = [];
-  let oldest = 0;
-  return (id) => {
-    if (ids.has(id)) return true;
-    if (order.length < limit) order.push(id);
-    else {
-      ids.delete(order[oldest] ?? '');
-      order[oldest] = id;
-      oldest = (oldest + 1) % limit;
-    }
-    ids.add(id);
-    return false;
-  };
 }
 
 /** The Error body of the proxy's own 502 or 504. */
