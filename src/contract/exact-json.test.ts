@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { LosslessNumber, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { JsonDepthError, JsonSyntaxError, numberText, parseExactJson, stringifyExactJson } from './exact-json.js';
+import {
+  JsonDepthError,
+  JsonSyntaxError,
+  numberText,
+  parsedFormOf,
+  parseExactJson,
+  stringifyExactJson,
+} from './exact-json.js';
 
 describe('parseExactJson', () => {
   it('keeps the digits of numbers beyond 2^53', () => {
@@ -31,6 +38,44 @@ describe('parseExactJson', () => {
     const value = parseExactJson('[1e400]') as unknown[];
     expect(value[0]).toBe(Number.MAX_VALUE);
     expect(numberText(value, 0)).toBe('1e400');
+  });
+
+  it('gives every parsed number the text it was written with, short integers included', () => {
+    // Short canonical integers are not kept (numberText answers String(value) for them): this pins
+    // that the answer is still the written text, through both parsers (a repeated key takes lossless-json).
+    const digits = fc.stringMatching(/^[0-9]{1,22}$/);
+    const numberText_ = fc.oneof(
+      fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 1e15 })).map(([minus, n]) => `${minus ? '-' : ''}${n}`),
+      fc.tuple(fc.boolean(), digits).map(([minus, d]) => `${minus ? '-' : ''}${d.replace(/^0+(?=.)/, '')}`),
+      fc
+        .tuple(fc.boolean(), digits, fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E+', 'e-'), digits)))
+        .map(
+          ([minus, whole, fraction, exponent]) =>
+            `${minus ? '-' : ''}${whole.replace(/^0+(?=.)/, '')}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : `${exponent[0]}${exponent[1]}`}`,
+        ),
+      fc.constantFrom('0', '-0', '-0.0', '1e2', '100', '999999999999999', '1000000000000000', '-999999999999999'),
+    );
+    fc.assert(
+      fc.property(numberText_, (text) => {
+        const plain = parseExactJson(`{"a":${text},"b":[${text}]}`) as Record<string, unknown>;
+        const lossless = parseExactJson(`{"a":${text},"a":${text},"b":[${text}]}`) as Record<string, unknown>;
+        for (const parsed of [plain, lossless]) {
+          expect(numberText(parsed, 'a')).toBe(text);
+          expect(numberText(parsed.b as object, 0)).toBe(text);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers no text for a value that is not a number, or not an integer of at most 15 digits', () => {
+    const value = { text: '5', big: 1e15, fraction: 0.5, negativeZero: -0, small: -42 };
+    expect(numberText(value, 'text')).toBeUndefined();
+    expect(numberText(value, 'big')).toBeUndefined();
+    expect(numberText(value, 'fraction')).toBeUndefined();
+    expect(numberText(value, 'negativeZero')).toBeUndefined();
+    expect(numberText(value, 'missing')).toBeUndefined();
+    expect(numberText(value, 'small')).toBe('-42');
   });
 
   it.each(['', '{', '{"a":1,}', "{'a':1}", '[1 2]', 'NaN', '{"a":"\u0001"}'])('rejects %j as malformed', (text) => {
@@ -74,4 +119,45 @@ describe('stringifyExactJson', () => {
       { numRuns: 3000, seed: 21 },
     );
   });
+
+  it("parsedFormOf gives what parsing the written text gives, numbers' texts included, or leaves it", () => {
+    let read = 0;
+    fc.assert(
+      fc.property(anyValue, (value) => {
+        const parsed = parsedFormOf(value);
+        if (parsed === undefined) return;
+        read++;
+        expectSameParse(parsed, parseExactJson(stringifyExactJson(value)));
+      }),
+      { numRuns: 3000, seed: 22 },
+    );
+    // Most generated values hold only what stringifyExactJson writes itself: those are read.
+    expect(read).toBeGreaterThan(1000);
+  });
+
+  it('parsedFormOf reads values nested as deep as parsing takes, and leaves deeper ones', () => {
+    const nested = (levels: number): unknown => (levels === 0 ? 1n : [nested(levels - 1)]);
+    expectSameParse(parsedFormOf(nested(256)), parseExactJson(stringifyExactJson(nested(256))));
+    expect(parsedFormOf(nested(257))).toBeUndefined();
+    expect(() => parseExactJson(stringifyExactJson(nested(257)))).toThrow(JsonDepthError);
+  });
 });
+
+/** The same value as parsing makes it: prototypes, own keys in order, numbers (`-0` apart) and their texts. */
+function expectSameParse(actual: unknown, expected: unknown): void {
+  if (expected === null || typeof expected !== 'object') {
+    expect(Object.is(actual, expected)).toBe(true);
+    return;
+  }
+  expect(typeof actual).toBe('object');
+  const got = actual as Record<string, unknown>;
+  const want = expected as Record<string, unknown>;
+  expect(Array.isArray(got)).toBe(Array.isArray(want));
+  expect(Object.getPrototypeOf(got)).toBe(Object.getPrototypeOf(want));
+  expect(Reflect.ownKeys(got)).toEqual(Reflect.ownKeys(want));
+  for (const key of Object.keys(want)) {
+    const at = Array.isArray(want) ? Number(key) : key;
+    expect(numberText(got, at)).toBe(numberText(want, at));
+    expectSameParse(got[key], want[key]);
+  }
+}

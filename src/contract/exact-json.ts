@@ -25,9 +25,36 @@ const numberTexts = new WeakMap<object, Map<string | number, string>>();
 /**
  * The digits a number was written with in the JSON text it was parsed from, given the object or
  * array that holds it and its key or index; `undefined` when that value was not a parsed number.
+ * An integer of at most 15 digits (not `-0`) reads as `String(value)`, the only way JSON writes it
+ * without a fraction or exponent, so its text is not kept (see {@link isShortCanonicalInteger}).
  */
 export function numberText(parent: object, key: string | number): string | undefined {
-  return numberTexts.get(parent)?.get(key);
+  const text = numberTexts.get(parent)?.get(key);
+  if (text !== undefined) return text;
+  const value = (parent as Record<string | number, unknown>)[key];
+  return typeof value === 'number' && isShortInteger(value) ? String(value) : undefined;
+}
+
+/** An integer that `String` writes with at most 15 digits and nothing else: exactly a double. */
+function isShortInteger(value: number): boolean {
+  return Number.isInteger(value) && Math.abs(value) < 1e15 && !Object.is(value, -0);
+}
+
+/**
+ * Whether a JSON number text is what `String` writes for its value: an optional minus and 1 to 15
+ * digits without a leading zero, not `-0`. Such a text is exact as a double, and {@link numberText}
+ * answers `String(value)` for it, so parsing need not keep it (most numbers of most bodies).
+ */
+export function isShortCanonicalInteger(text: string): boolean {
+  const start = text.charCodeAt(0) === 0x2d ? 1 : 0;
+  const digits = text.length - start;
+  if (digits < 1 || digits > 15) return false;
+  if (text.charCodeAt(start) === 0x30) return digits === 1 && start === 0;
+  for (let index = start; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 /**
@@ -112,6 +139,74 @@ function plainObjectText(object: Record<string, unknown>): string | undefined {
   return `${text}}`;
 }
 
+/**
+ * What `parseExactJson(stringifyExactJson(value))` returns, built from `value` without writing and
+ * reading its text: for the values {@link plainJsonText} writes itself (strings, numbers, booleans,
+ * null, bigints, lossless numbers, arrays, plain or prototype-less objects), nested no deeper than
+ * parsing takes; `undefined` for anything else, which only that round trip answers. The same values
+ * (objects without a prototype, keys in the same order) and the same {@link numberText} answers.
+ */
+export function parsedFormOf(value: unknown): unknown {
+  const parsed = parsedForm(value, 0);
+  return parsed === UNREAD ? undefined : parsed;
+}
+
+/** {@link parsedForm}'s answer for a value it leaves to the text round trip. */
+const UNREAD: unique symbol = Symbol('unread');
+
+function parsedForm(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      // JSON.stringify writes NaN and the infinities as null, -0 as 0.
+      return Number.isFinite(value) ? finiteNumber(JSON.stringify(value)) : null;
+    case 'bigint':
+      return finiteNumber(value.toString());
+    case 'object':
+      if (value === null) return null;
+      if (isLosslessNumber(value)) return finiteNumber(value.toString());
+      if (depth >= DEFAULT_MAX_DEPTH) return UNREAD;
+      if (Array.isArray(value)) return parsedArray(value, depth + 1);
+      return isPlainRecord(value) ? parsedObject(value, depth + 1) : UNREAD;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return UNREAD;
+  }
+}
+
+function parsedArray(source: readonly unknown[], depth: number): unknown[] | typeof UNREAD {
+  const array: unknown[] = [];
+  for (let index = 0; index < source.length; index++) {
+    const item = parsedForm(source[index], depth);
+    if (item === UNREAD) return UNREAD;
+    keepNumberText(array, index, source[index]);
+    array.push(item);
+  }
+  return array;
+}
+
+function parsedObject(source: Record<string, unknown>, depth: number): Record<string, unknown> | typeof UNREAD {
+  const object = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const item = parsedForm(source[key], depth);
+    if (item === UNREAD) return UNREAD;
+    keepNumberText(object, key, source[key]);
+    // A null prototype makes `__proto__` and `constructor` ordinary keys.
+    object[key] = item;
+  }
+  return object;
+}
+
+/** Remembers the text {@link plainJsonText} writes for a number member, as parsing it would. */
+function keepNumberText(parent: object, key: string | number, value: unknown): void {
+  if (typeof value === 'bigint') remember(parent, key, value.toString());
+  else if (typeof value === 'number' && Number.isFinite(value)) remember(parent, key, JSON.stringify(value));
+  else if (isLosslessNumber(value)) remember(parent, key, value.toString());
+}
+
 /** An object lossless-json writes member by member: no class, no `toJSON`. */
 function isPlainRecord(value: object): value is Record<string, unknown> {
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -143,6 +238,7 @@ function toPlain(value: unknown): unknown {
 }
 
 function remember(parent: object, key: string | number, text: string): void {
+  if (isShortCanonicalInteger(text)) return;
   let texts = numberTexts.get(parent);
   if (!texts) {
     texts = new Map();

@@ -110,28 +110,27 @@ class PlainParser {
   }
 
   string(): string {
+    const { text } = this;
     const start = this.at;
-    // Most strings hold no quote, backslash or control character: skip them in one regex step.
-    UNREMARKABLE.lastIndex = start + 1;
-    UNREMARKABLE.test(this.text);
-    if (this.text.charCodeAt(UNREMARKABLE.lastIndex) === 0x22) {
-      this.at = UNREMARKABLE.lastIndex + 1;
-      return this.text.slice(start + 1, UNREMARKABLE.lastIndex);
-    }
+    let at = start + 1;
     let escaped = false;
-    for (let at = start + 1; at < this.text.length; at++) {
-      const code = this.text.charCodeAt(at);
+    // Runs without a quote, backslash or control character are skipped in one regex step each; an
+    // escape's character is skipped unread (JSON.parse of the whole string judges it).
+    for (;;) {
+      if (at >= text.length) throw NOT_PLAIN_ERROR;
+      UNREMARKABLE.lastIndex = at;
+      UNREMARKABLE.test(text);
+      at = UNREMARKABLE.lastIndex;
+      const code = text.charCodeAt(at);
       if (code === 0x22) {
         this.at = at + 1;
-        return escaped ? this.escapedString(start) : this.text.slice(start + 1, at);
+        return escaped ? this.escapedString(start) : text.slice(start + 1, at);
       }
-      if (code < 0x20) throw NOT_PLAIN_ERROR;
-      if (code === 0x5c) {
-        escaped = true;
-        at++;
-      }
+      // A control character, or the end of the text.
+      if (code !== 0x5c) throw NOT_PLAIN_ERROR;
+      escaped = true;
+      at += 2;
     }
-    throw NOT_PLAIN_ERROR;
   }
 
   private escapedString(start: number): string {
