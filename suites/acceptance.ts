@@ -27,13 +27,7 @@ import {
   type Verdict,
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
-import {
-  isRefusalStatus,
-  isSuccessStatus,
-  numberText,
-  parseExactJson,
-  type SuccessStatus,
-} from '../src/contract/index.js';
+import { isRefusalStatus, isSuccessStatus, numberText, type SuccessStatus } from '../src/contract/index.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
 import {
   echoedProperties,
@@ -42,7 +36,8 @@ import {
   located,
   type EchoedProperties,
 } from '../src/runner/echo-compare.js';
-import { notJsonDefect } from '../src/runner/defects.js';
+import { DOUBLES_DEFECT, notJsonDefect, roundedAt } from '../src/runner/defects.js';
+import { readSentBody } from '../src/runner/generate/sent-bodies.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -235,7 +230,7 @@ function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | u
   const { body } = plan;
   if (body === null) return undefined;
   try {
-    const value = parseExactJson(body);
+    const value = readSentBody(body);
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;
@@ -322,7 +317,10 @@ export const echo = defineCheck({
     const echoedHere = echoedProperties(contract);
     for (const field of echoedHere.echoed) {
       const problem = echoProblem(field, sent, { plant, status }, echoedHere);
-      if (problem !== undefined) return fail(problem, { defect: `"${field}" not echoed as sent` });
+      if (problem !== undefined)
+        return fail(problem, {
+          defect: roundedAt(sent, plant, field) ? DOUBLES_DEFECT : `"${field}" not echoed as sent`,
+        });
     }
     return PASS;
   },

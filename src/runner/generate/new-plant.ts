@@ -4,6 +4,7 @@ import type { ExactJson } from '../../contract/schema/index.js';
 import { withClaim, type FreshIds } from './fresh-ids.js';
 import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
 import { int64IdArbitrary, type IdShape } from './int64-id.js';
+import { noteWrittenBody } from './sent-bodies.js';
 
 /**
  * A NewPlant before its ids are made fresh: what fast-check generates and shrinks. `value` comes
@@ -113,6 +114,7 @@ export function renderPlant(
   });
   for (const key of raw.keys()) define(body, key, `${RAW}${key}`);
   let text = stringifyExactJson(body);
+  if (raw.size === 0) noteWrittenBody(text, body);
   for (const [key, json] of raw) text = text.replace(JSON.stringify(`${RAW}${key}`), () => json);
   return { text, strings: stringsOf(body, raw), ids, idMayRepeat };
 }

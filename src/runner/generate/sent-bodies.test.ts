@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadContract, numberText, parseExactJson } from '../../contract/index.js';
+import { createFreshIds } from './fresh-ids.js';
+import { newPlantArbitrary, renderPlant } from './new-plant.js';
+import { noteWrittenBody, readSentBody } from './sent-bodies.js';
+
+const DOCUMENTS = ['02-name-pattern.yaml', '05-measures.yaml'].map((name) =>
+  fileURLToPath(new URL(`../../fixtures/documents/${name}`, import.meta.url)),
+);
+
+/** The same value as parsing makes it: prototypes, own keys in order, numbers (`-0` apart) and their texts. */
+function expectSameParse(actual: unknown, expected: unknown): void {
+  if (expected === null || typeof expected !== 'object') {
+    expect(Object.is(actual, expected)).toBe(true);
+    return;
+  }
+  const got = actual as Record<string, unknown>;
+  const want = expected as Record<string, unknown>;
+  expect(Array.isArray(got)).toBe(Array.isArray(want));
+  expect(Object.getPrototypeOf(got)).toBe(Object.getPrototypeOf(want));
+  expect(Reflect.ownKeys(got)).toEqual(Reflect.ownKeys(want));
+  for (const key of Object.keys(want)) {
+    const at = Array.isArray(want) ? Number(key) : key;
+    expect(numberText(got, at)).toBe(numberText(want, at));
+    expectSameParse(got[key], want[key]);
+  }
+}
+
+describe('readSentBody', () => {
+  it.each([undefined, ...DOCUMENTS])('reads a rendered NewPlant of %s as parsing its text does', async (spec) => {
+    const contract = await loadContract(spec);
+    const fresh = createFreshIds('5e17');
+    let index = 0;
+    fc.assert(
+      fc.property(newPlantArbitrary(contract), (draft) => {
+        const { text } = renderPlant(draft, fresh, `sent-bodies:${index++}`);
+        expectSameParse(readSentBody(text), parseExactJson(text));
+      }),
+      { numRuns: 700, seed: 5 },
+    );
+  });
+
+  it('reads a body rendered lately from the value it was written from, and any other text by parsing it', () => {
+    // A note that does not match its text shows which way the body was read.
+    noteWrittenBody('{"id":1}', { id: 2n });
+    expect(readSentBody('{"id":1}')).toEqual({ id: 2 });
+    expect(readSentBody('{"id":3}')).toEqual({ id: 3 });
+    for (let index = 0; index < 200; index++) noteWrittenBody(`{"n":${index}}`, { n: BigInt(index) });
+    expect(readSentBody('{"id":1}')).toEqual({ id: 1 });
+  });
+
+  it('throws for a text that is not JSON, as parsing does', () => {
+    expect(() => readSentBody('{"id":')).toThrow(/./);
+  });
+});
