@@ -117,7 +117,8 @@ function judgedAsLabelled(schema: CompiledSchema, variant: ValueVariant, value: 
     found.length > 0 &&
     found.every(
       (violation) =>
-        violation.keyword === (variant.judgedAs ?? variant.keyword) && violation.pointer === variant.pointer,
+        violation.keyword === (variant.judgedAs ?? variant.keyword) &&
+        violation.pointer === (variant.judgedAt ?? variant.pointer),
     )
   );
 }
@@ -400,6 +401,50 @@ describe('OpenAPI 3.0 nullable', () => {
     expect(invalid).not.toContain(null);
     const plain = compileSchema({ type: 'string' }, { dialect: 'openapi-3.1', subject: 'a tag' });
     expect(plain.check(null).map((v) => v.keyword)).toEqual(['type']);
+  });
+});
+
+describe('keywords inside anyOf and oneOf branches', () => {
+  const named = (schema: CompiledSchema, valid: boolean) =>
+    [...schema.boundaries, ...schema.invalid]
+      .filter((variant) => variant.valid === valid)
+      .map((variant) => `${variant.keyword} ${variant.pointer} as ${variant.judgedAs ?? ''} ${variant.judgedAt ?? ''}`);
+
+  test("pydantic's optional constrained field gets its edges and breaks, judged as the anyOf", () => {
+    const tag = { anyOf: [{ type: 'string', maxLength: 30 }, { type: 'null' }], title: 'Tag' };
+    const schema = compileSchema(
+      { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, tag } },
+      { dialect: 'openapi-3.1', subject: 'a NewPlant' },
+    );
+    expect(named(schema, true)).toContain('maxLength /tag as anyOf ');
+    expect(named(schema, false)).toContain('maxLength /tag as anyOf ');
+    const tooLong = schema.invalid.find((variant) => variant.keyword === 'maxLength') as ValueVariant;
+    for (const value of fc.sample(tooLong.arbitrary, { numRuns: 10, seed: 4 })) {
+      expect([...((value as Record<string, unknown>).tag as string)]).toHaveLength(31);
+    }
+  });
+
+  test('a oneOf of kinds gets the bounds and required members of each kind, judged as the oneOf at the body', () => {
+    const kind = (name: string, own: Record<string, unknown>, required: string) => ({
+      type: 'object',
+      required: ['id', 'kind', required],
+      properties: { id: { type: 'integer' }, kind: { enum: [name] }, ...own },
+    });
+    const schema = compileSchema(
+      {
+        oneOf: [
+          kind('tree', { heightM: { type: 'number', minimum: 0.1, maximum: 120 } }, 'heightM'),
+          kind('herb', { aromatic: { type: 'boolean' } }, 'aromatic'),
+        ],
+      },
+      { dialect: 'openapi-3.0', subject: 'a NewPlant' },
+    );
+    const invalid = named(schema, false);
+    expect(invalid).toContain('maximum /heightM as oneOf ');
+    expect(invalid).toContain('required /aromatic as oneOf ');
+    expect(named(schema, true)).toContain('maximum /heightM as oneOf ');
+    const wrongType = schema.invalid.filter((variant) => variant.keyword === 'type' && variant.pointer === '');
+    expect(wrongType).toEqual([]);
   });
 });
 

@@ -56,6 +56,11 @@ export interface ValueVariant {
   readonly judgedAs?: string;
   /** JSON pointer of the instance location it applies to (`/tag`, `` for the whole value). */
   readonly pointer: string;
+  /**
+   * Where the check reports it, when not `pointer`: a keyword broken inside a branch of `anyOf`/`oneOf` is
+   * reported as that combinator (`judgedAs`) at the place of the value the branches are alternatives for.
+   */
+  readonly judgedAt?: string;
   /** JSON pointer of the keyword in the (canonical) schema, e.g. `/properties/tag/maxLength`. */
   readonly schemaPointer: string;
   /** True for a value the schema accepts (a boundary just inside), false for one it refuses. */

@@ -6,6 +6,7 @@ import { asParsed, exactObject } from './json.js';
 import { childPointer } from './keywords.js';
 import { tupleArbitraries } from './array-variants.js';
 import { candidatesAt, type Candidate } from './leaf-variants.js';
+import { mergeSchemas } from './merge.js';
 import { validArbitrary } from './valid.js';
 import { frameInside, NO_FRAME, sampleInFrame, type Frame } from './frame-sample.js';
 
@@ -48,14 +49,20 @@ export function variantsOf(
   const rootValid = generating.options.integer === undefined ? valid : validArbitrary(root, rootPlace(), context);
   const boundaries: ValueVariant[] = [];
   const invalid: ValueVariant[] = [];
-  const visit = (site: Site, depth: number): void => {
+  const visit = (site: Site, depth: number, judged?: Judged): void => {
     for (const candidate of candidatesAt(site, context)) {
-      const variant = realise(candidate, site, context, check, sample);
+      // At a branch itself, a value of another type is the combinator's own "matching none" variant.
+      if (judged?.pointer === site.place.pointer && candidate.keyword === 'type') continue;
+      const variant = realise(candidate, site, context, check, sample, judged);
       if (variant === undefined) continue;
       if (candidate.boundary) boundaries.push(variant);
       if (!variant.valid) invalid.push(variant);
     }
-    if (depth < MAX_DEPTH) for (const child of childSites(site, context)) visit(child, depth + 1);
+    if (depth >= MAX_DEPTH) return;
+    for (const child of childSites(site, context)) visit(child, depth + 1, judged);
+    for (const [branch, keyword] of branchSites(site, context)) {
+      visit(branch, depth + 1, judged ?? { keyword, pointer: site.place.pointer });
+    }
   };
   if (rootValid !== null) {
     visit({ schema: root, place: rootPlace(), valid: rootValid, whole: (leaf) => leaf, frame: NO_FRAME }, 0);
@@ -67,6 +74,15 @@ function rootPlace(): Place {
   return { schemaPointer: '', pointer: '', refs: [] };
 }
 
+/**
+ * How the check reports a keyword broken inside a branch of `anyOf`/`oneOf`: as the combinator, at the
+ * place of the value the branches are alternatives for (ajv reports no branch's own keyword).
+ */
+interface Judged {
+  readonly keyword: 'anyOf' | 'oneOf';
+  readonly pointer: string;
+}
+
 /** A candidate as a variant whose values are all of its class, or `undefined` when they cannot be. */
 function realise(
   candidate: Candidate,
@@ -74,15 +90,15 @@ function realise(
   context: Context,
   check: SchemaCheck,
   sample: SiteSampler,
+  judged?: Judged,
 ): ValueVariant | undefined {
+  const reported = judged?.keyword ?? candidate.judgedAs ?? candidate.keyword;
+  const at = judged?.pointer ?? candidate.pointer;
   const expected = (violations: Violation[]): boolean =>
     candidate.valid
       ? violations.length === 0
       : violations.length > 0 &&
-        violations.every(
-          (violation) =>
-            violation.keyword === (candidate.judgedAs ?? candidate.keyword) && violation.pointer === candidate.pointer,
-        );
+        violations.every((violation) => violation.keyword === reported && violation.pointer === at);
   try {
     const tries = 6;
     const arbitrary = context.filtered(
@@ -93,11 +109,13 @@ function realise(
       1,
       sample(site, candidate.leaf, tries),
     );
-    const { keyword, judgedAs, pointer, schemaPointer, valid, label } = candidate;
+    const { keyword, pointer, schemaPointer, valid, label } = candidate;
+    const judgedAs = judged?.keyword ?? candidate.judgedAs;
     return {
       keyword,
       ...(judgedAs === undefined ? {} : { judgedAs }),
       pointer,
+      ...(judged === undefined || judged.pointer === pointer ? {} : { judgedAt: judged.pointer }),
       schemaPointer,
       valid,
       label,
@@ -142,6 +160,46 @@ function childSites(site: Site, context: Context): Site[] {
     }
   }
   return sites;
+}
+
+/**
+ * Each branch of the site's `anyOf`/`oneOf` (not one standing for an `if`/`then`/`else`) merged with the
+ * rest of the site's schema, as a site of its own at the same place: the keywords inside a branch get
+ * their boundaries and one-keyword breaks too (pydantic's `anyOf: [{type: string, maxLength: 30},
+ * {type: "null"}]` for an optional constrained field, a `oneOf` of kinds). A value breaking one branch's
+ * keyword is kept only where no other branch takes it (`realise` sees the combinator fail).
+ */
+function branchSites(site: Site, context: Context): [Site, 'anyOf' | 'oneOf'][] {
+  const sites: [Site, 'anyOf' | 'oneOf'][] = [];
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const list = site.schema[keyword];
+    if (!Array.isArray(list) || (keyword === 'anyOf' && context.canonical.conditionals.has(list))) continue;
+    const base: Node = { ...site.schema };
+    delete base[keyword];
+    list.forEach((branch: unknown, index) => {
+      const resolved = dereferenced(branch, context);
+      const merged = resolved === undefined ? undefined : mergeSchemas(base, resolved);
+      if (merged === undefined || merged === 'conflict' || typeof merged !== 'object') return;
+      const place: Place = {
+        ...site.place,
+        schemaPointer: childPointer(childPointer(site.place.schemaPointer, keyword), index),
+      };
+      const valid = safeValid(merged, place, context);
+      if (valid !== undefined) sites.push([{ ...site, schema: merged, place, valid }, keyword]);
+    });
+  }
+  return sites;
+}
+
+/** A branch as a schema object, a lone local `$ref` read through to its definition. */
+function dereferenced(branch: unknown, context: Context): Node | undefined {
+  if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) return undefined;
+  const node = branch as Node;
+  if (typeof node.$ref !== 'string') return node;
+  if (Object.keys(node).length > 1) return undefined;
+  const name = decodeURIComponent(node.$ref.replace(/^#\/\$defs\//, ''));
+  const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
+  return typeof target === 'object' && target !== null ? target : undefined;
 }
 
 /** The site of each `prefixItems` position and of the first `items` after them, set in otherwise valid tuples. */
