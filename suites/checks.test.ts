@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
 import type { Exchange } from '../src/runner/http/client.js';
+import { DOUBLES_DEFECT } from '../src/runner/defects.js';
 import type { Intent, WrittenAs } from '../src/runner/probe.js';
 import type { RecordedResponse } from '../src/runner/report.js';
 import { echo, integerSpellingsCheck, positiveAcceptance } from './acceptance.js';
@@ -338,6 +339,60 @@ describe('response checks', () => {
     expect(outcome(documentedStatus, exchange(VALID, 415, ''))).toBe('fail');
     expect(outcome(documentedStatus, exchange(VALID, 307, ''))).toBe('fail');
     expect(outcome(documentedStatus, exchange({ kind: 'invalid-body', what: 'x' }, 422, ''))).toBe('fail');
+  });
+});
+
+describe('ids through floating point', () => {
+  const PLANT_ID = fileURLToPath(new URL('../src/fixtures/documents/13-plant-returns-id.yaml', import.meta.url));
+  const sentWith = (intent: Intent, sent: string, status: number, answer: string): Exchange => {
+    const base = exchange(intent, status, answer);
+    return { ...base, plan: { ...base.plan, body: sent }, request: { ...base.request, body: sent } };
+  };
+
+  it('echo, response-schema and negative-rejection name one defect when numbers come back rounded through a double', async () => {
+    const ctx = { ...context, contract: await loadContract(PLANT_ID) };
+    const valid = sentWith(
+      VALID,
+      '{"id":9223372036854775807,"name":"Fern"}',
+      200,
+      '{"id":9223372036854776000,"name":"Fern"}',
+    );
+    const overflow: Intent = {
+      kind: 'invalid-body',
+      what: '"id" holds 9223372036854775808: id one above the int64 maximum 9223372036854775807 (keyword format)',
+    };
+    const accepted = sentWith(
+      overflow,
+      '{"id":9223372036854775808,"name":"Fern"}',
+      200,
+      '{"id":9223372036854776000,"name":"Fern"}',
+    );
+    const defects = [
+      echo.judge(valid, ctx, [valid])?.defect,
+      responseSchema.judge(valid, ctx, [valid])?.defect,
+      negativeRejection.judge(accepted, ctx, [accepted])?.defect,
+      responseSchema.judge(accepted, ctx, [accepted])?.defect,
+    ];
+    expect(defects).toEqual(Array(4).fill(DOUBLES_DEFECT));
+  });
+
+  it('keeps their own defects when the digits come back as sent or differ otherwise', async () => {
+    const ctx = { ...context, contract: await loadContract(PLANT_ID) };
+    const overflow: Intent = {
+      kind: 'invalid-body',
+      what: '"id" holds 9223372036854775808: id one above the int64 maximum 9223372036854775807 (keyword format)',
+    };
+    const exact = sentWith(
+      overflow,
+      '{"id":9223372036854775808,"name":"Fern"}',
+      200,
+      '{"id":9223372036854775808,"name":"Fern"}',
+    );
+    expect(negativeRejection.judge(exact, ctx, [exact])?.defect).toBe(
+      'an invalid body ("id" holds #: id one above the int# maximum # (keyword format)) accepted',
+    );
+    const other = sentWith(VALID, '{"id":9223372036854775807,"name":"Fern"}', 200, '{"id":1,"name":"Fern"}');
+    expect(echo.judge(other, ctx, [other])?.defect).toBe('"id" not echoed as sent');
   });
 });
 

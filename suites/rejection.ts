@@ -10,12 +10,14 @@ import {
   isServerError,
   isSuccess,
   PASS,
+  responseJson,
   warn,
   wrongMediaTypes,
+  type Exchange,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
-import { requestKind, statusDefect } from '../src/runner/defects.js';
+import { isRefusalStatus, parseExactJson, type RefusalStatus } from '../src/contract/index.js';
+import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect } from '../src/runner/defects.js';
 
 /**
  * The defect of a request the target should have refused and accepted: for an invalid body, its kind;
@@ -86,13 +88,33 @@ export const negativeRejection = defineCheck({
     if (isSuccess(status))
       return fail(
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
-        { defect: `${requestKind(plan, true)} accepted` },
+        { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
     return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
       defect: statusDefect(status, plan),
     });
   },
 });
+
+/** The place an invalid body breaks, as its description names it first: `"id" holds 9223372036854775808: ...`, `"id" set to 2^53+N.5`. */
+const BROKEN_PLACE = /^"([^"]+)" (?:holds|set to) /;
+
+/**
+ * Whether the number an accepted invalid body breaks came back rounded through a double (2^63 echoed
+ * as 9223372036854776000): a target reading numbers as doubles cannot tell it from 2^63-1, so the
+ * acceptance is that one defect's, not a missing range check's.
+ */
+function brokenNumberRounded(exchange: Exchange): boolean {
+  const { intent, body } = exchange.plan;
+  const place = intent.kind === 'invalid-body' ? BROKEN_PLACE.exec(intent.what)?.[1] : undefined;
+  const answer = place === undefined || body === null ? undefined : responseJson(exchange);
+  if (place === undefined || body === null || !answer?.ok) return false;
+  try {
+    return roundedAt(parseExactJson(body), answer.value, place);
+  } catch {
+    return false;
+  }
+}
 
 /** What the document says a refused request is answered with: the contract's rule 2, or the document's own Error status. */
 function refusalRule(refusal: RefusalStatus): string {

@@ -17,12 +17,14 @@ import {
   carriesError,
   isRefusalStatus,
   isSuccessStatus,
+  parseExactJson,
   type Contract,
   type RefusalStatus,
   type SchemaCheck,
   type SuccessStatus,
+  type Violation,
 } from '../src/contract/index.js';
-import { labelDefect, notJsonDefect, statusDefect } from '../src/runner/defects.js';
+import { DOUBLES_DEFECT, labelDefect, notJsonDefect, roundedAt, statusDefect } from '../src/runner/defects.js';
 import { acceptedDefect } from './rejection.js';
 
 /** What an answer with `status` must carry: the Plant, the Error, another documented body, or nothing judged. */
@@ -63,19 +65,34 @@ export const responseSchema = defineCheck({
     const accepted =
       success &&
       (intent.kind === 'invalid-body' || intent.kind === 'media-type' || intent.kind === 'invalid-parameter');
+    const rounded = success && roundedPlace(exchange.plan.body, body.value, violations);
     return fail(
       `The ${status} body is not ${valid(schema)}: ${violations
         .map((v) => v.message)
         .slice(0, 3)
         .join('; ')}.`,
       {
-        defect: accepted
-          ? acceptedDefect(exchange.plan)
-          : `the ${status} body is not ${valid(schema)} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
+        defect: rounded
+          ? DOUBLES_DEFECT
+          : accepted
+            ? acceptedDefect(exchange.plan)
+            : `the ${status} body is not ${valid(schema)} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
       },
     );
   },
 });
+
+/** Whether a violation of the Plant is a number of the request that came back rounded through a double. */
+function roundedPlace(sent: string | null, answered: unknown, violations: readonly Violation[]): boolean {
+  if (sent === null) return false;
+  let request: unknown;
+  try {
+    request = parseExactJson(sent);
+  } catch {
+    return false;
+  }
+  return violations.some(({ field }) => roundedAt(request, answered, field));
+}
 
 /** What an answer carries: `a Plant`, `an Error`, `the body its 401 response documents`. */
 function carried(schema: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { requestKind, shapeOf } from './defects.js';
+import { parseExactJson } from '../contract/exact-json.js';
+import { requestKind, roundedAt, roundedThroughDouble, shapeOf } from './defects.js';
 import type { PlannedRequest } from './probe.js';
 
 describe('shapeOf', () => {
@@ -35,5 +36,37 @@ describe('requestKind', () => {
     expect(requestKind(variant('integer-spelling'))).toBe('a valid NewPlant with its id written as 1.0, 1e2 or -0');
     expect(requestKind(variant('scheme'))).toBe('a valid NewPlant with its auth scheme in another letter case');
     expect(requestKind(variant('media-type'))).toBe('a valid NewPlant with its media type written another way');
+  });
+});
+
+describe('double rounding', () => {
+  it('recognises a number beyond 2^53 answered as another number that is the same double', () => {
+    expect(roundedThroughDouble('9223372036854775807', '9223372036854776000')).toBe(true);
+    expect(roundedThroughDouble('9223372036854775807', '9.223372036854776e18')).toBe(true);
+    expect(roundedThroughDouble('9223372036854775808', '9223372036854776000')).toBe(true);
+    expect(roundedThroughDouble('9007199254740993.5', '9007199254740994')).toBe(true);
+    expect(roundedThroughDouble('-9007199254740993', '-9007199254740992')).toBe(true);
+  });
+
+  it('is not fooled by the same value written another way, by safe numbers or by other values', () => {
+    expect(roundedThroughDouble('9007199254740993', '9007199254740993.0')).toBe(false);
+    expect(roundedThroughDouble('9223372036854775807', '9223372036854775807')).toBe(false);
+    expect(roundedThroughDouble('92233720368547758070', '9223372036854775807e1')).toBe(false);
+    expect(roundedThroughDouble('12', '12.0')).toBe(false);
+    expect(roundedThroughDouble('9007199254740992', '9007199254740992')).toBe(false);
+    expect(roundedThroughDouble('9223372036854775807', '9223372036854774784')).toBe(false);
+    expect(roundedThroughDouble('1.5', '1')).toBe(false);
+  });
+
+  it('looks at the place named: a member, a nested path, an array item', () => {
+    const sent = parseExactJson('{"id":9223372036854775807,"care":{"leaves":[1,9007199254740993]},"n":1}');
+    const answered = parseExactJson('{"id":9223372036854776000,"care":{"leaves":[1,9007199254740992]},"n":1}');
+    expect(roundedAt(sent, answered, 'id')).toBe(true);
+    expect(roundedAt(sent, answered, 'care.leaves.1')).toBe(true);
+    expect(roundedAt(sent, answered, 'care.leaves[1]')).toBe(true);
+    expect(roundedAt(sent, answered, 'care.leaves.0')).toBe(false);
+    expect(roundedAt(sent, answered, 'n')).toBe(false);
+    expect(roundedAt(sent, answered, 'missing')).toBe(false);
+    expect(roundedAt(sent, parseExactJson('{"id":"9223372036854776000"}'), 'id')).toBe(false);
   });
 });

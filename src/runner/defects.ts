@@ -1,3 +1,4 @@
+import { numberText } from '../contract/exact-json.js';
 import { mediaTypeEssence } from '../contract/media-types.js';
 import type { PlannedRequest, WrittenAs } from './probe.js';
 
@@ -80,4 +81,65 @@ export function withoutQuotedValues(text: string): string {
 /** A description with its generated values (numbers, quoted text) replaced. */
 export function shapeOf(what: string): string {
   return withoutQuotedValues(what).replace(NUMBER, '#');
+}
+
+/**
+ * The one defect of a target that reads JSON numbers as IEEE doubles (JavaScript's `JSON.parse`, Go's
+ * `interface{}`, Python's float): integers beyond 2^53 come back with other digits. The echo, the Plant's
+ * int64 range and an accepted 2^63 all show it; it is one root cause, so they name one defect.
+ */
+export const DOUBLES_DEFECT = 'integers beyond 2^53 go through floating point (digits lost)';
+
+const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+const SAFE = 2 ** 53;
+
+/** A JSON number's exact value in one spelling (`-12e3` for -12000, -12000.0 and -1.2e4), for equality. */
+function exactDecimal(text: string): string | undefined {
+  const match = NUMBER_TEXT.exec(text);
+  if (match === null) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return '0';
+  const trimmed = digits.replace(/0+$/, '');
+  const power = BigInt(exponent) - BigInt(fraction.length) + BigInt(digits.length - trimmed.length);
+  return `${sign}${trimmed}e${power}`;
+}
+
+/**
+ * Whether `answered` is `sent` rounded through a double: `sent` a number beyond 2^53 (`9223372036854775807`,
+ * `9007199254740993.5`), `answered` another value (`9223372036854776000`, `9.223372036854776e18`) that is
+ * the same double.
+ */
+export function roundedThroughDouble(sent: string, answered: string): boolean {
+  if (sent === answered || !(Math.abs(Number(sent)) >= SAFE) || Number(sent) !== Number(answered)) return false;
+  const [one, two] = [exactDecimal(sent), exactDecimal(answered)];
+  return one !== undefined && two !== undefined && one !== two;
+}
+
+/**
+ * Whether the number at `path` (`id`, `care.leaves`, `photos[0].width`: a violation's or an invalid
+ * body's field) came back rounded through a double.
+ */
+export function roundedAt(sent: unknown, answered: unknown, path: string): boolean {
+  const keys = path.split(/\.|(?=\[)/).map((part) => (/^\[\d+\]$/.test(part) ? part.slice(1, -1) : part));
+  let [one, two] = [sent, answered];
+  for (const key of keys.slice(0, -1)) {
+    if (!isContainer(one) || !isContainer(two)) return false;
+    [one, two] = [one[key], two[key]];
+  }
+  const last = keys.at(-1);
+  if (!last || !isContainer(one) || !isContainer(two) || !Object.hasOwn(one, last) || !Object.hasOwn(two, last))
+    return false;
+  if (typeof one[last] !== 'number' || typeof two[last] !== 'number') return false;
+  // Numbers of arrays are remembered by index, of objects by name.
+  const [sentText, answeredText] = [numberText(one, memberKey(one, last)), numberText(two, memberKey(two, last))];
+  return sentText !== undefined && answeredText !== undefined && roundedThroughDouble(sentText, answeredText);
+}
+
+function memberKey(container: object, key: string): string | number {
+  return Array.isArray(container) ? Number(key) : key;
+}
+
+function isContainer(value: unknown): value is Record<string | number, unknown> {
+  return value !== null && typeof value === 'object';
 }
