@@ -14,6 +14,7 @@ import {
   requestFraming,
   responseFraming,
   type BodyReader,
+  type ContentSink,
   type Framing,
   type RequestHead,
   type ResponseHead,
@@ -242,7 +243,8 @@ class ClientConnection implements Watched {
 function skipBlankLines(bytes: Buffer | null): Buffer | null {
   let start = 0;
   while (bytes !== null && start < bytes.length && (bytes[start] === 0x0d || bytes[start] === 0x0a)) start++;
-  return bytes === null || start === bytes.length ? null : bytes.subarray(start);
+  if (bytes === null || start === bytes.length) return null;
+  return start === 0 ? bytes : bytes.subarray(start);
 }
 
 /** Transport failures that mean the upstream stayed silent (504) rather than unreachable (502). */
@@ -306,7 +308,7 @@ class ExchangeInFlight implements UpstreamUser {
     this.over = over;
     const expect = headerValue(this.head.rawHeaders, 'expect');
     if (expect?.toLowerCase() === '100-continue') this.client.write('HTTP/1.1 100 Continue\r\n\r\n');
-    const taken = this.requestReader.take(rest, (content) => this.requestBody.add(content));
+    const taken = this.requestReader.take(rest, this.requestBody);
     if (taken < 0) return this.brokenBody(rest.length);
     const headText = this.upstreamHead();
     this.toUpstream(taken === 0 ? headText : withHead(headText, rest.subarray(0, taken)));
@@ -387,7 +389,7 @@ class ExchangeInFlight implements UpstreamUser {
 
   /** More of the request's body: sent on as it came; how many bytes belonged to it. */
   requestBytes(bytes: Buffer): number {
-    const taken = this.requestReader.take(bytes, (content) => this.requestBody.add(content));
+    const taken = this.requestReader.take(bytes, this.requestBody);
     if (taken < 0) return this.brokenBody(bytes.length);
     if (taken > 0) this.toUpstream(bytes.subarray(0, taken));
     // A request waiting for a connection is held in memory: the client waits too.
@@ -482,16 +484,23 @@ class ExchangeInFlight implements UpstreamUser {
     const reader = this.responseReader;
     const capture = this.responseBody;
     if (reader === null || capture === null) return;
-    const taken = reader.take(chunk, (content) => {
-      capture.add(content);
-      if (this.decodeForClient) this.toClient(content);
-    });
+    const taken = reader.take(chunk, this.decodeForClient ? this.decodingSink(capture) : capture);
     if (taken < 0) return this.upstreamFailed('not-http');
     if (!this.decodeForClient && taken > 0) this.toClient(taken === chunk.length ? chunk : chunk.subarray(0, taken));
     // Bytes after the answer belong to no request: that connection cannot be trusted again.
     if (taken < chunk.length) this.upstreamReusable = false;
     if (this.held !== undefined && capture.over) this.release();
     if (reader.done) this.complete();
+  }
+
+  /** Content kept for judging and sent on decoded (an HTTP/1.0 client of a chunked answer). */
+  private decodingSink(capture: Capture): ContentSink {
+    return {
+      add: (content) => {
+        capture.add(content);
+        this.toClient(content);
+      },
+    };
   }
 
   private toClient(bytes: Buffer): void {

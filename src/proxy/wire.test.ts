@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   bodyReader,
+  hasInvalidValueCode,
+  isTokenAt,
   keepsAlive,
   parseRequestHead,
   parseResponseHead,
@@ -20,7 +22,7 @@ function readChunked(wire: Buffer, cuts: readonly number[]): { content: Buffer; 
   for (const end of [...cuts, wire.length]) {
     if (reader.done || end <= start) continue;
     const piece = wire.subarray(start, end);
-    const took = reader.take(piece, (part) => content.push(Buffer.from(part)));
+    const took = reader.take(piece, { add: (part) => content.push(Buffer.from(part)) });
     if (took < 0) return { content: Buffer.concat(content), taken: -1, done: false };
     taken += took;
     start = end;
@@ -154,5 +156,39 @@ describe('the wire', () => {
     expect(keepsAlive(['Connection', 'Upgrade, close'], 1)).toBe(false);
     expect(keepsAlive([], 0)).toBe(false);
     expect(keepsAlive(['connection', 'Keep-Alive'], 0)).toBe(true);
+  });
+});
+
+describe('the characters of header lines', () => {
+  const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+  const unit = fc.integer({ min: 0, max: 0x17f }).map((code) => String.fromCharCode(code));
+  const text = fc.oneof(
+    fc.array(unit, { minLength: 1, maxLength: 12 }).map((units) => units.join('')),
+    fc.stringMatching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,12}$/),
+  );
+
+  it('reads a name as an HTTP token as the token regex does, on any code unit up to 0x17f (property)', () => {
+    for (let code = 0; code <= 0x17f; code++) {
+      const char = String.fromCharCode(code);
+      expect(isTokenAt(`a${char}b`, 1, 2)).toBe(TOKEN.test(char));
+    }
+    fc.assert(
+      fc.property(text, (name) => {
+        expect(isTokenAt(` ${name} `, 1, name.length + 1)).toBe(TOKEN.test(name));
+      }),
+    );
+  });
+
+  it('finds a code unit a value may not hold as the value regex does (property)', () => {
+    for (let code = 0; code <= 0x17f; code++) {
+      const char = String.fromCharCode(code);
+      expect(hasInvalidValueCode(`\u0001${char}\u0001`, 1, 2)).toBe(INVALID_VALUE.test(char));
+    }
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(hasInvalidValueCode(`\u0001${value}\u0001`, 1, value.length + 1)).toBe(INVALID_VALUE.test(value));
+      }),
+    );
   });
 });

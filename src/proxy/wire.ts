@@ -26,9 +26,34 @@ export interface ResponseHead {
   readonly rawHeaders: string[];
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Characters a header value may not hold (Node refuses to send them, llhttp to read them). */
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/** The code units an HTTP token (a header name) is made of: `[!#$%&'*+\-.^_`|~0-9A-Za-z]`, by code. */
+const TOKEN_CODES = new Uint8Array(128);
+for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+  TOKEN_CODES[char.charCodeAt(0)] = 1;
+
+/** Whether `text` from `from` to `to` (not empty) is an HTTP token, read without a regex call per name. */
+export function isTokenAt(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || TOKEN_CODES[code] !== 1) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `text` from `from` to `to` holds a code unit a header value may not (outside tab,
+ * 0x20–0x7e and 0x80–0xff): Node refuses to send them, llhttp to read them.
+ */
+export function hasInvalidValueCode(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== TAB) || code === 0x7f || code > 0xff) return true;
+  }
+  return false;
+}
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\r\n]*))?$/;
 
@@ -68,9 +93,6 @@ function firstLineEnd(text: string): number {
   return end < 0 ? text.length : end;
 }
 
-const SPACE = 0x20;
-const TAB = 0x09;
-
 /**
  * The header lines of a head, those after the CRLF at `from`, as raw pairs, each value without the
  * spaces and tabs around it; folded or malformed lines are refused.
@@ -82,15 +104,13 @@ function headerLines(text: string, from: number): string[] | string {
     if (end < 0) end = text.length;
     const colon = text.indexOf(':', at);
     if (colon <= at || colon > end) return 'not-http';
-    const name = text.slice(at, colon);
-    if (!TOKEN.test(name)) return 'not-http';
+    if (!isTokenAt(text, at, colon)) return 'not-http';
     let start = colon + 1;
     let stop = end;
     while (start < stop && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB)) start++;
     while (stop > start && (text.charCodeAt(stop - 1) === SPACE || text.charCodeAt(stop - 1) === TAB)) stop--;
-    const value = text.slice(start, stop);
-    if (INVALID_VALUE.test(value)) return 'unforwardable-header';
-    raw.push(name, value);
+    if (hasInvalidValueCode(text, start, stop)) return 'unforwardable-header';
+    raw.push(text.slice(at, colon), text.slice(start, stop));
     at = end + 2;
   }
   return raw;
@@ -171,13 +191,18 @@ export function keepsAlive(raw: readonly string[], minorVersion: number): boolea
   return minorVersion === 1 || (connection !== undefined && /(^|,)\s*keep-alive\s*(,|$)/.test(connection));
 }
 
+/** Where a body's decoded content goes, piece by piece (an object, so that no closure is made per read). */
+export interface ContentSink {
+  add(content: Buffer): void;
+}
+
 /** Reads a body off the wire: how many bytes of each chunk belong to it, and its decoded content. */
 export interface BodyReader {
   /**
-   * Takes what belongs to the body from `bytes`, passing its content to `onContent`: how many
-   * bytes were taken (the rest belongs to the next message), or -1 when the framing is broken.
+   * Takes what belongs to the body from `bytes`, passing its content to `sink`: how many bytes
+   * were taken (the rest belongs to the next message), or -1 when the framing is broken.
    */
-  take(bytes: Buffer, onContent: (content: Buffer) => void): number;
+  take(bytes: Buffer, sink: ContentSink): number;
   /** The body is complete. */
   readonly done: boolean;
 }
@@ -186,7 +211,7 @@ export interface BodyReader {
 export function bodyReader(framing: Framing): BodyReader {
   if (framing.kind === 'chunked') return new ChunkedReader();
   if (framing.kind === 'length') return new LengthReader(framing.length);
-  if (framing.kind === 'close') return { take: (bytes, onContent) => (onContent(bytes), bytes.length), done: false };
+  if (framing.kind === 'close') return { take: (bytes, sink) => (sink.add(bytes), bytes.length), done: false };
   return { take: () => 0, done: true };
 }
 
@@ -197,10 +222,10 @@ class LengthReader implements BodyReader {
     return this.remaining === 0;
   }
 
-  take(bytes: Buffer, onContent: (content: Buffer) => void): number {
+  take(bytes: Buffer, sink: ContentSink): number {
     const taken = Math.min(this.remaining, bytes.length);
     if (taken === 0) return 0;
-    onContent(taken === bytes.length ? bytes : bytes.subarray(0, taken));
+    sink.add(taken === bytes.length ? bytes : bytes.subarray(0, taken));
     this.remaining -= taken;
     return taken;
   }
@@ -220,12 +245,12 @@ class ChunkedReader implements BodyReader {
     return this.state === 'done';
   }
 
-  take(bytes: Buffer, onContent: (content: Buffer) => void): number {
+  take(bytes: Buffer, sink: ContentSink): number {
     let i = 0;
     while (i < bytes.length && this.state !== 'done') {
       if (this.state === 'data') {
         const taken = Math.min(this.remaining, bytes.length - i);
-        onContent(bytes.subarray(i, i + taken));
+        sink.add(bytes.subarray(i, i + taken));
         this.remaining -= taken;
         i += taken;
         if (this.remaining === 0) this.state = 'data-end';
