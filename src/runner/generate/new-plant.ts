@@ -4,7 +4,6 @@ import type { ExactJson } from '../../contract/schema/index.js';
 import { withClaim, type FreshIds } from './fresh-ids.js';
 import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
 import { int64IdArbitrary, type IdShape } from './int64-id.js';
-import { noteWrittenBody } from './sent-bodies.js';
 
 /**
  * A NewPlant before its ids are made fresh: what fast-check generates and shrinks. `value` comes
@@ -30,6 +29,8 @@ export interface RenderedPlant {
   readonly ids: readonly bigint[];
   /** True when an id is an exact fixed value that an earlier run may already have stored. */
   readonly idMayRepeat: boolean;
+  /** The object `text` was written from (its `stringifyExactJson`); absent when a property was written raw. */
+  readonly written?: { readonly text: string; readonly value: ExactJson };
 }
 
 interface PlantGenerator {
@@ -114,7 +115,7 @@ export function renderPlant(
   });
   for (const key of raw.keys()) define(body, key, `${RAW}${key}`);
   let text = stringifyExactJson(body);
-  if (raw.size === 0) noteWrittenBody(text, body);
+  if (raw.size === 0) return { text, strings: stringsOf(body, raw), ids, idMayRepeat, written: { text, value: body } };
   for (const [key, json] of raw) text = text.replace(JSON.stringify(`${RAW}${key}`), () => json);
   return { text, strings: stringsOf(body, raw), ids, idMayRepeat };
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { OTHER_SCHEME_SPELLINGS } from '../generate/auth-probe.js';
 import { spell, SPELLINGS, type Spelling } from '../generate/integer-spelling.js';
 import { exactShape, slotEdges } from '../generate/id-slots.js';
+import { noteWrittenBody } from '../generate/sent-bodies.js';
 import type { Contract } from '../../contract/index.js';
 import {
   draftArbitrary,
@@ -26,6 +27,8 @@ import {
 
 /** A valid NewPlant request with the right token, as the contract's rule 1 describes it. */
 export function validRequest(rendered: RenderedPlant, scheme = 'Bearer', note?: string): PlannedRequest {
+  // The echo check then reads the body sent from the object it was written from.
+  if (rendered.written?.text === rendered.text) noteWrittenBody(rendered.text, rendered.written.value);
   return {
     method: 'POST',
     path: PLANTS_PATH,
