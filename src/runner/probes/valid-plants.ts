@@ -112,10 +112,18 @@ function prototypeKey(draft: PlantDraft): string | undefined {
 
 function prototypeKeyIn(value: unknown, depth: number): string | undefined {
   if (value === null || typeof value !== 'object' || depth > 32) return undefined;
-  const entries = Array.isArray(value) ? value.map((item) => ['', item] as const) : Object.entries(value);
-  for (const [name, inner] of entries) {
+  // Loops rather than `Object.entries`: this runs for every valid case, most with nothing to find.
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      const found = prototypeKeyIn(item, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  const object = value as Record<string, unknown>;
+  for (const name of Object.keys(object)) {
     if (name === '__proto__' || name === 'constructor') return name;
-    const found = prototypeKeyIn(inner, depth + 1);
+    const found = prototypeKeyIn(object[name], depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../contract/index.js';
+import { createFreshIds } from '../generate/fresh-ids.js';
+import { validPlants } from './valid-plants.js';
+
+const contract = await loadContract();
+
+/** The first `__proto__` or `constructor` key at any depth, as the probe found it with `Object.entries`. */
+function firstPrototypeKey(value: unknown, depth: number): string | undefined {
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  const entries = Array.isArray(value) ? value.map((item) => ['', item] as const) : Object.entries(value);
+  for (const [name, inner] of entries) {
+    if (name === '__proto__' || name === 'constructor') return name;
+    const found = firstPrototypeKey(inner, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** JSON-like values whose objects (with and without a prototype) may hold the two keys at any depth. */
+const nested = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ maxLength: 3 }),
+    fc.bigInt(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'constructor', 'toString'), tie('value'), { maxKeys: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'constructor'), tie('value'), { maxKeys: 2, noNullPrototype: true }),
+  ),
+})).value;
+
+describe('validPlants', () => {
+  it("notes the draft's first __proto__ or constructor key at any depth, as a search of its entries finds it", () => {
+    let found = 0;
+    fc.assert(
+      fc.property(nested, (value) => {
+        const draft = { value: value as never, ids: [], slots: [] };
+        const [plan] = validPlants.plan(draft, { contract, fresh: createFreshIds('0a'), salt: 'proto' });
+        const expected = firstPrototypeKey(value, 0);
+        if (expected !== undefined) found++;
+        expect(plan?.intent.kind === 'valid' ? plan.intent.prototypeKey : 'not valid').toBe(expected);
+      }),
+      { numRuns: 2000, seed: 9 },
+    );
+    expect(found).toBeGreaterThan(200);
+  });
+});
