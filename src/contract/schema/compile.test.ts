@@ -278,6 +278,31 @@ describe('the variants name what they break', () => {
     expect(labelled('/digit', 'inside other text').map((variant) => variant.valid)).toEqual([true]);
   });
 
+  test("a pattern's classes are broken with the characters other engines read into them: Python's . and \\S, Java's \\S, Python's \\d", () => {
+    const compile = (pattern: string) =>
+      compileSchema(
+        { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern } } },
+        { dialect: 'openapi-3.1', subject: 'a NewPlant' },
+      );
+    const names = (pattern: string, words: string): string[] =>
+      compile(pattern)
+        .invalid.filter((variant) => variant.keyword === 'pattern' && variant.label.includes(words))
+        .flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 10, seed: 2 }))
+        .map((value) => (value as Record<string, string>).name ?? '');
+    const trimmed = String.raw`^\S(.*\S)?$`;
+    const inside = names(trimmed, 'replaced by a carriage return');
+    expect(inside.length).toBeGreaterThan(0);
+    expect(inside.every((name) => name.includes('\r'))).toBe(true);
+    expect(inside.some((name) => /[^\r]\r[^\r]/u.test(name))).toBe(true);
+    expect(names(trimmed, 'replaced by U+FEFF').every((name) => /^\ufeff|\ufeff$/u.test(name))).toBe(true);
+    expect(names(trimmed, 'replaced by U+FEFF').length).toBeGreaterThan(0);
+    expect(names(trimmed, 'replaced by a no-break space').length).toBeGreaterThan(0);
+    expect(names(String.raw`^[0-9]+$`, 'an Arabic-Indic digit').length).toBeGreaterThan(0);
+    expect(names(String.raw`^\d+$`, 'an Arabic-Indic digit').every((name) => name.includes('\u0663'))).toBe(true);
+    // A class that takes the character already (`.` takes U+FEFF) has no such variant.
+    expect(names('^.+$', 'replaced by U+FEFF')).toEqual([]);
+  });
+
   test('tuples have their length edges and variants at each position; contains counts have their edges', () => {
     const found = new Set(variantsOf('tuples and contains counts'));
     for (const expected of [

@@ -10,10 +10,24 @@ import type { Site } from './variants.js';
 const OUTSIDERS = ['!', ' ', 'a', 'Z', '0', '-', '_', '.', 'é', '🌱', '\u0000'];
 
 /**
+ * Characters other regular expression engines put in classes ECMA-262 keeps them out of, each with
+ * its name: `.` takes a carriage return and U+2028 in Python; `\S` takes U+FEFF in Python and a
+ * no-break space in Java and Go; `\d` takes other scripts' digits in Python's `str` patterns and .NET.
+ */
+const ENGINE_MISREADS: readonly (readonly [string, string])[] = [
+  ['\r', 'a carriage return'],
+  ['\u2028', 'U+2028 LINE SEPARATOR'],
+  ['\ufeff', 'U+FEFF'],
+  ['\u00a0', 'a no-break space'],
+  ['\u0663', 'an Arabic-Indic digit'],
+];
+
+/**
  * Strings that break `pattern`: any text that does not match, and the near misses regex engines
  * get wrong. Python's `re.match`, Ruby, PCRE and Java let `$` match before a final newline, so a
  * match plus `"\n"` is taken there; trimming code takes a match with a space at either end; a
- * character outside its class shows a class read too widely. JSON Schema's pattern (ECMA-262) is
+ * character outside its class shows a class read too widely, and one of {@link ENGINE_MISREADS} a
+ * class read as another engine reads it (Python's `re` for a `\S`, `.` or `\d`). JSON Schema's pattern (ECMA-262) is
  * an unanchored search, so for a pattern not anchored at both ends a match inside other text is
  * valid (a boundary), which a server using `fullmatch` or Java's `matches` refuses.
  */
@@ -51,6 +65,16 @@ export function patternCandidates(site: Site, context: Context, min: number, max
       [...text].map((char, position) => (position === index ? outsider : char)).join(''),
     );
   invalid(`a match of pattern ${pattern} with one character out of its class`, swapped);
+  // One candidate per character, so each is sent every run; a draw where ECMA-262 takes it too is filtered out.
+  for (const [character, name] of ENGINE_MISREADS) {
+    const misread = same
+      ?.chain((text) => fc.tuple(fc.constant(text), fc.nat(codePointLength(text) - 1)))
+      .map(([text, index]) => [...text].map((char, position) => (position === index ? character : char)).join(''));
+    invalid(
+      `a match of pattern ${pattern} with one character replaced by ${name} (other engines' classes take it)`,
+      misread,
+    );
+  }
   const anchoredStart = pattern.startsWith('^');
   const anchoredEnd = /(^|[^\\])\$$/.test(pattern);
   if (!anchoredStart || !anchoredEnd) {
