@@ -39,6 +39,21 @@ describe('requestKind', () => {
   });
 });
 
+describe('one defect for one cause', () => {
+  it('names a required member renamed to upper case by its kind, not its field: binders match every member that way', () => {
+    const renamed = (field: string): PlannedRequest => ({
+      method: 'POST',
+      path: '/plants',
+      auth: { kind: 'token', scheme: 'Bearer' },
+      contentType: 'application/json',
+      body: '{}',
+      intent: { kind: 'invalid-body', what: `required "${field}" written as "${field.toUpperCase()}"` },
+    });
+    expect(requestKind(renamed('name'), true)).toBe('an invalid body (a required member named in upper case)');
+    expect(requestKind(renamed('id'), true)).toBe(requestKind(renamed('name'), true));
+  });
+});
+
 describe('double rounding', () => {
   it('recognises a number beyond 2^53 answered as another number that is the same double', () => {
     expect(roundedThroughDouble('9223372036854775807', '9223372036854776000')).toBe(true);

@@ -18,7 +18,10 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'valid-variant':
       return `a valid NewPlant with its ${VARIANT_WORDS[intent.writtenAs.aspect]}`;
     case 'invalid-body':
-      return detail ? `an invalid body (${shapeOf(intent.what)})` : 'an invalid body';
+      if (!detail) return 'an invalid body';
+      return CASE_RENAMED.test(intent.what)
+        ? 'an invalid body (a required member named in upper case)'
+        : `an invalid body (${shapeOf(intent.what)})`;
     case 'invalid-parameter':
       return detail ? `a request with ${shapeOf(intent.what)}` : 'a request with a missing or invalid parameter';
     case 'media-type':
@@ -31,6 +34,13 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
       return 'a repeated id';
   }
 }
+
+/**
+ * A required member renamed to its upper case (`required "name" written as "NAME"`): a binder that matches
+ * member names in any letter case (Go's encoding/json, ASP.NET's web defaults, Jackson's
+ * ACCEPT_CASE_INSENSITIVE_PROPERTIES) takes every one of them, so the field is not the root cause.
+ */
+const CASE_RENAMED = /^required "[^"]+" written as "[^"]+"$/;
 
 /** What a valid variant writes another way, in a user's words. */
 const VARIANT_WORDS: Readonly<Record<PlannedRequestAspect, string>> = {
