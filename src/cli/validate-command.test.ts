@@ -75,6 +75,23 @@ describe('plantstore validate', () => {
     );
   });
 
+  it('names the other refusals judged by schemas of their own, and those it cannot judge, with why', async () => {
+    const responses = {
+      '200': { description: 'ok', content: json(plant) },
+      '400': { description: 'Error', content: json(error) },
+      '401': { description: 'Unauthorized', content: json({ type: 'object', required: ['detail'] }) },
+      '403': { description: 'Forbidden', content: json({ allOf: [false] }) },
+      '415': { description: 'Not JSON', content: { 'text/plain': { schema: { type: 'string' } } } },
+    };
+    const { code, out } = await validate(write('answers.yaml', document({ responses }, { openapi: '3.1.0' })));
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines).toContain('  other refusals, judged by their own schemas: 401 (application/json)');
+    expect(lines.find((line) => line.startsWith('  not judged:'))).toMatch(
+      /^ {2}not judged: the bodies of 403 answers: the 403 response schema's "allOf" cannot be honoured/,
+    );
+  });
+
   it('lists the header, query and cookie parameters of the operation, required ones marked', async () => {
     const parameters = [
       { name: 'X-Request-ID', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },

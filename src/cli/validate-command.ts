@@ -93,7 +93,23 @@ export function summarise(file: string, contract: Contract): string[] {
   if (parameters.length > 0) {
     lines.push(`  parameters: ${parameters.join(', ')}; test sends the required ones, serve and mock check them`);
   }
+  lines.push(...answerLines(contract));
   if (contract.otherOperations.length > 0) lines.push(`  not tested: ${contract.otherOperations.join(', ')}`);
+  return lines;
+}
+
+/** The refusals judged by bodies of their own (a 401 schema, FastAPI's 422), and those that cannot be. */
+function answerLines({ answers }: Contract): string[] {
+  const lines: string[] = [];
+  if (answers.judged.length > 0) {
+    const listed = answers.judged.map(({ key, mediaType }) => `${key} (${mediaType})`).join(', ');
+    lines.push(`  other refusals, judged by their own schemas: ${listed}`);
+  }
+  for (const { key, problems } of answers.unchecked) {
+    const reason =
+      problems[0]?.message.split(' plantstore refuses the document')[0] ?? 'its schema cannot be compiled.';
+    lines.push(`  not judged: the bodies of ${key} answers: ${reason}`);
+  }
   return lines;
 }
 

@@ -22,6 +22,15 @@ export interface DocumentedAnswer {
 export interface UncheckedAnswer {
   readonly key: string;
   readonly problems: readonly DocumentProblem[];
+  /** Why, in one sentence: the first problem without the compiler's advice to rewrite the document. */
+  readonly reason: string;
+}
+
+/** An answer left unjudged for these problems. */
+export function uncheckedAnswer(key: string, problems: readonly DocumentProblem[]): UncheckedAnswer {
+  // The compiler's advice (rewrite the document) is for the schemas plantstore sends and expects.
+  const reason = problems[0]?.message.split(' plantstore refuses the document')[0] ?? 'its schema cannot be compiled.';
+  return { key, problems, reason };
 }
 
 /** The 4xx answers a document gives bodies of their own, beside the Plant and the Error. */
@@ -32,12 +41,14 @@ export interface DocumentedAnswers {
    * when that response has no JSON schema, or is the Error's.
    */
   forStatus(status: number): DocumentedAnswer | undefined;
+  /** The responses whose bodies are judged by their own schemas, in the document's order: `401`, `422`, `default`. */
+  readonly judged: readonly DocumentedAnswer[];
   /** Documented 4xx responses with a JSON schema plantstore cannot honour; their bodies are not judged. */
   readonly unchecked: readonly UncheckedAnswer[];
 }
 
 /** No refusal has a body of its own (the bundled document: 200 and 400 only). */
-export const NO_DOCUMENTED_ANSWERS: DocumentedAnswers = { forStatus: () => undefined, unchecked: [] };
+export const NO_DOCUMENTED_ANSWERS: DocumentedAnswers = { forStatus: () => undefined, judged: [], unchecked: [] };
 
 /**
  * The documented answers of an operation whose responses are keyed `keys`: `compiled` holds each key's
@@ -49,7 +60,8 @@ export function documentedAnswers(
   compiled: ReadonlyMap<string, Omit<DocumentedAnswer, 'key'>>,
   unchecked: readonly UncheckedAnswer[],
 ): DocumentedAnswers {
-  if (compiled.size === 0) return { forStatus: () => undefined, unchecked };
+  if (compiled.size === 0) return { forStatus: () => undefined, judged: [], unchecked };
+  const judged = [...compiled].map(([key, answer]) => ({ key, ...answer }));
   const range = keys.find((key) => key.toUpperCase() === '4XX');
   const fallback = keys.includes('default') ? 'default' : undefined;
   const forStatus = (status: number): DocumentedAnswer | undefined => {
@@ -59,7 +71,7 @@ export function documentedAnswers(
     const found = compiled.get(key);
     return found && { key, ...found };
   };
-  return { forStatus, unchecked };
+  return { forStatus, judged, unchecked };
 }
 
 /** The response keys whose bodies may be documented answers: the 4xx codes, `4XX` and `default`. */

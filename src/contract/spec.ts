@@ -9,6 +9,7 @@ import {
   type DocumentedAnswer,
   type DocumentedAnswers,
   type UncheckedAnswer,
+  uncheckedAnswer,
 } from './documented-answers.js';
 import { dereferenceDocument, documentFiles, readDocument, type ExactIntegers } from './document-reader.js';
 import { dialectProblem, documentVersion } from './openapi-version.js';
@@ -284,7 +285,7 @@ function compileAnswers(
     const schema = compileFound(body, { subject: `a ${key} answer`, name: `${key} response`, ...how }, problems);
     if (schema && problems.length === 0)
       compiled.set(key, { pointer: body.pointer, mediaType: body.mediaType, compiled: schema });
-    else unchecked.push({ key, problems });
+    else unchecked.push(uncheckedAnswer(key, problems));
   }
   return documentedAnswers(refusal, keys, compiled, unchecked);
 }

@@ -91,15 +91,10 @@ function untestedNotes(operations: readonly string[]): RunNote[] {
 }
 
 function uncheckedAnswerNotes(unchecked: readonly UncheckedAnswer[]): RunNote[] {
-  return unchecked.map(({ key, problems }) =>
-    note(
-      'answer-unjudged',
-      `The bodies of ${key} answers are not judged${problems[0]?.pointer ? ` (at ${problems[0].pointer})` : ''}: ${
-        // The compiler's advice (rewrite the document) is for the schemas plantstore sends and expects.
-        problems[0]?.message.split(' plantstore refuses the document')[0] ?? 'its schema cannot be compiled.'
-      }`,
-    ),
-  );
+  return unchecked.map(({ key, problems, reason }) => {
+    const at = problems[0]?.pointer ? ` (at ${problems[0].pointer})` : '';
+    return note('answer-unjudged', `The bodies of ${key} answers are not judged${at}: ${reason}`);
+  });
 }
 
 function connectionNotes(connectionLimit: number | undefined): RunNote[] {
