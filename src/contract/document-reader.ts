@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
+import { markDiscriminatorValues } from './discriminator-values.js';
 import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
 import { isObject } from './operations.js';
@@ -163,6 +164,7 @@ export async function dereferenceDocument(
   const copy = (): JsonObject => {
     const copied = { ...structuredClone(raw), openapi: parserVersion(dialect) };
     lowerCaseBearerSchemes(copied);
+    markDiscriminatorValues(copied);
     const found =
       read.exact === undefined ? new Map<object, Map<string, bigint>>() : findExactIntegers(read.exact, copied);
     if (dialect === 'openapi-3.0') booleanExclusiveBounds(copied, found);

@@ -1,3 +1,4 @@
+import { DISCRIMINATOR_VALUES } from '../discriminator-values.js';
 import { UnsupportedSchemaError, type SchemaDialect } from './compiled-schema.js';
 import { ASSERTIONS, childPointer, REFUSED, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_SINGLE } from './keywords.js';
 import { mergeSchemas } from './merge.js';
@@ -44,6 +45,15 @@ export interface Canonical {
    * maps (which copies of the object keep), for variants named by the keyword the document wrote.
    */
   readonly closedByUnevaluated: WeakSet<object>;
+  /**
+   * The `oneOf`/`anyOf` arrays of schemas with a `discriminator` that names the values picking each branch.
+   * Their branches here also hold the discriminating property to those values (what a server routing by it,
+   * Jackson's `@JsonTypeInfo` or pydantic's discriminated union, accepts), so valid values are never of
+   * another kind; {@link withNullJoined} puts back each branch as JSON Schema alone reads it (`lenientBranches`).
+   */
+  readonly discriminated: WeakSet<object>;
+  /** Each branch so tightened, and the branch as JSON Schema reads it. */
+  readonly lenientBranches: ReadonlyMap<object, Schema>;
 }
 
 /** An `if`/`then`/`else` as written beside the `anyOf` it was read as; `then`/`else` absent say nothing. */
@@ -65,6 +75,8 @@ interface State {
   readonly conditionalNodes: WeakMap<object, { readonly written: Record<string, unknown>; readonly pointer: string }>;
   readonly conditionals: WeakMap<object, Conditional>;
   readonly closedByUnevaluated: WeakSet<object>;
+  readonly discriminated: WeakSet<object>;
+  readonly lenientBranches: Map<object, Schema>;
 }
 
 /**
@@ -84,25 +96,39 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     conditionalNodes: new WeakMap(),
     conditionals: new WeakMap(),
     closedByUnevaluated: new WeakSet(),
+    discriminated: new WeakSet(),
+    lenientBranches: new Map(),
   };
   let root = translate(schema, '', state);
   if (typeof root === 'boolean') root = root ? {} : { not: {} };
   const canonical = Object.keys(state.defs).length > 0 ? { ...root, $defs: state.defs } : root;
   state.origin.set(canonical, '');
-  const { defs, origin, nullOpen, conditionals, closedByUnevaluated } = state;
-  return { schema: canonical, defs, origin, nullOpen, conditionals, closedByUnevaluated };
+  const { defs, origin, nullOpen, conditionals, closedByUnevaluated, discriminated, lenientBranches } = state;
+  return {
+    schema: canonical,
+    defs,
+    origin,
+    nullOpen,
+    conditionals,
+    closedByUnevaluated,
+    discriminated,
+    lenientBranches,
+  };
 }
 
 /**
- * The canonical schema with null joined to each enum where OpenAPI 3.0 leaves it open (`nullOpen`): the
- * reading that judges, so a target following either reading of `nullable` is not faulted.
+ * The canonical schema with null joined to each enum where OpenAPI 3.0 leaves it open (`nullOpen`), and each
+ * discriminated branch as JSON Schema alone reads it (`lenientBranches`): the reading that judges, so a target
+ * following either reading of `nullable` or of a `discriminator` is not faulted.
  */
 export function withNullJoined(canonical: Canonical): Record<string, unknown> {
-  if (canonical.nullOpen.size === 0) return canonical.schema;
+  if (canonical.nullOpen.size === 0 && canonical.lenientBranches.size === 0) return canonical.schema;
   const copies = new Map<object, unknown>();
   const copy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(copy);
     if (!isObject(node) || !isPlain(node)) return node;
+    const lenient = canonical.lenientBranches.get(node);
+    if (lenient !== undefined) return copy(lenient);
     const known = copies.get(node);
     if (known !== undefined) return known;
     const out: Record<string, unknown> = {};
@@ -294,6 +320,23 @@ function declaresOnly(schemas: unknown, declared: ReadonlySet<string>): boolean 
   );
 }
 
+/**
+ * For a schema with a `discriminator` and the values picking each branch (`DISCRIMINATOR_VALUES`, written by
+ * the document reader), the schema each branch is tightened with: the property present, one of its values.
+ */
+function discriminatorValues(node: Record<string, unknown>, branches: number): Schema[] | undefined {
+  const { discriminator } = node;
+  const values = node[DISCRIMINATOR_VALUES];
+  if (!isObject(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
+  if (!Array.isArray(values) || values.length !== branches) return undefined;
+  const property = discriminator.propertyName;
+  return values.map((picking: unknown) => ({
+    type: 'object',
+    required: [property],
+    properties: { [property]: { enum: Array.isArray(picking) ? picking : [] } },
+  }));
+}
+
 function translateChildren(
   node: Record<string, unknown>,
   out: Record<string, unknown>,
@@ -314,9 +357,17 @@ function translateChildren(
         `${keyword} must be a non-empty array of schemas`,
       );
     }
-    out[keyword] = list.map((item, index) =>
-      translate(item, childPointer(childPointer(pointer, keyword), index), state),
-    );
+    const values = keyword === 'allOf' ? undefined : discriminatorValues(node, list.length);
+    out[keyword] = list.map((item, index) => {
+      const at = childPointer(childPointer(pointer, keyword), index);
+      const lenient = translate(item, at, state);
+      const picked = values?.[index];
+      if (picked === undefined) return lenient;
+      const strict = translate({ allOf: [item, picked] }, at, state);
+      if (isObject(strict)) state.lenientBranches.set(strict, lenient);
+      return strict;
+    });
+    if (values !== undefined) state.discriminated.add(out[keyword] as object);
   }
   const conditional = state.conditionalNodes.get(node);
   if (conditional !== undefined) state.conditionals.set(out.anyOf as object, translateConditional(conditional, state));

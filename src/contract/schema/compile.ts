@@ -51,7 +51,7 @@ export function compileSchema(schema: object, options: CompileOptions): Compiled
 
 /** The check of the stricter reading, asked only of values the (lenient) check accepts; compiled on first use. */
 function ambiguitiesCheck(canonical: Canonical, check: SchemaCheck, subject: string): SchemaCheck {
-  if (canonical.nullOpen.size === 0) return () => [];
+  if (canonical.nullOpen.size === 0 && canonical.lenientBranches.size === 0) return () => [];
   let strict: SchemaCheck | undefined;
   return (value) => {
     if (check(value).length > 0) return [];

@@ -95,7 +95,8 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
       at(site, keyword, false, `matching none of the ${keyword} branches`, fc.constantFrom(...values), false),
     );
   }
-  if (Array.isArray(site.schema.oneOf)) {
+  // With a discriminator, a value matching two branches is one kind to a server routing by it: not sent.
+  if (Array.isArray(site.schema.oneOf) && !context.canonical.discriminated.has(site.schema.oneOf)) {
     // Values of any branch; the variant keeps those that match a second branch too (where branches overlap).
     const anyBranch: Node = { ...site.schema, anyOf: site.schema.oneOf };
     delete anyBranch.oneOf;

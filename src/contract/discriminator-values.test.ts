@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DISCRIMINATOR_VALUES, markDiscriminatorValues } from './discriminator-values.js';
+import { parseExactJson, stringifyExactJson } from './exact-json.js';
+import { loadContract } from './spec.js';
+
+const SUBTYPES = fileURLToPath(
+  new URL('../fixtures/documents/reduced/discriminator-subtypes-3.0.yaml', import.meta.url),
+);
+
+describe('the values of a discriminator', () => {
+  it("are the mapping's keys for each branch, a bare name as its component, else the branch's own name", () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const schema = {
+      oneOf: [ref('Tree'), ref('Herb'), ref('Moss')],
+      discriminator: {
+        propertyName: 'kind',
+        mapping: { tree: '#/components/schemas/Tree', herb: 'Herb', shrub: 'Tree' },
+      },
+    };
+    markDiscriminatorValues({ components: { schemas: { NewPlant: schema } } });
+    expect(schema[DISCRIMINATOR_VALUES as keyof typeof schema]).toEqual([['tree', 'shrub'], ['herb'], ['Moss']]);
+  });
+
+  it('are not written when a branch is not a $ref, or without a discriminator', () => {
+    const inline = { oneOf: [{ type: 'object' }], discriminator: { propertyName: 'kind' } };
+    const plain = { oneOf: [{ $ref: '#/components/schemas/Tree' }] };
+    markDiscriminatorValues([inline, plain]);
+    expect(Object.hasOwn(inline, DISCRIMINATOR_VALUES)).toBe(false);
+    expect(Object.hasOwn(plain, DISCRIMINATOR_VALUES)).toBe(false);
+  });
+});
+
+describe('a oneOf of Jackson subtypes with a discriminator (kind any string in the base)', () => {
+  it('generates only kinds the mapping lists, each with its own subtype', async () => {
+    const contract = await loadContract(SUBTYPES);
+    const plants = fc
+      .sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 3 })
+      .map((value) => parseExactJson(stringifyExactJson(value)) as Record<string, unknown>);
+    expect(new Set(plants.map((plant) => plant.kind))).toEqual(new Set(['tree', 'herb']));
+    for (const plant of plants) expect(Object.hasOwn(plant, plant.kind === 'tree' ? 'heightM' : 'aromatic')).toBe(true);
+  });
+
+  it('judges by JSON Schema alone, and names a kind the mapping does not list as the other reading', async () => {
+    const contract = await loadContract(SUBTYPES);
+    const unmapped = parseExactJson('{"id":1,"name":"Oak","kind":"shrub","heightM":3}');
+    expect(contract.check.newPlant(unmapped)).toEqual([]);
+    expect(contract.compiled.newPlant.ambiguities(unmapped)).not.toEqual([]);
+    const both = parseExactJson('{"id":1,"name":"Oak","kind":"tree","heightM":3,"aromatic":true}');
+    expect(contract.check.newPlant(both).map(({ keyword }) => keyword)).toEqual(['oneOf']);
+    expect(contract.compiled.newPlant.ambiguities(both)).toEqual([]);
+  });
+
+  it('sends neither as an invalid body: no variant breaks the kind, none matches two branches', async () => {
+    const contract = await loadContract(SUBTYPES);
+    const invalid = contract.compiled.newPlant.invalid;
+    expect(invalid.filter((variant) => variant.pointer === '/kind' && variant.keyword === 'enum')).toEqual([]);
+    expect(invalid.filter((variant) => variant.label.includes('more than one'))).toEqual([]);
+    expect(invalid.map((variant) => `${variant.keyword} ${variant.pointer}`)).toContain('maximum /heightM');
+  });
+});
