@@ -9,6 +9,7 @@ import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
 import { isObject } from './operations.js';
 import { locatedParserProblems } from './ref-problems.js';
+import { condenseSchemaErrors, type SchemaErrorDetail } from './schema-error-problems.js';
 import type { SchemaDialect } from './schema/compiled-schema.js';
 
 type JsonObject = Record<string, unknown>;
@@ -181,7 +182,7 @@ export async function dereferenceDocument(
         problems,
       };
     } catch (error) {
-      problems = parserProblems(error, raw);
+      problems = parserProblems(error, raw, source);
       if (!hasDetails(error)) return { problems };
     }
   }
@@ -192,7 +193,7 @@ export async function dereferenceDocument(
       problems,
     };
   } catch (error) {
-    return { problems: [...problems, ...parserProblems(error, raw)] };
+    return { problems: [...problems, ...parserProblems(error, raw, source)] };
   }
 }
 
@@ -296,22 +297,12 @@ function hasDetails(error: unknown): boolean {
   return Array.isArray(details) && details.length > 0;
 }
 
-/** swagger-parser's error as problems: one per schema violation, or its message. */
-function parserProblems(error: unknown, document: JsonObject): DocumentProblem[] {
+/** swagger-parser's error as problems: the schema violations condensed (see `condenseSchemaErrors`), or its message. */
+function parserProblems(error: unknown, document: JsonObject, source: string): DocumentProblem[] {
   if (!hasDetails(error)) {
     const text = (error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, ' ');
     return locatedParserProblems(text, document) ?? [{ pointer: '', message: text }];
   }
-  const details = (error as { details: { instancePath?: string; message?: string }[] }).details;
-  const seen = new Set<string>();
-  const problems: DocumentProblem[] = [];
-  for (const detail of details) {
-    const pointer = detail.instancePath ?? '';
-    const message = pointer === '' ? `the document ${detail.message ?? 'is invalid'}` : (detail.message ?? 'invalid');
-    const key = `${pointer}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push({ pointer, message });
-  }
-  return problems;
+  const details = (error as { details: SchemaErrorDetail[] }).details;
+  return condenseSchemaErrors(details, document, documentFiles(source));
 }

@@ -392,6 +392,20 @@ describe('inspectDocument', () => {
     ]);
   });
 
+  it("names a schema's violation once, where the document writes it, without the oneOf cascade above it", async () => {
+    const document = plantStore('3.0.3');
+    const components = document.components as { schemas: typeof schemas };
+    const nullableName = {
+      ...schemas.Plant,
+      properties: { ...schemas.Plant.properties, name: { type: ['string', 'null'] } },
+    };
+    components.schemas = { ...schemas, Plant: nullableName };
+    expect(await problemsOf(write(document))).toEqual([
+      'at /components/schemas/Plant/properties/name/type: must be string; must be equal to one of the allowed values ' +
+        '(a list of types is OpenAPI 3.1: in 3.0.3 write one type, with `nullable: true` for null, or declare `openapi: 3.1.0`)',
+    ]);
+  });
+
   it('says a file that is not JSON or YAML, or holds no object, is not a document', async () => {
     const broken = join(dir, 'broken.yaml');
     writeFileSync(broken, 'openapi: 3.1.0\n  info: [\n');
