@@ -37,6 +37,34 @@ export function operationAuth(document: JsonObject, operation: JsonObject): Oper
   return { auth: kinds[chosen]?.[0] ?? 'other', schemes: Object.keys(requirement) };
 }
 
+/**
+ * Security requirements that name a scheme `components.securitySchemes` does not declare, which OpenAPI
+ * forbids (swagger-parser lets it pass): one problem per name, at the requirement that names it.
+ */
+export function undeclaredSchemes(
+  document: JsonObject,
+  operation: JsonObject,
+  operationPointer: string,
+): { pointer: string; message: string }[] {
+  const own = operation.security !== undefined;
+  const declared = own ? operation.security : document.security;
+  const base = own ? `${operationPointer}/security` : '/security';
+  const components = isObject(document.components) ? document.components : {};
+  const definitions = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const known = Object.keys(definitions);
+  const requirements = Array.isArray(declared) ? declared : [];
+  return requirements.flatMap((requirement: unknown, index) =>
+    (isObject(requirement) ? Object.keys(requirement) : [])
+      .filter((name) => !Object.hasOwn(definitions, name))
+      .map((name) => ({
+        pointer: `${base}/${index}`,
+        message: `the security requirement names "${name}", which components.securitySchemes does not declare (${
+          known.length === 0 ? 'it declares none' : `it declares ${known.join(', ')}`
+        }): name a declared scheme, or declare "${name}" (an http bearer scheme for plantstore).`,
+      })),
+  );
+}
+
 function kindOf(scheme: unknown): ContractAuth {
   if (!isObject(scheme)) return 'other';
   if (scheme.type === 'http') {

@@ -406,6 +406,15 @@ describe('inspectDocument', () => {
     ]);
   });
 
+  it('names a security requirement whose scheme the document does not declare, at the requirement', async () => {
+    const post = { security: [{ bearerAuth: [] }, { jwt: [] }] };
+    const components = { schemas, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } };
+    expect(await problemsOf(write(plantStore('3.1.0', post, { components })))).toEqual([
+      'at /paths/~1plants/post/security/1: the security requirement names "jwt", which components.securitySchemes does not ' +
+        'declare (it declares bearerAuth): name a declared scheme, or declare "jwt" (an http bearer scheme for plantstore).',
+    ]);
+  });
+
   it('says a file that is not JSON or YAML, or holds no object, is not a document', async () => {
     const broken = join(dir, 'broken.yaml');
     writeFileSync(broken, 'openapi: 3.1.0\n  info: [\n');

@@ -26,7 +26,7 @@ import {
   type JsonSchema,
   type SchemaCheck,
 } from './schemas.js';
-import { operationAuth, serverBasePath, type ContractAuth } from './security.js';
+import { operationAuth, serverBasePath, undeclaredSchemes, type ContractAuth } from './security.js';
 import { refusalStatusOf, type RefusalStatus } from './refusal-status.js';
 import { successStatusOf, type SuccessStatus } from './success-status.js';
 
@@ -227,6 +227,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     problems.push({ pointer: operation.pointer, message: body });
     return undefined;
   };
+  problems.push(...undeclaredSchemes(document, operation.found, operation.pointer));
   const newPlant = compile(bodies.newPlant, 'a NewPlant', 'NewPlant');
   const plant = compile(bodies.plant, 'a Plant', 'Plant');
   const error = compile(bodies.error, 'an Error', 'Error');
