@@ -98,6 +98,16 @@ describe('the request pipeline', () => {
     expect(log.at(-1)).toMatchObject({ method: 'POST', path: '/plants', status: 400 });
   });
 
+  it('answers a promised outcome once it settles, and a rejected one as the fault', async () => {
+    answer = () => new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: '{"later":true}' }), 5));
+    const [later, laterBody] = await send(server.url, { headers: json, body: '{"id":1,"name":"a"}' });
+    expect([later, laterBody]).toEqual([200, '{"later":true}']);
+    answer = () => Promise.reject(new Error('boom'));
+    const [status, body] = await send(server.url, { headers: json, body: '{"id":1,"name":"a"}' });
+    expect([status, body]).toEqual([400, '{"error":1099,"message":"The server could not process this request."}']);
+    expect(log.at(-1)).toMatchObject({ method: 'POST', path: '/plants', status: 400 });
+  });
+
   it('adds CORS only when asked: a preflight gets 204, every answer the allow-origin header', async () => {
     const preflight = { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' };
     expect((await send(cors.url, { method: 'OPTIONS', headers: preflight }))[0]).toBe(204);

@@ -80,39 +80,59 @@ export type BodyResult =
  * Content-Length or while it streams), so an oversize body costs no more than `limit` of memory.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
-  const tooLarge = (): BodyResult => ({
+  return new Promise((resolve) => readBodyThen(req, limit, resolve));
+}
+
+/**
+ * {@link readBody} with a callback instead of a promise, called once: at the body's end, or, for a
+ * body refused by its Content-Length, in a microtask (the turn a resolved promise would take).
+ */
+export function readBodyThen(req: IncomingMessage, limit: number, done: (result: BodyResult) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    queueMicrotask(() => done(tooLarge(limit)));
+    return;
+  }
+  // A small body nearly always comes in one chunk, passed on as it is instead of copied by Buffer.concat.
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let settled = false;
+  const settle = (result: BodyResult): void => {
+    if (settled) return;
+    settled = true;
+    done(result);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.pause();
+      settle(tooLarge(limit));
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  });
+  req.on('end', () => {
+    const body = chunks === undefined ? (first ?? EMPTY_BODY) : Buffer.concat(chunks, size);
+    settle({ ok: true, body });
+  });
+  // 'close' comes after every request, read or not: the Error is built only when it is the outcome.
+  const incomplete = (): void => {
+    if (!settled)
+      settle({ ok: false, problem: problem('malformedRequest', 'The request body ended before it was complete.') });
+  };
+  req.on('error', incomplete);
+  req.on('close', incomplete);
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+function tooLarge(limit: number): BodyResult {
+  return {
     ok: false,
     problem: problem('bodyTooLarge', `The request body is larger than ${limit} bytes; send a smaller NewPlant.`),
-  });
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge());
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (result: BodyResult): void => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.pause();
-        settle(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks, size) }));
-    // 'close' comes after every request, read or not: the Error is built only when it is the outcome.
-    const incomplete = (): void => {
-      if (!settled)
-        settle({ ok: false, problem: problem('malformedRequest', 'The request body ended before it was complete.') });
-    };
-    req.on('error', incomplete);
-    req.on('close', incomplete);
-  });
+  };
 }
 
 /**

@@ -122,8 +122,12 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   const keyOf = (question: PrismQuestion): string | undefined => {
     const { preferences } = question;
     if (!memoizable || (preferences.dynamic ?? dynamic)) return undefined;
+    const { accept } = question;
+    const { code, exampleKey } = preferences;
+    // The usual request chooses none of the three: its key is not built anew each time.
+    if (accept === undefined && code === undefined && exampleKey === undefined) return NOTHING_CHOSEN;
     // Header values hold no line feed, so the three parts cannot run into each other.
-    return `${question.accept === undefined ? '-' : `+${question.accept}`}\n${preferences.code ?? ''}\n${preferences.exampleKey === undefined ? '-' : `+${preferences.exampleKey}`}`;
+    return `${accept === undefined ? '-' : `+${accept}`}\n${code ?? ''}\n${exampleKey === undefined ? '-' : `+${exampleKey}`}`;
   };
 
   return {
@@ -151,6 +155,9 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
     },
   };
 }
+
+/** The memo key of a question without Accept, a preferred status or an example (see `keyOf`). */
+const NOTHING_CHOSEN = '-\n\n-';
 
 /** A map that forgets its oldest entry when full. */
 class BoundedMemo<V> {
