@@ -394,12 +394,11 @@ describe('inspectDocument', () => {
 
   it("names a schema's violation once, where the document writes it, without the oneOf cascade above it", async () => {
     const document = plantStore('3.0.3');
-    const components = document.components as { schemas: typeof schemas };
     const nullableName = {
       ...schemas.Plant,
       properties: { ...schemas.Plant.properties, name: { type: ['string', 'null'] } },
     };
-    components.schemas = { ...schemas, Plant: nullableName };
+    document.components = { schemas: { ...schemas, Plant: nullableName } };
     expect(await problemsOf(write(document))).toEqual([
       'at /components/schemas/Plant/properties/name/type: must be string; must be equal to one of the allowed values ' +
         '(a list of types is OpenAPI 3.1: in 3.0.3 write one type, with `nullable: true` for null, or declare `openapi: 3.1.0`)',
