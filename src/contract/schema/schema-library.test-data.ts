@@ -108,6 +108,20 @@ const constrained: LibrarySchema[] = [
     schema: { type: 'string', pattern: '^[a-z]+(-[a-z]+)*$', maxLength: 12 },
   },
   { name: 'unanchored pattern', dialect: 'openapi-3.1', schema: { type: 'string', pattern: 'ab+c', minLength: 4 } },
+  {
+    name: 'patterns with lookarounds',
+    dialect: 'openapi-3.1',
+    schema: {
+      type: 'object',
+      required: ['name', 'handle'],
+      properties: {
+        // No leading or trailing space, not blank; a handle with a letter in it, never "admin".
+        name: { type: 'string', pattern: '^(?!\\s)[A-Za-z ]{1,30}(?<!\\s)$' },
+        handle: { type: 'string', minLength: 3, maxLength: 12, pattern: '^(?!admin$)(?=.*[a-z])[a-z0-9]+$' },
+      },
+      patternProperties: { '^x-(?!internal)[a-z]+$': { type: 'string' } },
+    },
+  },
   { name: 'string enum', dialect: 'openapi-3.0', schema: { type: 'string', enum: ['cactus', 'fern'] } },
   {
     name: 'string formats',

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
+import { UnsupportedSchemaError } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
 import { FORMAT_SHAPES, formatArbitrary } from './formats.js';
 import { childPointer } from './keywords.js';
+import { withoutLookarounds } from './lookarounds.js';
 import { PatternLanguage } from './pattern-strings.js';
 import { codePointLength, textArbitrary } from './text.js';
 
@@ -33,16 +35,22 @@ export function stringArbitrary(schema: Node, place: Place, context: Context): f
   if (schema.pattern !== undefined) {
     const at = childPointer(origin, 'pattern');
     const regex = context.regex(schema.pattern, at);
-    const language = limited ? PatternLanguage.of(schema.pattern as string) : undefined;
+    // Lookarounds are built from the pattern without them, then the pattern itself keeps what matches.
+    const relaxed = withoutLookarounds(regex.source);
+    const built = relaxed === undefined ? regex : new RegExp(relaxed, regex.flags);
+    const language = limited ? PatternLanguage.of(built.source) : undefined;
     const matching =
       language === undefined
-        ? patternArbitrary(regex, max, at, context)
-        : constructed(language, min, max, regex, { keyword: 'pattern', at, context });
-    return context.filtered(matching, (text) => fitsLengths(text, min, max) && formatted(text), {
+        ? patternArbitrary(built, max, at, context)
+        : constructed(language, min, max, built, { keyword: 'pattern', at, context });
+    const matches = (text: string): boolean => relaxed === undefined || regex.test(text);
+    return context.filtered(matching, (text) => fitsLengths(text, min, max) && formatted(text) && matches(text), {
       keyword: 'pattern',
       schemaPointer: at,
       reason:
-        'strings matching the pattern rarely meet the length limits and format, so valid values cannot be generated',
+        relaxed === undefined
+          ? 'strings matching the pattern rarely meet the length limits and format, so valid values cannot be generated'
+          : 'strings matching the pattern without its lookarounds rarely match it whole within the length limits and format, so valid values cannot be generated',
     });
   }
   if (format !== undefined && !limited) return format;
@@ -110,9 +118,18 @@ export function patternArbitrary(
   context: Context,
 ): fc.Arbitrary<string> {
   try {
+    const relaxed = withoutLookarounds(regex.source);
     // maxLength counts UTF-16 units there, never fewer than code points: a safe upper limit.
-    return fc.stringMatching(regex, maxLength === undefined ? {} : { maxLength: Math.max(maxLength, 0) * 2 });
+    const limit = maxLength === undefined ? {} : { maxLength: Math.max(maxLength, 0) * 2 };
+    if (relaxed === undefined) return fc.stringMatching(regex, limit);
+    return context.filtered(fc.stringMatching(new RegExp(relaxed, regex.flags), limit), (text) => regex.test(text), {
+      keyword: 'pattern',
+      schemaPointer,
+      reason:
+        'strings matching the pattern without its lookarounds rarely match it whole, so valid values cannot be generated',
+    });
   } catch (error) {
+    if (error instanceof UnsupportedSchemaError) throw error;
     throw context.refuse(
       'pattern',
       schemaPointer,

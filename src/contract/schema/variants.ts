@@ -1,11 +1,12 @@
 import fc from 'fast-check';
+import { withoutLookarounds } from './lookarounds.js';
 import type { SchemaCheck, Violation } from '../schemas.js';
 import type { ExactJson, ValueVariant } from './compiled-schema.js';
 import { Context, type Place } from './context.js';
 import { asParsed, exactObject } from './json.js';
 import { childPointer } from './keywords.js';
 import { tupleArbitraries } from './array-variants.js';
-import { candidatesAt, type Candidate } from './leaf-variants.js';
+import { candidatesAt, judgedAsAnyOf, type Candidate } from './leaf-variants.js';
 import { mergeSchemas } from './merge.js';
 import { validArbitrary } from './valid.js';
 import { frameInside, NO_FRAME, sampleInFrame, type Frame } from './frame-sample.js';
@@ -61,7 +62,8 @@ export function variantsOf(
     if (depth >= MAX_DEPTH) return;
     for (const child of childSites(site, context)) visit(child, depth + 1, judged);
     for (const [branch, keyword] of branchSites(site, context)) {
-      visit(branch, depth + 1, judged ?? { keyword, pointer: site.place.pointer });
+      const reported = judgedAsAnyOf(site, context, keyword) ? 'anyOf' : keyword;
+      visit(branch, depth + 1, judged ?? { keyword: reported, pointer: site.place.pointer });
     }
   };
   if (rootValid !== null) {
@@ -280,9 +282,12 @@ function undeclaredNames(schema: Node, context: Context): [string, unknown, stri
   }
   for (const [regex, source, child] of patterns) {
     if (regex === undefined) continue;
+    // A pattern with lookarounds is drawn without them; its matches are kept.
+    const relaxed = withoutLookarounds(regex.source);
+    const drawn = relaxed === undefined ? regex : new RegExp(relaxed, regex.flags);
     const name = fc
-      .sample(fc.stringMatching(regex, { maxLength: 20 }), { numRuns: 30, seed: 7 })
-      .find((candidate) => free(candidate, regex));
+      .sample(fc.stringMatching(drawn, { maxLength: 20 }), { numRuns: 30, seed: 7 })
+      .find((candidate) => regex.test(candidate) && free(candidate, regex));
     if (name !== undefined)
       found.push([name, child, `/patternProperties/${source.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
   }
