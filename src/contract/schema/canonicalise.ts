@@ -118,8 +118,8 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
 
 /**
  * The canonical schema with null joined to each enum where OpenAPI 3.0 leaves it open (`nullOpen`), and each
- * discriminated branch as JSON Schema alone reads it (`lenientBranches`): the reading that judges, so a target
- * following either reading of `nullable` or of a `discriminator` is not faulted.
+ * discriminated branch as JSON Schema alone reads it (`lenientBranches`), their `oneOf` read as `anyOf`: the
+ * reading that judges, so a target following either reading of `nullable` or of a `discriminator` is not faulted.
  */
 export function withNullJoined(canonical: Canonical): Record<string, unknown> {
   if (canonical.nullOpen.size === 0 && canonical.lenientBranches.size === 0) return canonical.schema;
@@ -134,7 +134,10 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     copies.set(node, out);
     for (const [key, value] of Object.entries(node)) {
-      Object.defineProperty(out, key, { value: copy(value), enumerable: true, writable: true, configurable: true });
+      // Under a discriminator a value matching two branches is one kind to a server routing by it: either reading.
+      const name =
+        key === 'oneOf' && canonical.discriminated.has(value as object) && !('anyOf' in node) ? 'anyOf' : key;
+      Object.defineProperty(out, name, { value: copy(value), enumerable: true, writable: true, configurable: true });
     }
     if (canonical.nullOpen.has(node)) joinNull(out, node);
     return out;

@@ -91,9 +91,15 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (!Array.isArray(site.schema[keyword]) || (keyword === 'anyOf' && conditional !== undefined)) continue;
     const values = JSON_TYPES.map((type) => WRONG_TYPE_VALUES[type]());
-    candidates.push(
-      at(site, keyword, false, `matching none of the ${keyword} branches`, fc.constantFrom(...values), false),
+    const none = at(
+      site,
+      keyword,
+      false,
+      `matching none of the ${keyword} branches`,
+      fc.constantFrom(...values),
+      false,
     );
+    candidates.push({ ...none, ...(judgedAsAnyOf(site, context, keyword) ? { judgedAs: 'anyOf' } : {}) });
   }
   // With a discriminator, a value matching two branches is one kind to a server routing by it: not sent.
   if (Array.isArray(site.schema.oneOf) && !context.canonical.discriminated.has(site.schema.oneOf)) {
@@ -120,6 +126,13 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
     }
   }
   return candidates;
+}
+
+/** Whether the check reads this `oneOf` as `anyOf`: under a discriminator it judges by either reading (`withNullJoined`). */
+export function judgedAsAnyOf(site: Site, context: Context, keyword: 'anyOf' | 'oneOf'): boolean {
+  return (
+    keyword === 'oneOf' && context.canonical.discriminated.has(site.schema.oneOf as object) && !('anyOf' in site.schema)
+  );
 }
 
 /** One value of each JSON type the schema does not allow. */
