@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactInteger, INT64, loadContract, numberText, parseExactJson, readNewPlant } from '../../contract/index.js';
@@ -6,7 +7,8 @@ import { createArbitraryCache, generateCases } from '../cases.js';
 import { selectChecks } from '../selection.js';
 import { caseBias, caseRandom } from './case-random.js';
 import { createFreshIds } from './fresh-ids.js';
-import { invalidBodyArbitrary, mutationsOf, renderInvalidBody } from './invalid-body.js';
+import { describeInvalidBody, invalidBodyArbitrary, mutationsOf, renderInvalidBody } from './invalid-body.js';
+import { shapeOf } from '../defects.js';
 import { int64IdArbitrary, materializeId } from './int64-id.js';
 import { SPELLINGS, spell } from './integer-spelling.js';
 import { newPlantArbitrary, renderPlant } from './new-plant.js';
@@ -70,6 +72,23 @@ describe('generation', () => {
       const text = renderInvalidBody(body.value, fresh, `invalid:${index}`);
       const read = readNewPlant(contract, 'application/json', utf8.encode(text));
       expect(read.ok, `${body.value.mutation.what}: ${text.slice(0, 200)}`).toBe(false);
+    }
+  });
+
+  it("describes each invalid variant with one shape whatever the value drawn, so its finding's fingerprint holds across seeds", async () => {
+    const documented = await loadContract(
+      fileURLToPath(new URL('../../../src/fixtures/documents/17-full-store.yaml', import.meta.url)),
+    );
+    const fresh = createFreshIds('shapes');
+    const mutations = mutationsOf(documented);
+    for (const [index, mutation] of mutations.entries()) {
+      if (mutation.kind !== 'variant') continue;
+      const shapes = new Set<string>();
+      for (let seed = 1; seed <= 12; seed++) {
+        const body = invalidBodyArbitrary(documented, index).generate(caseRandom(seed, 'invalid', index), 30);
+        shapes.add(shapeOf(describeInvalidBody(body.value, renderInvalidBody(body.value, fresh, `shape:${seed}`))));
+      }
+      expect([...shapes], mutation.what).toHaveLength(1);
     }
   });
 

@@ -224,8 +224,13 @@ export function describeInvalidBody(body: InvalidBody, text: string): string {
 }
 
 function previewValue(value: unknown, text: string | undefined): string {
+  // What the finding's title keeps must not vary with the value drawn (a new fingerprint for each seed):
+  // quoted values and numbers are taken out of it, so a string is one well-formed JSON string (cut to 20
+  // code points, its length unsaid) and an object or array is named by its kind.
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
   const json = text ?? (value === undefined ? 'nothing' : (JSON.stringify(value) ?? typeof value));
-  return json.length > 60 ? `${json.slice(0, 45)}… (${json.length} characters)` : json;
+  if (typeof value === 'string' && json.length > 60) return JSON.stringify(`${[...value].slice(0, 20).join('')}…`);
+  return json;
 }
 
 function withFreshDigits(text: string, fresh: FreshIds, salt: string): string {
