@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
@@ -7,7 +10,15 @@ import { createReferenceServer } from '../../reference/server.js';
 import { runConformance } from '../../index.js';
 import { createFreshIds } from './fresh-ids.js';
 import { exactShape, slotEdges } from './id-slots.js';
-import { idSlotOf, newPlantArbitrary, plantIdSlots, renderIfValid, renderPlant, withIdShape } from './new-plant.js';
+import {
+  idSlotOf,
+  newPlantArbitrary,
+  plantIdSlots,
+  renderIfValid,
+  renderPlant,
+  withIdShape,
+  type PlantDraft,
+} from './new-plant.js';
 
 const TOKEN = 'exact-edges-token-4c1d';
 const NAME_PATTERN = fileURLToPath(new URL('../../fixtures/documents/02-name-pattern.yaml', import.meta.url));
@@ -77,5 +88,64 @@ describe('renderIfValid', () => {
     const fresh = createFreshIds('0123456789abcdef');
     expect(renderIfValid(contract, draft, fresh, 'one', new Map()).rendered.ids).toEqual([EDGE]);
     expect(renderPlant(draft, fresh, 'two').ids).not.toEqual([EDGE]);
+  });
+});
+
+describe('an id the document writes as a string', () => {
+  /** The seed document with its `id` as a string of the given schema (proto3's JSON int64, a uuid). */
+  async function stringIdContract(id: object) {
+    const directory = mkdtempSync(join(tmpdir(), 'plantstore-string-id-'));
+    const spec = join(directory, 'openapi.json');
+    const json = (schema: object) => ({ description: 'a body', content: { 'application/json': { schema } } });
+    const plant = { type: 'object', required: ['id', 'name'], properties: { id, name: { type: 'string' } } };
+    const error = {
+      type: 'object',
+      required: ['error', 'message'],
+      properties: { error: { type: 'integer' }, message: { type: 'string' } },
+    };
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Plant Store', version: '1' },
+        paths: {
+          '/plants': { post: { requestBody: json(plant), responses: { '200': json(plant), '400': json(error) } } },
+        },
+      }),
+    );
+    try {
+      return await loadContract(spec);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+
+  it.each([
+    ['format int64', { type: 'string', format: 'int64' }, /^\d+$/],
+    ['format uuid', { type: 'string', format: 'uuid' }, /^00000000-0000-4000-8000-[0-9a-f]{12}$/],
+  ])(
+    'gets one of the run own values per case (%s): distinct, valid, the same for the same case',
+    async (_name, id, shape) => {
+      const contract = await stringIdContract(id);
+      const fresh = createFreshIds('text-ids');
+      const drafts = fc.sample(newPlantArbitrary(contract), { seed: 3, numRuns: 200 });
+      const sent = drafts.map(
+        (draft, index) => JSON.parse(renderPlant(draft, fresh, `case:${index}`).text) as { id: string },
+      );
+      expect(new Set(sent.map((body) => body.id)).size).toBe(200);
+      for (const body of sent) expect(body.id).toMatch(shape);
+      expect(drafts.map((draft, index) => renderPlant(draft, fresh, `case:${index}`).text)).toEqual(
+        sent.map((body) => JSON.stringify(body)),
+      );
+      expect(drafts.every((draft, index) => !renderPlant(draft, fresh, `case:${index}`).idMayRepeat)).toBe(true);
+    },
+  );
+
+  it('keeps the drawn id, and says it may repeat, when no value of its own fits the schema', async () => {
+    const contract = await stringIdContract({ type: 'string', enum: ['a', 'b'] });
+    const [draft] = fc.sample(newPlantArbitrary(contract), { seed: 3, numRuns: 1 });
+    const rendered = renderPlant(draft as PlantDraft, createFreshIds('text-ids'), 'case:0');
+    expect(['a', 'b']).toContain((JSON.parse(rendered.text) as { id: string }).id);
+    expect(rendered.idMayRepeat).toBe(true);
   });
 });

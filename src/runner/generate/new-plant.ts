@@ -3,6 +3,7 @@ import { parseExactJson, stringifyExactJson, type Contract } from '../../contrac
 import type { ExactJson } from '../../contract/schema/index.js';
 import { withClaim, type FreshIds } from './fresh-ids.js';
 import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
+import { objectView } from '../../contract/object-view.js';
 import { int64IdArbitrary, type IdShape } from './int64-id.js';
 
 /**
@@ -45,10 +46,41 @@ function generatorOf(contract: Contract): PlantGenerator {
   if (!generator) {
     const compiled = contract.compiled.newPlant;
     const slots = idFirst(idSlots(compiled.schema));
+    const textId = textIdSlotOf(contract, slots);
+    if (textId !== undefined) textIdSlots.set(slots, textId);
     generator = { slots, valid: draftArbitrary(compiled.valid, slots) };
     generators.set(contract, generator);
   }
   return generator;
+}
+
+/**
+ * A top-level `id` the document writes as a string (proto3's JSON int64 `"123"`, a uuid, a code): drawn
+ * values repeat (`""` above all), and a target that refuses repeats would refuse valid plants. Each case
+ * gets one of this run's own instead, the first of a few spellings the NewPlant schema accepts.
+ */
+interface TextIdSlot {
+  readonly key: string;
+  /** A fresh value for `bits` that keeps `body` a valid NewPlant, or `undefined` when none does. */
+  readonly fresh: (bits: bigint, body: Record<string, ExactJson>) => string | undefined;
+}
+
+/** The text id slot of a run, by its integer slots (the array every draft of the run shares). */
+const textIdSlots = new WeakMap<readonly IdSlot[], TextIdSlot>();
+
+function textIdSlotOf(contract: Contract, slots: readonly IdSlot[]): TextIdSlot | undefined {
+  if (slots.some((slot) => slot.key === 'id')) return undefined;
+  const declared = objectView(contract.compiled.newPlant.schema).properties.get('id');
+  const type = declared?.type;
+  if (!(type === 'string' || (Array.isArray(type) && type.includes('string')))) return undefined;
+  const spellings = (bits: bigint): string[] => {
+    const hex = bits.toString(16).padStart(12, '0');
+    return [`${bits}`, `00000000-0000-4000-8000-${hex}`, `plant-${bits.toString(36)}`];
+  };
+  return {
+    key: 'id',
+    fresh: (bits, body) => spellings(bits).find((id) => isValidNewPlant(contract, stringifyExactJson({ ...body, id }))),
+  };
 }
 
 /**
@@ -113,6 +145,12 @@ export function renderPlant(
     idMayRepeat ||= mayRepeat;
     define(body, slot.key, id);
   });
+  const textId = textIdSlots.get(draft.slots);
+  if (textId && typeof body[textId.key] === 'string' && !raw.has(textId.key) && !keep.has(textId.key)) {
+    const id = textId.fresh(fresh.bits(`${salt}:${textId.key}`), body);
+    if (id === undefined) idMayRepeat = true;
+    else define(body, textId.key, id);
+  }
   for (const key of raw.keys()) define(body, key, `${RAW}${key}`);
   let text = stringifyExactJson(body);
   if (raw.size === 0) return { text, strings: stringsOf(body, raw), ids, idMayRepeat, written: { text, value: body } };
