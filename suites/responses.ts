@@ -168,7 +168,9 @@ export const documentedStatus = defineCheck({
     const allowed = allowedStatuses(plan, success);
     if (allowed.includes(response.status) || isSuccessStatus(success, response.status)) return PASS;
     if (isRefusalStatus(refusal, response.status)) return PASS;
-    const expected = [success.documented, ...allowed.slice(1), ...documentedRefusals(refusal)];
+    const expected = [
+      ...new Set([success.documented, ...allowed.slice(1).map(String), ...documentedRefusals(refusal)]),
+    ];
     return fail(
       `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).`,
       { defect: statusDefect(response.status, plan) },

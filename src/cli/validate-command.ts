@@ -84,7 +84,9 @@ export function summarise(file: string, contract: Contract): string[] {
       `as ${[...media].join(', ')}; ${describeAuth(contract)}`,
   ];
   if (contract.basePath !== '') {
-    lines.push(`  ${basePathSource(contract)}: include that path in --base-url (requests go to <base-url>/plants)`);
+    lines.push(
+      `  ${basePathSource(contract)}: include that path in --base-url (requests go to <base-url>${contract.operationPath.endsWith('/') ? '/plants/' : '/plants'})`,
+    );
   }
   // Read as written: the contract's `operationParameters` compiles their schemas, more than a summary needs to load.
   const parameters = declaredParameters(contract.document, contract.operationPath, 'post').map(
@@ -124,8 +126,9 @@ function operationIdShown(contract: Contract): string {
 /** What puts POST /plants below a path: the first server's URL, the document's path (`/api/plants`), or both. */
 function basePathSource(contract: Contract): string {
   const { basePath, operationPath } = contract;
-  if (operationPath === '/plants') return `its first server is at ${basePath}`;
-  if (basePath === operationPath.slice(0, -'/plants'.length)) return `its path is ${operationPath}, below ${basePath}`;
+  const unslashed = operationPath.replace(/\/$/, '');
+  if (unslashed === '/plants') return `its first server is at ${basePath}`;
+  if (basePath === unslashed.slice(0, -'/plants'.length)) return `its path is ${operationPath}, below ${basePath}`;
   return `its first server and its path ${operationPath} put POST /plants below ${basePath}`;
 }
 

@@ -66,18 +66,22 @@ export function escapePointer(segment: string): string {
 }
 
 /**
- * The document's key for POST /plants: `/plants`, else the one path that puts `/plants` below a fixed
- * prefix and declares POST (`/api/v1/plants`, as FastAPI's router prefix and springdoc write the
+ * The document's key for POST /plants: `/plants`, else `/plants/` when only it declares POST (Django REST
+ * framework, a FastAPI router's `""` route), else the one path that puts `/plants` (or `/plants/`) below a
+ * fixed prefix and declares POST (`/api/v1/plants`, as FastAPI's router prefix and springdoc write the
  * server's path into every path), else `/plants`.
  */
 export function plantsPathOf(document: JsonObject): string {
   const paths = isObject(document.paths) ? document.paths : {};
-  if (isObject(paths['/plants'])) return '/plants';
-  const prefixed = Object.keys(paths).filter((key) => {
-    const item = paths[key];
-    return /^(\/[^{}/]+)+\/plants$/.test(key) && isObject(item) && isObject(item.post);
-  });
-  return prefixed.length === 1 && prefixed[0] !== undefined ? prefixed[0] : '/plants';
+  const posts = (key: string): boolean => isObject(paths[key]) && isObject(paths[key].post);
+  if (isObject(paths['/plants']) && (posts('/plants') || !posts('/plants/'))) return '/plants';
+  // Django REST framework's and FastAPI routers' `/plants/`: the document's URL, which plantstore then calls.
+  if (posts('/plants/')) return '/plants/';
+  for (const shape of [/^(\/[^{}/]+)+\/plants$/, /^(\/[^{}/]+)+\/plants\/$/]) {
+    const prefixed = Object.keys(paths).filter((key) => shape.test(key) && posts(key));
+    if (prefixed.length === 1 && prefixed[0] !== undefined) return prefixed[0];
+  }
+  return '/plants';
 }
 
 /** Finds `paths[path][method]`, or says in a sentence what is missing and what the document has instead. */

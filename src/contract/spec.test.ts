@@ -347,15 +347,18 @@ describe('inspectDocument', () => {
     ]);
   });
 
-  it('says why a POST /plants/ with a trailing slash is not the operation, and what to do', async () => {
+  it('takes POST /plants/ with its trailing slash as the operation when the document writes only that, below a prefix too', async () => {
     const document = plantStore('3.1.0');
     const paths = document.paths as Record<string, unknown>;
-    const file = write({ ...document, paths: { '/plants/': paths['/plants'] } });
-    expect(await problemsOf(file)).toEqual([
-      'at /paths: The document has no POST /plants operation, the one plantstore tests (paths has no /plants; it declares POST /plants/). ' +
-        "/plants/ with its trailing slash is another URL than the contract's {base_url}/plants, which plantstore sends to " +
-        '(Starlette, Flask and Django redirect or refuse one for the other): declare and serve the operation at /plants.',
-    ]);
+    const slashed = await inspectDocument(write({ ...document, paths: { '/plants/': paths['/plants'] } }));
+    expect(slashed.problems).toEqual([]);
+    expect(slashed.contract).toMatchObject({ operationPath: '/plants/', basePath: '' });
+    const prefixed = await inspectDocument(write({ ...document, paths: { '/api/v1/plants/': paths['/plants'] } }));
+    expect(prefixed.contract).toMatchObject({ operationPath: '/api/v1/plants/', basePath: '/api/v1' });
+    const both = await inspectDocument(
+      write({ ...document, paths: { '/plants/': paths['/plants'], '/plants': paths['/plants'] } }),
+    );
+    expect(both.contract?.operationPath).toBe('/plants');
   });
 
   it('names a missing request body, 200 schema and Error schema, each where it looked', async () => {

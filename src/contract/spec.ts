@@ -218,7 +218,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
   const operationPath = plantsPathOf(document);
   const operation = findOperation(document, operationPath, OPERATION.method);
   if ('missing' in operation) {
-    return { problems: [{ pointer: '/paths', message: `${operation.missing}${trailingSlashHint(document)}` }] };
+    return { problems: [{ pointer: '/paths', message: operation.missing }] };
   }
   const bodies = findBodies(operation.found, operation.pointer, `${OPERATION.method.toUpperCase()} ${operationPath}`);
   const problems: DocumentProblem[] = [];
@@ -260,7 +260,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
       readings,
     }),
     operationPath,
-    basePath: `${serverBasePath(document)}${operationPath.slice(0, -OPERATION.path.length)}`,
+    basePath: `${serverBasePath(document)}${operationPath.replace(/\/$/, '').slice(0, -OPERATION.path.length)}`,
     auth: auth.auth,
     authSchemes: auth.schemes,
     otherOperations: listOperations(document, { path: operationPath, method: OPERATION.method }),
@@ -351,13 +351,4 @@ function declaredRequestTypes(operation: Record<string, unknown>): string[] {
   const { requestBody } = operation;
   const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
   return Object.keys(content).map(mediaTypeEssence);
-}
-
-/** Why a POST /plants/ is not taken for POST /plants, when the document declares one. */
-function trailingSlashHint(document: Record<string, unknown>): string {
-  const paths = isObject(document.paths) ? document.paths : {};
-  const slashed = Object.keys(paths).find((key) => /^(\/[^{}/]+)*\/plants\/$/.test(key));
-  const item = slashed === undefined ? undefined : paths[slashed];
-  if (slashed === undefined || !isObject(item) || !isObject(item.post)) return '';
-  return ` ${slashed} with its trailing slash is another URL than the contract's {base_url}/plants, which plantstore sends to (Starlette, Flask and Django redirect or refuse one for the other): declare and serve the operation at ${slashed.slice(0, -1)}.`;
 }

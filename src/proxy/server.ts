@@ -240,7 +240,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
       rememberId: idMemory(REMEMBERED_IDS),
       ...(readParameters === undefined ? {} : { readParameters }),
     },
-    plantsUrl: `${shownUrl(state.upstream.url)}${OPERATION.path}`,
+    plantsUrl: `${shownUrl(state.upstream.url)}${state.contract.operationPath.endsWith('/') ? '/plants/' : OPERATION.path}`,
     annotate: options.annotate === true,
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
@@ -249,7 +249,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
     // A client built from the document calls the operation under its server's path (/v1/plants).
     const judged =
       head.method === OPERATION_METHOD &&
-      (path === OPERATION.path || operationPath(path, state.contract.basePath) === OPERATION.path);
+      (path === OPERATION.path || isOperation(operationPath(path, state.contract.basePath), state.contract));
     if (judged) return new JudgedRequest(head, path, setup);
     return { settled: (forwarded) => state.settlements.add(setup, head, path, forwarded) };
   };
@@ -391,4 +391,9 @@ function record(state: ProxyState, judged: JudgedExchange, authorization: string
   const clientBreak =
     judged.clientBreak === undefined ? undefined : state.redactor.text(judged.clientBreak, authorization);
   state.observations.add(exchange, verdicts, clientBreak);
+}
+
+/** `/plants`, or `/plants/` when the document writes the operation with its trailing slash. */
+function isOperation(path: string, contract: Contract): boolean {
+  return path === OPERATION.path || (path === '/plants/' && contract.operationPath.endsWith('/'));
 }

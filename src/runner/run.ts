@@ -53,7 +53,12 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
     const capacity =
       target.embedded || resolved.concurrency === 1
         ? undefined
-        : await probeConnectionCapacity(target.baseUrl, resolved.timeoutMs, wanted);
+        : await probeConnectionCapacity(
+            target.baseUrl,
+            resolved.timeoutMs,
+            wanted,
+            resolved.contract.operationPath.endsWith('/') ? '/plants/' : '/plants',
+          );
     // A target that serves fewer connections at once gets fewer (one spare for cases that need a
     // connection of their own): more would only wait and time out.
     const settings =
@@ -66,6 +71,7 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
       concurrency: settings.concurrency,
       timeoutMs: settings.timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      trailingSlash: settings.contract.operationPath.endsWith('/'),
     });
     try {
       return await testTarget(settings, target, client, onProgress);

@@ -24,6 +24,8 @@ export interface TargetClientOptions {
   readonly timeoutMs: number;
   /** Response bodies are cut after this many bytes. */
   readonly maxBodyBytes: number;
+  /** Call `/plants/` where plans say `/plants`: the document writes the operation with its trailing slash. */
+  readonly trailingSlash?: boolean;
 }
 
 /** Sends planned requests to the target over a pool of keep-alive connections. */
@@ -98,13 +100,14 @@ async function sendOne(
   plan: PlannedRequest,
   options: TargetClientOptions,
 ): Promise<Exchange> {
+  const path = options.trailingSlash === true ? withTrailingSlash(plan.path) : plan.path;
   const headers: Record<string, string> = { ...REQUEST_HEADERS, ...plan.headers };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
   if (authorization !== undefined) headers.authorization = authorization;
   const request: RecordedRequest = {
     method: plan.method,
-    url: `${urlBase}${plan.path}`,
+    url: `${urlBase}${path}`,
     headers: { ...headers, ...recordedAuthorization(plan.auth, options.token) },
     body: plan.body,
   };
@@ -118,7 +121,7 @@ async function sendOne(
   try {
     const error = await response.collect(pool, {
       method: plan.method,
-      path: `${basePath}${plan.path}`,
+      path: `${basePath}${path}`,
       headers: split ? { ...headers, 'content-length': split.length } : headers,
       body: split ? split.body : plan.body,
     });
@@ -324,4 +327,9 @@ function recordedAuthorization(auth: AuthHeader, token: string): Record<string, 
       return { authorization: variant === 'bare' ? shell.bare : `Bearer ${shell[variant]}` };
     }
   }
+}
+
+/** `/plants` and `/plants?query` as `/plants/` and `/plants/?query`; any other path as it is. */
+function withTrailingSlash(path: string): string {
+  return path === '/plants' || path.startsWith('/plants?') ? `/plants/${path.slice('/plants'.length)}` : path;
 }

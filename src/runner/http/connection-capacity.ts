@@ -23,9 +23,10 @@ export async function probeConnectionCapacity(
   baseUrl: string,
   timeoutMs: number,
   wanted: number,
+  plantsPath = '/plants',
 ): Promise<ConnectionCapacity> {
   const url = new URL(baseUrl);
-  const path = `${url.pathname.replace(/\/+$/, '')}/plants`;
+  const path = `${url.pathname.replace(/\/+$/, '')}${plantsPath}`;
   const clients = Array.from({ length: Math.max(1, wanted) }, (_, index) => {
     const client = new Client(url.origin, index === 0 ? { keepAliveTimeout: 30_000 } : {});
     // Errors of idle sockets surface on requests; nothing else to do.
