@@ -75,10 +75,16 @@ describe('plantsPathOf', () => {
     expect(plantsPathOf({ paths: { '/api/v1/plants': post, '/api/v1/plants/{id}': post } })).toBe('/api/v1/plants');
   });
 
-  it('is /plants (so missing, and named) for two such paths, a templated prefix, a trailing slash or no POST', () => {
+  it('is the path with its trailing slash when only it declares POST, below a prefix too; /plants when both do', () => {
+    expect(plantsPathOf({ paths: { '/plants/': post } })).toBe('/plants/');
+    expect(plantsPathOf({ paths: { '/plants': { get: { responses: {} } }, '/plants/': post } })).toBe('/plants/');
+    expect(plantsPathOf({ paths: { '/api/plants/': post } })).toBe('/api/plants/');
+    expect(plantsPathOf({ paths: { '/plants': post, '/plants/': post } })).toBe('/plants');
+  });
+
+  it('is /plants (so missing, and named) for two such paths, a templated prefix or no POST', () => {
     expect(plantsPathOf({ paths: { '/v1/plants': post, '/v2/plants': post } })).toBe('/plants');
     expect(plantsPathOf({ paths: { '/{tenant}/plants': post } })).toBe('/plants');
-    expect(plantsPathOf({ paths: { '/plants/': post } })).toBe('/plants');
     expect(plantsPathOf({ paths: { '/api/plants': { get: { responses: {} } } } })).toBe('/plants');
   });
 });
