@@ -223,8 +223,11 @@ export function handSentObject(plan: PlannedRequest, sent: Readonly<Record<strin
   handedIn.set(plan, sent);
 }
 
-/** The sent body as an object, parsed exactly (escapes decoded, numbers with their digits). */
-function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | undefined {
+/**
+ * The sent body as an object, parsed exactly (escapes decoded, numbers with their digits): handed in
+ * by the proxy, read from the object it was written from, or parsed; `undefined` when not an object.
+ */
+export function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | undefined {
   const handed = handedIn.get(plan);
   if (handed !== undefined) return handed;
   const { body } = plan;

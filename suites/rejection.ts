@@ -16,8 +16,9 @@ import {
   type Exchange,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { isRefusalStatus, parseExactJson, type RefusalStatus } from '../src/contract/index.js';
+import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
 import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect } from '../src/runner/defects.js';
+import { sentObject } from './acceptance.js';
 
 /**
  * The defect of a request the target should have refused and accepted: for an invalid body, its kind;
@@ -105,15 +106,11 @@ const BROKEN_PLACE = /^"([^"]+)" (?:holds|set to) /;
  * acceptance is that one defect's, not a missing range check's.
  */
 function brokenNumberRounded(exchange: Exchange): boolean {
-  const { intent, body } = exchange.plan;
+  const { intent } = exchange.plan;
   const place = intent.kind === 'invalid-body' ? BROKEN_PLACE.exec(intent.what)?.[1] : undefined;
-  const answer = place === undefined || body === null ? undefined : responseJson(exchange);
-  if (place === undefined || body === null || !answer?.ok) return false;
-  try {
-    return roundedAt(parseExactJson(body), answer.value, place);
-  } catch {
-    return false;
-  }
+  const sent = place === undefined ? undefined : sentObject(exchange.plan);
+  const answer = sent === undefined ? undefined : responseJson(exchange);
+  return place !== undefined && answer?.ok === true && roundedAt(sent, answer.value, place);
 }
 
 /** What the document says a refused request is answered with: the contract's rule 2, or the document's own Error status. */

@@ -17,7 +17,6 @@ import {
   carriesError,
   isRefusalStatus,
   isSuccessStatus,
-  parseExactJson,
   type Contract,
   type RefusalStatus,
   type SchemaCheck,
@@ -25,6 +24,7 @@ import {
   type Violation,
 } from '../src/contract/index.js';
 import { DOUBLES_DEFECT, labelDefect, notJsonDefect, roundedAt, statusDefect } from '../src/runner/defects.js';
+import { sentObject } from './acceptance.js';
 import { acceptedDefect } from './rejection.js';
 
 /** What an answer with `status` must carry: the Plant, the Error, another documented body, or nothing judged. */
@@ -65,7 +65,7 @@ export const responseSchema = defineCheck({
     const accepted =
       success &&
       (intent.kind === 'invalid-body' || intent.kind === 'media-type' || intent.kind === 'invalid-parameter');
-    const rounded = success && roundedPlace(exchange.plan.body, body.value, violations);
+    const rounded = success && roundedPlace(exchange.plan, body.value, violations);
     return fail(
       `The ${status} body is not ${valid(schema)}: ${violations
         .map((v) => v.message)
@@ -83,15 +83,9 @@ export const responseSchema = defineCheck({
 });
 
 /** Whether a violation of the Plant is a number of the request that came back rounded through a double. */
-function roundedPlace(sent: string | null, answered: unknown, violations: readonly Violation[]): boolean {
-  if (sent === null) return false;
-  let request: unknown;
-  try {
-    request = parseExactJson(sent);
-  } catch {
-    return false;
-  }
-  return violations.some(({ field }) => roundedAt(request, answered, field));
+function roundedPlace(plan: PlannedRequest, answered: unknown, violations: readonly Violation[]): boolean {
+  const sent = sentObject(plan);
+  return sent !== undefined && violations.some(({ field }) => roundedAt(sent, answered, field));
 }
 
 /** What an answer carries: `a Plant`, `an Error`, `the body its 401 response documents`. */
