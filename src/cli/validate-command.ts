@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ContractError } from '../contract/contract-error.js';
 import type { Contract, DocumentProblem } from '../contract/index.js';
-import { findOperation } from '../contract/operations.js';
+import { calledPlantsPath, findOperation } from '../contract/operations.js';
 import { declaredParameters } from '../contract/parameter-declarations.js';
 import { DEFAULT_SPEC_PATH } from '../contract/package-files.js';
 import { EXIT, UsageError } from './cli-errors.js';
@@ -85,7 +85,7 @@ export function summarise(file: string, contract: Contract): string[] {
   ];
   if (contract.basePath !== '') {
     lines.push(
-      `  ${basePathSource(contract)}: include that path in --base-url (requests go to <base-url>${contract.operationPath.endsWith('/') ? '/plants/' : '/plants'})`,
+      `  ${basePathSource(contract)}: include that path in --base-url (requests go to <base-url>${calledPlantsPath(contract.operationPath)})`,
     );
   }
   // Read as written: the contract's `operationParameters` compiles their schemas, more than a summary needs to load.

@@ -17,6 +17,7 @@ export { exactInteger, INT32, INT64, integerProblem, type IntegerFormat } from '
 export { checkMediaType, readNewPlant, type NewPlant, type NewPlantResult } from './new-plant-request.js';
 export { PACKAGE_ROOT, PACKAGE_VERSION } from './package-files.js';
 export { operationPath, requestPath, routeProblem } from './route.js';
+export { calledPlantsPath } from './operations.js';
 export { errorBody, problem, PROBLEMS, type Problem, type ProblemKind } from './problems.js';
 export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type ViolationKind } from './schemas.js';
 export { type ContractAuth } from './security.js';

@@ -84,6 +84,14 @@ export function plantsPathOf(document: JsonObject): string {
   return '/plants';
 }
 
+/**
+ * The path plantstore calls below a base URL for the document's operation path: `/plants`, or
+ * `/plants/` when the document writes it with its trailing slash (`/plants/`, `/api/v1/plants/`).
+ */
+export function calledPlantsPath(operationPath: string): '/plants' | '/plants/' {
+  return operationPath.endsWith('/') ? '/plants/' : '/plants';
+}
+
 /** Finds `paths[path][method]`, or says in a sentence what is missing and what the document has instead. */
 export function findOperation(document: JsonObject, path: string, method: string): Located<JsonObject> {
   const name = `${method.toUpperCase()} ${path}`;

@@ -5,6 +5,7 @@ import {
   errorBody,
   loadContract,
   OPERATION,
+  calledPlantsPath,
   operationPath,
   problem,
   requestPath,
@@ -240,16 +241,17 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
       rememberId: idMemory(REMEMBERED_IDS),
       ...(readParameters === undefined ? {} : { readParameters }),
     },
-    plantsUrl: `${shownUrl(state.upstream.url)}${state.contract.operationPath.endsWith('/') ? '/plants/' : OPERATION.path}`,
+    plantsUrl: `${shownUrl(state.upstream.url)}${calledPlantsPath(state.contract.operationPath)}`,
     annotate: options.annotate === true,
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
+  // `/plants/` too when the document writes the operation with its trailing slash.
+  const called = calledPlantsPath(state.contract.operationPath);
   const onRequest = (head: RequestHead): ExchangeHooks => {
     const path = head.target === OPERATION.path ? OPERATION.path : requestPath(head.target);
     // A client built from the document calls the operation under its server's path (/v1/plants).
-    const judged =
-      head.method === OPERATION_METHOD &&
-      (path === OPERATION.path || isOperation(operationPath(path, state.contract.basePath), state.contract));
+    const below = path === OPERATION.path ? path : operationPath(path, state.contract.basePath);
+    const judged = head.method === OPERATION_METHOD && (below === OPERATION.path || below === called);
     if (judged) return new JudgedRequest(head, path, setup);
     return { settled: (forwarded) => state.settlements.add(setup, head, path, forwarded) };
   };
@@ -391,9 +393,4 @@ function record(state: ProxyState, judged: JudgedExchange, authorization: string
   const clientBreak =
     judged.clientBreak === undefined ? undefined : state.redactor.text(judged.clientBreak, authorization);
   state.observations.add(exchange, verdicts, clientBreak);
-}
-
-/** `/plants`, or `/plants/` when the document writes the operation with its trailing slash. */
-function isOperation(path: string, contract: Contract): boolean {
-  return path === OPERATION.path || (path === '/plants/' && contract.operationPath.endsWith('/'));
 }

@@ -1,4 +1,4 @@
-import { PACKAGE_VERSION } from '../contract/index.js';
+import { calledPlantsPath, PACKAGE_VERSION } from '../contract/index.js';
 import {
   caseCount,
   createArbitraryCache,
@@ -50,15 +50,11 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
   const target = await openTarget(options);
   try {
     const wanted = Math.min(resolved.concurrency, 32);
+    const plantsPath = calledPlantsPath(resolved.contract.operationPath);
     const capacity =
       target.embedded || resolved.concurrency === 1
         ? undefined
-        : await probeConnectionCapacity(
-            target.baseUrl,
-            resolved.timeoutMs,
-            wanted,
-            resolved.contract.operationPath.endsWith('/') ? '/plants/' : '/plants',
-          );
+        : await probeConnectionCapacity(target.baseUrl, resolved.timeoutMs, wanted, plantsPath);
     // A target that serves fewer connections at once gets fewer (one spare for cases that need a
     // connection of their own): more would only wait and time out.
     const settings =
@@ -71,7 +67,7 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
       concurrency: settings.concurrency,
       timeoutMs: settings.timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      trailingSlash: settings.contract.operationPath.endsWith('/'),
+      plantsPath,
     });
     try {
       return await testTarget(settings, target, client, onProgress);

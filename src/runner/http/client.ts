@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { Client, Pool } from './undici.js';
 import { responseHeaders } from './response-headers.js';
 import type { AuthHeader } from '../generate/auth-probe.js';
-import type { PlannedRequest } from '../probe.js';
+import { PLANTS_PATH, type PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';
 import { describeTransportError } from './transport-errors.js';
 import { redact, TOKEN_VARIABLE } from '../../contract/secrets.js';
@@ -24,8 +24,8 @@ export interface TargetClientOptions {
   readonly timeoutMs: number;
   /** Response bodies are cut after this many bytes. */
   readonly maxBodyBytes: number;
-  /** Call `/plants/` where plans say `/plants`: the document writes the operation with its trailing slash. */
-  readonly trailingSlash?: boolean;
+  /** The path called where plans say `/plants`: `/plants/` when the document writes it so (see `calledPlantsPath`). */
+  readonly plantsPath?: string;
 }
 
 /** Sends planned requests to the target over a pool of keep-alive connections. */
@@ -100,7 +100,7 @@ async function sendOne(
   plan: PlannedRequest,
   options: TargetClientOptions,
 ): Promise<Exchange> {
-  const path = options.trailingSlash === true ? withTrailingSlash(plan.path) : plan.path;
+  const path = options.plantsPath === undefined ? plan.path : calledPath(plan.path, options.plantsPath);
   const headers: Record<string, string> = { ...REQUEST_HEADERS, ...plan.headers };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
@@ -329,7 +329,9 @@ function recordedAuthorization(auth: AuthHeader, token: string): Record<string, 
   }
 }
 
-/** `/plants` and `/plants?query` as `/plants/` and `/plants/?query`; any other path as it is. */
-function withTrailingSlash(path: string): string {
-  return path === '/plants' || path.startsWith('/plants?') ? `/plants/${path.slice('/plants'.length)}` : path;
+/** A plan's `/plants` (and `/plants?query`) at the path called instead (`/plants/?query`); any other path as it is. */
+function calledPath(path: string, plantsPath: string): string {
+  return path === PLANTS_PATH || path.startsWith(`${PLANTS_PATH}?`)
+    ? `${plantsPath}${path.slice(PLANTS_PATH.length)}`
+    : path;
 }
