@@ -9,6 +9,7 @@ import {
   parseExactJson,
   stringifyExactJson,
 } from './exact-json.js';
+import { expectSameParse } from './same-parse.case.js';
 
 describe('parseExactJson', () => {
   it('keeps the digits of numbers beyond 2^53', () => {
@@ -142,22 +143,3 @@ describe('stringifyExactJson', () => {
     expect(() => parseExactJson(stringifyExactJson(nested(257)))).toThrow(JsonDepthError);
   });
 });
-
-/** The same value as parsing makes it: prototypes, own keys in order, numbers (`-0` apart) and their texts. */
-function expectSameParse(actual: unknown, expected: unknown): void {
-  if (expected === null || typeof expected !== 'object') {
-    expect(Object.is(actual, expected)).toBe(true);
-    return;
-  }
-  expect(typeof actual).toBe('object');
-  const got = actual as Record<string, unknown>;
-  const want = expected as Record<string, unknown>;
-  expect(Array.isArray(got)).toBe(Array.isArray(want));
-  expect(Object.getPrototypeOf(got)).toBe(Object.getPrototypeOf(want));
-  expect(Reflect.ownKeys(got)).toEqual(Reflect.ownKeys(want));
-  for (const key of Object.keys(want)) {
-    const at = Array.isArray(want) ? Number(key) : key;
-    expect(numberText(got, at)).toBe(numberText(want, at));
-    expectSameParse(got[key], want[key]);
-  }
-}

@@ -1,34 +1,17 @@
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadContract, numberText, parseExactJson } from '../../contract/index.js';
+import { loadContract, parseExactJson } from '../../contract/index.js';
 import { parsedFormOf } from '../../contract/exact-json.js';
 import { validRequest } from '../probes/valid-plants.js';
 import { createFreshIds } from './fresh-ids.js';
 import { newPlantArbitrary, renderPlant } from './new-plant.js';
 import { noteWrittenBody, readSentBody } from './sent-bodies.js';
+import { expectSameParse } from '../../contract/same-parse.case.js';
 
 const DOCUMENTS = ['02-name-pattern.yaml', '05-measures.yaml'].map((name) =>
   fileURLToPath(new URL(`../../fixtures/documents/${name}`, import.meta.url)),
 );
-
-/** The same value as parsing makes it: prototypes, own keys in order, numbers (`-0` apart) and their texts. */
-function expectSameParse(actual: unknown, expected: unknown): void {
-  if (expected === null || typeof expected !== 'object') {
-    expect(Object.is(actual, expected)).toBe(true);
-    return;
-  }
-  const got = actual as Record<string, unknown>;
-  const want = expected as Record<string, unknown>;
-  expect(Array.isArray(got)).toBe(Array.isArray(want));
-  expect(Object.getPrototypeOf(got)).toBe(Object.getPrototypeOf(want));
-  expect(Reflect.ownKeys(got)).toEqual(Reflect.ownKeys(want));
-  for (const key of Object.keys(want)) {
-    const at = Array.isArray(want) ? Number(key) : key;
-    expect(numberText(got, at)).toBe(numberText(want, at));
-    expectSameParse(got[key], want[key]);
-  }
-}
 
 describe('readSentBody', () => {
   it.each([undefined, ...DOCUMENTS])('reads a valid NewPlant request of %s as parsing its body does', async (spec) => {
