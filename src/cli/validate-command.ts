@@ -107,11 +107,7 @@ function answerLines({ answers }: Contract): string[] {
     const listed = answers.judged.map(({ key, mediaType }) => `${key} (${mediaType})`).join(', ');
     lines.push(`  other refusals, judged by their own schemas: ${listed}`);
   }
-  for (const { key, problems } of answers.unchecked) {
-    const reason =
-      problems[0]?.message.split(' plantstore refuses the document')[0] ?? 'its schema cannot be compiled.';
-    lines.push(`  not judged: the bodies of ${key} answers: ${reason}`);
-  }
+  for (const { key, reason } of answers.unchecked) lines.push(`  not judged: the bodies of ${key} answers: ${reason}`);
   return lines;
 }
 
