@@ -47,9 +47,6 @@ export interface DocumentedAnswers {
   readonly unchecked: readonly UncheckedAnswer[];
 }
 
-/** No refusal has a body of its own (the bundled document: 200 and 400 only). */
-export const NO_DOCUMENTED_ANSWERS: DocumentedAnswers = { forStatus: () => undefined, judged: [], unchecked: [] };
-
 /**
  * The documented answers of an operation whose responses are keyed `keys`: `compiled` holds each key's
  * compiled schema (keys without a JSON schema absent), `unchecked` the ones that could not be compiled.
@@ -60,6 +57,7 @@ export function documentedAnswers(
   compiled: ReadonlyMap<string, Omit<DocumentedAnswer, 'key'>>,
   unchecked: readonly UncheckedAnswer[],
 ): DocumentedAnswers {
+  // The bundled document (200 and 400 only): nothing to look up for any answer.
   if (compiled.size === 0) return { forStatus: () => undefined, judged: [], unchecked };
   const judged = [...compiled].map(([key, answer]) => ({ key, ...answer }));
   const range = keys.find((key) => key.toUpperCase() === '4XX');
