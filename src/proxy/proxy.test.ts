@@ -213,6 +213,29 @@ describe('judging', () => {
     expect(proxy.report().summary.cases).toBe(1);
   });
 
+  it("does not judge /v1/plants when the upstream URL already ends with the server's /v1: it reaches /v1/v1/plants", async () => {
+    // A correct server answers 404 at /v1/v1/plants; that is the setup's mistake, not the server's.
+    const upstream = await recordingUpstream((req, res) => {
+      res.writeHead(req.url === '/v1/plants' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(req.url === '/v1/plants' ? '{"name":"x"}' : '{"error":404,"message":"no such path"}');
+    });
+    const spec = join(PACKAGE_ROOT, 'src/fixtures/documents/01-name-length.yaml');
+    const { proxy, log } = await started(`${upstream.url}/v1/`, { spec });
+    cleanups.push(() => upstream.close());
+    for (const path of ['/v1/plants', '/plants']) {
+      const response = await request(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: '{"id":1,"name":"x"}',
+      });
+      await response.body.dump();
+    }
+    expect(upstream.received.map((received) => received.url)).toEqual(['/v1/v1/plants', '/v1/plants']);
+    expect(log[0]).toMatch(/^POST \/v1\/plants 404 .*outside the contract/);
+    expect(log[1]).toMatch(/^POST \/plants 200 .* conforms$/);
+    expect(proxy.report().summary.cases).toBe(1);
+  });
+
   it('says which side broke the contract on each POST /plants log line', async () => {
     const upstream = await recordingUpstream((_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json' });

@@ -247,10 +247,13 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
   };
   // `/plants/` too when the document writes the operation with its trailing slash.
   const called = calledPlantsPath(state.contract.operationPath);
+  // A client built from the document calls the operation under its server's path (/v1/plants),
+  // unless the upstream URL already ends with that path: /v1/plants would then reach /v1/v1/plants.
+  const { basePath } = state.contract;
+  const underBase = basePath !== '' && !state.upstream.basePath.endsWith(basePath) ? basePath : '';
   const onRequest = (head: RequestHead): ExchangeHooks => {
     const path = head.target === OPERATION.path ? OPERATION.path : requestPath(head.target);
-    // A client built from the document calls the operation under its server's path (/v1/plants).
-    const below = path === OPERATION.path ? path : operationPath(path, state.contract.basePath);
+    const below = path === OPERATION.path ? path : operationPath(path, underBase);
     const judged = head.method === OPERATION_METHOD && (below === OPERATION.path || below === called);
     if (judged) return new JudgedRequest(head, path, setup);
     return { settled: (forwarded) => state.settlements.add(setup, head, path, forwarded) };
