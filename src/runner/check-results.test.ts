@@ -16,6 +16,16 @@ const twoDefects = faultyTarget(
   },
 );
 
+/**
+ * Takes a tag of any type, drops a null one (Ruby's `Hash#compact`) and echoes the rest as they came: one
+ * root cause, the tag's type is never read, met by negative-rejection first with a null tag (whose answer
+ * is a valid Plant) and by response-schema with another type echoed.
+ */
+const anyTag = faultyTarget(
+  { name: 'tag-of-any-type', defect: 'a tag of any type accepted, echoed unless null', expectedFailures: [] },
+  { readTag: (value) => (value === null ? undefined : (value as string | undefined)) },
+);
+
 /** The findings' titles of a short negative-rejection run against a target (of `spec`, when given). */
 async function rejectionFindings(target: StartedTarget, spec?: string): Promise<string[]> {
   const report = await runConformance({
@@ -39,6 +49,27 @@ describe('a check keeps one counterexample per root cause', () => {
       const titles = await rejectionFindings(target);
       expect(titles.some((title) => title.includes('"name"'))).toBe(true);
       expect(titles.some((title) => title.includes('"tag"'))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('names one finding when negative-rejection and response-schema meet one field with different values', async () => {
+    const target = await anyTag.start();
+    try {
+      const report = await runConformance({
+        baseUrl: target.url,
+        token: target.token,
+        seed: 20261127,
+        runs: 60,
+        concurrency: 4,
+        timeoutMs: 5_000,
+        budgetMs: 40_000,
+        checks: ['negative-rejection', 'response-schema'],
+      });
+      const tagFindings = (report.findings ?? []).filter((finding) => finding.title.includes('"tag"'));
+      expect(tagFindings).toHaveLength(1);
+      expect([...(tagFindings[0]?.checks ?? [])].sort()).toEqual(['negative-rejection', 'response-schema']);
     } finally {
       await target.close();
     }

@@ -71,15 +71,37 @@ function brokenRule(what: string): string {
  * defects of one field: neither may hide the other; bodies of other media types accepted are one.
  */
 function keyOf(run: CaseRun, verdict: CaseVerdict): string {
-  const plan = run.exchanges[verdict.exchangeIndex]?.plan;
+  return causeKey(run.generated.probe.name, run.exchanges[verdict.exchangeIndex]?.plan, verdict.defect);
+}
+
+function causeKey(probe: string, plan: PlannedRequest | undefined, defect: string | undefined): string {
   const intent = plan?.intent;
   const field = intent?.kind === 'invalid-body' ? brokenRule(intent.what) : '';
-  const { defect } = verdict;
   const kind =
     defect === undefined || plan === undefined
       ? ''
       : defect.replace(requestKind(plan, true), '…').replace(requestKind(plan), '…');
-  return `${run.generated.probe.name}\u0000${field}\u0000${kind}`;
+  return `${probe}\u0000${field}\u0000${kind}`;
+}
+
+/**
+ * The fingerprint of a failure. A defect that names the request it was found with (`an invalid body
+ * ("tag" holds true: …) accepted`) is fingerprinted by its cause ({@link causeKey}), as the tally keeps
+ * cases: negative-rejection keeps the first such case of a field and response-schema the first whose
+ * echo broke the Plant, often another value of the same field; one root cause, so one finding, and the
+ * same fingerprint whichever value a seed met first.
+ */
+function fingerprintOf(checkId: string, probe: string, plan: PlannedRequest, reason: string, defect?: string): string {
+  const described = requestKind(plan, true);
+  // Only a description that quotes the field it breaks varies with the value (not "a required member named in upper case").
+  if (
+    plan.intent.kind !== 'invalid-body' ||
+    defect === undefined ||
+    !described.includes('"') ||
+    !defect.includes(described)
+  )
+    return defectIdentity(checkId, reason, defect).fingerprint;
+  return defectIdentity(checkId, reason, `cause:${causeKey(probe, plan, defect)}`).fingerprint;
 }
 
 /** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */
@@ -145,7 +167,14 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         deadline,
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
-      const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
+      const failure = toFailure(
+        String(check.id),
+        run.generated.probe.name,
+        counterexample,
+        steps,
+        replay,
+        options.client.redact,
+      );
       // Shrunk cases of several probes often meet in one defect: report it once.
       if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
     }
@@ -155,6 +184,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     const failures = tally.warnings.map(({ run, verdict }) =>
       toFailure(
         String(check.id),
+        run.generated.probe.name,
         { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
         options.replayCommand(run, [], false),
@@ -181,6 +211,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
  */
 function toFailure(
   checkId: string,
+  probe: string,
   counterexample: Counterexample,
   shrinkSteps: number,
   replay: Pick<Failure, 'replay' | 'rerun'>,
@@ -196,7 +227,7 @@ function toFailure(
     : 'the curl lines send all of them in order';
   const before = sequence.length > 1 ? ` (request ${sequence.length} of the case; ${how})` : '';
   const reason = redact(verdict.reason ?? 'failed');
-  const { fingerprint } = defectIdentity(checkId, reason, verdict.defect);
+  const fingerprint = fingerprintOf(checkId, probe, failing.plan, reason, verdict.defect);
   return {
     reason: `${reason}${redact(before)}`,
     request: failing.request,
