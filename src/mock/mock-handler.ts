@@ -6,6 +6,7 @@ import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { mockFailure } from './answers.js';
+import { documentedExampleOf } from './documented-examples.js';
 import { parsePrefer } from './prefer.js';
 import { renderDecision } from './prism-answer.js';
 import type { PrismDecision, PrismEngine, PrismQuestion } from './prism-engine.js';
@@ -45,6 +46,7 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
 function askPrism(settings: MockHandlerSettings): Answer {
   const documentedStatuses = documentedStatusesOf(settings.served.contract);
   const vendorTypes = vendorJsonTypes(settings.served.contract);
+  const exampled = documentedExampleOf(settings.served.contract);
   let generated = 0;
   return (accepted, req) => {
     const prefer = parsePrefer(headerText(req.headers.prefer));
@@ -71,6 +73,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
         dynamic,
         documentedStatuses,
         generatedPlant: () => settings.generatePlant(settings.seed + serial),
+        exampled,
       });
     // A remembered decision is answered at once, without waiting a turn for a promise.
     const known = settings.engine.known(question);

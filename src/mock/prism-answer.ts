@@ -2,7 +2,7 @@ import { isSuccessStatus, parseExactJson, problem, stringifyExactJson } from '..
 import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
 import type { Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
-import { mockFailure } from './answers.js';
+import { MOCK_PROBLEMS, mockFailure } from './answers.js';
 import type { MockPreferences } from './prefer.js';
 import { PRISM_EXCEPTION, type PrismDecision } from './prism-engine.js';
 
@@ -18,6 +18,8 @@ export interface AnswerContext {
   readonly documentedStatuses: readonly string[];
   /** A schema-valid Plant for this request, used where Prism's generated one is not valid. */
   readonly generatedPlant: () => unknown;
+  /** Whether the document gives the answer of this status an example of its own. */
+  readonly exampled: (status: number) => boolean;
 }
 
 /** Turns Prism's decision into the mock's answer, closing the gaps between Prism and the contract. */
@@ -29,6 +31,11 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
   if (isSuccessStatus(context.served.contract.success, status) && context.preferences.exampleKey === undefined) {
     if (!context.dynamic) return { status, body: context.served.plantBody(context.accepted) };
     return { status, body: validGeneratedPlant(response.body, context) };
+  }
+  // Without an example of the document's, Prism's body is a placeholder ({"title":"string",
+  // "status":-2147483648}): a refusal of the asked status, written to its schema, says what it is.
+  if (status >= 400 && context.preferences.exampleKey === undefined && !context.exampled(status)) {
+    return forcedError(status);
   }
   return { status: response.statusCode, body: JSON.stringify(response.body ?? null) };
 }
@@ -93,9 +100,10 @@ function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
   return { status: code ?? success.status, body };
 }
 
-function forcedError(): Outcome {
-  return mockFailure(
-    'forcedError',
-    'This is the documented 400 Error, sent because the request asked for it with "Prefer: code=400"; the request itself was valid.',
-  );
+/** The documented refusal of this status, asked for with `Prefer: code=`: an Error saying why. */
+function forcedError(status = 400): Outcome {
+  const noun = status === 400 ? '400 Error' : `${status} answer`;
+  const message = `This is the documented ${noun}, sent because the request asked for it with "Prefer: code=${status}"; the request itself was valid.`;
+  if (status === 400) return mockFailure('forcedError', message);
+  return { failure: { status, code: MOCK_PROBLEMS.forcedError.code, message, headers: {} } };
 }
