@@ -82,12 +82,15 @@ export function createReferenceHandler(
   });
 }
 
-/** The reference's answer: a plant whose id is taken is refused; any other is kept and echoed. */
+/** The reference's answer: a plant whose id is taken is refused (409 when documented, else 400); any other is kept and echoed. */
 function storeAndEcho(served: ServedContract, store: PlantStore): Answer {
+  // A document that lists 409 Conflict for POST /plants says how a taken id is refused.
+  const conflict = served.contract.refusal.listed.includes(409);
   return (accepted) => {
     const id = idKeyOf(accepted);
     if (id !== undefined && !store.add(id)) {
-      return { failure: problem('duplicateId', `A plant with id ${id} already exists: choose another id.`) };
+      const failure = problem('duplicateId', `A plant with id ${id} already exists: choose another id.`);
+      return { failure: conflict ? { ...failure, status: 409 } : failure };
     }
     return { status: served.contract.success.status, body: served.plantBody(accepted) };
   };
