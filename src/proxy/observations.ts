@@ -32,6 +32,8 @@ export interface TrafficCounts {
   upstreamFaults: number;
   overCap: number;
   clientAborts: number;
+  /** Exchanges cut because the proxy stopped (Ctrl-C, SIGTERM, `--duration`). */
+  cutByStop: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface TrafficCounts {
 export class Observations {
   private readonly tallies: Map<string, Tally>;
   private exchanges = 0;
-  readonly counts: TrafficCounts = { outside: 0, upstreamFaults: 0, overCap: 0, clientAborts: 0 };
+  readonly counts: TrafficCounts = { outside: 0, upstreamFaults: 0, overCap: 0, clientAborts: 0, cutByStop: 0 };
   private readonly startedAt = new Date();
   private readonly started = performance.now();
 
@@ -140,7 +142,7 @@ function notes(exchanges: number, counts: TrafficCounts): string[] {
   const notes = [
     `Observed traffic through plantstore proxy: ${exchanges} POST /plants exchanges judged, each on its own (checks that need a sequence of requests, such as repeated ids, are not judged). The seed does not apply; each failure's curl line repeats the exchange, with the credential the client sent read from $PLANTSTORE_TOKEN.`,
   ];
-  if (exchanges === 0)
+  if (exchanges === 0 && counts.cutByStop === 0)
     notes.push(
       'No POST /plants exchange went through the proxy: there is nothing to judge. Is the client pointed at the proxy?',
     );
@@ -158,5 +160,7 @@ function notes(exchanges: number, counts: TrafficCounts): string[] {
     );
   if (counts.clientAborts > 0)
     notes.push(`${counts.clientAborts} clients went away before their exchange was complete: not judged.`);
+  if (counts.cutByStop > 0)
+    notes.push(`${counts.cutByStop} exchanges were in flight when the proxy stopped: not judged.`);
   return notes;
 }

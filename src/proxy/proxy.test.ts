@@ -351,6 +351,20 @@ describe('faults', () => {
     expect((await post(proxy, '{"id":1,"name":"x"}')).status).toBe(200);
   });
 
+  it('says the proxy stopped, not that the client went away, of an exchange cut by close (Ctrl-C)', async () => {
+    const upstream = await recordingUpstream(() => undefined);
+    const { proxy, log } = await started(upstream);
+    const answer = post(proxy, '{"id":1,"name":"x"}').catch((error: unknown) => error);
+    await expect.poll(() => upstream.received.length, { timeout: 5000 }).toBe(1);
+    await proxy.close();
+    // Settled by the time close resolves, so the report the CLI takes next counts it.
+    expect(log).toHaveLength(1);
+    expect(await answer).toBeInstanceOf(Error);
+    expect(log[0]).toMatch(/^POST \/plants 0 .* the proxy stopped before the exchange was complete \(not judged\)$/);
+    expect(proxy.report().notes.join('\n')).toMatch(/1 exchanges were in flight when the proxy stopped: not judged/);
+    expect(proxy.report().notes.join('\n')).not.toMatch(/went away|Is the client pointed at the proxy/);
+  });
+
   it('answers 502 to an answer that is not HTTP it can forward, and stays healthy', async () => {
     const raw = createNetServer((socket) => {
       socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nX-Bad: a\u0001b\r\nContent-Length: 2\r\n\r\n{}'));

@@ -100,7 +100,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   const redactor = createRedactor([options.token]);
   const observations = new Observations(options.checks ?? proxyChecks(), shownUrl(url));
   const settlements = new Settlements();
-  const state = { contract, upstream, redactor, observations, settlements, sweeper };
+  const state: ProxyState = { contract, upstream, redactor, observations, settlements, sweeper, stopping: false };
   const connection = connectionOptions(options, state);
   // An http.Server for what it is to its users (listen, address, close), but each connection is read
   // by the proxy itself: forwarding bytes as they come costs a fraction of Node's request objects.
@@ -122,13 +122,18 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     server,
     secrets: redactor.secrets,
     report: () => (settlements.flush(), observations.report()),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => (settlements.flush(), resolve()));
-        for (const socket of sockets) socket.destroy();
-        upstream.destroy();
-        sweeper.stop();
-      }),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The exchanges these sockets carry end because the proxy stops, not because their clients left;
+      // each is settled on its socket's close, and the report taken after close counts it.
+      state.stopping = true;
+      const settled = [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
+      for (const socket of sockets) socket.destroy();
+      upstream.destroy();
+      sweeper.stop();
+      await Promise.all([closed, ...settled]);
+      settlements.flush();
+    },
   };
 }
 
@@ -163,6 +168,8 @@ interface ProxyState {
   readonly observations: Observations;
   readonly settlements: Settlements;
   readonly sweeper: Sweeper;
+  /** `close` was called: an exchange cut now was cut by the proxy. */
+  stopping: boolean;
 }
 
 /**
@@ -317,6 +324,12 @@ function settle(
   const { counts } = setup.state.observations;
   const { log } = setup;
   if (forwarded.answeredByProxy !== undefined) counts.upstreamFaults++;
+  if (forwarded.clientAborted && setup.state.stopping) {
+    counts.cutByStop++;
+    return log?.(
+      `${logHead(request, path, forwarded)} the proxy stopped before the exchange was complete (not judged)`,
+    );
+  }
   if (forwarded.clientAborted) {
     counts.clientAborts++;
     return log?.(`${logHead(request, path, forwarded)} client went away before the exchange was complete (not judged)`);
