@@ -27,7 +27,14 @@ import {
   type Verdict,
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
-import { isRefusalStatus, isSuccessStatus, numberText, type SuccessStatus } from '../src/contract/index.js';
+import {
+  isRefusalStatus,
+  isSuccessStatus,
+  numberText,
+  type SchemaCheck,
+  type SuccessStatus,
+} from '../src/contract/index.js';
+import { escapePointer } from '../src/contract/operations.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
 import {
   echoedProperties,
@@ -248,6 +255,7 @@ function echoProblem(
   sent: Record<string, unknown>,
   answer: { readonly plant: Record<string, unknown>; readonly status: number },
   { defaulted, requestDefaults, schemas }: Pick<EchoedProperties, 'defaulted' | 'requestDefaults' | 'schemas'>,
+  plantCheck: SchemaCheck,
 ): string | undefined {
   const { plant, status } = answer;
   const wasSent = Object.hasOwn(sent, field);
@@ -261,6 +269,9 @@ function echoProblem(
       ? `No "${field}" was sent, but the ${status} Plant has "${field}": ${shownExact(plant, field)}.`
       : undefined;
   }
+  // A null sent where the Plant refuses null (a NewPlant's nullable tag, a Plant's plain string) can only be
+  // left out: Go's omitempty on a nil pointer, pydantic's exclude_none.
+  if (!came && sent[field] === null && refusesNull(plantCheck, plant, field)) return undefined;
   if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
   const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
   if (where === undefined) return undefined;
@@ -271,6 +282,15 @@ function echoProblem(
   }
   const inside = where === `/${field}` ? '' : ` (first difference at ${where})`;
   return `"${field}" was sent as ${shownExact(sent, field)} but came back as ${shownExact(plant, field)}${inside}.`;
+}
+
+/** Whether the Plant answered would break its schema at `field` with a null there. */
+function refusesNull(plantCheck: SchemaCheck, plant: Record<string, unknown>, field: string): boolean {
+  const withNull: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  Object.assign(withNull, plant);
+  withNull[field] = null;
+  const pointer = `/${escapePointer(field)}`;
+  return plantCheck(withNull).some((violation) => violation.pointer === pointer);
 }
 
 /** `1 UTF-16 unit`, `11 UTF-16 units`: a string's length as `.length` counts it. */
@@ -319,7 +339,7 @@ export const echo = defineCheck({
     const plant = body.value as Record<string, unknown>;
     const echoedHere = echoedProperties(contract);
     for (const field of echoedHere.echoed) {
-      const problem = echoProblem(field, sent, { plant, status }, echoedHere);
+      const problem = echoProblem(field, sent, { plant, status }, echoedHere, contract.compiled.plant.check);
       if (problem !== undefined)
         return fail(problem, {
           defect: roundedAt(sent, plant, field) ? DOUBLES_DEFECT : `"${field}" not echoed as sent`,

@@ -273,7 +273,13 @@ describe('response checks', () => {
     expect(outcome(contentType, refusal('application/problem+json'))).toBe('fail');
   });
 
-  it('echo: a property not sent may come back as null; a null sent must come back', () => {
+  it('echo: a property not sent may come back as null; a null sent must come back where the Plant allows null', async () => {
+    const nullable: JudgeContext = {
+      ...context,
+      contract: await loadContract(
+        fileURLToPath(new URL('../src/fixtures/documents/08-nullable-3.0.yaml', import.meta.url)),
+      ),
+    };
     const untagged: Intent = { kind: 'valid', strings: { name: 'Fern' }, idMayRepeat: false };
     expect(outcome(echo, exchange(untagged, 200, '{"name":"Fern","tag":null}'))).toBe('pass');
     expect(outcome(echo, exchange(untagged, 200, '{"name":"Fern","tag":"x"}'))).toBe('fail');
@@ -284,13 +290,28 @@ describe('response checks', () => {
       plan: { ...nulled.plan, body: sentNull },
       request: { ...nulled.request, body: sentNull },
     };
-    expect(outcome(echo, withNull)).toBe('fail');
-    expect(outcome(echo, { ...withNull, response: { ...withNull.response, body: '{"name":"Fern","tag":null}' } })).toBe(
-      'pass',
+    expect(outcome(echo, withNull, undefined, nullable)).toBe('fail');
+    const answered = (body: string) => ({ ...withNull, response: { ...withNull.response, body } });
+    expect(outcome(echo, answered('{"name":"Fern","tag":null}'), undefined, nullable)).toBe('pass');
+    expect(outcome(echo, answered('{"name":"Fern","tag":"null"}'), undefined, nullable)).toBe('fail');
+  });
+
+  it('echo: a null sent may be left out of a Plant whose schema refuses null there, and only there', async () => {
+    const requestOnly = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/reduced/nullable-request-only-3.0.yaml', import.meta.url)),
     );
-    expect(
-      outcome(echo, { ...withNull, response: { ...withNull.response, body: '{"name":"Fern","tag":"null"}' } }),
-    ).toBe('fail');
+    const reasonFor = (answer: string, judged = requestOnly) => {
+      const base = exchange(VALID, 200, answer);
+      const sentBody = '{"id":7,"name":"Fern","tag":null}';
+      const sent = { ...base, plan: { ...base.plan, body: sentBody }, request: { ...base.request, body: sentBody } };
+      return echo.judge(sent, { ...context, contract: judged }, [])?.reason;
+    };
+    expect(reasonFor('{"name":"Fern"}')).toBeUndefined();
+    expect(reasonFor('{"name":"Fern","tag":"null"}')).toBe('"tag" was sent as null but came back as "null".');
+    const nullable = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/08-nullable-3.0.yaml', import.meta.url)),
+    );
+    expect(reasonFor('{"name":"Fern"}', nullable)).toBe('"tag" was sent as null but the 200 Plant has no "tag".');
   });
 
   it('echo: a property the NewPlant gives a default and the request left out may come back as that default, not as another value', async () => {
