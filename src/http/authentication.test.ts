@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createBearerCheck } from '../contract/index.js';
-import { authenticationFor } from './authentication.js';
+import { createBearerCheck, loadContract } from '../contract/index.js';
+import { apiKeyCheck, apiKeyPlace, authenticationFor, requestAuthentication } from './authentication.js';
 
 const bearer = createBearerCheck(['t']);
 
@@ -22,5 +23,38 @@ describe('authentication as the document declares it', () => {
     expect(check(undefined)).toBeUndefined();
     expect(check('Bearer wrong')?.code).toBe(2003);
     expect(check('Bearer t')).toBeUndefined();
+  });
+});
+
+describe('an API key where the document puts it', () => {
+  const asked = (headers: Record<string, string>, url = '/plants'): IncomingMessage =>
+    ({ headers, url }) as unknown as IncomingMessage;
+
+  it('reads the apiKey scheme of the document: its place and name', async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/api-key-header-3.1.yaml');
+    expect(apiKeyPlace(contract)).toEqual({ in: 'header', name: 'X-API-Key' });
+    const check = requestAuthentication(contract, bearer);
+    expect(check(asked({ 'x-api-key': 't' }))).toBeUndefined();
+    expect(check(asked({ authorization: 'Bearer t' }))?.message).toContain('the header "X-API-Key"');
+  });
+
+  it.each([
+    [{ in: 'header', name: 'X-API-Key' } as const, asked({ 'x-api-key': 't' }), asked({ 'x-api-key': 'u' })],
+    [{ in: 'query', name: 'api_key' } as const, asked({}, '/plants?api_key=t'), asked({}, '/plants?api_key=u')],
+    [{ in: 'cookie', name: 'key' } as const, asked({ cookie: 'a=1; key=t' }), asked({ cookie: 'key=u' })],
+  ])(
+    'in the %o: the key accepted, another refused (2003), none asked for (2001), no Bearer challenge',
+    (place, good, bad) => {
+      const check = apiKeyCheck(place, bearer);
+      expect(check(good)).toBeUndefined();
+      expect(check(bad)).toMatchObject({ status: 401, code: 2003, headers: {} });
+      const missing = check(asked({ authorization: 'Bearer t' }));
+      expect(missing).toMatchObject({ status: 401, code: 2001, headers: {} });
+      expect(missing?.message).toContain(`"${place.name}"`);
+    },
+  );
+
+  it('refuses a key with spaces inside instead of reading a part of it', () => {
+    expect(apiKeyCheck({ in: 'header', name: 'X-Key' }, bearer)(asked({ 'x-key': 't t' }))?.code).toBe(2003);
   });
 });

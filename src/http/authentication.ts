@@ -1,4 +1,6 @@
-import type { BearerCheck } from '../contract/index.js';
+import type { IncomingMessage } from 'node:http';
+import { problem, type BearerCheck, type Contract, type Problem } from '../contract/index.js';
+import { cookiesOf } from '../contract/parameters.js';
 import type { ContractAuth } from '../contract/security.js';
 
 /**
@@ -12,4 +14,78 @@ export function authenticationFor(auth: ContractAuth, checkBearer: BearerCheck):
   if (auth === 'optional')
     return (authorization) => (authorization === undefined ? undefined : checkBearer(authorization));
   return checkBearer;
+}
+
+/** Judges a whole request's credentials; `undefined` means the request may proceed. */
+export type RequestAuthentication = (req: IncomingMessage) => Problem | undefined;
+
+/** Where an `apiKey` security scheme carries its key. */
+export interface ApiKeyPlace {
+  readonly in: 'header' | 'query' | 'cookie';
+  readonly name: string;
+}
+
+/**
+ * The request's authentication: an `apiKey` scheme's key where the document puts it (a header, a
+ * query parameter or a cookie), checked against the same keys as bearer tokens; else `Authorization`
+ * as {@link authenticationFor} says.
+ */
+export function requestAuthentication(contract: Contract, checkBearer: BearerCheck): RequestAuthentication {
+  const place = contract.auth === 'apiKey' ? apiKeyPlace(contract) : undefined;
+  if (place !== undefined) return apiKeyCheck(place, checkBearer);
+  const check = authenticationFor(contract.auth, checkBearer);
+  return (req) => check(req.headers.authorization);
+}
+
+/** The place of the key of the operation's first `apiKey` scheme, when the document says it. */
+export function apiKeyPlace(contract: Contract): ApiKeyPlace | undefined {
+  const components = contract.document.components as { securitySchemes?: Record<string, unknown> } | undefined;
+  for (const name of contract.authSchemes) {
+    const scheme = components?.securitySchemes?.[name] as { type?: unknown; in?: unknown; name?: unknown } | undefined;
+    if (scheme?.type !== 'apiKey' || typeof scheme.name !== 'string' || scheme.name === '') continue;
+    if (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie')
+      return { in: scheme.in, name: scheme.name };
+  }
+  return undefined;
+}
+
+/**
+ * Checks the key at its place. The comparison is the bearer check's (constant time, against every
+ * configured token, or any non-empty one with `anyToken`), asked about the key as a bearer token;
+ * the answers say where the key goes and carry no `WWW-Authenticate: Bearer`, which would send a
+ * client to the wrong header.
+ */
+export function apiKeyCheck(place: ApiKeyPlace, checkBearer: BearerCheck): RequestAuthentication {
+  const where =
+    place.in === 'header'
+      ? `the header "${place.name}"`
+      : place.in === 'query'
+        ? `the query parameter "${place.name}"`
+        : `the cookie "${place.name}"`;
+  const header = place.name.toLowerCase();
+  const keyOf = (req: IncomingMessage): string | undefined => {
+    if (place.in === 'header') {
+      const value = req.headers[header];
+      return Array.isArray(value) ? value.join(', ') : value;
+    }
+    if (place.in === 'cookie') return cookiesOf(req.headers.cookie).get(place.name);
+    const query = req.url?.includes('?') ? new URL(req.url, 'http://host.invalid').searchParams : undefined;
+    return query?.get(place.name) ?? undefined;
+  };
+  const noBearerHeader = { headers: {} };
+  return (req) => {
+    const key = keyOf(req)?.trim();
+    if (key === undefined || key === '') {
+      const missing = problem('missingCredentials', `Authentication required: send your API key in ${where}.`);
+      return { ...missing, ...noBearerHeader };
+    }
+    if (/\s/.test(key) || checkBearer(`Bearer ${key}`) !== undefined) {
+      const unknown = problem(
+        'unknownToken',
+        `The API key in ${where} is not valid for this server; check the key you were given.`,
+      );
+      return { ...unknown, ...noBearerHeader };
+    }
+    return undefined;
+  };
 }

@@ -13,6 +13,7 @@ import {
 import { checkMediaType, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import type { ServedContract } from './served-contract.js';
+import type { RequestAuthentication } from './authentication.js';
 import {
   loggedTarget,
   mustCloseAfterAnswer,
@@ -37,6 +38,8 @@ export type Answer = (accepted: AcceptedNewPlant, req: IncomingMessage) => Outco
 export interface PipelineSettings {
   readonly served: ServedContract;
   readonly checkBearer: BearerCheck;
+  /** Judges the request's credentials instead of `checkBearer` on `Authorization` (an API key in a header, query or cookie). */
+  readonly authenticate?: RequestAuthentication;
   /** Largest accepted request body in bytes. */
   readonly bodyLimit: number;
   /** Answer CORS preflights and put CORS headers on every answer (the mock, for pages on other origins). */
@@ -60,6 +63,8 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
   const isRouted = routeOf(served.contract.basePath, served.contract.operationPath);
   const checkContentType = mediaTypeCheck(served.mediaType);
   const checkParameters = parameterCheck(served.contract);
+  const authenticate: RequestAuthentication =
+    settings.authenticate ?? ((req) => checkBearer(req.headers.authorization));
 
   /** The steps before the body: their outcome when one of them decides the answer, else `undefined`. */
   function screen(req: IncomingMessage): Outcome | undefined {
@@ -67,10 +72,7 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
       return { status: 204, body: '', headers: preflightHeaders(req.headers) };
     }
     const failure =
-      isRouted(req) ??
-      checkBearer(req.headers.authorization) ??
-      checkContentType(req.headers['content-type']) ??
-      checkParameters?.(req);
+      isRouted(req) ?? authenticate(req) ?? checkContentType(req.headers['content-type']) ?? checkParameters?.(req);
     return failure ? { failure } : undefined;
   }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
 import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
-import { authenticationFor } from '../http/authentication.js';
+import { authenticationFor, requestAuthentication } from '../http/authentication.js';
 import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
@@ -28,12 +28,11 @@ export interface MockHandlerSettings {
 
 /** The mock as a plain `node:http` request handler: the shared pipeline, with CORS, answered by Prism. */
 export function createMockHandler(settings: MockHandlerSettings): (req: IncomingMessage, res: ServerResponse) => void {
+  const bearer = createBearerCheck(settings.tokens, { anyToken: settings.anyToken });
   return createPipeline({
     served: settings.served,
-    checkBearer: authenticationFor(
-      settings.served.contract.auth,
-      createBearerCheck(settings.tokens, { anyToken: settings.anyToken }),
-    ),
+    checkBearer: authenticationFor(settings.served.contract.auth, bearer),
+    authenticate: requestAuthentication(settings.served.contract, bearer),
     bodyLimit: settings.bodyLimit,
     cors: true,
     noun: 'mock',

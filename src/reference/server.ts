@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, DEFAULT_SPEC_PATH, loadContract, problem, type Contract } from '../contract/index.js';
-import { authenticationFor } from '../http/authentication.js';
+import { authenticationFor, requestAuthentication } from '../http/authentication.js';
 import { createPipeline, type Answer } from '../http/pipeline.js';
 import { serveContract, type ServedContract } from '../http/served-contract.js';
 import {
@@ -75,6 +75,7 @@ export function createReferenceHandler(
   return createPipeline({
     served,
     checkBearer: authenticationFor(contract.auth, createBearerCheck(options.tokens)),
+    authenticate: requestAuthentication(contract, createBearerCheck(options.tokens)),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     noun: 'server',
     answer: storeAndEcho(served, options.store ?? createMemoryStore()),
