@@ -111,3 +111,24 @@ describe("a document whose Error schema refuses plantstore's Error bodies", () =
     expect(() => serveContract(contract, validSamples(contract))).toThrow(/Error schema.*message/);
   });
 });
+
+describe("a NestJS document's Error: {statusCode, message, error: the reason phrase}", () => {
+  it('is served: statusCode the status, error the reason phrase, message the sentence', async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/nestjs-http-error-3.0.json', import.meta.url)),
+    );
+    // Before: ContractError 'field "error" must be a string, got a number'.
+    const served = serveContract(contract, validSamples(contract));
+    const body = served.errorBody({ code: 1005, message: 'Invalid NewPlant: field "id" is required but missing.' });
+    expect(JSON.parse(body)).toEqual({
+      statusCode: 400,
+      message: 'Invalid NewPlant: field "id" is required but missing.',
+      error: 'Bad Request',
+    });
+    expect(contract.check.error(parseExactJson(body))).toEqual([]);
+    expect(JSON.parse(served.errorBody({ code: 2001, message: 'm' }, 401))).toMatchObject({
+      statusCode: 401,
+      error: 'Unauthorized',
+    });
+  });
+});

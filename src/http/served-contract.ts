@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import {
   ContractError,
   parseExactJson,
@@ -127,9 +128,10 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
 
 /**
  * The members of RFC 9457 (7807) problem details an Error schema may declare, and what each says of a
- * refusal: `detail` the message, `title` the kind of problem, `status` the answer's status.
+ * refusal: `detail` the message, `title` the kind of problem, `status` the answer's status; and
+ * `statusCode`, the status in NestJS's HttpException body (`{statusCode, message, error}`).
  */
-const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail'] as const;
+const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'statusCode'] as const;
 const TITLES: ReadonlyMap<number, string> = new Map(Object.values(PROBLEMS).map(({ code, title }) => [code, title]));
 
 /**
@@ -137,9 +139,27 @@ const TITLES: ReadonlyMap<number, string> = new Map(Object.values(PROBLEMS).map(
  * `HTTPValidationError` declares `detail` as a list of errors, which a message is not.
  */
 function takesProblemMember(contract: Contract, name: (typeof PROBLEM_MEMBERS)[number]): boolean {
-  const trial = { type: 'about:blank', title: PROBLEMS.malformedJson.title, status: 400, detail: 'A message.' };
+  const trial = {
+    type: 'about:blank',
+    title: PROBLEMS.malformedJson.title,
+    status: 400,
+    detail: 'A message.',
+    statusCode: 400,
+  };
   const violations = contract.check.error(parseExactJson(JSON.stringify({ [name]: trial[name] })));
   return violations.every(({ field }) => field !== name && !field.startsWith(`${name}.`));
+}
+
+/**
+ * Whether the Error's `error` is a text rather than a code: NestJS writes the reason phrase there
+ * (`"error": "Bad Request"`), and its document types it `string`, which the int32 code breaks.
+ */
+function takesReasonAsError(contract: Contract): boolean {
+  const refuses = (value: unknown): boolean =>
+    contract.check
+      .error(parseExactJson(JSON.stringify({ error: value })))
+      .some(({ field }) => field === 'error' || field.startsWith('error.'));
+  return refuses(1001) && !refuses('Bad Request');
 }
 
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
@@ -158,11 +178,14 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   });
   const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
   const refusal = contract.refusal.status;
+  const errorAsReason = error.properties.has('error') && takesReasonAsError(contract);
   const write: ServedContract['errorBody'] = ({ code, message }, status = refusal) => {
     const members: string[] = [];
-    if (carries('error')) members.push(`"error":${code}`);
+    if (carries('error'))
+      members.push(`"error":${errorAsReason ? JSON.stringify(STATUS_CODES[status] ?? 'Error') : code}`);
     if (carries('message')) members.push(`"message":${JSON.stringify(message)}`);
-    const values = { type: 'about:blank', title: TITLES.get(code) ?? message, status, detail: message };
+    const title = TITLES.get(code) ?? message;
+    const values = { type: 'about:blank', title, status, detail: message, statusCode: status };
     for (const name of problem) members.push(`${JSON.stringify(name)}:${JSON.stringify(values[name])}`);
     return `{${members.join(',')}${extra}}`;
   };
