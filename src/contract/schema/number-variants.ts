@@ -3,7 +3,7 @@ import { LosslessNumber } from 'lossless-json';
 import { INT32, INT64 } from '../integers.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context } from './context.js';
-import { decimalText, integerStep, normalise, type Decimal } from './decimal.js';
+import { decimalText, integerStep, normalise, quotientBounds, type Decimal } from './decimal.js';
 import type { JsonType } from './keywords.js';
 import { at, type Candidate } from './leaf-variants.js';
 import { isAgreedMultiple, multiplesIn, numericBounds, type Bound, type NumericBounds } from './numbers.js';
@@ -26,7 +26,7 @@ export function numberCandidates(site: Site, types: JsonType[] | undefined, _con
   // A valid edge that validators dividing in doubles refuse (minimum 0.07 with multipleOf 0.01) is no case.
   const agreed = (k: bigint): boolean => integral || bounds.multipleOf === undefined || isAgreedMultiple(unit, k);
   const candidates = [
-    ...boundCandidates(site, bounds, range, { value, agreed }),
+    ...boundCandidates(site, bounds, range, { value, agreed, unit }),
     ...formatCandidates(site, bounds, format, unit),
   ];
   const [first, last] = range;
@@ -58,14 +58,19 @@ function boundCandidates(
   site: Site,
   bounds: NumericBounds,
   [first, last]: [bigint | undefined, bigint | undefined],
-  { value, agreed }: { value: (k: bigint) => ExactJson; agreed: (k: bigint) => boolean },
+  { value, agreed, unit }: { value: (k: bigint) => ExactJson; agreed: (k: bigint) => boolean; unit: Decimal },
 ): Candidate[] {
   const candidates: Candidate[] = [];
-  const describe = (bound: Bound): string => `${bound.keyword} ${decimalText(bound.value)}`;
+  const describe = (bound: Bound): string => `${bound.keyword} ${decimalText(bound.written ?? bound.value)}`;
+  // Just outside a bound written to a double's precision is past every number that rounds to it.
+  const [below, above] = [outsideBelow(bounds.lower, unit), outsideAbove(bounds.upper, unit)];
   /** `at minimum 5`, or `-98, the lowest value allowed by minimum -100` when multipleOf moves the edge. */
   const edge = (bound: Bound, k: bigint, near: string): string => {
     const text = shown(value(k));
-    return !bound.exclusive && text === decimalText(bound.value)
+    // Within a double's rounding of the bound, readings differ: say the edge is the inner end of it.
+    if (bound.written !== undefined)
+      return `${text}, ${near.replace(' allowed', ' surely allowed')} ${describe(bound)}`;
+    return !bound.exclusive && bound.written === undefined && text === decimalText(bound.value)
       ? `at ${describe(bound)}`
       : `${text}, ${near} ${describe(bound)}`;
   };
@@ -79,8 +84,8 @@ function boundCandidates(
         site,
         bounds.lower.keyword,
         false,
-        outside(bounds.lower, first - 1n, 'outside'),
-        fc.constant(value(first - 1n)),
+        outside(bounds.lower, below ?? first - 1n, 'outside'),
+        fc.constant(value(below ?? first - 1n)),
       ),
     );
   }
@@ -88,10 +93,26 @@ function boundCandidates(
     const inside = edge(bounds.upper, last, 'the highest value allowed by');
     if (agreed(last)) candidates.push(at(site, bounds.upper.keyword, true, inside, fc.constant(value(last))));
     candidates.push(
-      at(site, bounds.upper.keyword, false, outside(bounds.upper, last + 1n, 'outside'), fc.constant(value(last + 1n))),
+      at(
+        site,
+        bounds.upper.keyword,
+        false,
+        outside(bounds.upper, above ?? last + 1n, 'outside'),
+        fc.constant(value(above ?? last + 1n)),
+      ),
     );
   }
   return candidates;
+}
+
+/** The count of `unit`s just below a lower bound's `outer` end, when it has one. */
+function outsideBelow(bound: Bound | undefined, unit: Decimal): bigint | undefined {
+  return bound?.outer === undefined ? undefined : quotientBounds(bound.outer, unit).ceil - 1n;
+}
+
+/** The count of `unit`s just above an upper bound's `outer` end, when it has one. */
+function outsideAbove(bound: Bound | undefined, unit: Decimal): bigint | undefined {
+  return bound?.outer === undefined ? undefined : quotientBounds(bound.outer, unit).floor + 1n;
 }
 
 /** The ends of int32/int64 where no bound keyword is stricter: inside, and one past (keyword `format`). */

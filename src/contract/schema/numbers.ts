@@ -18,10 +18,20 @@ import {
 
 /** One side of a numeric range. */
 export interface Bound {
+  /** Where the range surely ends: the bound as written, or its rounding interval's inner end (see `outer`). */
   readonly value: Decimal;
   readonly exclusive: boolean;
   /** The keyword it came from: `minimum`, `exclusiveMinimum`, `maximum` or `exclusiveMaximum`. */
   readonly keyword: string;
+  /**
+   * For a bound written only to a double's precision beyond 2^53 (`9.223372036854776e+18`, as pydantic 1
+   * through FastAPI writes `le=2**63-1`): the outer end of the numbers that round to the same double.
+   * A value between `value` and `outer` is valid under one reading and not the other (the text, the
+   * double, the int64 edge the writer meant), so no case is made there.
+   */
+  readonly outer?: Decimal;
+  /** The bound as the document writes it, for labels, when `value` is not it. */
+  readonly written?: Decimal;
 }
 
 /** The numeric keywords of a schema, folded: the stricter of `minimum` and `exclusiveMinimum`, etc. */
@@ -40,8 +50,19 @@ export interface IntegerRange {
 
 export function numericBounds(schema: Record<string, unknown>): NumericBounds {
   const read = (keyword: string, exclusive: boolean): Bound | undefined => {
-    const value = toDecimal(schema[keyword]);
-    return value === undefined ? undefined : { value, exclusive, keyword };
+    const raw = schema[keyword];
+    const value = toDecimal(raw);
+    if (value === undefined) return undefined;
+    const rounding = typeof raw === 'number' ? roundingInterval(raw) : undefined;
+    if (rounding === undefined) return { value, exclusive, keyword };
+    const [inner, outer] = keyword.endsWith('inimum') ? [rounding.high, rounding.low] : [rounding.low, rounding.high];
+    return {
+      value: { digits: inner, scale: 0 },
+      exclusive,
+      keyword,
+      outer: { digits: outer, scale: 0 },
+      written: value,
+    };
   };
   const stricter = (a: Bound | undefined, b: Bound | undefined, sign: 1 | -1): Bound | undefined => {
     if (a === undefined || b === undefined) return a ?? b;
@@ -55,6 +76,28 @@ export function numericBounds(schema: Record<string, unknown>): NumericBounds {
     upper: stricter(read('maximum', false), read('exclusiveMaximum', true), -1),
     multipleOf: multipleOf !== undefined && multipleOf.digits > 0n ? multipleOf : undefined,
   };
+}
+
+/**
+ * The integers that a double beyond 2^53 rounds from, ends included (ties go to the even neighbour, and
+ * the neighbours of a double this large are even): `undefined` for a double within 2^53, which JSON
+ * writes exactly. A bound written as an integer beyond 2^53 reaches the schema as a `bigint`, exact.
+ */
+export function roundingInterval(value: number): { low: bigint; high: bigint } | undefined {
+  if (!Number.isFinite(value) || Math.abs(value) <= 2 ** 53) return undefined;
+  const [below, above] = [neighbour(value, -1), neighbour(value, 1)];
+  const here = BigInt(value);
+  return { low: (BigInt(below) + here) / 2n, high: (here + BigInt(above)) / 2n };
+}
+
+/** The double next to `value` (finite, not zero) toward -Infinity (`-1`) or +Infinity (`1`). */
+function neighbour(value: number, direction: 1 | -1): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  // Away from zero is one more in magnitude: the bits' integer grows for either sign.
+  view.setBigUint64(0, Math.sign(value) === direction ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
 }
 
 const FORMAT_RANGES: Readonly<Record<string, { min: bigint; max: bigint }>> = { int32: INT32, int64: INT64 };
