@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
 import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
+import { objectView } from '../contract/object-view.js';
 import { authenticationFor, requestAuthentication } from '../http/authentication.js';
 import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
@@ -46,6 +47,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
   const documentedStatuses = documentedStatusesOf(settings.served.contract);
   const vendorTypes = vendorJsonTypes(settings.served.contract);
   const exampled = documentedExampleOf(settings.served.contract);
+  const plantRequired = objectView(settings.served.contract.compiled.plant.schema).required;
   let generated = 0;
   return (accepted, req) => {
     const prefer = parsePrefer(headerText(req.headers.prefer));
@@ -73,6 +75,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
         documentedStatuses,
         generatedPlant: () => settings.generatePlant(settings.seed + serial),
         exampled,
+        plantRequired,
       });
     // A remembered decision is answered at once, without waiting a turn for a promise.
     const known = settings.engine.known(question);

@@ -1,5 +1,6 @@
 import { isSuccessStatus, parseExactJson, problem, stringifyExactJson } from '../contract/index.js';
 import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
+import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import type { Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import { MOCK_PROBLEMS, mockFailure } from './answers.js';
@@ -18,6 +19,8 @@ export interface AnswerContext {
   readonly documentedStatuses: readonly string[];
   /** A schema-valid Plant for this request, used where Prism's generated one is not valid. */
   readonly generatedPlant: () => unknown;
+  /** The properties the Plant schema requires. */
+  readonly plantRequired: ReadonlySet<string>;
   /** Whether the document gives the answer of this status an example of its own. */
   readonly exampled: (status: number) => boolean;
 }
@@ -41,13 +44,43 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
 }
 
 /**
- * Prism's generated plant when the Plant schema accepts it (json-schema-faker misses some
- * constraints: exact int64, some formats and patterns), else one generated from the compiled schema.
+ * Prism's generated plant when the Plant schema accepts it; when json-schema-faker misses a
+ * constraint (exact int64, `multipleOf` beside bounds, some formats and patterns), Prism's plant
+ * with the members that break it replaced (a required one by the compiled schema's value, an
+ * optional one left out); else, when that is still invalid, one generated from the compiled schema.
  */
 function validGeneratedPlant(body: unknown, context: AnswerContext): string {
   const text = JSON.stringify(body ?? null);
-  if (context.served.contract.check.plant(parseExactJson(text)).length === 0) return text;
+  const check = context.served.contract.check.plant;
+  const violations = check(parseExactJson(text));
+  if (violations.length === 0) return text;
+  const repaired = repairedPlant(body, violations, context);
+  if (repaired !== undefined && check(parseExactJson(repaired)).length === 0) return repaired;
   return stringifyExactJson(context.generatedPlant());
+}
+
+/**
+ * The compiled schema's values are made to test servers (awkward strings, undeclared members such as
+ * `constructor`): a page under development is better served by Prism's plant, mended where it is wrong.
+ */
+function repairedPlant(
+  body: unknown,
+  violations: readonly { readonly field: string }[],
+  context: AnswerContext,
+): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const broken = new Set(violations.map(({ field }) => field.split('.')[0] ?? ''));
+  if (broken.has('')) return undefined;
+  const fallback = context.generatedPlant();
+  if (fallback === null || typeof fallback !== 'object' || Array.isArray(fallback)) return undefined;
+  const members = new Map(Object.entries(body).map(([name, value]) => [name, JSON.stringify(value)]));
+  for (const name of broken) {
+    if (context.plantRequired.has(name) && Object.hasOwn(fallback, name)) {
+      members.set(name, stringifyExactJson((fallback as Record<string, ExactJson>)[name] ?? null));
+    } else if (context.plantRequired.has(name)) return undefined;
+    else members.delete(name);
+  }
+  return `{${[...members].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
 }
 
 function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }>, context: AnswerContext): Outcome {
