@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { problem, type BearerCheck, type Contract, type Problem } from '../contract/index.js';
 import { cookiesOf } from '../contract/parameters.js';
-import type { ContractAuth } from '../contract/security.js';
+import type { ContractAuth, OperationAuth } from '../contract/security.js';
 
 /**
  * The authentication step for what the document declares: no check when POST /plants declares no
@@ -31,16 +31,29 @@ export interface ApiKeyPlace {
  * as {@link authenticationFor} says.
  */
 export function requestAuthentication(contract: Contract, checkBearer: BearerCheck): RequestAuthentication {
-  const place = contract.auth === 'apiKey' ? apiKeyPlace(contract) : undefined;
+  return authenticationOf(contract.document, { auth: contract.auth, schemes: contract.authSchemes }, checkBearer);
+}
+
+/** {@link requestAuthentication} for any operation of the document, from what it requires. */
+export function authenticationOf(
+  document: Record<string, unknown>,
+  required: OperationAuth,
+  checkBearer: BearerCheck,
+): RequestAuthentication {
+  const place = required.auth === 'apiKey' ? apiKeyPlaceOf(document, required.schemes) : undefined;
   if (place !== undefined) return apiKeyCheck(place, checkBearer);
-  const check = authenticationFor(contract.auth, checkBearer);
+  const check = authenticationFor(required.auth, checkBearer);
   return (req) => check(req.headers.authorization);
 }
 
 /** The place of the key of the operation's first `apiKey` scheme, when the document says it. */
 export function apiKeyPlace(contract: Contract): ApiKeyPlace | undefined {
-  const components = contract.document.components as { securitySchemes?: Record<string, unknown> } | undefined;
-  for (const name of contract.authSchemes) {
+  return apiKeyPlaceOf(contract.document, contract.authSchemes);
+}
+
+function apiKeyPlaceOf(document: Record<string, unknown>, schemes: readonly string[]): ApiKeyPlace | undefined {
+  const components = document.components as { securitySchemes?: Record<string, unknown> } | undefined;
+  for (const name of schemes) {
     const scheme = components?.securitySchemes?.[name] as { type?: unknown; in?: unknown; name?: unknown } | undefined;
     if (scheme?.type !== 'apiKey' || typeof scheme.name !== 'string' || scheme.name === '') continue;
     if (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie')

@@ -14,7 +14,11 @@ function isObject(value: unknown): value is JsonObject {
  */
 export function documentedExampleOf(contract: Contract): (status: number) => boolean {
   const paths = contract.document.paths as Record<string, Record<string, unknown> | undefined>;
-  const operation = paths[contract.operationPath]?.[OPERATION.method];
+  return exampledResponses(paths[contract.operationPath]?.[OPERATION.method]);
+}
+
+/** {@link documentedExampleOf} for any operation object of the document. */
+export function exampledResponses(operation: unknown): (status: number) => boolean {
   const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
   const answers = new Map<number, boolean>();
   return (status) => {

@@ -8,6 +8,7 @@ import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { mockFailure } from './answers.js';
 import { documentedExampleOf } from './documented-examples.js';
+import { createOtherOperations } from './other-operations.js';
 import { parsePrefer } from './prefer.js';
 import { renderDecision } from './prism-answer.js';
 import type { PrismDecision, PrismEngine, PrismQuestion } from './prism-engine.js';
@@ -27,10 +28,21 @@ export interface MockHandlerSettings {
   readonly onRequest?: (entry: RequestLogEntry) => void;
 }
 
-/** The mock as a plain `node:http` request handler: the shared pipeline, with CORS, answered by Prism. */
+/**
+ * The mock as a plain `node:http` request handler: the shared pipeline, with CORS, answered by Prism;
+ * the document's other operations answered by Prism alone.
+ */
 export function createMockHandler(settings: MockHandlerSettings): (req: IncomingMessage, res: ServerResponse) => void {
   const bearer = createBearerCheck(settings.tokens, { anyToken: settings.anyToken });
-  return createPipeline({
+  const other = createOtherOperations({
+    served: settings.served,
+    engine: settings.engine,
+    checkBearer: bearer,
+    dynamic: settings.dynamic,
+    seed: settings.seed,
+    ...(settings.onRequest ? { onRequest: settings.onRequest } : {}),
+  });
+  const pipeline = createPipeline({
     served: settings.served,
     checkBearer: authenticationFor(settings.served.contract.auth, bearer),
     authenticate: requestAuthentication(settings.served.contract, bearer),
@@ -40,6 +52,9 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
     answer: askPrism(settings),
     ...(settings.onRequest ? { onRequest: settings.onRequest } : {}),
   });
+  return (req, res) => {
+    if (!other(req, res)) pipeline(req, res);
+  };
 }
 
 /** Reads `Prefer`, asks Prism for what only Prism decides, and renders its decision. */

@@ -13,6 +13,7 @@ import type { RequestLogEntry } from '../http/server-kit.js';
 import { validPlants, validSamples } from '../http/valid-samples.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockHandler } from './mock-handler.js';
+import { otherOperationLabels } from './other-operations.js';
 import { createPrismEngine } from './prism-engine.js';
 
 /** Options of {@link createMockServer}. */
@@ -43,8 +44,10 @@ export interface MockServer extends RunningServer {
   readonly accepting: string;
   /** The seed of generated plants (pass it as `seed` to get the same plants again). */
   readonly seed: number;
-  /** Operations the document declares besides POST /plants, which the mock does not serve. */
+  /** Operations the document declares that the mock does not answer (webhooks, HEAD, OPTIONS, TRACE ones). */
   readonly notServed: readonly string[];
+  /** The document's operations besides POST /plants that the mock answers as Prism does, e.g. `GET /plants/{id}`. */
+  readonly otherOperations: readonly string[];
 }
 
 /**
@@ -79,7 +82,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     ...(options.onRequest ? { onRejected: options.onRequest } : {}),
   });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
-  return { ...running, accepting: describeAccepted(options), seed, notServed: served.notServed };
+  const otherOperations = otherOperationLabels(contract.document, contract.operationPath);
+  const notServed = served.notServed.filter((operation) => !otherOperations.includes(operation));
+  return { ...running, accepting: describeAccepted(options), seed, notServed, otherOperations };
 }
 
 function describeAccepted(options: MockServerOptions): string {

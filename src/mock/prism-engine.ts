@@ -25,6 +25,20 @@ export interface PrismEngine {
   decide(question: PrismQuestion): Promise<PrismDecision>;
   /** The static decision Prism already made for this question's class, if any: no need to ask again. */
   known(question: PrismQuestion): PrismDecision | undefined;
+  /**
+   * Prism's answer to a request for another operation of the document (`GET /plants/{id}`), at its
+   * path as the document writes it: the documented example, else a sample (generated with `dynamic`).
+   */
+  answerOther(request: OtherRequest, preferences: PrismQuestion['preferences']): Promise<PrismDecision>;
+}
+
+/** A request for another operation, as Prism reads it. */
+export interface OtherRequest {
+  readonly method: string;
+  /** The path below the document's server path: `/plants/5`. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  readonly accept: string | undefined;
 }
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
@@ -94,15 +108,16 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   const operation = operations.find((op) => op.method === OPERATION.method && op.path === path);
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${path} operation`);
   const resources: Operation[] = [operation];
+  const others = operations.filter((candidate) => candidate !== operation);
   const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger });
   const decisions = new BoundedMemo<PrismDecision>(DECISIONS_KEPT);
   // Callbacks are requests Prism makes per answer: with any, every answer is Prism's afresh.
   const memoizable = !operation.callbacks?.length;
 
-  async function ask(input: IHttpRequest, config: IHttpConfig): Promise<PrismDecision> {
+  async function ask(input: IHttpRequest, config: IHttpConfig, among = resources): Promise<PrismDecision> {
     let result: Awaited<ReturnType<ReturnType<typeof prism.request>>>;
     try {
-      result = await prism.request(input, resources, config)();
+      result = await prism.request(input, among, config)();
     } catch (error) {
       // Prism throws instead of answering on some inputs (an Accept header that is no media type).
       const detail = error instanceof Error ? error.message : String(error);
@@ -131,6 +146,14 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   };
 
   return {
+    answerOther(request, preferences) {
+      const input: IHttpRequest = {
+        method: request.method.toLowerCase() as IHttpRequest['method'],
+        url: { path: request.path, query: toQuery(request.query) },
+        headers: request.accept === undefined ? {} : { accept: request.accept },
+      };
+      return ask(input, { ...BASE_CONFIG, mock: { dynamic, ...definedOnly(preferences) } }, others);
+    },
     known(question) {
       const key = keyOf(question);
       return key === undefined ? undefined : decisions.get(key);
@@ -175,6 +198,12 @@ class BoundedMemo<V> {
     }
     this.entries.set(key, value);
   }
+}
+
+function toQuery(query: OtherRequest['query']): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]),
+  );
 }
 
 function definedOnly<T extends object>(record: T): Partial<T> {

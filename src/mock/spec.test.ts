@@ -6,7 +6,8 @@ import { describeDocumentLibrary } from '../http/document-library.case.js';
 import { describeSpecFollowing, TEST_DOCUMENTS } from '../http/spec-following.case.js';
 import { createMockServer } from './mock-server.js';
 
-describeSpecFollowing('the mock', (spec, token) => createMockServer({ spec, tokens: [token] }));
+// The mock answers the document's other operations as Prism does (other-operations.test.ts).
+describeSpecFollowing('the mock', (spec, token) => createMockServer({ spec, tokens: [token] }), true);
 describeDocumentLibrary('the mock', (spec, token) => createMockServer({ spec, tokens: [token] }));
 describeDocumentLibrary('the mock generating plants', (spec, token) =>
   createMockServer({ spec, tokens: [token], dynamic: true, seed: 3 }),

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract, parseExactJson } from '../contract/index.js';
+import type { RequestLogEntry } from '../http/server-kit.js';
+import { DEV_TOKEN } from './dev-token.js';
+import { createMockServer, type MockServer } from './mock-server.js';
+
+const DOCUMENT = 'src/fixtures/documents/reduced/more-operations-3.0.yaml';
+const AUTHORIZED = { authorization: `Bearer ${DEV_TOKEN}` };
+
+let mock: MockServer;
+const logged: RequestLogEntry[] = [];
+beforeAll(async () => {
+  mock = await createMockServer({ spec: DOCUMENT, seed: 3, onRequest: (entry) => logged.push(entry) });
+});
+afterAll(() => mock.close());
+
+async function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; response: Response; text: string }> {
+  const response = await fetch(`${mock.url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, response, text: await response.text() };
+}
+
+describe("the document's other operations", () => {
+  it('GET /plants answers its documented example, at the server path too, without a token as the document allows', async () => {
+    for (const path of ['/plants?limit=2', '/api/v1/plants']) {
+      const reply = await get(path, { origin: 'http://localhost:5173' });
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.text)).toEqual([
+        { name: 'Fern', tag: 'fern' },
+        { name: 'Saguaro', tag: 'cactus' },
+      ]);
+      expect(reply.response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(reply.response.headers.get('content-length')).toBe(String(Buffer.byteLength(reply.text)));
+    }
+  });
+
+  it('GET /plants/{id} needs the bearer token as POST /plants does, and answers a valid Plant', async () => {
+    const refused = await get('/api/v1/plants/5');
+    expect(refused.status).toBe(401);
+    expect(refused.response.headers.get('www-authenticate')).toContain('Bearer');
+    expect(JSON.parse(refused.text)).toMatchObject({ error: 2001 });
+    const contract = await loadContract(DOCUMENT);
+    for (const prefer of [undefined, 'dynamic=true']) {
+      const reply = await get('/api/v1/plants/5', { ...AUTHORIZED, ...(prefer ? { prefer } : {}) });
+      expect(reply.status).toBe(200);
+      expect(contract.check.plant(parseExactJson(reply.text))).toEqual([]);
+    }
+  });
+
+  it('Prefer: code=404 answers the documented 404 as an Error saying why; an undocumented code is 4002', async () => {
+    const missing = await get('/plants/5', { ...AUTHORIZED, prefer: 'code=404' });
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.text)).toMatchObject({
+      error: 4001,
+      message: expect.stringContaining('404 answer of GET /plants/{id}') as string,
+    });
+    const undocumented = await get('/plants/5', { ...AUTHORIZED, prefer: 'code=418' });
+    expect([undocumented.status, (JSON.parse(undocumented.text) as { error: number }).error]).toEqual([400, 4002]);
+  });
+
+  it('are logged and no longer listed as not served; an undeclared path is still 404', async () => {
+    expect(mock.notServed).toEqual([]);
+    expect(logged.some((entry) => entry.method === 'GET' && entry.path === '/plants?limit=…')).toBe(true);
+    expect((await get('/plants/5/photos', AUTHORIZED)).status).toBe(404);
+  });
+});

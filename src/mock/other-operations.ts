@@ -1,0 +1,186 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OPERATION, type BearerCheck } from '../contract/index.js';
+import { operationAuth, serverBasePath } from '../contract/security.js';
+import { authenticationOf, type RequestAuthentication } from '../http/authentication.js';
+import { corsHeaders } from '../http/cors.js';
+import type { Failure } from '../http/pipeline.js';
+import type { ServedContract } from '../http/served-contract.js';
+import { loggedTarget, type RequestLogEntry } from '../http/server-kit.js';
+import { MOCK_PROBLEMS } from './answers.js';
+import { exampledResponses } from './documented-examples.js';
+import { parsePrefer } from './prefer.js';
+import type { PrismDecision, PrismEngine } from './prism-engine.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** What the mock needs to answer the document's other operations. */
+export interface OtherOperationsSettings {
+  readonly served: ServedContract;
+  readonly engine: PrismEngine;
+  readonly checkBearer: BearerCheck;
+  readonly dynamic: boolean;
+  readonly seed: number;
+  readonly onRequest?: (entry: RequestLogEntry) => void;
+}
+
+interface Route {
+  readonly method: string;
+  /** The path as the document writes it: `/plants/{id}`. */
+  readonly written: string;
+  readonly pattern: RegExp;
+  readonly authenticate: RequestAuthentication;
+  /** Whether the document gives the answer of this status an example of its own. */
+  readonly exampled: (status: number) => boolean;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * Answers the operations the document declares besides POST /plants (`GET /plants`, `GET
+ * /plants/{id}`) as Prism does: the status a `Prefer: code=` asks for, the documented example (a
+ * named one with `Prefer: example=`), else a sample of the response schema, generated with
+ * `--dynamic` or `Prefer: dynamic=true`; after the operation's own authentication, with CORS. The
+ * mock keeps nothing, so a listing does not hold the plants posted. Returns whether it answered:
+ * a request for no such operation (POST /plants among them) is the pipeline's.
+ */
+export function createOtherOperations(
+  settings: OtherOperationsSettings,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const routes = routesOf(
+    settings.served.contract.document,
+    settings.served.contract.operationPath,
+    settings.checkBearer,
+  );
+  if (routes.length === 0) return () => false;
+  const base = serverBasePath(settings.served.contract.document);
+  let generated = 0;
+  return (req, res) => {
+    if (req.method === undefined || req.method === 'OPTIONS' || req.method === 'HEAD') return false;
+    const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    const path = base !== '' && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
+    const route = routes.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
+    if (route === undefined) return false;
+    const started = performance.now();
+    const finish = (status: number, body: string, contentType: string, failure?: Failure): void => {
+      res.writeHead(status, {
+        ...failure?.headers,
+        ...corsHeaders(req.headers),
+        'content-type': contentType,
+        'content-length': String(Buffer.byteLength(body)),
+      });
+      res.end(body);
+      settings.onRequest?.({
+        method: req.method ?? '?',
+        path: loggedTarget(req.url),
+        status,
+        ms: performance.now() - started,
+        ...(failure === undefined ? {} : { problem: failure.message }),
+      });
+    };
+    const refuse = (failure: Failure): void =>
+      finish(
+        failure.status,
+        settings.served.errorBody(failure, failure.status),
+        settings.served.errorContentTypeFor(failure.status),
+        failure,
+      );
+    // The body is not the mock's business here: read to its end, then answered.
+    req.resume();
+    req.once('end', () => {
+      const refused = route.authenticate(req);
+      if (refused !== undefined) {
+        refuse(refused);
+        return;
+      }
+      const prefer = parsePrefer(
+        Array.isArray(req.headers.prefer) ? req.headers.prefer.join(', ') : req.headers.prefer,
+      );
+      if (!prefer.ok) {
+        refuse(mockProblem(prefer.message));
+        return;
+      }
+      const dynamic = prefer.preferences.dynamic ?? settings.dynamic;
+      const query = Object.fromEntries(
+        [...url.searchParams.keys()].map((name) => [name, url.searchParams.getAll(name)]),
+      );
+      settings.engine
+        .answerOther(
+          { method: req.method ?? 'GET', path, query, accept: req.headers.accept },
+          {
+            code: prefer.preferences.code,
+            exampleKey: prefer.preferences.exampleKey,
+            dynamic,
+            seed: dynamic ? `${settings.seed}-other-${generated++}` : undefined,
+          },
+        )
+        .then(
+          (decision) => answer(decision, route, finish, refuse),
+          () => refuse(mockProblem(`The mock could not answer ${req.method ?? ''} ${route.written}.`)),
+        );
+    });
+    return true;
+  };
+}
+
+function answer(
+  decision: PrismDecision,
+  route: Route,
+  finish: (status: number, body: string, contentType: string) => void,
+  refuse: (failure: Failure) => void,
+): void {
+  if (decision.kind === 'problem') {
+    refuse(mockProblem(`${route.method} ${route.written}: ${decision.detail.replace(/\.$/, '')}.`));
+    return;
+  }
+  const { statusCode, body, headers } = decision.response;
+  // Without an example of the document's, Prism's error body is a placeholder ("title": "string").
+  if (statusCode >= 400 && !route.exampled(statusCode)) {
+    refuse({
+      status: statusCode,
+      code: MOCK_PROBLEMS.forcedError.code,
+      message: `This is the documented ${statusCode} answer of ${route.method} ${route.written}, sent because the request asked for it with "Prefer: code=${statusCode}"; the request itself was valid.`,
+      headers: {},
+    });
+    return;
+  }
+  const contentType = headerValue(headers, 'content-type') ?? 'application/json';
+  if (body === undefined) finish(statusCode, '', contentType);
+  else finish(statusCode, typeof body === 'string' ? body : JSON.stringify(body), contentType);
+}
+
+function mockProblem(message: string): Failure {
+  const { code, status } = MOCK_PROBLEMS.unsupportedPreference;
+  return { status, code, message, headers: {} };
+}
+
+function headerValue(headers: Readonly<Record<string, unknown>> | undefined, name: string): string | undefined {
+  const found = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name);
+  return typeof found?.[1] === 'string' ? found[1] : undefined;
+}
+
+/** The other operations the mock answers, as the contract lists them: `GET /plants/{id}`. */
+export function otherOperationLabels(document: JsonObject, served: string): readonly string[] {
+  return routesOf(document, served, () => undefined).map((route) => `${route.method} ${route.written}`);
+}
+
+/** The document's operations other than POST /plants, each with its path pattern and authentication. */
+function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck): Route[] {
+  const paths = (document.paths ?? {}) as Record<string, JsonObject | undefined>;
+  return Object.entries(paths).flatMap(([written, item]) =>
+    METHODS.filter(
+      (method) => item?.[method] !== undefined && !(method === OPERATION.method && written === served),
+    ).map((method) => ({
+      method: method.toUpperCase(),
+      written,
+      pattern: pathPattern(written),
+      authenticate: authenticationOf(document, operationAuth(document, item?.[method] as JsonObject), checkBearer),
+      exampled: exampledResponses(item?.[method]),
+    })),
+  );
+}
+
+/** `/plants/{id}` as a pattern: each template part one path segment. */
+function pathPattern(written: string): RegExp {
+  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}/?$`);
+}
