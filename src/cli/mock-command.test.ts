@@ -77,13 +77,13 @@ describe('plantstore mock', () => {
     }
   });
 
-  it('mocks the document --spec names, and names at startup the operations it does not serve', async () => {
+  it('mocks the document --spec names, and names at startup the other operations it answers', async () => {
     const cli = await startMock(['--spec', TEST_DOCUMENTS.constrained, '--quiet']);
     expect(await post(cli.url, DEV_TOKEN, '{"id": 1, "name": "Elevenchars"}')).toBe(400);
     expect(await post(cli.url, DEV_TOKEN, '{"id": 1, "name": "Fern"}')).toBe(200);
     expect(await cli.stop()).toBe(0);
     expect(cli.output().trimEnd().split('\n')[1]).toBe(
-      'not served (only POST /plants is): GET /plants, DELETE /plants/{id}',
+      "also answering, from the document's examples and schemas: GET /plants, DELETE /plants/{id}",
     );
   });
 

@@ -87,6 +87,11 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
       : `echoing the plant sent; Prefer: dynamic=true uses seed ${server.seed}`;
     io.stdout.write(`plantstore mock listening on ${server.url} (POST /plants, ${mode}); ${server.accepting}\n`);
     io.stdout.write(notServedLine(server.notServed));
+    if (server.otherOperations.length > 0) {
+      io.stdout.write(
+        `also answering, from the document's examples and schemas: ${server.otherOperations.join(', ')}\n`,
+      );
+    }
     await io.waitForStop();
     await server.close();
     log.flush();
