@@ -52,6 +52,7 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
     answer: askPrism(settings),
     ...(settings.onRequest ? { onRequest: settings.onRequest } : {}),
   });
+  if (other === undefined) return pipeline;
   return (req, res) => {
     if (!other(req, res)) pipeline(req, res);
   };

@@ -40,22 +40,25 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
  * /plants/{id}`) as Prism does: the status a `Prefer: code=` asks for, the documented example (a
  * named one with `Prefer: example=`), else a sample of the response schema, generated with
  * `--dynamic` or `Prefer: dynamic=true`; after the operation's own authentication, with CORS. The
- * mock keeps nothing, so a listing does not hold the plants posted. Returns whether it answered:
- * a request for no such operation (POST /plants among them) is the pipeline's.
+ * mock keeps nothing, so a listing does not hold the plants posted. The handler returns whether it
+ * answered: a request for no such operation (POST /plants among them) is the pipeline's. `undefined`
+ * for a document without other operations.
  */
 export function createOtherOperations(
   settings: OtherOperationsSettings,
-): (req: IncomingMessage, res: ServerResponse) => boolean {
+): ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined {
   const routes = routesOf(
     settings.served.contract.document,
     settings.served.contract.operationPath,
     settings.checkBearer,
   );
-  if (routes.length === 0) return () => false;
+  if (routes.length === 0) return undefined;
   const base = serverBasePath(settings.served.contract.document);
+  const methods = new Set(routes.map((route) => route.method));
   let generated = 0;
   return (req, res) => {
-    if (req.method === undefined || req.method === 'OPTIONS' || req.method === 'HEAD') return false;
+    // Most requests are POST /plants: no URL is parsed for a method no other operation has.
+    if (req.method === undefined || !methods.has(req.method)) return false;
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const path = base !== '' && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
     const route = routes.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
