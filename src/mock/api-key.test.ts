@@ -27,4 +27,14 @@ describe('mock --spec with an apiKey scheme', () => {
       message: expect.stringContaining('"X-API-Key"') as string,
     });
   });
+
+  it('says at startup where the development token goes', async () => {
+    const own = await createMockServer({ spec: DOCUMENT });
+    try {
+      expect(own.accepting).toBe('accepting the development token: X-API-Key: plantstore-dev-token');
+    } finally {
+      await own.close();
+    }
+    expect(mock.accepting).toBe('accepting the configured token as the API key (header X-API-Key)');
+  });
 });

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DEFAULT_SPEC_PATH, loadContract } from '../contract/index.js';
+import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
 import {
   createHardenedServer,
   DEFAULT_BODY_LIMIT,
@@ -7,6 +7,7 @@ import {
   type ClientTimeouts,
   type RunningServer,
 } from '../http/server-kit.js';
+import { apiKeyPlace, type ApiKeyPlace } from '../http/authentication.js';
 import { corsHeaders } from '../http/cors.js';
 import { serveContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
@@ -84,12 +85,33 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   const otherOperations = otherOperationLabels(contract.document, contract.operationPath);
   const notServed = served.notServed.filter((operation) => !otherOperations.includes(operation));
-  return { ...running, accepting: describeAccepted(options), seed, notServed, otherOperations };
+  return { ...running, accepting: describeAccepted(options, contract), seed, notServed, otherOperations };
 }
 
-function describeAccepted(options: MockServerOptions): string {
-  if (options.anyToken) return 'accepting ANY non-empty bearer token (--any-token)';
+/** Which credentials POST /plants takes, in words safe to print, where the document puts them. */
+function describeAccepted(options: MockServerOptions, contract: Contract): string {
+  if (contract.auth === 'none') return 'no authentication (the document declares none)';
+  const place = apiKeyPlace(contract);
+  const what = place === undefined ? 'bearer token' : `API key (${keyPlace(place)})`;
+  if (options.anyToken) return `accepting ANY non-empty ${what} (--any-token)`;
   const count = options.tokens?.length ?? 0;
-  if (count === 0) return `accepting the development token: Authorization: Bearer ${DEV_TOKEN}`;
-  return `accepting the ${count === 1 ? 'configured token' : `${count} configured tokens`}`;
+  if (count === 0) {
+    const sent =
+      place === undefined
+        ? `Authorization: Bearer ${DEV_TOKEN}`
+        : place.in === 'header'
+          ? `${place.name}: ${DEV_TOKEN}`
+          : place.in === 'query'
+            ? `?${place.name}=${DEV_TOKEN}`
+            : `Cookie: ${place.name}=${DEV_TOKEN}`;
+    return `accepting the development token: ${sent}`;
+  }
+  const configured = count === 1 ? 'configured token' : `${count} configured tokens`;
+  return place === undefined ? `accepting the ${configured}` : `accepting the ${configured} as the ${what}`;
+}
+
+function keyPlace(place: ApiKeyPlace): string {
+  return place.in === 'header'
+    ? `header ${place.name}`
+    : `${place.in === 'query' ? 'query parameter' : 'cookie'} ${place.name}`;
 }
