@@ -215,6 +215,31 @@ describe('response checks', () => {
     expect(outcome(responseSchema, exchange(VALID, 400, '<html>'))).toBe('fail');
   });
 
+  it('response-schema: nulls written for properties not sent are one defect, at any depth; a null for a value sent is not', async () => {
+    const care: JudgeContext = {
+      ...context,
+      contract: await loadContract(
+        fileURLToPath(new URL('../src/fixtures/documents/11-nested-care.yaml', import.meta.url)),
+      ),
+    };
+    const defectOf = (sentBody: string, answer: string) => {
+      const base = exchange(VALID, 200, answer);
+      const sent = { ...base, plan: { ...base.plan, body: sentBody }, request: { ...base.request, body: sentBody } };
+      return responseSchema.judge(sent, care, [])?.defect;
+    };
+    const unsetNulls = 'the 200 body writes null for properties not sent, which the Plant does not allow';
+    expect(defectOf('{"id":1,"name":"Fern"}', '{"name":"Fern","tag":null}')).toBe(unsetNulls);
+    expect(
+      defectOf('{"id":1,"name":"Fern","care":{"water":"low"}}', '{"name":"Fern","care":{"water":"low","light":null}}'),
+    ).toBe(unsetNulls);
+    expect(defectOf('{"id":1,"name":"Fern","tag":"x"}', '{"name":"Fern","tag":null}')).toBe(
+      'the 200 body is not a valid Plant (type at "tag")',
+    );
+    expect(defectOf('{"id":1,"name":"Fern"}', '{"name":7,"tag":null}')).toBe(
+      'the 200 body is not a valid Plant (type at "name")',
+    );
+  });
+
   it('response-schema: 401 and 403 bodies are not judged when the document gives them none', () => {
     const auth: Intent = { kind: 'auth', what: 'no token' };
     expect(outcome(responseSchema, exchange(auth, 401, 'Unauthorized'))).toBeUndefined();

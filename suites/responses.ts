@@ -24,6 +24,7 @@ import {
   type Violation,
 } from '../src/contract/index.js';
 import { DOUBLES_DEFECT, labelDefect, notJsonDefect, roundedAt, statusDefect } from '../src/runner/defects.js';
+import { valueAt } from '../src/runner/generate/pointer.js';
 import { sentObject } from './acceptance.js';
 import { acceptedDefect } from './rejection.js';
 
@@ -59,7 +60,10 @@ export const responseSchema = defineCheck({
       });
     const violations = documented.check(body.value);
     if (violations.length === 0) return PASS;
-    const [first] = violations;
+    // Nulls written for properties not sent (Go, Jackson, pydantic without exclude_none) are one root
+    // cause whatever the property: named by the first other violation, else as that.
+    const sent = success ? sentObject(exchange.plan) : undefined;
+    const first = violations.find((violation) => !isUnsentNull(violation, body.value, sent));
     const { intent } = exchange.plan;
     // An invalid body accepted and echoed gives an invalid Plant: one root cause, negative-rejection's.
     const accepted =
@@ -76,11 +80,20 @@ export const responseSchema = defineCheck({
           ? DOUBLES_DEFECT
           : accepted
             ? acceptedDefect(exchange.plan)
-            : `the ${status} body is not ${valid(schema)} (${first?.keyword ?? '?'} at "${first?.field ?? ''}")`,
+            : first === undefined
+              ? `the ${status} body writes null for properties not sent, which the ${schema} does not allow`
+              : `the ${status} body is not ${valid(schema)} (${first.keyword} at "${first.field}")`,
       },
     );
   },
 });
+
+/** Whether a violation is a null the answer holds where the request sent nothing (an unset field written out). */
+function isUnsentNull(violation: Violation, answered: unknown, sent: object | undefined): boolean {
+  if (sent === undefined || violation.pointer === '') return false;
+  const found = valueAt(answered, violation.pointer);
+  return found.present && found.value === null && !valueAt(sent, violation.pointer).present;
+}
 
 /** Whether a violation of the Plant is a number of the request that came back rounded through a double. */
 function roundedPlace(plan: PlannedRequest, answered: unknown, violations: readonly Violation[]): boolean {

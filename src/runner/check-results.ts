@@ -6,7 +6,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands } from './http/curl.js';
-import { requestKind } from './defects.js';
+import { requestKind, typeReading } from './defects.js';
 import { defectIdentity } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
@@ -61,7 +61,11 @@ const READING_KEYWORDS: ReadonlySet<string> = new Set(['', 'type', 'format', 're
 /** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
 function brokenRule(what: string): string {
   const keyword = KEYWORD.exec(what)?.[1] ?? '';
-  return `${FIELD.exec(what)?.[1] ?? ''}\u0000${READING_KEYWORDS.has(keyword) ? '' : keyword}`;
+  // A type read leniently is kept apart from the field's other readings: it may be a reader's habit across
+  // fields (one finding) or, beside another wrong reading of the field, the field's own (withFieldsReadWrongly).
+  const reading = typeReading(what);
+  const rule = reading === undefined ? (READING_KEYWORDS.has(keyword) ? '' : keyword) : `type read as ${reading}`;
+  return `${FIELD.exec(what)?.[1] ?? ''}\u0000${rule}`;
 }
 
 /**
@@ -142,6 +146,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
   const base = { id: check.id, title: check.title, rule: check.rule };
   if (tally.failures.length > 0) {
     const failures: Failure[] = [];
+    const fields = new Map<Failure, { field: string; what: string } | undefined>();
     const deadline = Math.min(options.deadline, Date.now() + SHRINK_MS_PER_CHECK);
     for (const { run, verdict } of tally.failures) {
       const first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
@@ -177,8 +182,9 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       );
       // Shrunk cases of several probes often meet in one defect: report it once.
       if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
+      fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
     }
-    return { ...base, status: 'fail', cases, failures };
+    return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
   }
   if (tally.warnings.length > 0) {
     const failures = tally.warnings.map(({ run, verdict }) =>
@@ -203,6 +209,44 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     };
   }
   return { ...base, status: 'pass', cases, failures: [] };
+}
+
+/** The field an invalid body breaks and its description, for an invalid body. */
+function brokenField(plan: PlannedRequest | undefined): { field: string; what: string } | undefined {
+  const intent = plan?.intent;
+  if (intent?.kind !== 'invalid-body') return undefined;
+  const field = FIELD.exec(intent.what)?.[1];
+  return field === undefined ? undefined : { field, what: intent.what };
+}
+
+/**
+ * A null or a converted value accepted ({@link typeReading}) for a field the target also reads wrongly
+ * another way (a missing one defaulted, an array taken for a string: `body.name ?? ''`, a type never
+ * read) is that field's defect, not a lenient reader's across fields: one finding for the field,
+ * whichever wrong value showed it.
+ */
+function withFieldsReadWrongly(
+  failures: readonly Failure[],
+  fields: ReadonlyMap<Failure, { field: string; what: string } | undefined>,
+): Failure[] {
+  const owners = new Map<string, Failure>();
+  for (const failure of failures) {
+    const broken = fields.get(failure);
+    const readsField = broken !== undefined && brokenRule(broken.what).endsWith('\u0000');
+    if (readsField && typeReading(broken.what) === undefined && !owners.has(broken.field))
+      owners.set(broken.field, failure);
+  }
+  return failures.map((failure) => {
+    const broken = fields.get(failure);
+    const owner = broken === undefined || typeReading(broken.what) === undefined ? undefined : owners.get(broken.field);
+    if (owner === undefined) return failure;
+    const { defect, fingerprint } = owner;
+    return {
+      ...failure,
+      ...(defect === undefined ? {} : { defect }),
+      ...(fingerprint === undefined ? {} : { fingerprint }),
+    };
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExactJson } from '../contract/exact-json.js';
-import { requestKind, roundedAt, roundedThroughDouble, shapeOf } from './defects.js';
+import { requestKind, roundedAt, roundedThroughDouble, shapeOf, typeReading } from './defects.js';
 import type { PlannedRequest } from './probe.js';
 
 describe('shapeOf', () => {
@@ -51,6 +51,56 @@ describe('one defect for one cause', () => {
     });
     expect(requestKind(renamed('name'), true)).toBe('an invalid body (a required member named in upper case)');
     expect(requestKind(renamed('id'), true)).toBe(requestKind(renamed('name'), true));
+  });
+});
+
+describe('a type read leniently is one defect for every field', () => {
+  const invalid = (what: string): PlannedRequest =>
+    ({ intent: { kind: 'invalid-body', what } }) as unknown as PlannedRequest;
+  const kind = (what: string): string => requestKind(invalid(what), true);
+
+  it('names a null accepted for any property by its kind (Go zero values, pydantic Optional, ajv coerceTypes)', () => {
+    const nulls = [
+      '"tag" holds null: tag not of type string: a null (keyword type)',
+      '"care.light" holds null: care.light not of type string: a null (keyword type)',
+      '"tags" holds null: tags not of type array: a null (keyword type)',
+      '"id" set to null',
+    ];
+    expect(new Set(nulls.map(kind))).toEqual(
+      new Set(['an invalid body (null for a property the document does not let be null)']),
+    );
+    expect(nulls.map(typeReading)).toEqual(['null', 'null', 'null', 'null']);
+  });
+
+  it('names a value converted from another type by its kind (ajv coerceTypes, arrays included; pydantic 1 lax int and str; Jackson)', () => {
+    const scalars = [
+      '"id" holds true: id not of type integer: a boolean (keyword type)',
+      '"name" holds true: name not of type string: a boolean (keyword type)',
+      '"…" holds true: labels[#] not of type string: a boolean (keyword type)',
+      '"name" holds 0: name not of type string or null: an integer (keyword type)',
+      '"id" set to the numeric string "12"',
+      '"id" set to "N"',
+      '"name" set to the number 12',
+      '"flag" set to the string "true"',
+      '"tags" holds true: tags not of type array: a boolean (keyword type)',
+      '"id" set to [1]',
+    ];
+    expect(new Set(scalars.map(typeReading))).toEqual(new Set(['converted']));
+    expect(new Set(scalars.map(kind)).size).toBe(1);
+  });
+
+  it('keeps the field where no lenient reader converts the wrong type, or it is not a type at all', () => {
+    for (const what of [
+      '"id" holds 1.5: id not of type integer: a number with a fraction (keyword type)',
+      '"care" holds "text": care not of type object: a string (keyword type)',
+      '"tags" holds an object: tags not of type array: an object (keyword type)',
+      '"id" set to the fraction 1.5',
+      '"id" set to "abc"',
+      '"tag" holds "…": tag one code point longer than maxLength 20 (keyword maxLength)',
+    ]) {
+      expect(typeReading(what), what).toBeUndefined();
+      expect(kind(what)).toContain('"');
+    }
   });
 });
 

@@ -19,9 +19,8 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
       return `a valid NewPlant with its ${VARIANT_WORDS[intent.writtenAs.aspect]}`;
     case 'invalid-body':
       if (!detail) return 'an invalid body';
-      return CASE_RENAMED.test(intent.what)
-        ? 'an invalid body (a required member named in upper case)'
-        : `an invalid body (${shapeOf(intent.what)})`;
+      if (CASE_RENAMED.test(intent.what)) return 'an invalid body (a required member named in upper case)';
+      return `an invalid body (${TYPE_READINGS[typeReading(intent.what) ?? ''] ?? shapeOf(intent.what)})`;
     case 'invalid-parameter':
       return detail ? `a request with ${shapeOf(intent.what)}` : 'a request with a missing or invalid parameter';
     case 'media-type':
@@ -41,6 +40,36 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
  * ACCEPT_CASE_INSENSITIVE_PROPERTIES) takes every one of them, so the field is not the root cause.
  */
 const CASE_RENAMED = /^required "[^"]+" written as "[^"]+"$/;
+
+/**
+ * How a target reads a value of the wrong JSON type, when the field is not the root cause: `null` taken for
+ * a property the document does not let be null (Go's zero values, pydantic's `Optional`, ajv's
+ * `coerceTypes` writing "" or 0), or a value of another type converted (ajv's `coerceTypes`, Fastify's
+ * default `'array'` included, pydantic 1's lax `int` and `str`, Jackson's coercions: `"12"` read as 12, `true`
+ * as "true", `"x"` as `["x"]`, `[1]` as 1). One reader does it to every property, so a finding per field would
+ * repeat one root cause.
+ */
+export function typeReading(what: string): 'null' | 'converted' | undefined {
+  if (NULL_FOR_TYPE.test(what) || NULL_REWRITE.test(what)) return 'null';
+  if (SCALAR_FOR_SCALAR.test(what) || SCALAR_FOR_ARRAY.test(what) || CONVERTED_REWRITE.test(what)) return 'converted';
+  return undefined;
+}
+
+const SCALARS = '(?:string|integer|number|boolean|null)';
+const NULL_FOR_TYPE = /: [^:]* not of type [a-z ]+: a null \(keyword type\)$/;
+const NULL_REWRITE = /^"[^"]+" set to null$/;
+const SCALAR_FOR_SCALAR = new RegExp(
+  `: [^:]* not of type ${SCALARS}(?: or ${SCALARS})*: (?:a boolean|an integer|a number|a string) \\(keyword type\\)$`,
+);
+const SCALAR_FOR_ARRAY = /: [^:]* not of type array: (?:a boolean|an integer|a number|a string) \(keyword type\)$/;
+const CONVERTED_REWRITE =
+  /^"[^"]+" set to (?:the numeric string "[^"]*"|"N"|\[1\]|true|false|the number \d+|the string "(?:true|false)")$/;
+
+const TYPE_READINGS: Readonly<Record<string, string>> = {
+  null: 'null for a property the document does not let be null',
+  converted:
+    'a value of another type that lenient readers convert: a numeric string for a number, a number or boolean for a string, a single value for an array',
+};
 
 /** What a valid variant writes another way, in a user's words. */
 const VARIANT_WORDS: Readonly<Record<PlannedRequestAspect, string>> = {
