@@ -132,3 +132,22 @@ describe("a NestJS document's Error: {statusCode, message, error: the reason phr
     });
   });
 });
+
+describe("FastAPI's HTTPValidationError", () => {
+  it('carries the refusal as FastAPI does: detail, a list of {loc, msg, type} naming the field', async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('./test-documents/fastapi-generated-3.0.json', import.meta.url)),
+    );
+    const served = serveContract(contract, validSamples(contract));
+    const message = 'Invalid NewPlant: field "name" is required but missing.';
+    const body = JSON.parse(served.errorBody({ code: 1005, message })) as Record<string, unknown>;
+    // Before: {"error":1005,"message":…} alone, which a client reading detail[0].msg shows as nothing.
+    expect(body.detail).toEqual([{ loc: ['body', 'name'], msg: message, type: 'missing' }]);
+    expect(body).toMatchObject({ error: 1005, message });
+    expect(contract.check.error(parseExactJson(JSON.stringify(body)))).toEqual([]);
+    const malformed: unknown = JSON.parse(
+      served.errorBody({ code: 1001, message: 'The request body is not valid JSON.' }),
+    );
+    expect(malformed).toMatchObject({ detail: [{ loc: ['body'], type: 'json_invalid' }] });
+  });
+});

@@ -162,13 +162,40 @@ function takesReasonAsError(contract: Contract): boolean {
   return refuses(1001) && !refuses('Bad Request');
 }
 
+/** FastAPI's (pydantic's) error `type` for the refusals that have one of their own. */
+const VALIDATION_TYPES: ReadonlyMap<number, string> = new Map([
+  [PROBLEMS.malformedJson.code, 'json_invalid'],
+  [PROBLEMS.missingField.code, 'missing'],
+]);
+
+/** One item of FastAPI's `detail` list: where (`["body", "name"]`), the message, the kind of error. */
+function validationError(code: number, message: string): { loc: (string | number)[]; msg: string; type: string } {
+  const field = /field "([^"]+)"/.exec(message)?.[1];
+  const path = field === undefined ? [] : field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return { loc: ['body', ...path], msg: message, type: VALIDATION_TYPES.get(code) ?? 'value_error' };
+}
+
+/** Whether the Error's `detail` is FastAPI's list of validation errors (`HTTPValidationError`). */
+function takesDetailList(contract: Contract): boolean {
+  const trial = {
+    detail: [validationError(PROBLEMS.missingField.code, 'Invalid NewPlant: field "id" is required but missing.')],
+  };
+  const violations = contract.check.error(parseExactJson(JSON.stringify(trial)));
+  return violations.every(({ field }) => field !== 'detail' && !field.startsWith('detail.'));
+}
+
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
   const error = objectView(contract.compiled.error.schema);
   // `error` and `message` are the contract's; a closed Error that does not declare them (a strict problem) gets neither.
   const carries = (name: string): boolean => error.additionalProperties !== false || error.properties.has(name);
   const problem = PROBLEM_MEMBERS.filter((name) => error.properties.has(name) && takesProblemMember(contract, name));
+  const detailList = error.properties.has('detail') && !problem.includes('detail') && takesDetailList(contract);
   const toFill = [...error.required].filter(
-    (name) => name !== 'error' && name !== 'message' && !(problem as readonly string[]).includes(name),
+    (name) =>
+      name !== 'error' &&
+      name !== 'message' &&
+      !(problem as readonly string[]).includes(name) &&
+      !(detailList && name === 'detail'),
   );
   const fills = fillValues(toFill, {
     check: contract.check.error,
@@ -187,6 +214,7 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
     const title = TITLES.get(code) ?? message;
     const values = { type: 'about:blank', title, status, detail: message, statusCode: status };
     for (const name of problem) members.push(`${JSON.stringify(name)}:${JSON.stringify(values[name])}`);
+    if (detailList) members.push(`"detail":${JSON.stringify([validationError(code, message)])}`);
     return `{${members.join(',')}${extra}}`;
   };
   // Every code the servers answer with must pass: a document may bound or enumerate `error`.
