@@ -8,8 +8,10 @@ import {
   requestPath,
   routeProblem,
   type BearerCheck,
+  type Contract,
   type Problem,
 } from '../contract/index.js';
+import { serverBasePath } from '../contract/security.js';
 import { checkMediaType, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import type { ServedContract } from './served-contract.js';
@@ -60,7 +62,11 @@ export interface PipelineSettings {
  */
 export function createPipeline(settings: PipelineSettings): (req: IncomingMessage, res: ServerResponse) => void {
   const { served, checkBearer, bodyLimit, onRequest } = settings;
-  const isRouted = routeOf(served.contract.basePath, served.contract.operationPath);
+  const isRouted = withDeclaredOperations(
+    routeOf(served.contract.basePath, served.contract.operationPath),
+    served.contract,
+    settings.noun,
+  );
   const checkContentType = mediaTypeCheck(served.mediaType);
   const checkParameters = parameterCheck(served.contract);
   const authenticate: RequestAuthentication =
@@ -151,6 +157,52 @@ function routeOf(basePath: string, written: string): (req: IncomingMessage) => F
     const path = requestPath(url);
     return routeProblem(req.method, path === written ? OPERATION.path : operationPath(path, basePath));
   };
+}
+
+/**
+ * A route refusal of a document that declares other operations says so: a request for one of them
+ * (serve answers only POST /plants) is told that the document has it and what answers it instead of
+ * "the only operation is POST /plants", and a path the document does not have is told which it has.
+ */
+function withDeclaredOperations(
+  route: (req: IncomingMessage) => Failure | undefined,
+  contract: Contract,
+  noun: string,
+): (req: IncomingMessage) => Failure | undefined {
+  const declared = contract.otherOperations.flatMap((label) => {
+    const match = /^([A-Z]+) (\/\S*)$/.exec(label);
+    return match?.[1] === undefined || match[2] === undefined ? [] : [{ label, method: match[1], path: match[2] }];
+  });
+  if (declared.length === 0) return route;
+  const patterns = declared.map((operation) => ({ ...operation, pattern: templatePattern(operation.path) }));
+  const base = serverBasePath(contract.document);
+  const listed = ['POST /plants', ...declared.map(({ label }) => label)];
+  const operations = listed.length > 6 ? `${listed.slice(0, 6).join(', ')}, …` : listed.join(', ');
+  return (req) => {
+    const failure = route(req);
+    if (failure === undefined) return undefined;
+    const full = requestPath(req.url);
+    const path = base !== '' && full.startsWith(`${base}/`) ? full.slice(base.length) : full;
+    const operation = patterns.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
+    if (operation !== undefined) {
+      const instead = noun === 'mock' ? '' : '; plantstore mock answers it from the document';
+      return {
+        ...failure,
+        message: `${operation.label} is in the document, but this ${noun} answers only POST /plants${instead}.`,
+      };
+    }
+    if (failure.status !== 404) return failure;
+    return {
+      ...failure,
+      message: `There is no ${path.slice(0, 100)} here: the document's operations are ${operations}.`,
+    };
+  };
+}
+
+/** `/plants/{id}` as a pattern: each template part one path segment. */
+function templatePattern(written: string): RegExp {
+  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}/?$`);
 }
 
 /** At most this many distinct accepted Content-Type values are remembered (clients choose them). */
