@@ -215,7 +215,7 @@ describe('response checks', () => {
     expect(outcome(responseSchema, exchange(VALID, 400, '<html>'))).toBe('fail');
   });
 
-  it('response-schema: nulls written for properties not sent are one defect, at any depth; a null for a value sent is not', async () => {
+  it("response-schema: nulls written for properties not sent are one defect, at any depth; a null for a value sent is echo's", async () => {
     const care: JudgeContext = {
       ...context,
       contract: await loadContract(
@@ -232,12 +232,28 @@ describe('response checks', () => {
     expect(
       defectOf('{"id":1,"name":"Fern","care":{"water":"low"}}', '{"name":"Fern","care":{"water":"low","light":null}}'),
     ).toBe(unsetNulls);
-    expect(defectOf('{"id":1,"name":"Fern","tag":"x"}', '{"name":"Fern","tag":null}')).toBe(
-      'the 200 body is not a valid Plant (type at "tag")',
+    expect(defectOf('{"id":1,"name":"Fern","tag":"x"}', '{"name":"Fern","tag":null}')).toBe('"tag" not echoed as sent');
+    expect(defectOf('{"id":1,"name":"Fern"}', '{"tag":null}')).toBe(
+      'the 200 body is not a valid Plant (required at "name")',
     );
-    expect(defectOf('{"id":1,"name":"Fern"}', '{"name":7,"tag":null}')).toBe(
-      'the 200 body is not a valid Plant (type at "name")',
-    );
+  });
+
+  it("response-schema: a Plant broken where it changed a value sent is echo's defect, one finding", async () => {
+    const returnsId: JudgeContext = {
+      ...context,
+      contract: await loadContract(
+        fileURLToPath(new URL('../src/fixtures/documents/13-plant-returns-id.yaml', import.meta.url)),
+      ),
+    };
+    const judged = (answer: string) => {
+      const base = exchange(VALID, 200, answer);
+      const sentBody = '{"id":7,"name":"Fern"}';
+      const sent = { ...base, plan: { ...base.plan, body: sentBody }, request: { ...base.request, body: sentBody } };
+      return [responseSchema, echo].map((check) => check.judge(sent, returnsId, [])?.defect);
+    };
+    expect(judged('{"id":"7","name":"Fern"}')).toEqual(['"id" not echoed as sent', '"id" not echoed as sent']);
+    expect(judged('{"id":8,"name":"Fern"}')).toEqual([undefined, '"id" not echoed as sent']);
+    expect(judged('{"id":7}')[0]).toBe('the 200 body is not a valid Plant (required at "name")');
   });
 
   it('response-schema: 401 and 403 bodies are not judged when the document gives them none', () => {

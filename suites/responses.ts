@@ -24,6 +24,8 @@ import {
   type Violation,
 } from '../src/contract/index.js';
 import { DOUBLES_DEFECT, labelDefect, notJsonDefect, roundedAt, statusDefect } from '../src/runner/defects.js';
+import { pointerSegments } from '../src/contract/document-pointer.js';
+import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
 import { valueAt } from '../src/runner/generate/pointer.js';
 import { sentObject } from './acceptance.js';
 import { acceptedDefect } from './rejection.js';
@@ -70,6 +72,9 @@ export const responseSchema = defineCheck({
       success &&
       (intent.kind === 'invalid-body' || intent.kind === 'media-type' || intent.kind === 'invalid-parameter');
     const rounded = success && roundedPlace(exchange.plan, body.value, violations);
+    // A valid NewPlant's property answered with another value that breaks the Plant is echo's defect too.
+    const changed =
+      intent.kind === 'valid' && first !== undefined ? changedEcho(contract, first, body.value, sent) : undefined;
     return fail(
       `The ${status} body is not ${valid(schema)}: ${violations
         .map((v) => v.message)
@@ -80,13 +85,34 @@ export const responseSchema = defineCheck({
           ? DOUBLES_DEFECT
           : accepted
             ? acceptedDefect(exchange.plan)
-            : first === undefined
-              ? `the ${status} body writes null for properties not sent, which the ${schema} does not allow`
-              : `the ${status} body is not ${valid(schema)} (${first.keyword} at "${first.field}")`,
+            : changed !== undefined
+              ? `"${changed}" not echoed as sent`
+              : first === undefined
+                ? `the ${status} body writes null for properties not sent, which the ${schema} does not allow`
+                : `the ${status} body is not ${valid(schema)} (${first.keyword} at "${first.field}")`,
       },
     );
   },
 });
+
+/**
+ * The echoed property a violation of the Plant is in, when the answer holds another value there than the
+ * one sent: the echo check's defect (`"id" not echoed as sent`), one root cause with the broken Plant.
+ */
+function changedEcho(
+  contract: Contract,
+  violation: Violation,
+  answered: unknown,
+  sent: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  const [field] = pointerSegments(violation.pointer);
+  if (field === undefined || sent === undefined || !Object.hasOwn(sent, field)) return undefined;
+  if (answered === null || typeof answered !== 'object' || !Object.hasOwn(answered, field)) return undefined;
+  const { echoed, schemas } = echoedProperties(contract);
+  if (!echoed.includes(field)) return undefined;
+  const where = firstDifference(located(sent, field), located(answered, field), `/${field}`, schemas.get(field));
+  return where === undefined ? undefined : field;
+}
 
 /** Whether a violation is a null the answer holds where the request sent nothing (an unset field written out). */
 function isUnsentNull(violation: Violation, answered: unknown, sent: object | undefined): boolean {
