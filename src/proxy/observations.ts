@@ -4,7 +4,7 @@ import type { Exchange } from '../runner/http/client.js';
 import { curlLine } from '../runner/http/curl.js';
 import type { ExchangeVerdict } from '../runner/judge-exchange.js';
 import type { CheckResult, Failure, Report } from '../runner/report.js';
-import { defectIdentity, findingsOf } from '../runner/findings.js';
+import { failureFingerprint, findingsOf } from '../runner/findings.js';
 import { runVerdict, summarize } from '../runner/run-report.js';
 
 /** Counterexamples kept per check: the first of each distinct reason. */
@@ -109,7 +109,7 @@ interface Finding {
 
 /** Keeps the first exchange of each defect (the same shape, whatever values it carried). */
 function keep(list: Failure[], exchange: Exchange, { checkId, reason, defect }: Finding, number: number): void {
-  const { fingerprint } = defectIdentity(checkId, reason, defect);
+  const fingerprint = failureFingerprint(checkId, exchange.plan, reason, defect);
   if (list.length >= MAX_FAILURES || list.some((failure) => failure.fingerprint === fingerprint)) return;
   list.push({
     reason,

@@ -6,8 +6,8 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands } from './http/curl.js';
-import { requestKind, typeReading } from './defects.js';
-import { defectIdentity } from './findings.js';
+import { brokenRule, causeOf, FIELD, typeReading } from './defects.js';
+import { failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
@@ -47,65 +47,10 @@ export class CheckTally {
   }
 }
 
-/** The first quoted name of a description: the field an invalid body breaks (`"tag" holds null`). */
-const FIELD = /"((?:[^"\\]|\\.)*)"/;
-/** The keyword a variant of the document breaks, as its description ends: `(keyword uniqueItems)`. */
-const KEYWORD = /\(keyword (\w+)\)$/;
-/**
- * Keywords about reading the value at all (its presence, type and format, and the rewrites that name no
- * keyword: `"id" set to 0.5`, `"ID"` for `"id"`): one cause, how the target reads the field. A `null` taken
- * as absent and a missing field defaulted are one habit; a repeated item or a length left unchecked is another.
- */
-const READING_KEYWORDS: ReadonlySet<string> = new Set(['', 'type', 'format', 'required']);
-
-/** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
-function brokenRule(what: string): string {
-  const keyword = KEYWORD.exec(what)?.[1] ?? '';
-  // A type read leniently is kept apart from the field's other readings: it may be a reader's habit across
-  // fields (one finding) or, beside another wrong reading of the field, the field's own (withFieldsReadWrongly).
-  const reading = typeReading(what);
-  const rule = reading === undefined ? (READING_KEYWORDS.has(keyword) ? '' : keyword) : `type read as ${reading}`;
-  return `${FIELD.exec(what)?.[1] ?? ''}\u0000${rule}`;
-}
-
-/**
- * What tells two kept cases apart: their probe, for an invalid body the field and the rule it breaks
- * ({@link brokenRule}: a `null` accepted for an array and a repeated item accepted are two root causes),
- * and the defect with the request's own description left out. An accepted out-of-range id and a wrong refusal status on another id are two
- * defects of one field: neither may hide the other; bodies of other media types accepted are one.
- */
+/** What tells two kept cases apart: their probe and their cause ({@link causeOf}). */
 function keyOf(run: CaseRun, verdict: CaseVerdict): string {
-  return causeKey(run.generated.probe.name, run.exchanges[verdict.exchangeIndex]?.plan, verdict.defect);
-}
-
-function causeKey(probe: string, plan: PlannedRequest | undefined, defect: string | undefined): string {
-  const intent = plan?.intent;
-  const field = intent?.kind === 'invalid-body' ? brokenRule(intent.what) : '';
-  const kind =
-    defect === undefined || plan === undefined
-      ? ''
-      : defect.replace(requestKind(plan, true), '…').replace(requestKind(plan), '…');
-  return `${probe}\u0000${field}\u0000${kind}`;
-}
-
-/**
- * The fingerprint of a failure. A defect that names the request it was found with (`an invalid body
- * ("tag" holds true: …) accepted`) is fingerprinted by its cause ({@link causeKey}), as the tally keeps
- * cases: negative-rejection keeps the first such case of a field and response-schema the first whose
- * echo broke the Plant, often another value of the same field; one root cause, so one finding, and the
- * same fingerprint whichever value a seed met first.
- */
-function fingerprintOf(checkId: string, probe: string, plan: PlannedRequest, reason: string, defect?: string): string {
-  const described = requestKind(plan, true);
-  // Only a description that quotes the field it breaks varies with the value (not "a required member named in upper case").
-  if (
-    plan.intent.kind !== 'invalid-body' ||
-    defect === undefined ||
-    !described.includes('"') ||
-    !defect.includes(described)
-  )
-    return defectIdentity(checkId, reason, defect).fingerprint;
-  return defectIdentity(checkId, reason, `cause:${causeKey(probe, plan, defect)}`).fingerprint;
+  const plan = run.exchanges[verdict.exchangeIndex]?.plan;
+  return `${run.generated.probe.name}\u0000${causeOf(plan, verdict.defect)}`;
 }
 
 /** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */
@@ -172,14 +117,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         deadline,
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
-      const failure = toFailure(
-        String(check.id),
-        run.generated.probe.name,
-        counterexample,
-        steps,
-        replay,
-        options.client.redact,
-      );
+      const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
       // Shrunk cases of several probes often meet in one defect: report it once.
       if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
       fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
@@ -190,7 +128,6 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     const failures = tally.warnings.map(({ run, verdict }) =>
       toFailure(
         String(check.id),
-        run.generated.probe.name,
         { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
         options.replayCommand(run, [], false),
@@ -255,7 +192,6 @@ function withFieldsReadWrongly(
  */
 function toFailure(
   checkId: string,
-  probe: string,
   counterexample: Counterexample,
   shrinkSteps: number,
   replay: Pick<Failure, 'replay' | 'rerun'>,
@@ -271,7 +207,7 @@ function toFailure(
     : 'the curl lines send all of them in order';
   const before = sequence.length > 1 ? ` (request ${sequence.length} of the case; ${how})` : '';
   const reason = redact(verdict.reason ?? 'failed');
-  const fingerprint = fingerprintOf(checkId, probe, failing.plan, reason, verdict.defect);
+  const fingerprint = failureFingerprint(checkId, failing.plan, reason, verdict.defect);
   return {
     reason: `${reason}${redact(before)}`,
     request: failing.request,

@@ -182,3 +182,41 @@ function memberKey(container: object, key: string): string | number {
 function isContainer(value: unknown): value is Record<string | number, unknown> {
   return value !== null && typeof value === 'object';
 }
+
+/** The first quoted name of a description: the field an invalid body breaks (`"tag" holds null`). */
+export const FIELD = /"((?:[^"\\]|\\.)*)"/;
+/** The keyword a variant of the document breaks, as its description ends: `(keyword uniqueItems)`. */
+const KEYWORD = /\(keyword (\w+)\)$/;
+/**
+ * Keywords about reading the value at all (its presence, type and format, and the rewrites that name no
+ * keyword: `"id" set to 0.5`, `"ID"` for `"id"`): one cause, how the target reads the field. A `null` taken
+ * as absent and a missing field defaulted are one habit; a repeated item or a length left unchecked is another.
+ */
+const READING_KEYWORDS: ReadonlySet<string> = new Set(['', 'type', 'format', 'required']);
+
+/** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
+export function brokenRule(what: string): string {
+  const keyword = KEYWORD.exec(what)?.[1] ?? '';
+  // A type read leniently is kept apart from the field's other readings: it may be a reader's habit across
+  // fields (one finding) or, beside another wrong reading of the field, the field's own (withFieldsReadWrongly).
+  const reading = typeReading(what);
+  const rule = reading === undefined ? (READING_KEYWORDS.has(keyword) ? '' : keyword) : `type read as ${reading}`;
+  return `${FIELD.exec(what)?.[1] ?? ''}\u0000${rule}`;
+}
+
+/**
+ * What a failure's cause is, whatever values showed it: for an invalid body the field and the rule it
+ * breaks ({@link brokenRule}: a `null` accepted for an array and a repeated item accepted are two root
+ * causes), and the defect with the request's own description left out. An accepted out-of-range id and a
+ * wrong refusal status on another id are two defects of one field: neither may hide the other; bodies of
+ * other media types accepted are one.
+ */
+export function causeOf(plan: PlannedRequest | undefined, defect: string | undefined): string {
+  const intent = plan?.intent;
+  const field = intent?.kind === 'invalid-body' ? brokenRule(intent.what) : '';
+  const kind =
+    defect === undefined || plan === undefined
+      ? ''
+      : defect.replace(requestKind(plan, true), '…').replace(requestKind(plan), '…');
+  return `${field}\u0000${kind}`;
+}

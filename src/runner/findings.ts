@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { withoutQuotedValues } from './defects.js';
+import { causeOf, requestKind, withoutQuotedValues } from './defects.js';
+import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
 
 /**
@@ -27,6 +28,30 @@ export function defectIdentity(
   // A named defect is shared across checks (one finding); a reason's shape belongs to its check.
   const key = defect === undefined ? `reason:${title}` : `defect:${defect}`;
   return { title, fingerprint: createHash('sha256').update(key).digest('hex').slice(0, 16) };
+}
+
+/**
+ * The fingerprint of a failure on the request `plan`, the one every judge of it (the runner, a replay of
+ * its curl line, the proxy) works out. A defect that quotes the invalid body it was found with (`an
+ * invalid body ("tag" holds true: …) accepted`) is fingerprinted by its cause ({@link causeOf}: the field
+ * and the rule broken), not by the value: negative-rejection keeps the first such case of a field and
+ * response-schema the first whose echo broke the Plant, often another value of the same field; one root
+ * cause, so one finding, with the same fingerprint whichever value a seed met first. Anything else:
+ * {@link defectIdentity}.
+ */
+export function failureFingerprint(
+  checkId: string,
+  plan: PlannedRequest | undefined,
+  reason: string,
+  defect: string | undefined,
+): string {
+  if (plan?.intent.kind !== 'invalid-body' || defect === undefined)
+    return defectIdentity(checkId, reason, defect).fingerprint;
+  const described = requestKind(plan, true);
+  // Only a description that quotes the field it breaks varies with the value (not "a required member named in upper case").
+  if (!described.includes('"') || !defect.includes(described))
+    return defectIdentity(checkId, reason, defect).fingerprint;
+  return defectIdentity(checkId, reason, `cause:${causeOf(plan, defect)}`).fingerprint;
 }
 
 /**
