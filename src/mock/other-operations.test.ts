@@ -65,4 +65,20 @@ describe("the document's other operations", () => {
     expect(logged.some((entry) => entry.method === 'GET' && entry.path === '/plants?limit=…')).toBe(true);
     expect((await get('/plants/5/photos', AUTHORIZED)).status).toBe(404);
   });
+
+  it("judges the operation's parameters as the document declares them: an invalid one is refused, saying which", async () => {
+    // Before: 200 with a sample Plant for /plants/abc, though the document's id is an integer.
+    const wrongId = await get('/plants/abc', AUTHORIZED);
+    expect(wrongId.status).toBe(400);
+    expect(JSON.parse(wrongId.text)).toEqual({
+      error: 1015,
+      message: 'Invalid request to GET /plants/{id}: the path parameter id must be integer.',
+    });
+    const overLimit = await get('/plants?limit=500');
+    expect(overLimit.status).toBe(400);
+    expect(JSON.parse(overLimit.text)).toMatchObject({
+      error: 1015,
+      message: expect.stringContaining('query parameter limit') as string,
+    });
+  });
 });

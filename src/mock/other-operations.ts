@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OPERATION, type BearerCheck } from '../contract/index.js';
+import { OPERATION, PROBLEMS, type BearerCheck } from '../contract/index.js';
 import { operationAuth, serverBasePath } from '../contract/security.js';
 import { authenticationOf, type RequestAuthentication } from '../http/authentication.js';
 import { corsHeaders } from '../http/cors.js';
@@ -108,7 +108,7 @@ export function createOtherOperations(
       );
       settings.engine
         .answerOther(
-          { method: req.method ?? 'GET', path, query, accept: req.headers.accept },
+          { method: req.method ?? 'GET', path, query, accept: req.headers.accept, headers: headerTexts(req) },
           {
             code: prefer.preferences.code,
             exampleKey: prefer.preferences.exampleKey,
@@ -117,7 +117,7 @@ export function createOtherOperations(
           },
         )
         .then(
-          (decision) => answer(decision, route, finish, refuse),
+          (decision) => answer(decision, route, finish, refuse, settings.served.contract.refusal.status),
           () => refuse(mockProblem(`The mock could not answer ${req.method ?? ''} ${route.written}.`)),
         );
     });
@@ -130,7 +130,21 @@ function answer(
   route: Route,
   finish: (status: number, body: string, contentType: string) => void,
   refuse: (failure: Failure) => void,
+  refusalStatus: number,
 ): void {
+  if (decision.violations !== undefined && decision.violations.length > 0) {
+    // The documented 4xx Prism chose for an invalid request, else the document's refusal status.
+    const chosen = decision.kind === 'response' ? decision.response.statusCode : 0;
+    const status = chosen >= 400 && chosen <= 499 ? chosen : refusalStatus;
+    const said = decision.violations.map(({ message }) => message.replace(/^Request /, 'the ')).join('; ');
+    refuse({
+      status,
+      code: PROBLEMS.invalidParameter.code,
+      message: `Invalid request to ${route.method} ${route.written}: ${said}.`,
+      headers: {},
+    });
+    return;
+  }
   if (decision.kind === 'problem') {
     refuse(mockProblem(`${route.method} ${route.written}: ${decision.detail.replace(/\.$/, '')}.`));
     return;
@@ -149,6 +163,16 @@ function answer(
   const contentType = headerValue(headers, 'content-type') ?? 'application/json';
   if (body === undefined) finish(statusCode, '', contentType);
   else finish(statusCode, typeof body === 'string' ? body : JSON.stringify(body), contentType);
+}
+
+/** The request's headers as Prism reads them, repeated ones joined (Authorization left out). */
+function headerTexts(req: IncomingMessage): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'authorization') continue;
+    texts[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return texts;
 }
 
 function mockProblem(message: string): Failure {

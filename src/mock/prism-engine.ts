@@ -14,8 +14,20 @@ export interface PrismQuestion {
 
 /** Prism's decision: a response built from the spec, or a problem Prism raised (status and detail). */
 export type PrismDecision =
-  | { readonly kind: 'response'; readonly response: IHttpResponse }
-  | { readonly kind: 'problem'; readonly status: number; readonly type: string; readonly detail: string };
+  | { readonly kind: 'response'; readonly response: IHttpResponse; readonly violations?: readonly RequestViolation[] }
+  | {
+      readonly kind: 'problem';
+      readonly status: number;
+      readonly type: string;
+      readonly detail: string;
+      readonly violations?: readonly RequestViolation[];
+    };
+
+/** What Prism's request validation found wrong (other operations only): where (`["path", "id"]`) and what. */
+export interface RequestViolation {
+  readonly location: readonly string[];
+  readonly message: string;
+}
 
 /** The `type` of a problem Prism threw instead of returning. */
 export const PRISM_EXCEPTION = 'prism-exception';
@@ -39,6 +51,8 @@ export interface OtherRequest {
   readonly path: string;
   readonly query: Readonly<Record<string, string | string[]>>;
   readonly accept: string | undefined;
+  /** The request's other headers, for the operation's header parameters. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
@@ -123,13 +137,28 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       const detail = error instanceof Error ? error.message : String(error);
       return { kind: 'problem', status: 500, type: PRISM_EXCEPTION, detail };
     }
-    if (result._tag === 'Right') return { kind: 'response', response: result.right.output };
-    const failure = result.left as Error & { status?: number; detail?: string };
+    if (result._tag === 'Right') {
+      // Severity 0 is an error (DiagnosticSeverity.Error); warnings do not refuse a request.
+      const found = result.right.validations.input.filter((violation) => Number(violation.severity) === 0);
+      if (found.length === 0) return { kind: 'response', response: result.right.output };
+      const violations = found.map(({ path, message }) => ({ location: (path ?? []).map(String), message }));
+      return { kind: 'response', response: result.right.output, violations };
+    }
+    const failure = result.left as Error & {
+      status?: number;
+      detail?: string;
+      additional?: { validation?: { location?: unknown[]; message?: string }[] };
+    };
+    const violations = (failure.additional?.validation ?? []).map(({ location, message }) => ({
+      location: (location ?? []).map(String),
+      message: message ?? '',
+    }));
     return {
       kind: 'problem',
       status: failure.status ?? 500,
       type: failure.name,
       detail: failure.detail ?? failure.message,
+      ...(violations.length > 0 ? { violations } : {}),
     };
   }
 
@@ -146,13 +175,18 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   };
 
   return {
-    answerOther(request, preferences) {
+    async answerOther(request, preferences) {
       const input: IHttpRequest = {
         method: request.method.toLowerCase() as IHttpRequest['method'],
         url: { path: request.path, query: toQuery(request.query) },
-        headers: request.accept === undefined ? {} : { accept: request.accept },
+        headers: { ...request.headers, ...(request.accept === undefined ? {} : { accept: request.accept }) },
       };
-      return ask(input, { ...BASE_CONFIG, mock: { dynamic, ...definedOnly(preferences) } }, others);
+      const mock = { dynamic, ...definedOnly(preferences) };
+      // Parameters are judged as the document says; the body is not sent to Prism, so its findings are not.
+      const judged = await ask(input, { ...BASE_CONFIG, validateRequest: true, mock }, others);
+      const found = (judged.violations ?? []).filter(({ location }) => location[0] !== 'body');
+      if (found.length > 0) return { ...judged, violations: found };
+      return judged.violations === undefined ? judged : ask(input, { ...BASE_CONFIG, mock: { ...mock } }, others);
     },
     known(question) {
       const key = keyOf(question);
@@ -200,9 +234,13 @@ class BoundedMemo<V> {
   }
 }
 
-function toQuery(query: OtherRequest['query']): Record<string, string[]> {
+function toQuery(query: OtherRequest['query']): Record<string, string | string[]> {
+  // A name given once is a string: Prism reads a one-item list as an array, which a scalar schema refuses.
   return Object.fromEntries(
-    Object.entries(query).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]),
+    Object.entries(query).map(([name, value]) => [
+      name,
+      Array.isArray(value) && value.length === 1 ? (value[0] ?? '') : value,
+    ]),
   );
 }
 
