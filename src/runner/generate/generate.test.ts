@@ -92,6 +92,17 @@ describe('generation', () => {
     }
   });
 
+  it("sends a valid NewPlant with text after its closing brace, which a decoder that stops after one value takes (Go's json.Decoder)", () => {
+    const index = mutationsOf(contract).findIndex((mutation) => mutation.kind === 'followed-by');
+    expect(index).toBeGreaterThanOrEqual(0);
+    const fresh = createFreshIds('followed');
+    const body = invalidBodyArbitrary(contract, index).generate(caseRandom(3, 'invalid', index), 5);
+    const text = renderInvalidBody(body.value, fresh, 'followed');
+    expect(text.endsWith('} x')).toBe(true);
+    expect(readNewPlant(contract, 'application/json', utf8.encode(text.slice(0, -2))).ok).toBe(true);
+    expect(readNewPlant(contract, 'application/json', utf8.encode(text)).ok).toBe(false);
+  });
+
   it('names the deep nesting mutation with its depth grouped in thousands, as reports and baselines know it', () => {
     const whats = mutationsOf(contract).map((mutation) => mutation.what);
     expect(whats).toContain('arrays nested 20,000 deep instead of an object');

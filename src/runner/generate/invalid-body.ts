@@ -24,7 +24,9 @@ export type Mutation =
   | { readonly kind: 'text'; readonly text: TextMutation; readonly what: string }
   /** A fixed body text. */
   | { readonly kind: 'whole'; readonly text: string; readonly what: string }
-  | { readonly kind: 'wrap-in-array'; readonly what: string };
+  | { readonly kind: 'wrap-in-array'; readonly what: string }
+  /** A valid NewPlant with `text` after it: Go's `json.Decoder.Decode` reads the first value and stops. */
+  | { readonly kind: 'followed-by'; readonly text: string; readonly what: string };
 
 /** An invalid body: a draft (valid, or the variant's value) and the one thing that makes it invalid. */
 export interface InvalidBody {
@@ -85,6 +87,7 @@ const WHOLE_BODIES: readonly Mutation[] = [
     what: `arrays nested ${thousands(NESTING_DEPTH)} deep instead of an object`,
   },
   { kind: 'wrap-in-array', what: 'a valid NewPlant wrapped in an array' },
+  { kind: 'followed-by', text: ' x', what: 'a valid NewPlant followed by text after its closing brace' },
 ];
 
 /** `20,000` as `toLocaleString('en')` writes it, without loading ICU's locale data (about 16 ms per process). */
@@ -192,6 +195,8 @@ export function renderInvalidBody(body: InvalidBody, fresh: FreshIds, salt: stri
       return withFreshDigits(mutation.text, fresh, salt);
     case 'wrap-in-array':
       return `[${renderPlant(draft, fresh, salt).text}]`;
+    case 'followed-by':
+      return `${renderPlant(draft, fresh, salt).text}${mutation.text}`;
     case 'replace':
       return renderPlant(draft, fresh, salt, new Map([[mutation.field, withFreshDigits(mutation.json, fresh, salt)]]))
         .text;
