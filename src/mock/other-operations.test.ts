@@ -81,4 +81,11 @@ describe("the document's other operations", () => {
       message: expect.stringContaining('query parameter limit') as string,
     });
   });
+
+  it('answers HEAD for a GET operation with its status and headers, without a body', async () => {
+    const response = await fetch(`${mock.url}/plants`, { method: 'HEAD', signal: AbortSignal.timeout(10_000) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.text()).toBe('');
+  });
 });

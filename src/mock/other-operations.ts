@@ -55,13 +55,16 @@ export function createOtherOperations(
   if (routes.length === 0) return undefined;
   const base = serverBasePath(settings.served.contract.document);
   const methods = new Set(routes.map((route) => route.method));
+  // HEAD is GET without the body (RFC 9110); node:http leaves the body out of a HEAD answer itself.
+  if (methods.has('GET')) methods.add('HEAD');
   let generated = 0;
   return (req, res) => {
     // Most requests are POST /plants: no URL is parsed for a method no other operation has.
     if (req.method === undefined || !methods.has(req.method)) return false;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const path = base !== '' && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
-    const route = routes.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
+    const route = routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
     if (route === undefined) return false;
     const started = performance.now();
     const finish = (status: number, body: string, contentType: string, failure?: Failure): void => {
@@ -108,7 +111,7 @@ export function createOtherOperations(
       );
       settings.engine
         .answerOther(
-          { method: req.method ?? 'GET', path, query, accept: req.headers.accept, headers: headerTexts(req) },
+          { method, path, query, accept: req.headers.accept, headers: headerTexts(req) },
           {
             code: prefer.preferences.code,
             exampleKey: prefer.preferences.exampleKey,
