@@ -74,3 +74,11 @@ describe('echoed properties', () => {
     expect([...defaulted]).toEqual(['kind']);
   });
 });
+
+describe('Plant properties the server must fill', () => {
+  it('a property the Plant requires and the NewPlant may leave out may be filled when not sent', async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/plant-requires-optional-3.1.yaml');
+    // Before, echo failed serve --spec itself: 'No "kind" was sent, but the 200 Plant has "kind": "plant".'
+    expect([...echoedProperties(contract).defaulted].sort()).toEqual(['kind', 'size']);
+  });
+});

@@ -6,7 +6,10 @@ import { escapePointer } from '../contract/operations.js';
 export interface EchoedProperties {
   /** Plant properties a NewPlant also declares: sent, they come back exactly as sent. */
   readonly echoed: readonly string[];
-  /** Plant properties with a `default` in the document, which a target may fill when none was sent. */
+  /**
+   * Plant properties a target may fill when none was sent: those with a `default` in the document, and
+   * those the Plant requires and the NewPlant does not (the server must write something there).
+   */
   readonly defaulted: ReadonlySet<string>;
   /**
    * The NewPlant's `default` of each echoed property that has one: not sent, it means that value, which
@@ -27,7 +30,15 @@ export function echoedProperties(contract: Contract): EchoedProperties {
     const newPlant = objectView(contract.compiled.newPlant.schema).properties;
     // The canonical schema keeps no annotations: defaults are read from the schema as written.
     const written = objectView(contract.schemas.plant).declarations;
-    const defaulted = [...plant.keys()].filter((name) => written.get(name)?.some((schema) => 'default' in schema));
+    const mustFill = objectView(contract.compiled.plant.schema).required;
+    const mayOmit = objectView(contract.compiled.newPlant.schema).required;
+    const requestWritten = objectView(contract.schemas.newPlant).declarations;
+    // A request default says what the server fills (judged by the echo), so only properties without one are free.
+    const free = (name: string): boolean =>
+      mustFill.has(name) && !mayOmit.has(name) && !requestWritten.get(name)?.some((schema) => 'default' in schema);
+    const defaulted = [...plant.keys()].filter(
+      (name) => written.get(name)?.some((schema) => 'default' in schema) || free(name),
+    );
     const echoed = [...plant.keys()].filter((name) => newPlant.has(name));
     // As written (dereferenced): a nested `default` is an annotation the canonical schema drops.
     const declared = objectView(contract.schemas.newPlant).properties;
