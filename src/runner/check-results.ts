@@ -176,13 +176,8 @@ function withFieldsReadWrongly(
   return failures.map((failure) => {
     const broken = fields.get(failure);
     const owner = broken === undefined || typeReading(broken.what) === undefined ? undefined : owners.get(broken.field);
-    if (owner === undefined) return failure;
-    const { defect, fingerprint } = owner;
-    return {
-      ...failure,
-      ...(defect === undefined ? {} : { defect }),
-      ...(fingerprint === undefined ? {} : { fingerprint }),
-    };
+    if (owner?.fingerprint === undefined) return failure;
+    return { ...failure, foldedInto: owner.fingerprint };
   });
 }
 

@@ -35,6 +35,25 @@ describe('findingsOf', () => {
     ]);
   });
 
+  it('lists a failure folded into another finding under that finding, named by the failure that is its own', () => {
+    const own = { defect: 'an invalid body ("tag" holds an array: …) accepted', fingerprint: 'aaaaaaaaaaaaaaaa' };
+    const folded = {
+      defect: 'an invalid body (null for a property the document does not let be null) accepted',
+      fingerprint: 'bbbbbbbbbbbbbbbb',
+      foldedInto: 'aaaaaaaaaaaaaaaa',
+    };
+    const findings = findingsOf([
+      failed('negative-rejection', [
+        { ...folded, reason: 'null' },
+        { ...own, reason: 'array' },
+      ]),
+      failed('response-schema', [{ ...folded, reason: 'null echoed' }]),
+    ]);
+    expect(findings.map((finding) => [finding.fingerprint, finding.title, finding.checks])).toEqual([
+      ['aaaaaaaaaaaaaaaa', own.defect, ['negative-rejection', 'response-schema']],
+    ]);
+  });
+
   it('keeps the counterexample with the shortest body', () => {
     const defect = 'status 500 for an invalid body';
     const fingerprint = defectIdentity('x', 'y', defect).fingerprint;

@@ -59,15 +59,19 @@ export function failureFingerprint(
  * checks it explains and its smallest counterexample. Most checks explained first, then report order.
  */
 export function findingsOf(checks: readonly CheckResult[]): Finding[] {
-  const groups = new Map<string, { title: string; checks: string[]; failures: Failure[] }>();
+  const groups = new Map<string, { title: string; owned: boolean; checks: string[]; failures: Failure[] }>();
   for (const check of checks) {
     if (check.status !== 'fail') continue;
     for (const failure of check.failures) {
       const identity = identityOf(String(check.id), failure);
-      const group = groups.get(identity.fingerprint) ?? { title: identity.title, checks: [], failures: [] };
+      const key = failure.foldedInto ?? identity.fingerprint;
+      const group = groups.get(key) ?? { title: identity.title, owned: false, checks: [], failures: [] };
+      // A folded failure's title is its own: the finding is named by the first failure that is its own.
+      if (failure.foldedInto === undefined && !group.owned)
+        Object.assign(group, { title: identity.title, owned: true });
       if (!group.checks.includes(String(check.id))) group.checks.push(String(check.id));
       group.failures.push(failure);
-      groups.set(identity.fingerprint, group);
+      groups.set(key, group);
     }
   }
   const findings = [...groups].map(([fingerprint, group]) => ({

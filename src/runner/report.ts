@@ -74,6 +74,12 @@ export interface Failure {
   readonly defect?: string;
   /** The {@link Finding} this counterexample belongs to: stable across runs and seeds. */
   readonly fingerprint?: string;
+  /**
+   * The fingerprint of the finding it is reported under, when not its own: a null or a converted value
+   * accepted for a field the target also reads wrongly another way (its type never read), which is that
+   * field's finding. Judged alone (a replay, its curl line), the failure names its own `fingerprint`.
+   */
+  readonly foldedInto?: string;
 }
 
 /**
