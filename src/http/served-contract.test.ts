@@ -95,6 +95,21 @@ describe('the Plant projection of a document whose NewPlant gives defaults', () 
   });
 });
 
+describe('the Plant projection of a null sent', () => {
+  it('leaves out a null the Plant refuses (a nullable NewPlant tag, a plain Plant tag) and echoes one it takes', async () => {
+    const requestOnly = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/nullable-request-only-3.0.yaml', import.meta.url)),
+    );
+    const served = serveContract(requestOnly, validSamples(requestOnly));
+    expect(served.plantBody(accept(requestOnly, '{"id":7,"name":"Fern","tag":null}'))).toBe('{"name":"Fern"}');
+    const nullable = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/08-nullable-3.0.yaml', import.meta.url)),
+    );
+    const echoing = serveContract(nullable, validSamples(nullable));
+    expect(echoing.plantBody(accept(nullable, '{"id":7,"name":"Fern","tag":null}'))).toContain('"tag":null');
+  });
+});
+
 describe('the request media type', () => {
   it('is application/json for the seed, and the JSON type a document declares instead', async () => {
     const seed = await loadContract();

@@ -12,6 +12,7 @@ import {
 import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { objectView } from '../contract/object-view.js';
+import { escapePointer } from '../contract/operations.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { fillValues } from './schema-fill.js';
 import { JSON_CONTENT_TYPE } from './server-kit.js';
@@ -93,6 +94,8 @@ interface Member {
   readonly fill: string | undefined;
   /** Whether the request may set it (the NewPlant declares it). */
   readonly echoed: boolean;
+  /** Whether the Plant refuses null there, so a null sent is not echoed. */
+  readonly nullRefused: boolean;
 }
 
 function createPlantProjection(contract: Contract, samples: ValidSamples): ServedContract['plantBody'] {
@@ -114,11 +117,16 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     prefix: `${JSON.stringify(name)}:`,
     fill: fills.get(name),
     echoed: sendable.has(name),
+    // A null sent where the Plant refuses null (a nullable NewPlant tag, a plain Plant tag) is left out.
+    nullRefused: contract.check
+      .plant({ [name]: null })
+      .some((violation) => violation.pointer === `/${escapePointer(name)}`),
   }));
   return ({ parsed }) => {
     let body = '';
     for (const member of members) {
-      if (member.echoed && Object.hasOwn(parsed, member.name))
+      const refused = member.nullRefused && (parsed as Record<string, unknown>)[member.name] === null;
+      if (member.echoed && Object.hasOwn(parsed, member.name) && !refused)
         body += `,${member.prefix}${exactJsonText(parsed, member.name)}`;
       else if (member.fill !== undefined) body += `,${member.prefix}${member.fill}`;
     }
