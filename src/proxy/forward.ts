@@ -60,6 +60,14 @@ export interface Forwarded {
   readonly answeredByProxy?: number;
   /** The client went away before the exchange was complete. */
   readonly clientAborted: boolean;
+  /** The whole request body went upstream (not so when the upstream answered or closed before its end). */
+  readonly requestWhole: boolean;
+  /**
+   * The upstream closed or reset the connection while the request body was still on its way, before
+   * any answer: a server refusing a body early (over its size limit) does that after answering, and
+   * its answer is lost with the connection, so the proxy cannot tell what it said.
+   */
+  readonly uploadCut?: boolean;
   readonly durationMs: number;
 }
 
@@ -283,6 +291,8 @@ class ExchangeInFlight implements UpstreamUser {
   private decodeForClient = false;
   private upstreamReusable = true;
   private settled = false;
+  /** Body bytes were kept back: the upstream had answered before the body's end. */
+  private bodyWithheld = false;
 
   constructor(
     private readonly head: RequestHead,
@@ -391,7 +401,11 @@ class ExchangeInFlight implements UpstreamUser {
   requestBytes(bytes: Buffer): number {
     const taken = this.requestReader.take(bytes, this.requestBody);
     if (taken < 0) return this.brokenBody(bytes.length);
-    if (taken > 0) this.toUpstream(bytes.subarray(0, taken));
+    // An upstream that answered before the body's end is done with it (a body over its limit, say):
+    // the rest would only meet its closed connection, and lose its answer with it.
+    // (Only a final answer: a 1xx, or a head not yet whole, lets the body go on.)
+    if (taken > 0 && this.responseReader === null) this.toUpstream(bytes.subarray(0, taken));
+    else if (taken > 0) this.bodyWithheld = true;
     // A request waiting for a connection is held in memory: the client waits too.
     if (this.pending !== undefined && taken > 0) {
       this.waitedForConnection = true;
@@ -567,10 +581,11 @@ class ExchangeInFlight implements UpstreamUser {
     const status = SILENT.has(transportError) ? 504 : 502;
     const { body } = this.options.fault(status, transportError);
     const close = !this.requestReader.done || !this.clientKeepsAlive;
+    const uploadCut = transportError === 'connection-reset' && this.sentBytes > 0 && !this.requestReader.done;
     this.client.write(
       `HTTP/1.1 ${status} ${status === 504 ? 'Gateway Timeout' : 'Bad Gateway'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${close ? 'Connection: close\r\n' : ''}\r\n${body}`,
     );
-    this.finish({ transportError, answeredByProxy: status }, !close);
+    this.finish({ transportError, answeredByProxy: status, ...(uploadCut ? { uploadCut } : {}) }, !close);
   }
 
   /** How the exchange went so far; `extra` says how it failed, when it did. */
@@ -581,6 +596,7 @@ class ExchangeInFlight implements UpstreamUser {
       rawHeaders: this.rawHeaders,
       responseBody: this.responseBody,
       clientAborted: false,
+      requestWhole: this.requestReader.done && !this.bodyWithheld,
       durationMs: performance.now() - this.started,
     };
     return extra === undefined ? forwarded : { ...forwarded, ...extra };

@@ -14,6 +14,8 @@ export interface ObservedRequest {
   /** The body's whole length: more than `body` holds when it went over the cap. */
   readonly bodyBytes: number;
   readonly overCap: boolean;
+  /** The body did not reach the upstream whole (it answered before the end): not read as a NewPlant. */
+  readonly bodyCut?: boolean;
   /** The request target as sent (its query holds the document's query parameters). */
   readonly target: string;
   /** `[name, value, name, value, …]` as the client sent them. */
@@ -87,6 +89,10 @@ function requestIntent(request: ObservedRequest, context: IntentContext): Inferr
     return { intent: media, auth, clientBreak: `sent ${media.what}; the contract's request is application/json` };
   if (request.overCap) {
     const what = `a body of ${request.bodyBytes} bytes, over the proxy's judging cap of ${request.body.length} bytes: only the answer's form is judged`;
+    return { intent: { kind: 'unpredictable', what }, auth };
+  }
+  if (request.bodyCut === true) {
+    const what = `a body the upstream answered before it had taken whole (${request.bodyBytes} bytes came): only the answer's form is judged`;
     return { intent: { kind: 'unpredictable', what }, auth };
   }
   return bodyIntent(request, context, auth);

@@ -34,6 +34,8 @@ export interface TrafficCounts {
   clientAborts: number;
   /** Exchanges cut because the proxy stopped (Ctrl-C, SIGTERM, `--duration`). */
   cutByStop: number;
+  /** Exchanges whose upstream closed its connection while the request body was on its way. */
+  uploadCuts: number;
 }
 
 /**
@@ -43,7 +45,14 @@ export interface TrafficCounts {
 export class Observations {
   private readonly tallies: Map<string, Tally>;
   private exchanges = 0;
-  readonly counts: TrafficCounts = { outside: 0, upstreamFaults: 0, overCap: 0, clientAborts: 0, cutByStop: 0 };
+  readonly counts: TrafficCounts = {
+    outside: 0,
+    upstreamFaults: 0,
+    overCap: 0,
+    clientAborts: 0,
+    cutByStop: 0,
+    uploadCuts: 0,
+  };
   private readonly startedAt = new Date();
   private readonly started = performance.now();
 
@@ -160,6 +169,10 @@ function notes(exchanges: number, counts: TrafficCounts): string[] {
     );
   if (counts.clientAborts > 0)
     notes.push(`${counts.clientAborts} clients went away before their exchange was complete: not judged.`);
+  if (counts.uploadCuts > 0)
+    notes.push(
+      `${counts.uploadCuts} exchanges met an upstream that closed its connection while their request body was on its way, before any answer (a server refusing a body early does, and its answer is lost with the connection): not judged.`,
+    );
   if (counts.cutByStop > 0)
     notes.push(`${counts.cutByStop} exchanges were in flight when the proxy stopped: not judged.`);
   return notes;

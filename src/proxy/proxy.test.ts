@@ -336,6 +336,36 @@ describe('faults', () => {
     expect(proxy.report().notes.join(' ')).toMatch(/larger than the proxy judges/);
   });
 
+  it('blames no one when the upstream refuses a large body early and resets, and passes its early answer on when it came first', async () => {
+    // As Fastify does past its bodyLimit: the answer as soon as the head is read, then the connection
+    // closed with the body unread (a reset). Either the answer is read before the proxy's next write
+    // fails, and goes to the client, or it is lost with the connection: no one is blamed for that.
+    const answer = '{"error":413,"message":"Request body is too large"}';
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.write(
+          `HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nContent-Length: ${answer.length}\r\nConnection: close\r\n\r\n${answer}`,
+        );
+        setTimeout(() => socket.resetAndDestroy(), 20);
+      });
+    });
+    await new Promise<void>((done) => raw.listen(0, '127.0.0.1', done));
+    cleanups.push(() => new Promise((done) => raw.close(() => done())));
+    const { proxy, log } = await started(`http://127.0.0.1:${(raw.address() as AddressInfo).port}`);
+    const huge = Buffer.from(`{"id":1,"name":"x","extra":"${'x'.repeat(4 * 1024 * 1024)}"}`);
+    const status = await post(proxy, huge).then(
+      (response) => response.status,
+      () => 0,
+    );
+    expect([413, 502, 0]).toContain(status);
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(1);
+    expect(log[0]).not.toMatch(/server broke|client broke/);
+    expect(log[0]).toMatch(
+      status === 413 ? /^POST \/plants 413 .*answered before the request body's end/ : /before any answer.*not judged/,
+    );
+    expect(proxy.report().summary.failed).toBe(0);
+  });
+
   it('stays healthy when a client goes away in the middle of its request', async () => {
     const upstream = await recordingUpstream();
     const { proxy, log } = await started(upstream);

@@ -334,6 +334,12 @@ function settle(
     counts.clientAborts++;
     return log?.(`${logHead(request, path, forwarded)} client went away before the exchange was complete (not judged)`);
   }
+  if (forwarded.uploadCut === true) {
+    counts.uploadCuts++;
+    return log?.(
+      `${logHead(request, path, forwarded)} the upstream closed the connection while the request body was on its way, before any answer (a server refusing a body early does, its answer lost with the connection): not judged${faultText(forwarded)}`,
+    );
+  }
   if (judged === undefined) {
     counts.outside++;
     return log?.(
@@ -375,6 +381,7 @@ function judgeForwarded(
     body: requestBody.bytes(),
     bodyBytes: requestBody.total,
     overCap: requestBody.over,
+    ...(forwarded.requestWhole ? {} : { bodyCut: true }),
     target: head.target,
     rawHeaders: head.rawHeaders,
   };
@@ -394,7 +401,9 @@ function judgeForwarded(
     },
     setup.intentContext.readParameters,
   );
-  return judgeObserved(exchange, inferred, observed.overCap, setup.checks, setup.context);
+  // A body cut short was not streamed whole, over the cap or not: said as cut.
+  const bodyCut = observed.bodyCut === true;
+  return judgeObserved(exchange, inferred, observed.overCap && !bodyCut, setup.checks, setup.context, bodyCut);
 }
 
 /** Adds a judged exchange to the report, its texts redacted when anything of it is kept. */

@@ -36,6 +36,8 @@ export interface JudgedExchange {
   readonly clientBreak?: string;
   /** The request body was over the cap: only the answer's form was judged. */
   readonly overCap: boolean;
+  /** The upstream answered before the request body's end: only the answer's form was judged. */
+  readonly bodyCut?: boolean;
 }
 
 /** Judges one exchange with the checks that apply to what the request was. */
@@ -45,12 +47,14 @@ export function judgeObserved(
   overCap: boolean,
   checks: readonly CheckDefinition[],
   context: JudgeContext,
+  bodyCut = false,
 ): JudgedExchange {
-  const applicable = overCap ? checks.filter((check) => OVER_CAP_CHECKS.has(check.id)) : checks;
+  const formOnly = overCap || bodyCut;
+  const applicable = formOnly ? checks.filter((check) => OVER_CAP_CHECKS.has(check.id)) : checks;
   // The request was parsed once, to read its intent: the echo check compares that value.
   if (inferred.sent !== undefined) handSentObject(exchange.plan, inferred.sent);
   const verdicts = judgeExchange(exchange, applicable, context);
-  return { exchange, verdicts, overCap, clientBreak: inferred.clientBreak };
+  return { exchange, verdicts, overCap, clientBreak: inferred.clientBreak, ...(bodyCut ? { bodyCut } : {}) };
 }
 
 /** Whether anything in the verdicts is worth keeping: a failure, a warning or the client's break. */
@@ -69,6 +73,10 @@ export function verdictText(judged: JudgedExchange): string {
     if (verdict.outcome === 'warn') parts.push(`server warning [${check.id}]: ${verdict.reason ?? ''}`);
   }
   if (judged.overCap) parts.push("the body was over the judging cap: streamed whole, only the answer's form judged");
+  else if (judged.bodyCut === true)
+    parts.push(
+      "the upstream answered before the request body's end, which it was not sent: only the answer's form judged",
+    );
   return parts.length === 0 ? 'conforms' : parts.join(' | ');
 }
 
