@@ -96,6 +96,24 @@ describe('plantstore serve', () => {
     expect((await post(server.url, '{"id":1,"name":"a"}', `Bearer ${token}`)).status).toBe(200);
   });
 
+  it('says a document asking no credential (security: []) needs none, and generates no token for it', async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-serve-open-'));
+    try {
+      const seed = readFileSync(join(PACKAGE_ROOT, 'openapi.yaml'), 'utf8');
+      const open = seed.replace('security:\n  - bearerAuth: []\n', 'security: []\n');
+      expect(open).not.toBe(seed);
+      writeFileSync(join(dir, 'open.yaml'), open);
+      const server = await startServe(['--quiet', '--spec', join(dir, 'open.yaml')], { PLANTSTORE_TOKEN: SECRET });
+      expect(server.output()).toContain('(POST /plants); no authentication (the document declares none)');
+      expect(server.output()).not.toMatch(/PLANTSTORE_TOKEN|cat /);
+      expect((await post(server.url, '{"id":1,"name":"a"}')).status).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('deletes the generated token file when it stops', async () => {
     const stdout = new PassThrough();
     let text = '';

@@ -71,7 +71,9 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     });
     const generated =
       server.generatedToken === undefined ? undefined : writeGeneratedToken(server.generatedToken, server.port);
-    const tokenNote = generated?.note ?? describeTokenSource(values, io);
+    const tokenNote = server.asksCredential
+      ? (generated?.note ?? describeTokenSource(values, io))
+      : 'no authentication (the document declares none)';
     io.stdout.write(`plantstore reference listening on ${server.url} (POST /plants); ${tokenNote}\n`);
     io.stdout.write(notServedLine(server.notServed));
     try {

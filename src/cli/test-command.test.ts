@@ -9,6 +9,7 @@ import { createReferenceServer, type ReferenceServer } from '../reference/server
 import { runCli } from './main.js';
 import { captureIo } from '../fixtures/cli-io.js';
 import { created201 } from '../fixtures/faulty/status-defects.js';
+import { startRecordingRelay } from '../fixtures/recording-relay.js';
 
 const SENTINEL = 'cli-sentinel-token-51d0e2';
 const run = promisify(execFile);
@@ -83,7 +84,11 @@ describe('plantstore test', () => {
     await closed.close();
     const cases: { args: string[]; env: Record<string, string>; message: RegExp }[] = [
       { args: ['--base-url', closed.url], env: { PLANTSTORE_TOKEN: SENTINEL }, message: /Cannot reach/ },
-      { args: ['--base-url', reference.url], env: {}, message: /needs the target's bearer token/ },
+      {
+        args: ['--base-url', reference.url],
+        env: {},
+        message: /No token: testing \S+ needs its bearer token: pass PLANTSTORE_TOKEN, --token-file or --token\./,
+      },
       { args: ['--check', 'no-such-check'], env: {}, message: /unknown check "no-such-check"/ },
       { args: ['--reporter', 'pdf'], env: {}, message: /unknown reporter/ },
     ];
@@ -94,6 +99,28 @@ describe('plantstore test', () => {
       expect(cli.err().trim().split('\n')).toHaveLength(1);
       expect(cli.err()).not.toContain(SENTINEL);
     }
+  });
+
+  it('tests a target whose document asks no credential (security: []) without a token: its valid cases carry no Authorization', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-open-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const seed = readFileSync(join(PACKAGE_ROOT, 'openapi.yaml'), 'utf8');
+    const open = seed.replace('security:\n  - bearerAuth: []\n', 'security: []\n');
+    expect(open).not.toBe(seed);
+    const spec = join(dir, 'open.yaml');
+    writeFileSync(spec, open);
+    const server = await createReferenceServer({ tokens: [SENTINEL], spec });
+    onTestFinished(() => server.close());
+    const relay = await startRecordingRelay(server.url);
+    onTestFinished(() => relay.close());
+    const cli = io({});
+    const code = await runCli(['test', '--base-url', relay.url, '--spec', spec, '--runs', '5', '--seed', '3'], cli);
+    expect(code, cli.err()).toBe(0);
+    const sent = relay.requests();
+    expect(sent.length).toBeGreaterThan(0);
+    // Valid cases go without a credential; only the authentication probe's odd headers remain (judged for 5xx).
+    const withoutCredential = sent.filter((request) => request.headers.authorization === undefined);
+    expect(withoutCredential.length).toBeGreaterThan(sent.length / 2);
   });
 
   it('says a --base-url without a scheme is not a URL and shows it with http://', async () => {

@@ -42,6 +42,8 @@ export interface ReferenceServer extends RunningServer {
   readonly generatedToken?: string;
   /** Operations the document declares besides POST /plants, which the reference does not serve. */
   readonly notServed: readonly string[];
+  /** False when the document lets POST /plants be called without a credential (`security: []`). */
+  readonly asksCredential: boolean;
 }
 
 /**
@@ -51,7 +53,8 @@ export interface ReferenceServer extends RunningServer {
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
   const served = serveContract(contract, validSamples(contract));
-  const generatedToken = options.tokens?.length ? undefined : randomBytes(24).toString('base64url');
+  const asksCredential = contract.auth !== 'none';
+  const generatedToken = options.tokens?.length || !asksCredential ? undefined : randomBytes(24).toString('base64url');
   const handler = createReferenceHandler(contract, {
     ...options,
     tokens: generatedToken === undefined ? (options.tokens ?? []) : [generatedToken],
@@ -62,8 +65,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     ...(options.onRequest ? { onRejected: options.onRequest } : {}),
   });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
-  const notServed = served.notServed;
-  return generatedToken === undefined ? { ...running, notServed } : { ...running, notServed, generatedToken };
+  const described = { ...running, notServed: served.notServed, asksCredential };
+  return generatedToken === undefined ? described : { ...described, generatedToken };
 }
 
 /** The reference as a plain `node:http` request handler, for use inside another server. */

@@ -47,7 +47,7 @@ export async function runConformance(options: RunnerOptions): Promise<Report> {
 /** Opens the target and a client sized to what it serves, and tests it. */
 async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<Report> {
   const resolved = await resolveSettings(options);
-  const target = await openTarget(options);
+  const target = await openTarget(options, resolved.contract.auth);
   try {
     const wanted = Math.min(resolved.concurrency, 32);
     const plantsPath = calledPlantsPath(resolved.contract.operationPath);

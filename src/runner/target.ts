@@ -31,8 +31,15 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** The given target, or the reference started in-process with a random token on a free port. */
-export async function openTarget(options: { baseUrl?: string; token?: string; spec?: string }): Promise<Target> {
+/**
+ * The given target, or the reference started in-process with a random token on a free port. A target
+ * whose document lets POST /plants be called without a credential (`security: []`, or an empty
+ * requirement beside others) may be tested without a token: its requests then carry no `Authorization`.
+ */
+export async function openTarget(
+  options: { baseUrl?: string; token?: string; spec?: string },
+  auth: Contract['auth'] = 'bearer',
+): Promise<Target> {
   if (options.baseUrl !== undefined) {
     let url: URL;
     try {
@@ -45,15 +52,16 @@ export async function openTarget(options: { baseUrl?: string; token?: string; sp
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ConformanceOptionsError(`\`baseUrl\` must be http:// or https://, got ${url.protocol}`);
     }
+    const open = auth === 'none' || auth === 'optional';
     // Without a token every case would be refused, and a correct target would look broken.
-    if (options.token === undefined || options.token === '') {
+    if (!open && (options.token === undefined || options.token === '')) {
       throw new ConformanceOptionsError(
-        `${options.token === '' ? 'The token is empty' : 'No token'}: testing ${options.baseUrl} needs its bearer token (e.g. from PLANTSTORE_TOKEN).`,
+        `${options.token === '' ? 'The token is empty' : 'No token'}: testing ${options.baseUrl} needs its bearer token: pass \`token\`.`,
       );
     }
     return {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      token: options.token,
+      token: options.token ?? '',
       embedded: false,
       close: async () => {},
     };

@@ -280,7 +280,8 @@ function authorizationValue(auth: AuthHeader, token: string): string | undefined
     case 'literal':
       return auth.value;
     case 'token':
-      return `${auth.scheme} ${token}`;
+      // No token: a document that lets POST /plants be called without a credential, tested without one.
+      return token === '' ? undefined : `${auth.scheme} ${token}`;
     case 'token-variant':
       return `${auth.variant === 'bare' ? '' : 'Bearer '}${damagedToken(effectiveVariant(auth.variant, token), token)}`;
   }
@@ -314,7 +315,7 @@ function recordedAuthorization(auth: AuthHeader, token: string): Record<string, 
     case 'literal':
       return { authorization: auth.value };
     case 'token':
-      return { authorization: `${auth.scheme} $${TOKEN_VARIABLE}` };
+      return token === '' ? {} : { authorization: `${auth.scheme} $${TOKEN_VARIABLE}` };
     case 'token-variant': {
       const shell: Record<TokenVariant, string> = {
         suffix: `$${TOKEN_VARIABLE}-`,
