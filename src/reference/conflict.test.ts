@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../index.js';
 import { createReferenceServer, type ReferenceServer } from './server.js';
 
 const TOKEN = 'conflict-test-token';
@@ -35,6 +36,21 @@ describe('a repeated id', () => {
     expect(repeat.status).toBe(409);
     expect(repeat.type).toBe('application/problem+json');
     expect(repeat.json).toMatchObject({ error: 1010, status: 409, detail: expect.stringContaining('id 7') as string });
+  });
+
+  it('is named 409, as answered, in the run note of plantstore test', async () => {
+    const report = await runConformance({
+      baseUrl: listing.url,
+      token: TOKEN,
+      spec: LISTS_409,
+      seed: 4,
+      runs: 5,
+      concurrency: 2,
+      checks: ['repeated-id'],
+    });
+    expect(report.notes.find((text) => text.startsWith('The target answers a repeated id with'))).toMatch(
+      /^The target answers a repeated id with 409 /,
+    );
   });
 
   it('stays the 400 Error (1010) when the document does not list 409', async () => {

@@ -164,8 +164,9 @@ function redirectText(status: number, { from, to }: { from: string; to: string }
   return `${said}${why}. The contract's operation is POST ${new URL(from).pathname} itself, and ${lost}: each case is judged by the redirect it got.`;
 }
 
-function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, refusal: number): RunNote[] {
+function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, documented: number): RunNote[] {
   const { rejectsRepeats } = traits;
+  const refusal = traits.repeatStatus ?? documented;
   const notes: RunNote[] = [];
   if (rejectsRepeats === true && traits.holdsEarlierRun === true)
     notes.push(

@@ -78,6 +78,8 @@ export async function openTarget(
 export interface TargetTraits {
   /** The target answers a repeated id with 400 (true), 200 (false), or something else (undefined). */
   readonly rejectsRepeats: boolean | undefined;
+  /** The status that refused the repeated id (the contract's 400, or another refusal the document lists: 409). */
+  readonly repeatStatus?: number;
   /** The `error` value of that 400, as written, when its body is an Error. */
   readonly repeatErrorCode?: string;
   /** Set when the first valid NewPlant was answered 404: the URL it went to, where no operation is. */
@@ -174,6 +176,7 @@ export async function probeTarget(
     const invalidCodes = invalid.map((answer) => (answer === undefined ? undefined : errorCodeOf(answer)));
     return {
       rejectsRepeats: true,
+      repeatStatus: second.response.status,
       holdsEarlierRun,
       ...(distinctShape ? { repeatMessageShape: shape } : {}),
       ...(code === undefined
