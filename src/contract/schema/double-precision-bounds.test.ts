@@ -10,7 +10,7 @@ const FASTAPI_INT64 = { type: 'integer', minimum: -9.223372036854776e18, maximum
 
 function sample(arbitrary: fc.Arbitrary<ExactJson>): bigint[] {
   return fc.sample(arbitrary, { numRuns: 30, seed: 7 }).map((value) => {
-    if (typeof value !== 'bigint') throw new Error(`not an integer: ${String(value)}`);
+    if (typeof value !== 'bigint') throw new Error(`not an integer: ${JSON.stringify(value)}`);
     return value;
   });
 }
