@@ -243,6 +243,8 @@ class ClientConnection implements Watched {
   private close(): void {
     this.closing = true;
     this.buffered = null;
+    // A client still sending a body (its answer came first) is read to its end and dropped, not left blocked.
+    this.socket.resume();
     if (!this.socket.destroyed) this.socket.end();
   }
 }
@@ -476,6 +478,9 @@ class ExchangeInFlight implements UpstreamUser {
     this.responseBody = new Capture(this.options.cap);
     this.decodeForClient = framing.kind === 'chunked' && this.head.minorVersion === 0;
     if (framing.kind === 'close' || this.decodeForClient) this.clientKeepsAlive = false;
+    // The rest of the body is not sent on (see requestBytes): the client, paused while the upstream
+    // took it slowly, is read again.
+    if (!this.requestReader.done) this.client.resume();
     const { annotate } = this.hooks;
     if (annotate === undefined) this.unsentHead = this.clientHead([]);
     else this.held = [];
@@ -549,6 +554,8 @@ class ExchangeInFlight implements UpstreamUser {
     const reusable =
       this.upstreamReusable &&
       this.requestReader.done &&
+      // It answered before the body's end, and still waits for the rest it was not sent.
+      !this.bodyWithheld &&
       head !== null &&
       this.responseFraming.kind !== 'close' &&
       keepsAlive(head.rawHeaders, head.minorVersion);

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, connect, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -364,6 +364,35 @@ describe('faults', () => {
       status === 413 ? /^POST \/plants 413 .*answered before the request body's end/ : /before any answer.*not judged/,
     );
     expect(proxy.report().summary.failed).toBe(0);
+  });
+
+  it('never reuses an upstream connection that answered early and was not sent the whole body', async () => {
+    // The answer's head comes at once, its body later: by then the client has sent all of its body,
+    // which the proxy kept back. That connection still waits for the rest: the next request needs another.
+    const connections: Socket[] = [];
+    const raw = createNetServer((socket) => {
+      connections.push(socket);
+      socket.once('data', () => {
+        // It reads no more: the proxy's writes back up, so the answer's head comes before the body's end.
+        socket.pause();
+        socket.write('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n');
+        setTimeout(() => socket.write('{"error":1,"message":"read none of it"}\n'), 300);
+      });
+    });
+    await new Promise<void>((done) => raw.listen(0, '127.0.0.1', done));
+    // A paused socket never reads the proxy's close: ended here.
+    cleanups.push(
+      () => new Promise((done) => (connections.forEach((socket) => socket.destroy()), raw.close(() => done()))),
+    );
+    const { proxy, log } = await started(`http://127.0.0.1:${(raw.address() as AddressInfo).port}`, {
+      timeoutMs: 1500,
+    });
+    const huge = Buffer.from(`{"id":1,"name":"x","extra":"${'x'.repeat(16 * 1024 * 1024)}"}`);
+    expect((await post(proxy, huge)).status).toBe(400);
+    expect((await post(proxy, '{"id":2,"name":"y"}')).status).toBe(400);
+    expect(connections).toHaveLength(2);
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    expect(log[0]).toMatch(/answered before the request body's end/);
   });
 
   it('stays healthy when a client goes away in the middle of its request', async () => {
