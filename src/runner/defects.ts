@@ -194,6 +194,11 @@ const KEYWORD = /\(keyword (\w+)\)$/;
  */
 const READING_KEYWORDS: ReadonlySet<string> = new Set(['', 'type', 'format', 'required']);
 
+/** The keyword a variant's description says it breaks (`uniqueItems`), when it says one. */
+export function namedKeyword(what: string): string | undefined {
+  return KEYWORD.exec(what)?.[1];
+}
+
 /** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
 export function brokenRule(what: string): string {
   const keyword = KEYWORD.exec(what)?.[1] ?? '';

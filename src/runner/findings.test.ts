@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
-import { defectIdentity, findingsOf, reasonShape } from './findings.js';
+import { requestKind } from './defects.js';
+import { defectIdentity, failureFingerprint, findingsOf, reasonShape } from './findings.js';
+import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure } from './report.js';
 
 const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
@@ -88,5 +90,35 @@ describe('fingerprints', () => {
     // A named defect is one finding whichever check reports it.
     expect(defectIdentity('a', 'one', 'd').fingerprint).toBe(defectIdentity('b', 'two', 'd').fingerprint);
     expect(defectIdentity('a', 'x', 'd').fingerprint).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('failureFingerprint', () => {
+  /** The fingerprint of "<an invalid body described by `what`> accepted" as negative-rejection names it. */
+  function accepted(what: string): string {
+    const plan: PlannedRequest = {
+      method: 'POST',
+      path: '/plants',
+      auth: { kind: 'token', scheme: 'Bearer' },
+      contentType: 'application/json',
+      body: '{}',
+      intent: { kind: 'invalid-body', what },
+    };
+    return failureFingerprint('negative-rejection', plan, 'reason', `${requestKind(plan, true)} accepted`);
+  }
+
+  it('names one cause whatever value showed it, when the description names the keyword broken', () => {
+    expect(accepted('"tag" holds an object: tag not of type string: an object (keyword type)')).toBe(
+      accepted('"tag" holds an array: tag not of type string: an array (keyword type)'),
+    );
+    expect(accepted('"name" holds a string of 31 characters: longer than maxLength 30 (keyword maxLength)')).not.toBe(
+      accepted('"name" holds an array: name not of type string: an array (keyword type)'),
+    );
+  });
+
+  it("keeps a field's breaks apart when the description names no keyword (the proxy's messages)", () => {
+    expect(accepted('field "name" must be at most 30 characters long')).not.toBe(
+      accepted('field "name" must be a string, got the number 5'),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { causeOf, requestKind, withoutQuotedValues } from './defects.js';
+import { causeOf, namedKeyword, requestKind, withoutQuotedValues } from './defects.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
 
@@ -48,8 +48,10 @@ export function failureFingerprint(
   if (plan?.intent.kind !== 'invalid-body' || defect === undefined)
     return defectIdentity(checkId, reason, defect).fingerprint;
   const described = requestKind(plan, true);
-  // Only a description that quotes the field it breaks varies with the value (not "a required member named in upper case").
-  if (!described.includes('"') || !defect.includes(described))
+  // Only a description that quotes the field it breaks varies with the value (not "a required member named in
+  // upper case"), and only one naming its keyword tells the rule apart: a proxy's `field "name" must be at most
+  // 30 characters long` names none, and its field's other breaks must not fold into it.
+  if (!described.includes('"') || !defect.includes(described) || namedKeyword(plan.intent.what) === undefined)
     return defectIdentity(checkId, reason, defect).fingerprint;
   return defectIdentity(checkId, reason, `cause:${causeOf(plan, defect)}`).fingerprint;
 }
