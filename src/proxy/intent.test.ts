@@ -91,6 +91,8 @@ describe('the intent of a request the proxy saw', () => {
     const fractional = inferIntent(observed('Bearer t', 'application/json', '{"id":1.5,"name":"x"}'), context());
     expect(fractional.intent.kind).toBe('invalid-body');
     expect(fractional.clientBreak).toMatch(/^sent an invalid NewPlant: /);
+    // A phrase, not a sentence: findings put it in parentheses ("an invalid body (field "id" must ...) accepted").
+    expect(fractional.clientBreak).not.toMatch(/\.$/);
     const lone = inferIntent(observed('Bearer t', 'application/json', '{"id":1,"name":"\\ud800"}'), context());
     expect(lone.intent).toEqual({ kind: 'unpredictable', what: '"name" holding an unpaired surrogate escape' });
   });

@@ -182,7 +182,8 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
   // The media type was judged before (mediaTypeIntent): only the body is left to read.
   const read = readNewPlantBody(context.contract.check.newPlant, request.body);
   if (!read.ok) {
-    const what = read.problem.message.replace(/^Invalid NewPlant: /, '');
+    // The message is a sentence; `what` is a phrase the log and the findings put in their own sentences.
+    const what = read.problem.message.replace(/^Invalid NewPlant: /, '').replace(/\.$/, '');
     return { intent: { kind: 'invalid-body', what }, auth, clientBreak: `sent an invalid NewPlant: ${what}` };
   }
   const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
