@@ -31,10 +31,10 @@ import {
   isRefusalStatus,
   isSuccessStatus,
   numberText,
+  refusesNullAt,
   type SchemaCheck,
   type SuccessStatus,
 } from '../src/contract/index.js';
-import { escapePointer } from '../src/contract/operations.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
 import {
   echoedProperties,
@@ -271,7 +271,7 @@ function echoProblem(
   }
   // A null sent where the Plant refuses null (a NewPlant's nullable tag, a Plant's plain string) can only be
   // left out: Go's omitempty on a nil pointer, pydantic's exclude_none.
-  if (!came && sent[field] === null && refusesNull(plantCheck, plant, field)) return undefined;
+  if (!came && sent[field] === null && refusesNullAt(plantCheck, field, plant)) return undefined;
   if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
   const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
   if (where === undefined) return undefined;
@@ -282,15 +282,6 @@ function echoProblem(
   }
   const inside = where === `/${field}` ? '' : ` (first difference at ${where})`;
   return `"${field}" was sent as ${shownExact(sent, field)} but came back as ${shownExact(plant, field)}${inside}.`;
-}
-
-/** Whether the Plant answered would break its schema at `field` with a null there. */
-function refusesNull(plantCheck: SchemaCheck, plant: Record<string, unknown>, field: string): boolean {
-  const withNull: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  Object.assign(withNull, plant);
-  withNull[field] = null;
-  const pointer = `/${escapePointer(field)}`;
-  return plantCheck(withNull).some((violation) => violation.pointer === pointer);
 }
 
 /** `1 UTF-16 unit`, `11 UTF-16 units`: a string's length as `.length` counts it. */

@@ -19,7 +19,14 @@ export { PACKAGE_ROOT, PACKAGE_VERSION } from './package-files.js';
 export { operationPath, requestPath, routeProblem } from './route.js';
 export { calledPlantsPath } from './operations.js';
 export { errorBody, problem, PROBLEMS, type Problem, type ProblemKind } from './problems.js';
-export { describeValue, type JsonSchema, type SchemaCheck, type Violation, type ViolationKind } from './schemas.js';
+export {
+  describeValue,
+  refusesNullAt,
+  type JsonSchema,
+  type SchemaCheck,
+  type Violation,
+  type ViolationKind,
+} from './schemas.js';
 export { type ContractAuth } from './security.js';
 export { isSuccessStatus, type SuccessStatus } from './success-status.js';
 export { carriesError, isRefusalStatus, type RefusalStatus } from './refusal-status.js';

@@ -2,6 +2,7 @@ import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2
 import { createRequire } from 'node:module';
 import type { AJV_MODULES } from './ajv-modules.js';
 import { useJsonEqual } from './json-equal.js';
+import { escapePointer } from './operations.js';
 import { EXACT_FORMATS, exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
@@ -27,6 +28,21 @@ export interface Violation {
 
 /** Checks a parsed JSON value (from `parseExactJson`) against one schema of the contract. */
 export type SchemaCheck = (value: unknown) => Violation[];
+
+/**
+ * Whether `check` refuses a null for the top-level member `name`, the rest of the object being `around`:
+ * a null sent for a nullable NewPlant member the Plant declares plain can only be left out of the Plant.
+ */
+export function refusesNullAt(
+  check: SchemaCheck,
+  name: string,
+  around: Readonly<Record<string, unknown>> = {},
+): boolean {
+  const withNull = Object.assign(Object.create(null) as Record<string, unknown>, around);
+  withNull[name] = null;
+  const pointer = `/${escapePointer(name)}`;
+  return check(withNull).some((violation) => violation.pointer === pointer);
+}
 
 /**
  * One ajv instance for the whole process, and one that takes schemas as valid, each made when first

@@ -3,6 +3,7 @@ import {
   ContractError,
   parseExactJson,
   PROBLEMS,
+  refusesNullAt,
   stringifyExactJson,
   type Contract,
   type DocumentedAnswer,
@@ -12,7 +13,6 @@ import {
 import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { objectView } from '../contract/object-view.js';
-import { escapePointer } from '../contract/operations.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { fillValues } from './schema-fill.js';
 import { JSON_CONTENT_TYPE } from './server-kit.js';
@@ -118,9 +118,7 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     fill: fills.get(name),
     echoed: sendable.has(name),
     // A null sent where the Plant refuses null (a nullable NewPlant tag, a plain Plant tag) is left out.
-    nullRefused: contract.check
-      .plant({ [name]: null })
-      .some((violation) => violation.pointer === `/${escapePointer(name)}`),
+    nullRefused: refusesNullAt(contract.check.plant, name),
   }));
   return ({ parsed }) => {
     let body = '';
