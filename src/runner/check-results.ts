@@ -6,7 +6,7 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands } from './http/curl.js';
-import { brokenRule, causeOf, FIELD, typeReading } from './defects.js';
+import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
 import { failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
@@ -169,8 +169,7 @@ function withFieldsReadWrongly(
   const owners = new Map<string, Failure>();
   for (const failure of failures) {
     const broken = fields.get(failure);
-    const readsField = broken !== undefined && brokenRule(broken.what).endsWith('\u0000');
-    if (readsField && typeReading(broken.what) === undefined && !owners.has(broken.field))
+    if (broken !== undefined && breaksReading(broken.what) && !owners.has(broken.field))
       owners.set(broken.field, failure);
   }
   return failures.map((failure) => {

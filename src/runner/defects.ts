@@ -199,13 +199,18 @@ export function namedKeyword(what: string): string | undefined {
   return KEYWORD.exec(what)?.[1];
 }
 
+/** Whether an invalid body breaks how its field is read at all (presence, type, format), and not by a lenient type reading. */
+export function breaksReading(what: string): boolean {
+  return typeReading(what) === undefined && READING_KEYWORDS.has(namedKeyword(what) ?? '');
+}
+
 /** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
 export function brokenRule(what: string): string {
-  const keyword = KEYWORD.exec(what)?.[1] ?? '';
   // A type read leniently is kept apart from the field's other readings: it may be a reader's habit across
   // fields (one finding) or, beside another wrong reading of the field, the field's own (withFieldsReadWrongly).
   const reading = typeReading(what);
-  const rule = reading === undefined ? (READING_KEYWORDS.has(keyword) ? '' : keyword) : `type read as ${reading}`;
+  const keyword = namedKeyword(what) ?? '';
+  const rule = reading !== undefined ? `type read as ${reading}` : READING_KEYWORDS.has(keyword) ? '' : keyword;
   return `${FIELD.exec(what)?.[1] ?? ''}\u0000${rule}`;
 }
 
