@@ -1,10 +1,5 @@
 import { OPERATION, type Contract } from '../contract/index.js';
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isObject } from '../contract/operations.js';
 
 /**
  * Whether the document gives the response POST /plants answers with `status` an example of its own
