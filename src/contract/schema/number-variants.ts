@@ -70,7 +70,7 @@ function boundCandidates(
     // Within a double's rounding of the bound, readings differ: say the edge is the inner end of it.
     if (bound.written !== undefined)
       return `${text}, ${near.replace(' allowed', ' surely allowed')} ${describe(bound)}`;
-    return !bound.exclusive && bound.written === undefined && text === decimalText(bound.value)
+    return !bound.exclusive && text === decimalText(bound.value)
       ? `at ${describe(bound)}`
       : `${text}, ${near} ${describe(bound)}`;
   };
