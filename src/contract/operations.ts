@@ -60,6 +60,17 @@ function compareText(a: string, b: string): number {
 /** What is wrong on the way to an operation, or the operation itself. */
 export type Located<T> = { readonly found: T; readonly pointer: string } | { readonly missing: string };
 
+/** A path as the document writes it (`/plants/{id}`) as a pattern of request paths: each template part one segment. */
+export function pathTemplatePattern(written: string): RegExp {
+  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}/?$`);
+}
+
+/** A request path as the document's paths write it: below the first server's path `base` (`/api/v1`), else as it is. */
+export function pathBelowBase(path: string, base: string): string {
+  return base !== '' && path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+}
+
 /** Escapes one JSON pointer segment (RFC 6901). */
 export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -11,6 +11,7 @@ import {
   type Contract,
   type Problem,
 } from '../contract/index.js';
+import { pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
 import { serverBasePath } from '../contract/security.js';
 import { checkMediaType, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
@@ -174,15 +175,14 @@ function withDeclaredOperations(
     return match?.[1] === undefined || match[2] === undefined ? [] : [{ label, method: match[1], path: match[2] }];
   });
   if (declared.length === 0) return route;
-  const patterns = declared.map((operation) => ({ ...operation, pattern: templatePattern(operation.path) }));
+  const patterns = declared.map((operation) => ({ ...operation, pattern: pathTemplatePattern(operation.path) }));
   const base = serverBasePath(contract.document);
   const listed = ['POST /plants', ...declared.map(({ label }) => label)];
   const operations = listed.length > 6 ? `${listed.slice(0, 6).join(', ')}, …` : listed.join(', ');
   return (req) => {
     const failure = route(req);
     if (failure === undefined) return undefined;
-    const full = requestPath(req.url);
-    const path = base !== '' && full.startsWith(`${base}/`) ? full.slice(base.length) : full;
+    const path = pathBelowBase(requestPath(req.url), base);
     const operation = patterns.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
     if (operation !== undefined) {
       const instead = noun === 'mock' ? '' : '; plantstore mock answers it from the document';
@@ -197,12 +197,6 @@ function withDeclaredOperations(
       message: `There is no ${path.slice(0, 100)} here: the document's operations are ${operations}.`,
     };
   };
-}
-
-/** `/plants/{id}` as a pattern: each template part one path segment. */
-function templatePattern(written: string): RegExp {
-  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+')}/?$`);
 }
 
 /** At most this many distinct accepted Content-Type values are remembered (clients choose them). */

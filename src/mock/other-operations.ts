@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATION, PROBLEMS, type BearerCheck } from '../contract/index.js';
+import { pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
 import { operationAuth, serverBasePath } from '../contract/security.js';
 import { authenticationOf, type RequestAuthentication } from '../http/authentication.js';
 import { corsHeaders } from '../http/cors.js';
@@ -63,7 +64,7 @@ export function createOtherOperations(
     if (req.method === undefined || !methods.has(req.method)) return false;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
-    const path = base !== '' && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
+    const path = pathBelowBase(url.pathname, base);
     const route = routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
     if (route === undefined) return false;
     const started = performance.now();
@@ -202,15 +203,9 @@ function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck
     ).map((method) => ({
       method: method.toUpperCase(),
       written,
-      pattern: pathPattern(written),
+      pattern: pathTemplatePattern(written),
       authenticate: authenticationOf(document, operationAuth(document, item?.[method] as JsonObject), checkBearer),
       exampled: exampledResponses(item?.[method]),
     })),
   );
-}
-
-/** `/plants/{id}` as a pattern: each template part one path segment. */
-function pathPattern(written: string): RegExp {
-  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+')}/?$`);
 }
