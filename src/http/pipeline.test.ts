@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, loadContract } from '../contract/index.js';
 import { exactJsonText } from '../contract/new-plant-request.js';
 import { createPipeline, type Answer, type PipelineSettings } from './pipeline.js';
+import { requestAuthentication } from './authentication.js';
 import { serveContract } from './served-contract.js';
 import type { RequestLogEntry } from './server-kit.js';
 import { listen, type RunningServer } from './server-kit.js';
@@ -20,7 +21,7 @@ async function start(settings: Partial<PipelineSettings>): Promise<RunningServer
   const contract = await loadContract();
   const handler = createPipeline({
     served: serveContract(contract, validSamples(contract)),
-    checkBearer: createBearerCheck(['t']),
+    authenticate: requestAuthentication(contract, createBearerCheck(['t'])),
     bodyLimit: 1024,
     noun: 'server',
     answer: (accepted, req) => answer(accepted, req),

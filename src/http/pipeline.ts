@@ -7,7 +7,6 @@ import {
   problem,
   requestPath,
   routeProblem,
-  type BearerCheck,
   type Contract,
   type Problem,
 } from '../contract/index.js';
@@ -40,9 +39,8 @@ export type Answer = (accepted: AcceptedNewPlant, req: IncomingMessage) => Outco
 /** Settings of {@link createPipeline}. */
 export interface PipelineSettings {
   readonly served: ServedContract;
-  readonly checkBearer: BearerCheck;
-  /** Judges the request's credentials instead of `checkBearer` on `Authorization` (an API key in a header, query or cookie). */
-  readonly authenticate?: RequestAuthentication;
+  /** Judges the request's credentials: `requestAuthentication` (a bearer token, or an API key where the document puts it). */
+  readonly authenticate: RequestAuthentication;
   /** Largest accepted request body in bytes. */
   readonly bodyLimit: number;
   /** Answer CORS preflights and put CORS headers on every answer (the mock, for pages on other origins). */
@@ -62,7 +60,7 @@ export interface PipelineSettings {
  * document's Error; nothing ever answers 5xx.
  */
 export function createPipeline(settings: PipelineSettings): (req: IncomingMessage, res: ServerResponse) => void {
-  const { served, checkBearer, bodyLimit, onRequest } = settings;
+  const { served, authenticate, bodyLimit, onRequest } = settings;
   const isRouted = withDeclaredOperations(
     routeOf(served.contract.basePath, served.contract.operationPath),
     served.contract,
@@ -70,8 +68,6 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
   );
   const checkContentType = mediaTypeCheck(served.mediaType);
   const checkParameters = parameterCheck(served.contract);
-  const authenticate: RequestAuthentication =
-    settings.authenticate ?? ((req) => checkBearer(req.headers.authorization));
 
   /** The steps before the body: their outcome when one of them decides the answer, else `undefined`. */
   function screen(req: IncomingMessage): Outcome | undefined {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
 import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { objectView } from '../contract/object-view.js';
-import { authenticationFor, requestAuthentication } from '../http/authentication.js';
+import { requestAuthentication } from '../http/authentication.js';
 import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
@@ -44,7 +44,6 @@ export function createMockHandler(settings: MockHandlerSettings): (req: Incoming
   });
   const pipeline = createPipeline({
     served: settings.served,
-    checkBearer: authenticationFor(settings.served.contract.auth, bearer),
     authenticate: requestAuthentication(settings.served.contract, bearer),
     bodyLimit: settings.bodyLimit,
     cors: true,

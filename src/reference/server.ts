@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, DEFAULT_SPEC_PATH, loadContract, problem, type Contract } from '../contract/index.js';
-import { authenticationFor, requestAuthentication } from '../http/authentication.js';
+import { requestAuthentication } from '../http/authentication.js';
 import { createPipeline, type Answer } from '../http/pipeline.js';
 import { serveContract, type ServedContract } from '../http/served-contract.js';
 import {
@@ -77,7 +77,6 @@ export function createReferenceHandler(
   const served = serveContract(contract, validSamples(contract));
   return createPipeline({
     served,
-    checkBearer: authenticationFor(contract.auth, createBearerCheck(options.tokens)),
     authenticate: requestAuthentication(contract, createBearerCheck(options.tokens)),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     noun: 'server',
