@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CORRECT_STEPS, faultyTarget } from '../fixtures/base/plant-service.js';
 import { runConformance } from '../index.js';
+import type { Finding } from './report.js';
 import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
 import type { StartedTarget } from '../fixtures/target-fixture.js';
@@ -47,20 +48,35 @@ const coercing = faultyTarget(
   },
 );
 
-/** The findings' titles of a short negative-rejection run against a target (of `spec`, when given). */
-async function rejectionFindings(target: StartedTarget, spec?: string): Promise<string[]> {
+/** The findings of a short run of `checks` (negative-rejection) against a target (of `spec`, when given). */
+async function findingsAgainst(
+  target: StartedTarget,
+  { spec, checks = ['negative-rejection'], seed = 20261123, runs = 30 }: FindingsRun = {},
+): Promise<readonly Finding[]> {
   const report = await runConformance({
     baseUrl: target.url,
     token: target.token,
     ...(spec === undefined ? {} : { spec }),
-    seed: 20261123,
-    runs: 30,
+    seed,
+    runs,
     concurrency: 4,
     timeoutMs: 5_000,
     budgetMs: 40_000,
-    checks: ['negative-rejection'],
+    checks,
   });
-  return (report.findings ?? []).map((finding) => finding.title);
+  return report.findings ?? [];
+}
+
+interface FindingsRun {
+  readonly spec?: string;
+  readonly checks?: string[];
+  readonly seed?: number;
+  readonly runs?: number;
+}
+
+/** The findings' titles of a short negative-rejection run against a target (of `spec`, when given). */
+async function rejectionFindings(target: StartedTarget, spec?: string): Promise<string[]> {
+  return (await findingsAgainst(target, spec === undefined ? {} : { spec })).map((finding) => finding.title);
 }
 
 describe('a check keeps one counterexample per root cause', () => {
@@ -78,17 +94,12 @@ describe('a check keeps one counterexample per root cause', () => {
   it('names one finding when negative-rejection and response-schema meet one field with different values', async () => {
     const target = await anyTag.start();
     try {
-      const report = await runConformance({
-        baseUrl: target.url,
-        token: target.token,
+      const findings = await findingsAgainst(target, {
+        checks: ['negative-rejection', 'response-schema'],
         seed: 20261127,
         runs: 60,
-        concurrency: 4,
-        timeoutMs: 5_000,
-        budgetMs: 40_000,
-        checks: ['negative-rejection', 'response-schema'],
       });
-      const tagFindings = (report.findings ?? []).filter((finding) => finding.title.includes('"tag"'));
+      const tagFindings = findings.filter((finding) => finding.title.includes('"tag"'));
       expect(tagFindings).toHaveLength(1);
       expect([...(tagFindings[0]?.checks ?? [])].sort()).toEqual(['negative-rejection', 'response-schema']);
     } finally {
