@@ -103,7 +103,9 @@ const BUNDLE = join(PACKAGE_ROOT, 'dist/bin/plantstore.js');
 const PREBUILT_VALIDATORS = join(PACKAGE_ROOT, 'dist/contract/validators.js');
 
 /**
- * Runs the bundled CLI with a module hook that reports every module of Prism it loads, until it exits
+ * Runs the bundled CLI with a module hook that reports every module of Prism and ajv it loads, and an
+ * ES module import of `node:http` (on Node 22 and later its namespace loads Node's own bundled undici,
+ * about 60 ms of CPU; `src/http/server-kit.ts` takes node:http through require), until it exits
  * or prints `until`; killed after 20 s.
  */
 function runBundle(
@@ -118,6 +120,7 @@ function runBundle(
     `export async function load(url, context, next) {
       if (url.includes('/@stoplight/')) process.stderr.write('loaded Prism: ' + url + '\\n');
       if (/\\/ajv-modules-|\\/node_modules\\/ajv\\//.test(url)) process.stderr.write('loaded ajv: ' + url + '\\n');
+      if (url === 'node:http') process.stderr.write('imported node:http as an ES module\\n');
       return next(url, context);
     }`,
   );
@@ -152,10 +155,11 @@ describe('the bundled CLI, the package bin', () => {
     expect({ code, output: output.trim() }).toEqual({ code: 0, output: PACKAGE_VERSION });
   });
 
-  it("judges the embedded reference without loading Prism, nor ajv when the build's validators are there", async () => {
+  it("judges the embedded reference without loading Prism, nor ajv when the build's validators are there, nor importing node:http", async () => {
     const args = ['test', '--runs', '1', '--seed', '3', '--check', 'echo', '--reporter', 'json', '--out', dir];
     const { code, output } = await runBundle(args, dir);
     expect(output).not.toContain('loaded Prism');
+    expect(output).not.toContain('imported node:http');
     if (existsSync(PREBUILT_VALIDATORS)) expect(output).not.toContain('loaded ajv');
     expect(code).toBe(0);
     expect(existsSync(join(dir, 'report.json'))).toBe(true);

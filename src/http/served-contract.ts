@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import {
   ContractError,
   parseExactJson,
@@ -15,7 +14,7 @@ import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-requ
 import { objectView } from '../contract/object-view.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { fillValues } from './schema-fill.js';
-import { JSON_CONTENT_TYPE } from './server-kit.js';
+import { JSON_CONTENT_TYPE, STATUS_CODES } from './server-kit.js';
 
 /**
  * What a server of this project needs of the document, prepared once: how to judge a NewPlant,

@@ -6,7 +6,9 @@ import { errorBody, problem, type Problem } from '../contract/index.js';
 
 // Node 22 and later build node:http's ES module namespace by reading every export, its lazy WebSocket
 // getters included, which loads Node's own bundled undici: about 60 ms of CPU at every start. require() reads none.
-const { createServer } = createRequire(import.meta.url)('node:http') as typeof Http;
+// Every value this project's servers take from node:http comes through here (STATUS_CODES included).
+const { createServer, STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof Http;
+export { STATUS_CODES };
 
 /** A server of this project, listening: where to reach it and how to stop it. */
 export interface RunningServer {
