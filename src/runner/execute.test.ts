@@ -25,6 +25,23 @@ function pausingClient(): { client: TargetClient; release: () => void; pending: 
   return { client, release: () => waiting.splice(0).forEach((resume) => resume()), pending: () => waiting.length };
 }
 
+/** A client answering each case (by index) with a status or failing with a transport error. */
+function scriptedClient(outcome: (index: number) => number | string): TargetClient {
+  let sent = 0;
+  return {
+    send: (plan) => {
+      const result = outcome(sent++);
+      const response =
+        typeof result === 'number'
+          ? { status: result, headers: {}, body: null, durationMs: 0 }
+          : { status: 0, headers: {}, body: null, durationMs: 0, transportError: result };
+      return Promise.resolve({ plan, request: {}, response } as unknown as Exchange);
+    },
+    redact: (text) => text,
+    close: () => Promise.resolve(),
+  };
+}
+
 /** Lets every settled promise run its continuations (bounded: the fake client never touches a socket). */
 async function settle(): Promise<void> {
   for (let turn = 0; turn < 50; turn++) await Promise.resolve();
@@ -89,6 +106,55 @@ describe('dispatch', () => {
       onCaseDone: (run) => done.push(run.order),
     });
     expect(done).toEqual(cases.map((_, i) => i));
+  });
+
+  it('judges a run of transport failures that an answer ends, in the order the cases ended', async () => {
+    // Cases 3 to 6 are reset (a defect the target has), then the target answers again.
+    const client = scriptedClient((index) => (index >= 3 && index <= 6 ? 'connection-reset' : 200));
+    const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
+    const done: number[] = [];
+    const result = await dispatch(cases, cases.length, client, {
+      concurrency: 1,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run.order),
+    });
+    expect(result).toEqual({ sent: 12, throttled: 0, unsent: 0 });
+    expect(done).toEqual(cases.map((_, i) => i));
+  });
+
+  it('judges only the first case the target had when it stopped answering, and says which were cut', async () => {
+    // From case 5 on the target is gone: the case it had is reset, every later connection refused.
+    const client = scriptedClient((index) =>
+      index < 5 ? 200 : index === 5 ? 'connection-reset' : 'connection-refused',
+    );
+    const cases = Array.from({ length: 100 }, (_, i) => fakeCase(i, false));
+    const done: number[] = [];
+    const result = await dispatch(cases, cases.length, client, {
+      concurrency: 2,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run.order),
+    });
+    expect(result.stopped).toBe('unresponsive');
+    expect(done).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(result.cut?.after).toBe(5);
+    expect(result.cut?.judged?.order).toBe(5);
+    expect(result.cut?.runs.map((run) => run.order)).toEqual(Array.from({ length: 11 }, (_, i) => 5 + i));
+    expect(result.sent + result.unsent + (result.cut?.runs.length ?? 0) - 1).toBe(100);
+  });
+
+  it('judges none of the cases when the target refused connections with none in flight', async () => {
+    const client = scriptedClient((index) => (index < 5 ? 200 : 'connection-refused'));
+    const cases = Array.from({ length: 100 }, (_, i) => fakeCase(i, false));
+    const done: number[] = [];
+    const result = await dispatch(cases, cases.length, client, {
+      concurrency: 1,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run.order),
+    });
+    expect(done).toEqual([0, 1, 2, 3, 4]);
+    expect(result.cut?.judged).toBeUndefined();
+    expect(result.cut?.runs).toHaveLength(9);
+    expect(result).toMatchObject({ sent: 5, unsent: 86, stopped: 'unresponsive' });
   });
 
   it('leaves a quarter of the slots to cases that do not pause, and all of them below four', () => {

@@ -1,5 +1,7 @@
-import type { DispatchResult } from './execute.js';
+import { wasInFlight, type DispatchResult } from './execute.js';
+import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
+import { countsText } from './evidence.js';
 import type { UncheckedAnswer } from '../contract/index.js';
 import type { ReplaySpec } from './replay.js';
 import type { CheckResult, CouldNotJudge, Report, Rerun, RunNote, RunVerdict } from './report.js';
@@ -76,7 +78,7 @@ export function runNotes(
     ...targetNotes(traits),
     note('nonce', `Fresh ids of this run come from nonce ${settings.fresh.nonce} (recorded in every replay string).`),
     ...repeatNotes(traits, embedded, settings.contract.success.documented, settings.contract.refusal.status),
-    ...dispatchNotes(dispatched, settings.budgetMs),
+    ...dispatchNotes(dispatched, settings.budgetMs, settings.fresh.nonce),
   ];
 }
 
@@ -193,7 +195,7 @@ function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, d
   return notes;
 }
 
-function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] {
+function dispatchNotes(dispatched: DispatchResult, budgetMs: number, nonce: string): RunNote[] {
   const notes: RunNote[] = [];
   if (dispatched.stopped === 'budget')
     notes.push(
@@ -202,13 +204,7 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] 
         `The run's budget of ${budgetMs} ms ran out: ${dispatched.unsent} cases were not sent (raise \`budgetMs\`).`,
       ),
     );
-  if (dispatched.stopped === 'unresponsive')
-    notes.push(
-      note(
-        'unresponsive',
-        `The target stopped answering (only transport failures in a row): ${dispatched.unsent} cases were not sent.`,
-      ),
-    );
+  if (dispatched.stopped === 'unresponsive') notes.push(stoppedNote(dispatched, nonce));
   if (dispatched.throttled > 0)
     notes.push(
       note(
@@ -217,4 +213,45 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] 
       ),
     );
   return notes;
+}
+
+/** Most requests named by replay string in the note of a target that stopped answering. */
+const MAX_NAMED_CUT = 16;
+
+/**
+ * What a target that stopped answering mid-run leaves: how many cases it answered, what the last
+ * ones met, and the replay strings of the requests it had when it stopped, the suspects of a crash.
+ */
+function stoppedNote(dispatched: DispatchResult, nonce: string): RunNote {
+  const cut = dispatched.cut;
+  const runs = cut?.runs ?? [];
+  const failures = new Map<string, number>();
+  for (const run of runs) {
+    const failed = run.exchanges.find((exchange) => exchange.response.transportError !== undefined);
+    const kind = failed?.response.transportError ?? 'no answer';
+    failures.set(kind, (failures.get(kind) ?? 0) + 1);
+  }
+  const unjudged = runs.length - (cut?.judged ? 1 : 0);
+  const head = `The target stopped answering after ${cut?.after ?? 0} cases (${countsText(failures)} in a row): ${dispatched.unsent} cases were not sent and ${unjudged} not judged.`;
+  if (!cut?.judged)
+    return note(
+      'unresponsive',
+      `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`,
+    );
+  const suspects = runs
+    .filter(wasInFlight)
+    .slice(0, MAX_NAMED_CUT)
+    .map((run) =>
+      formatReplay({
+        probe: run.generated.probe.name,
+        index: run.generated.index,
+        path: [],
+        alwaysFresh: false,
+        nonce,
+      }),
+    );
+  return note(
+    'unresponsive',
+    `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.join(', ')}) may have brought it down, or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
+  );
 }

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, errorBody, loadContract, readNewPlant } from '../contract/index.js';
-import { createReferenceServer, type ReferenceServer } from '../reference/server.js';
+import { createReferenceHandler, createReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { BUILT_IN_SUITES } from '../../suites/index.js';
 import type { JudgeContext } from './check.js';
 import { TargetUnreachableError } from './errors.js';
@@ -238,6 +238,53 @@ describe('runConformance against a faulty target', () => {
       expect(report.noteDetails?.some((note) => note.code === 'preflight-refused')).toBe(false);
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe('a target that stops answering mid-run', () => {
+  it('is one finding on a request it had when it stopped, never one on a connection it refused', async () => {
+    // A correct target whose process dies while it handles its 60th request: every connection is
+    // cut and no new one is accepted, as when an uncaught exception ends a Node server.
+    const reference = createReferenceHandler(contract, { tokens: [TOKEN] });
+    let handled = 0;
+    const sockets = new Set<Socket>();
+    const server: Server = createServer((req, res) => {
+      if (++handled < 60) return reference(req, res);
+      server.close();
+      for (const socket of sockets) socket.destroy();
+    });
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const report = await runConformance({
+        ...QUICK,
+        runs: 100,
+        seed: 3,
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: TOKEN,
+      });
+      expect(report.verdict).toBe('not-conformant');
+      expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.id)).toEqual([
+        'no-server-error',
+      ]);
+      expect(report.findings).toHaveLength(1);
+      const transportError = report.findings?.[0]?.counterexample.response.transportError;
+      expect(transportError).toBeDefined();
+      expect(transportError).not.toBe('connection-refused');
+      const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
+      expect(stopped?.message).toMatch(
+        /^The target stopped answering after \d+ cases \(.*connection-refused ×\d+.* in a row\)/,
+      );
+      expect(stopped?.options).toEqual(['replay']);
+      expect(report.summary.unsent).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
     }
   });
 });
