@@ -256,6 +256,39 @@ describe('response checks', () => {
     expect(judged('{"id":7}')[0]).toBe('the 200 body is not a valid Plant (required at "name")');
   });
 
+  it("response-schema: a success answer without the document's required Location header, or with one its schema refuses, fails", async () => {
+    const created: JudgeContext = {
+      ...context,
+      contract: await loadContract(
+        fileURLToPath(new URL('../src/fixtures/documents/reduced/created-location-3.0.yaml', import.meta.url)),
+      ),
+    };
+    const answered = (headers: Record<string, string>) =>
+      responseSchema.judge(
+        exchange(VALID, 201, '{"id":"7","name":"Fern"}', {
+          headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+        }),
+        created,
+        [],
+      );
+    expect(answered({ location: '/api/plants/7' })?.outcome).toBe('pass');
+    expect(answered({})?.defect).toBe('the 201 answer has no Location header, which the document requires');
+    expect(answered({})?.reason).toBe(
+      "The 201 answer has no Location header; the document's 201 response requires it.",
+    );
+    expect(answered({ location: 'http://[plants' })?.defect).toBe("the 201 answer's Location header breaks its schema");
+    // Optional: judged only when present.
+    expect(answered({ location: '/api/plants/7', 'x-rate-limit-remaining': '3' })?.outcome).toBe('pass');
+    expect(answered({ location: '/api/plants/7', 'x-rate-limit-remaining': '-3' })?.outcome).toBe('fail');
+    // The body's defect comes first: one finding per answer.
+    const broken = responseSchema.judge(
+      exchange(VALID, 201, '{"name":"Fern"}', { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      created,
+      [],
+    );
+    expect(broken?.defect).toBe('the 201 body is not a valid Plant (required at "id")');
+  });
+
   it('response-schema: 401 and 403 bodies are not judged when the document gives them none', () => {
     const auth: Intent = { kind: 'auth', what: 'no token' };
     expect(outcome(responseSchema, exchange(auth, 401, 'Unauthorized'))).toBeUndefined();

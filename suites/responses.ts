@@ -11,7 +11,9 @@ import {
   PASS,
   responseJson,
   saysJson,
+  type Exchange,
   type PlannedRequest,
+  type Verdict,
 } from '../src/runner/suite-kit.js';
 import {
   carriesError,
@@ -61,7 +63,7 @@ export const responseSchema = defineCheck({
         defect: notJsonDefect(status, type, saysJson(type)),
       });
     const violations = documented.check(body.value);
-    if (violations.length === 0) return PASS;
+    if (violations.length === 0) return success ? headersVerdict(contract, exchange.response) : PASS;
     // Nulls written for properties not sent (Go, Jackson, pydantic without exclude_none) are one root
     // cause whatever the property: named by the first other violation, else as that.
     const sent = success ? sentObject(exchange.plan) : undefined;
@@ -94,6 +96,30 @@ export const responseSchema = defineCheck({
     );
   },
 });
+
+/**
+ * The success answer's headers as the document declares them: each required one present (a 201's
+ * `Location`), each present one valid under its schema.
+ */
+function headersVerdict(contract: Contract, response: Exchange['response']): Verdict {
+  const { status } = response;
+  for (const header of contract.successHeaders) {
+    const value = response.headers[header.name.toLowerCase()];
+    if (value === undefined) {
+      if (!header.required) continue;
+      return fail(
+        `The ${status} answer has no ${header.name} header; the document's ${contract.success.documented} response requires it.`,
+        { defect: `the ${status} answer has no ${header.name} header, which the document requires` },
+      );
+    }
+    const problem = header.problem(value);
+    if (problem === undefined) continue;
+    return fail(`The ${status} answer's ${header.name} header ("${value}") ${problem}, as its schema says.`, {
+      defect: `the ${status} answer's ${header.name} header breaks its schema`,
+    });
+  }
+  return PASS;
+}
 
 /**
  * The echoed property a violation of the Plant is in, when the answer holds another value there than the

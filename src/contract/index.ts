@@ -29,6 +29,7 @@ export {
 } from './schemas.js';
 export { type ContractAuth } from './security.js';
 export { isSuccessStatus, type SuccessStatus } from './success-status.js';
+export type { ResponseHeader } from './response-headers.js';
 export { carriesError, isRefusalStatus, type RefusalStatus } from './refusal-status.js';
 export { type DocumentedAnswer, type DocumentedAnswers, type UncheckedAnswer } from './documented-answers.js';
 export {

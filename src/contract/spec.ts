@@ -28,6 +28,7 @@ import {
 } from './schemas.js';
 import { operationAuth, serverBasePath, undeclaredSchemes, type ContractAuth } from './security.js';
 import { refusalStatusOf, type RefusalStatus } from './refusal-status.js';
+import { responseHeaders, type ResponseHeader } from './response-headers.js';
 import { successStatusOf, type SuccessStatus } from './success-status.js';
 
 export { ContractError, type DocumentProblem } from './contract-error.js';
@@ -65,6 +66,8 @@ export interface Contract {
   readonly requestMediaTypes: readonly string[];
   /** The response the Plant schema comes from: `200`, else `201`, another 2xx or `2XX` (see `findBodies`). */
   readonly success: SuccessStatus;
+  /** The headers the success response declares (`Location` on a 201), with whether each is required. */
+  readonly successHeaders: readonly ResponseHeader[];
   /** The response the Error schema comes from: `400`, else `4XX`, else `default`, else `422`. */
   readonly errorStatus: string;
   /** The statuses that refuse a request as the document says, and the one the Error comes with. */
@@ -251,6 +254,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     mediaTypes: { newPlant: found.newPlant.mediaType, plant: found.plant.mediaType, error: found.error.mediaType },
     requestMediaTypes: declaredRequestTypes(operation.found),
     success: successStatusOf(found.plant.status),
+    successHeaders: responseHeaders(operation.found, found.plant.status),
     errorStatus: found.error.status,
     refusal,
     answers: compileAnswers(refusal, keys, {

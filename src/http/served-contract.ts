@@ -14,6 +14,7 @@ import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-requ
 import { objectView } from '../contract/object-view.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { fillValues } from './schema-fill.js';
+import { createSuccessHeaders, type SuccessHeaders } from './success-headers.js';
 import { JSON_CONTENT_TYPE, STATUS_CODES } from './server-kit.js';
 
 /**
@@ -37,6 +38,8 @@ export interface ServedContract {
    * optional one stays absent.
    */
   readonly plantBody: (accepted: AcceptedNewPlant) => string;
+  /** The headers the document requires on the success answer (a 201's `Location`), or `undefined`. */
+  readonly successHeaders: SuccessHeaders;
   /**
    * The body of a refusal with this code and message: an Error filled out to satisfy the document's Error
    * schema, or, for a 4xx the document gives a body of its own (a 401 schema), a body valid under that.
@@ -73,6 +76,7 @@ export function serveContract(contract: Contract, samples: ValidSamples): Served
       plantContentType: answerContentType(contract.mediaTypes.plant),
       errorContentType: answerContentType(contract.mediaTypes.error),
       plantBody: createPlantProjection(contract, samples),
+      successHeaders: createSuccessHeaders(contract),
       errorBody: withDocumentedAnswers(contract, samples, createErrorWriter(contract, samples)),
       errorContentTypeFor: (status) => {
         const answer = contract.answers.forStatus(status);

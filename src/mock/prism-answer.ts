@@ -32,8 +32,10 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
   const status = response.statusCode;
   if (status === 400) return forcedError();
   if (isSuccessStatus(context.served.contract.success, status) && context.preferences.exampleKey === undefined) {
-    if (!context.dynamic) return { status, body: context.served.plantBody(context.accepted) };
-    return { status, body: validGeneratedPlant(response.body, context) };
+    const body = context.dynamic
+      ? validGeneratedPlant(response.body, context)
+      : context.served.plantBody(context.accepted);
+    return withSuccessHeaders({ status, body }, context);
   }
   // Without an example of the document's, Prism's body is a placeholder ({"title":"string",
   // "status":-2147483648}): a refusal of the asked status, written to its schema, says what it is.
@@ -130,7 +132,13 @@ function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
   const body = context.dynamic
     ? stringifyExactJson(context.generatedPlant())
     : context.served.plantBody(context.accepted);
-  return { status: code ?? success.status, body };
+  return withSuccessHeaders({ status: code ?? success.status, body }, context);
+}
+
+/** A success answer with the headers the document requires on it (a 201's `Location`). */
+function withSuccessHeaders(answer: { status: number; body: string }, context: AnswerContext): Outcome {
+  const headers = context.served.successHeaders(context.accepted);
+  return headers === undefined ? answer : { ...answer, headers };
 }
 
 /** The documented refusal of this status, asked for with `Prefer: code=`: an Error saying why. */

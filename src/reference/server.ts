@@ -95,6 +95,10 @@ function storeAndEcho(served: ServedContract, store: PlantStore): Answer {
       const failure = problem('duplicateId', `A plant with id ${id} already exists: choose another id.`);
       return { failure: conflict ? { ...failure, status: 409 } : failure };
     }
-    return { status: served.contract.success.status, body: served.plantBody(accepted) };
+    const headers = served.successHeaders(accepted);
+    const body = served.plantBody(accepted);
+    return headers === undefined
+      ? { status: served.contract.success.status, body }
+      : { status: served.contract.success.status, body, headers };
   };
 }
