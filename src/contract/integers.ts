@@ -62,14 +62,6 @@ export function integerProblem(text: string, format: IntegerFormat): string | un
   return undefined;
 }
 
-/** Why a JSON number text is not a whole number (`1.5`, `9007199254740993.5`), or `undefined` when it is one. */
-export function wholeNumberProblem(text: string): string | undefined {
-  if (/^-?\d+$/.test(text)) return undefined;
-  const parts = decompose(text);
-  if (!parts) return `must be a JSON number, got ${preview(text)}`;
-  return parts.digits !== '' && parts.exponent < 0 ? `must be a whole number, got ${preview(text)}` : undefined;
-}
-
 /** Long numbers are shown by their ends, so a message stays one readable line. */
 export function preview(text: string, max = 60): string {
   if (text.length <= max) return text;

@@ -1,7 +1,7 @@
 import type { ErrorObject, KeywordDefinition } from 'ajv';
 import { isLosslessNumber } from 'lossless-json';
 import { numberText } from '../exact-json.js';
-import { INT32, INT64, integerProblem, wholeNumberProblem, type IntegerFormat } from '../integers.js';
+import { INT32, INT64, integerProblem, type IntegerFormat } from '../integers.js';
 import { compareDecimal, decimalText, isMultiple, parseDecimal, toDecimal, type Decimal } from './decimal.js';
 
 /**
@@ -17,8 +17,7 @@ const DATA = new Set(['enum', 'const', 'default', 'example', 'examples']);
 /** The integer formats judged exactly. */
 export const EXACT_FORMATS: Readonly<Record<string, IntegerFormat>> = { int32: INT32, int64: INT64 };
 
-/** `type: 'integer'` stands for a schema of integers without an int32/int64 format. */
-type Limits = Partial<Record<(typeof NUMERIC)[number] | 'format' | 'type', string>>;
+type Limits = Partial<Record<(typeof NUMERIC)[number] | 'format', string>>;
 
 /** A copy of a schema whose numeric bounds move into the exact keyword, and whose int32/int64 formats join them. */
 export function withExactNumbers(schema: unknown): unknown {
@@ -32,14 +31,8 @@ export function withExactNumbers(schema: unknown): unknown {
     else define(copy, key, DATA.has(key) ? value : withExactNumbers(value));
   }
   if (typeof copy.format === 'string' && Object.hasOwn(EXACT_FORMATS, copy.format)) limits.format = copy.format;
-  else if (integralType(copy.type)) limits.type = 'integer';
   if (Object.keys(limits).length > 0) copy[EXACT_NUMBER_KEYWORD] = limits;
   return copy;
-}
-
-/** Whether a schema's `type` admits integers but no other numbers. */
-function integralType(types: unknown): boolean {
-  return types === 'integer' || (Array.isArray(types) && types.includes('integer') && !types.includes('number'));
 }
 
 /** defineProperty: a property named `__proto__` stays a property. */
@@ -74,7 +67,7 @@ function boundsOf(limits: Limits): readonly Bound[] {
   let bounds = boundsByLimits.get(limits);
   if (bounds === undefined) {
     bounds = Object.entries(limits)
-      .filter(([keyword]) => keyword !== 'format' && keyword !== 'type')
+      .filter(([keyword]) => keyword !== 'format')
       .map(([keyword, text]) => ({ keyword, text, limit: parseDecimal(text) as Decimal }));
     boundsByLimits.set(limits, bounds);
   }
@@ -89,30 +82,17 @@ function integerBreach(text: string, format: string, parentSchema: unknown): Par
   if (SURELY_IN_RANGE[format]?.test(text) === true) return undefined;
   const problem = integerProblem(text, EXACT_FORMATS[format] ?? INT64);
   if (problem === undefined) return undefined;
-  const integral = integralType((parentSchema as { type?: unknown } | undefined)?.type);
+  const types = (parentSchema as { type?: unknown } | undefined)?.type;
+  const integral =
+    types === 'integer' || (Array.isArray(types) && types.includes('integer') && !types.includes('number'));
   const broken = integral && problem.includes('whole number') ? 'type' : 'format';
   return { keyword: EXACT_NUMBER_KEYWORD, message: problem, params: { keyword: broken, integer: true, format } };
 }
 
-/**
- * `type: integer` judged on the text where the double hides a fraction (`9007199254740993.5` reads as
- * 9007199254740994): ajv's own `type` check refuses every other fraction, with its own message.
- */
-function fractionBreach(text: string, data: number): Partial<ErrorObject> | undefined {
-  if (!Number.isInteger(data)) return undefined;
-  const problem = wholeNumberProblem(text);
-  return problem === undefined
-    ? undefined
-    : { keyword: EXACT_NUMBER_KEYWORD, message: problem, params: { keyword: 'type', integer: true } };
-}
-
 /** The first limit a number text breaks, as an ajv error, or `undefined`. */
-function breach(text: string, data: number, limits: Limits, parentSchema: unknown): Partial<ErrorObject> | undefined {
+function breach(text: string, limits: Limits, parentSchema: unknown): Partial<ErrorObject> | undefined {
   if (limits.format !== undefined) {
     const error = integerBreach(text, limits.format, parentSchema);
-    if (error !== undefined) return error;
-  } else if (limits.type !== undefined) {
-    const error = fractionBreach(text, data);
     if (error !== undefined) return error;
   }
   const bounds = boundsOf(limits);
@@ -162,7 +142,7 @@ export function exactNumberKeyword(): KeywordDefinition {
         parent !== null && typeof parent === 'object' && context
           ? (numberText(parent, context.parentDataProperty) ?? String(data))
           : String(data);
-      const error = breach(text, data, limits, parentSchema);
+      const error = breach(text, limits, parentSchema);
       if (error === undefined) return true;
       (exactNumber as { errors?: Partial<ErrorObject>[] }).errors = [error];
       return false;
