@@ -499,6 +499,18 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
   });
 
+  it('negative-rejection: a body meant to be invalid that the document accepts after all is not judged', () => {
+    const base = exchange({ kind: 'invalid-body', what: '"id" set to 2^53+N.5' }, 200, '{"name":"Fern"}');
+    const sent = (body: string): Exchange => ({
+      ...base,
+      plan: { ...base.plan, body },
+      request: { ...base.request, body },
+    });
+    expect(negativeRejection.judge(sent('{"id":7,"name":"Fern"}'), context, [])).toBeUndefined();
+    expect(outcome(negativeRejection, sent('{"id":7.5,"name":"Fern"}'))).toBe('fail');
+    expect(outcome(negativeRejection, sent('{"id":7,"name":"Fern",}'))).toBe('fail');
+  });
+
   it('an invalid body accepted and echoed as an invalid Plant is one defect for negative-rejection and response-schema', () => {
     const tooLong: Intent = { kind: 'invalid-body', what: '"name" holds "xxxx": name longer than maxLength 3' };
     const answered = exchange(tooLong, 200, '{}');

@@ -18,6 +18,7 @@ import {
 } from '../src/runner/suite-kit.js';
 import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
 import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect } from '../src/runner/defects.js';
+import { isValidNewPlant } from '../src/runner/generate/new-plant.js';
 import { sentObject } from './acceptance.js';
 
 /**
@@ -86,6 +87,9 @@ export const negativeRejection = defineCheck({
       }
       return PASS;
     }
+    // A mutation meant to break one keyword can leave a body the document accepts (a top-level integer set to
+    // 2^53+N.5, which a double reads as whole, on a draft that holds what the rest of the schema needs).
+    if (isSuccess(status) && plan.body !== null && isValidNewPlant(context.contract, plan.body)) return undefined;
     if (isSuccess(status))
       return fail(
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
