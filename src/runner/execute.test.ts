@@ -122,7 +122,7 @@ describe('dispatch', () => {
     expect(done).toEqual(cases.map((_, i) => i));
   });
 
-  it('judges only the first case the target had when it stopped answering, and says which were cut', async () => {
+  it('judges none of the cases of the run of failures with which the target stopped answering', async () => {
     // From case 5 on the target is gone: the case it had is reset, every later connection refused.
     const client = scriptedClient((index) =>
       index < 5 ? 200 : index === 5 ? 'connection-reset' : 'connection-refused',
@@ -135,26 +135,45 @@ describe('dispatch', () => {
       onCaseDone: (run) => done.push(run.order),
     });
     expect(result.stopped).toBe('unresponsive');
-    expect(done).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(done).toEqual([0, 1, 2, 3, 4]);
     expect(result.cut?.after).toBe(5);
-    expect(result.cut?.judged?.order).toBe(5);
     expect(result.cut?.runs.map((run) => run.order)).toEqual(Array.from({ length: 11 }, (_, i) => 5 + i));
-    expect(result.sent + result.unsent + (result.cut?.runs.length ?? 0) - 1).toBe(100);
+    expect(result.sent + result.unsent + (result.cut?.runs.length ?? 0)).toBe(100);
   });
 
-  it('judges none of the cases when the target refused connections with none in flight', async () => {
-    const client = scriptedClient((index) => (index < 5 ? 200 : 'connection-refused'));
-    const cases = Array.from({ length: 100 }, (_, i) => fakeCase(i, false));
-    const done: number[] = [];
-    const result = await dispatch(cases, cases.length, client, {
-      concurrency: 1,
-      deadline: Number.POSITIVE_INFINITY,
-      onCaseDone: (run) => done.push(run.order),
-    });
-    expect(done).toEqual([0, 1, 2, 3, 4]);
-    expect(result.cut?.judged).toBeUndefined();
-    expect(result.cut?.runs).toHaveLength(9);
-    expect(result).toMatchObject({ sent: 5, unsent: 86, stopped: 'unresponsive' });
+  it('judges a failure that an answer ends only when that answer was asked for after it', async () => {
+    // Case 0 is reset after case 1 was sent; case 1's answer, written before, proves nothing.
+    let resolveFirst: (exchange: Exchange) => void = () => undefined;
+    const answer = (plan: PlannedRequest, status: number, transportError?: string): Exchange =>
+      ({
+        plan,
+        request: {},
+        response: { status, headers: {}, body: null, durationMs: 0, ...(transportError ? { transportError } : {}) },
+      }) as unknown as Exchange;
+    let sent = 0;
+    const client: TargetClient = {
+      send: (plan) => {
+        const index = sent++;
+        if (index === 0) return new Promise((resolve) => (resolveFirst = resolve));
+        if (index === 1) {
+          setImmediate(() => resolveFirst(answer(plan, 0, 'connection-reset')));
+          return new Promise((resolve) => setTimeout(() => resolve(answer(plan, 200)), 5));
+        }
+        return new Promise((resolve) => setTimeout(() => resolve(answer(plan, 200)), 20));
+      },
+      redact: (text) => text,
+      close: () => Promise.resolve(),
+    };
+    const order: number[] = [];
+    await dispatch(
+      Array.from({ length: 4 }, (_, i) => fakeCase(i, false)),
+      4,
+      client,
+      { concurrency: 2, deadline: Number.POSITIVE_INFINITY, onCaseDone: (run) => order.push(run.order) },
+    );
+    // Case 0 waits past case 1's answer (5 ms), for case 2's (sent after its failure, 20 ms later).
+    expect(order.indexOf(0)).toBeGreaterThan(order.indexOf(1));
+    expect(order.sort()).toEqual([0, 1, 2, 3]);
   });
 
   it('leaves a quarter of the slots to cases that do not pause, and all of them below four', () => {

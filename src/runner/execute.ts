@@ -1,7 +1,6 @@
 import type { GeneratedCase } from './cases.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { isThrottled } from './judge.js';
-import { UNREACHABLE } from './http/transport-errors.js';
 import type { PlannedRequest } from './probe.js';
 
 /** A case and the exchanges it produced (one per planned request). */
@@ -24,8 +23,8 @@ export interface DispatchResult {
   readonly stopped?: StopReason;
   /**
    * When the target stopped answering: the sent cases of the last unbroken run of transport failures,
-   * in the order they ended, not judged (they show that the target went away, not what it does with a
-   * request). See {@link TargetStopped}.
+   * in the order they ended, not judged here (they show that the target went away, not what it does with
+   * a request): see `settleOutage`.
    */
   readonly cut?: TargetStopped;
 }
@@ -36,11 +35,6 @@ export interface TargetStopped {
   readonly after: number;
   /** Each case's run, in the order they ended. */
   readonly runs: readonly CaseRun[];
-  /**
-   * The first of them that was cut while the target had it (reset, closed, timed out, not refused), judged
-   * as any case is: it, or another case in flight with it, may have brought the target down.
-   */
-  readonly judged?: CaseRun;
 }
 
 export interface DispatchOptions {
@@ -50,17 +44,6 @@ export interface DispatchOptions {
   onCaseDone?(run: CaseRun, done: number): void;
   /** Checked before each case: true ends dispatch (the run is being abandoned). */
   shouldStop?(): boolean;
-}
-
-function targetStopped(after: number, runs: CaseRun[]): TargetStopped {
-  const judged = runs.find(wasInFlight);
-  return { after, runs, ...(judged ? { judged } : {}) };
-}
-
-/** Whether a case's failure came while the target had its request (not a connection it refused). */
-export function wasInFlight(run: CaseRun): boolean {
-  const failed = run.exchanges.find((exchange) => exchange.response.transportError !== undefined);
-  return failed?.response.transportError !== undefined && !UNREACHABLE.has(failed.response.transportError);
 }
 
 /** Sends a case's requests one after another (a repeat must follow its original). */
@@ -84,7 +67,7 @@ function pauses(generated: GeneratedCase): boolean {
   return generated.plans.some((plan) => plan.splitBody === true);
 }
 
-/** Most cases held while transport failures follow one another (answers cut after their status never end a run of them). */
+/** Most cases with a transport failure held at once, waiting for an answer sent after them (the oldest go first). */
 const MAX_HELD = 256;
 /** Most paused cases set aside at once (each holds a plant and its body). */
 const MAX_SET_ASIDE = 4096;
@@ -170,11 +153,13 @@ export async function dispatch(
   let done = 0;
   let failuresInARow = 0;
   let stopped: StopReason | undefined;
-  // Cases ending in a transport failure wait until an answer breaks the run of failures: should the
-  // target have stopped answering, they are evidence of that, not of what it does with each request.
-  const held: CaseRun[] = [];
-  const release = (): void => {
-    for (const run of held.splice(0)) options.onCaseDone?.(run, ++done);
+  // Cases with a transport failure wait for an answer to a request sent after their failure: should
+  // the target have stopped answering, they are evidence of that, not of what it does with each request.
+  // (An answer to a request sent before proves nothing: the target may have written it and then died.)
+  let clock = 0;
+  const held: { run: CaseRun; endedAt: number }[] = [];
+  const release = (before: number): void => {
+    while (held.length > 0 && (held[0]?.endedAt ?? 0) < before) options.onCaseDone?.(held.shift()!.run, ++done);
   };
   const worker = async (): Promise<void> => {
     while (stopped === undefined && options.shouldStop?.() !== true) {
@@ -188,6 +173,7 @@ export async function dispatch(
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
+      const startedAt = ++clock;
       const exchanges = await sendSequence(client, next.generated.plans);
       queue.done(next);
       for (const exchange of exchanges) {
@@ -197,14 +183,19 @@ export async function dispatch(
         if (isThrottled(exchange.response)) throttled++;
       }
       if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
-      held.push({ generated: next.generated, exchanges, order: next.order });
-      if (failuresInARow === 0 || held.length > MAX_HELD) release();
+      const run = { generated: next.generated, exchanges, order: next.order };
+      if (exchanges.some((exchange) => exchange.response.transportError !== undefined)) {
+        held.push({ run, endedAt: ++clock });
+        if (held.length > MAX_HELD) release(held[0]!.endedAt + 1);
+        continue;
+      }
+      release(startedAt);
+      options.onCaseDone?.(run, ++done);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const cut = stopped === 'unresponsive' ? targetStopped(done, held.splice(0)) : undefined;
-  release();
-  if (cut?.judged) options.onCaseDone?.(cut.judged, ++done);
-  const unsent = Math.max(0, planned - done - (cut?.runs.length ?? 0) + (cut?.judged ? 1 : 0));
+  const cut = stopped === 'unresponsive' ? { after: done, runs: held.splice(0).map(({ run }) => run) } : undefined;
+  release(Number.POSITIVE_INFINITY);
+  const unsent = Math.max(0, planned - done - (cut?.runs.length ?? 0));
   return { sent: done, throttled, unsent, ...(stopped ? { stopped } : {}), ...(cut ? { cut } : {}) };
 }

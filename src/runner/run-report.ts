@@ -1,7 +1,7 @@
-import { wasInFlight, type DispatchResult } from './execute.js';
+import type { CaseRun, DispatchResult } from './execute.js';
+import { MAX_SUSPECTS, wasInFlight, type Outage } from './outage.js';
 import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
-import { countsText } from './evidence.js';
 import type { UncheckedAnswer } from '../contract/index.js';
 import type { ReplaySpec } from './replay.js';
 import type { CheckResult, CouldNotJudge, Report, Rerun, RunNote, RunVerdict } from './report.js';
@@ -69,6 +69,7 @@ export function runNotes(
   traits: TargetTraits,
   settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit' | 'contract'>,
   embedded: boolean,
+  outage?: Outage,
 ): RunNote[] {
   return [
     ...untestedNotes(settings.contract.otherOperations),
@@ -78,7 +79,8 @@ export function runNotes(
     ...targetNotes(traits),
     note('nonce', `Fresh ids of this run come from nonce ${settings.fresh.nonce} (recorded in every replay string).`),
     ...repeatNotes(traits, embedded, settings.contract.success.documented, settings.contract.refusal.status),
-    ...dispatchNotes(dispatched, settings.budgetMs, settings.fresh.nonce),
+    ...dispatchNotes(dispatched, settings.budgetMs),
+    ...(outage ? [outageNote(outage, dispatched.unsent, settings.fresh.nonce)] : []),
   ];
 }
 
@@ -195,7 +197,7 @@ function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, d
   return notes;
 }
 
-function dispatchNotes(dispatched: DispatchResult, budgetMs: number, nonce: string): RunNote[] {
+function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] {
   const notes: RunNote[] = [];
   if (dispatched.stopped === 'budget')
     notes.push(
@@ -204,7 +206,6 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number, nonce: stri
         `The run's budget of ${budgetMs} ms ran out: ${dispatched.unsent} cases were not sent (raise \`budgetMs\`).`,
       ),
     );
-  if (dispatched.stopped === 'unresponsive') notes.push(stoppedNote(dispatched, nonce));
   if (dispatched.throttled > 0)
     notes.push(
       note(
@@ -215,43 +216,48 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number, nonce: stri
   return notes;
 }
 
-/** Most requests named by replay string in the note of a target that stopped answering. */
-const MAX_NAMED_CUT = 16;
-
 /**
- * What a target that stopped answering mid-run leaves: how many cases it answered, what the last
- * ones met, and the replay strings of the requests it had when it stopped, the suspects of a crash.
+ * What a target that stopped answering mid-run leaves: after how many cases, what the last requests
+ * met, and what waiting for it and sending its requests again alone found (see `settleOutage`).
  */
-function stoppedNote(dispatched: DispatchResult, nonce: string): RunNote {
-  const cut = dispatched.cut;
-  const runs = cut?.runs ?? [];
+function outageNote({ cut, cause, judged }: Outage, unsent: number, nonce: string): RunNote {
   const failures = new Map<string, number>();
-  for (const run of runs) {
-    const failed = run.exchanges.find((exchange) => exchange.response.transportError !== undefined);
-    const kind = failed?.response.transportError ?? 'no answer';
+  for (const run of cut.runs) {
+    const kind = transportErrorOf(run);
     failures.set(kind, (failures.get(kind) ?? 0) + 1);
   }
-  const unjudged = runs.length - (cut?.judged ? 1 : 0);
-  const head = `The target stopped answering after ${cut?.after ?? 0} cases (${countsText(failures)} in a row): ${dispatched.unsent} cases were not sent and ${unjudged} not judged.`;
-  if (!cut?.judged)
+  const replayOf = (run: CaseRun): string =>
+    formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
+  const stopped = `The target stopped answering after ${cut.after} cases (${[...failures].map(([kind, count]) => `${kind} ×${count}`).join(', ')} in a row)`;
+  const counts = `${unsent} cases were not sent and ${cut.runs.length - (judged ? 1 : 0)} not judged`;
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  if (cause.kind === 'caused')
+    return note(
+      'unresponsive',
+      `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run)}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}: run again once it is up.`,
+    );
+  if (cause.kind === 'restarted')
+    return note(
+      'unresponsive',
+      `${stopped} and answered again after ${seconds(cause.afterMs)}; ${cause.suspects === 0 ? 'it had no request of the run in flight when it stopped' : `none of the ${cause.suspects} requests it had then stops it again when sent alone`}: the outage came from outside (a restart, a deploy) or from requests together, and nothing of it is judged. ${counts}: run again.`,
+    );
+  const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
+  if (!judged)
     return note(
       'unresponsive',
       `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`,
     );
-  const suspects = runs
-    .filter(wasInFlight)
-    .slice(0, MAX_NAMED_CUT)
-    .map((run) =>
-      formatReplay({
-        probe: run.generated.probe.name,
-        index: run.generated.index,
-        path: [],
-        alwaysFresh: false,
-        nonce,
-      }),
-    );
+  const suspects = cut.runs.filter(wasInFlight).slice(0, MAX_SUSPECTS).map(replayOf);
   return note(
     'unresponsive',
     `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.join(', ')}) may have brought it down, or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
+  );
+}
+
+/** The transport failure a case met (its first). */
+function transportErrorOf(run: CaseRun): string {
+  return (
+    run.exchanges.find((exchange) => exchange.response.transportError !== undefined)?.response.transportError ??
+    'no answer'
   );
 }

@@ -242,30 +242,58 @@ describe('runConformance against a faulty target', () => {
   });
 });
 
-describe('a target that stops answering mid-run', () => {
-  it('is one finding on a request it had when it stopped, never one on a connection it refused', async () => {
-    // A correct target whose process dies while it handles its 60th request: every connection is
-    // cut and no new one is accepted, as when an uncaught exception ends a Node server.
-    const reference = createReferenceHandler(contract, { tokens: [TOKEN] });
-    let handled = 0;
-    const sockets = new Set<Socket>();
-    const server: Server = createServer((req, res) => {
-      if (++handled < 60) return reference(req, res);
-      server.close();
+/**
+ * A correct target whose process dies while it handles a request `crashes` picks: every connection is
+ * cut and none accepted, as when an uncaught exception ends a Node server; `restartMs` later (if given)
+ * it listens again on the same port, as under a supervisor, with what it stored lost.
+ */
+async function startMortalTarget(
+  crashes: (req: IncomingMessage) => boolean,
+  restartMs?: number,
+): Promise<{ url: string; close(): void }> {
+  const reference = createReferenceHandler(contract, { tokens: [TOKEN] });
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let closed = false;
+  let port = 0;
+  const listen = async (): Promise<void> => {
+    const current = createServer((req, res) => {
+      if (!crashes(req)) return reference(req, res);
+      if (!current.listening) return;
+      current.close();
       for (const socket of sockets) socket.destroy();
+      if (restartMs !== undefined) setTimeout(() => void (closed || listen()), restartMs);
     });
-    server.on('connection', (socket: Socket) => {
+    current.on('connection', (socket: Socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const { port } = server.address() as AddressInfo;
+    server = current;
+    await new Promise<void>((done) => current.listen(port, '127.0.0.1', done));
+    port = (current.address() as AddressInfo).port;
+  };
+  await listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      closed = true;
+      for (const socket of sockets) socket.destroy();
+      server?.close();
+    },
+  };
+}
+
+describe('a target that stops answering mid-run', () => {
+  it('is one finding on a request it had when it stopped, never one on a connection it refused', async () => {
+    let handled = 0;
+    const target = await startMortalTarget(() => ++handled >= 60);
     try {
       const report = await runConformance({
         ...QUICK,
         runs: 100,
         seed: 3,
-        baseUrl: `http://127.0.0.1:${port}`,
+        timeoutMs: 1_000,
+        baseUrl: target.url,
         token: TOKEN,
       });
       expect(report.verdict).toBe('not-conformant');
@@ -278,13 +306,65 @@ describe('a target that stops answering mid-run', () => {
       expect(transportError).not.toBe('connection-refused');
       const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
       expect(stopped?.message).toMatch(
-        /^The target stopped answering after \d+ cases \(.*connection-refused ×\d+.* in a row\)/,
+        /^The target stopped answering after \d+ cases \(.*connection-refused ×\d+.* in a row\) and did not answer again within [\d.]+ s:/,
       );
       expect(stopped?.options).toEqual(['replay']);
       expect(report.summary.unsent).toBeGreaterThan(0);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      server.close();
+      target.close();
+    }
+  });
+
+  it('names the request that stops it again once it is back, with a reproduction that has it', async () => {
+    // Crashes on a body sent without Content-Type (a handler that reads the type's parameters).
+    const target = await startMortalTarget(
+      (req) => req.method === 'POST' && req.headers['content-type'] === undefined,
+      300,
+    );
+    try {
+      const report = await runConformance({
+        ...QUICK,
+        runs: 100,
+        seed: 3,
+        timeoutMs: 1_000,
+        baseUrl: target.url,
+        token: TOKEN,
+      });
+      expect(report.verdict, report.notes.join('\n')).toBe('not-conformant');
+      expect(report.findings).toHaveLength(1);
+      const counterexample = report.findings?.[0]?.counterexample;
+      expect(counterexample?.request.headers['content-type']).toBeUndefined();
+      expect(counterexample?.curl).not.toContain('Content-Type: application/json');
+      const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
+      expect(stopped?.message).toMatch(
+        /and answered again after [\d.]+ s; sent again alone, the request \S+ stopped it again/,
+      );
+    } finally {
+      target.close();
+    }
+  });
+
+  it('judges nothing of an outage that sending each request again alone does not repeat', async () => {
+    let handled = 0;
+    const target = await startMortalTarget(() => ++handled === 60, 300);
+    try {
+      const report = await runConformance({
+        ...QUICK,
+        runs: 100,
+        seed: 3,
+        timeoutMs: 1_000,
+        baseUrl: target.url,
+        token: TOKEN,
+      });
+      expect(
+        report.findings?.map((finding) => finding.title),
+        report.notes.join('\n'),
+      ).toEqual([]);
+      expect(report.verdict).toBe('incomplete');
+      const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
+      expect(stopped?.message).toMatch(/and answered again after [\d.]+ s; .*: the outage came from outside/);
+    } finally {
+      target.close();
     }
   });
 });

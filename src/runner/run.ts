@@ -18,6 +18,7 @@ import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence } from './evidence.js';
 import { findingsOf } from './findings.js';
+import { settleOutage, type Outage } from './outage.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
 import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
@@ -109,7 +110,7 @@ async function testTarget(
     planned,
     onProgress,
   });
-  const { checks, findings, couldNotJudge } = conclude(settings, target, sent.evidence, settled, traits);
+  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
   for (const check of checks) onProgress?.({ kind: 'check', check });
   const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent);
@@ -120,7 +121,7 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary,
     checks,
-    ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded)),
+    ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded, sent.outage)),
     verdict: runVerdict(checks, summary, couldNotJudge),
     ...(couldNotJudge === undefined ? {} : { couldNotJudge }),
     findings,
@@ -134,13 +135,15 @@ async function testTarget(
 function conclude(
   settings: RunSettings,
   target: Target,
-  evidence: RunEvidence,
+  { evidence, outage }: Pick<SentCases, 'evidence' | 'outage'>,
   settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
   traits: TargetTraits,
 ): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
-  // A replay sends one case: too little to say the URL is not a Plant Store.
+  // A replay sends one case: too little to say the URL is not a Plant Store. Nor is a target that went
+  // away before answering a case, when it answered again once back.
+  const answeredAgain = outage !== undefined && outage.cause.kind !== 'gone' && evidence.answered === 0;
   const unjudgeable =
-    settings.replay === undefined
+    settings.replay === undefined && !answeredAgain
       ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath, traits.redirect)
       : undefined;
   const findings = findingsOf(settled.map(({ result }) => result));
@@ -168,6 +171,8 @@ interface SentCases {
   readonly evidence: RunEvidence;
   readonly tallies: ReadonlyMap<CheckDefinition, CheckTally>;
   readonly failedCases: number;
+  /** Set when the target stopped answering mid-run. */
+  readonly outage?: Outage;
 }
 
 /** Sends the cases concurrently and judges each as it finishes; only the tallies are kept. */
@@ -212,8 +217,21 @@ async function sendAndJudge(
   });
   ready.catch(() => (preflightFailed = true));
   const [dispatched] = await Promise.all([dispatching, ready]);
-  return { dispatched, evidence, tallies, failedCases };
+  if (!dispatched.cut) return { dispatched, evidence, tallies, failedCases };
+  const outage = await settleOutage(client, dispatched.cut, {
+    waitMs: Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs),
+    deadline: settings.deadline,
+  });
+  if (outage.judged && judgeContext) {
+    evidence.add(outage.judged);
+    judge(outage.judged, judgeContext);
+  }
+  const sent = dispatched.sent + (outage.judged ? 1 : 0);
+  return { dispatched: { ...dispatched, sent }, evidence, tallies, failedCases, outage };
 }
+
+/** Longest wait for a target that stopped answering mid-run to answer again (a supervisor restarting it). */
+const MAX_OUTAGE_WAIT_MS = 10_000;
 
 /** Every check's result in report order: skipped ones as decided, the others shrunk and settled. */
 async function settleChecks(

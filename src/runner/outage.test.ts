@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { GeneratedCase } from './cases.js';
+import type { CaseRun } from './execute.js';
+import type { Exchange, TargetClient } from './http/client.js';
+import { settleOutage, wasInFlight } from './outage.js';
+import type { PlannedRequest } from './probe.js';
+
+type Outcome = number | string;
+
+function cutRun(order: number, failure: string): CaseRun {
+  const plan = { method: 'POST', path: '/plants', body: `{"n":${order}}` } as unknown as PlannedRequest;
+  const generated = { index: order, plans: [plan] } as unknown as GeneratedCase;
+  const response = { status: 0, headers: {}, body: null, durationMs: 0, transportError: failure };
+  return { generated, order, exchanges: [{ plan, request: {}, response } as unknown as Exchange] };
+}
+
+/** A client whose liveness requests (GET) and case requests (by body) answer as `outcome` says. */
+function client(outcome: (plan: PlannedRequest) => Outcome): { client: TargetClient; sent: string[] } {
+  const sent: string[] = [];
+  return {
+    sent,
+    client: {
+      send: (plan) => {
+        sent.push(plan.method === 'GET' ? 'GET' : (plan.body ?? ''));
+        const result = outcome(plan);
+        const response =
+          typeof result === 'number'
+            ? { status: result, headers: {}, body: null, durationMs: 0 }
+            : { status: 0, headers: {}, body: null, durationMs: 0, transportError: result };
+        return Promise.resolve({ plan, request: {}, response } as unknown as Exchange);
+      },
+      redact: (text) => text,
+      close: () => Promise.resolve(),
+    },
+  };
+}
+
+const cut = {
+  after: 40,
+  runs: [
+    cutRun(1, 'connection-refused'),
+    cutRun(2, 'connection-reset'),
+    cutRun(3, 'timeout'),
+    cutRun(4, 'connection-refused'),
+  ],
+};
+
+describe('settleOutage', () => {
+  it('counts a refused connection as no request in flight, a reset or timeout as one', () => {
+    expect(cut.runs.map(wasInFlight)).toEqual([false, true, true, false]);
+  });
+
+  it('judges the first request the target had when it does not come back within the wait', async () => {
+    const { client: gone } = client(() => 'connection-refused');
+    const outage = await settleOutage(gone, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    expect(outage.cause.kind).toBe('gone');
+    expect(outage.judged?.order).toBe(2);
+  });
+
+  it('judges nothing when the target comes back and no request it had stops it again', async () => {
+    const { client: restarted, sent } = client((plan) => (plan.method === 'GET' ? 404 : 200));
+    const outage = await settleOutage(restarted, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    expect(outage).toEqual({ cut, cause: { kind: 'restarted', afterMs: expect.any(Number) as number, suspects: 2 } });
+    // Only the requests it had are sent again, each alone, in the order they ended.
+    expect(sent).toEqual(['GET', '{"n":2}', '{"n":3}']);
+  });
+
+  it('judges the request that stops the target again, as sent the second time', async () => {
+    let down = false;
+    const { client: crashing } = client((plan) => {
+      if (plan.method === 'GET') return down ? 'connection-refused' : 404;
+      if (plan.body === '{"n":3}') down = true;
+      return down ? 'connection-reset' : 200;
+    });
+    const outage = await settleOutage(crashing, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: true });
+    expect(outage.judged?.order).toBe(3);
+    expect(outage.judged?.exchanges[0]?.response.transportError).toBe('connection-reset');
+    expect(outage.judged).not.toBe(cut.runs[2]);
+  });
+
+  it('judges a request cut again while the target stays up, and says it stayed up', async () => {
+    const { client: resetting } = client((plan) =>
+      plan.method === 'GET' ? 404 : plan.body === '{"n":2}' ? 'connection-reset' : 200,
+    );
+    const outage = await settleOutage(resetting, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
+    expect(outage.judged?.order).toBe(2);
+  });
+});

@@ -1,0 +1,87 @@
+import { sendSequence, type CaseRun, type TargetStopped } from './execute.js';
+import type { TargetClient } from './http/client.js';
+import { UNREACHABLE } from './http/transport-errors.js';
+import { PLANTS_PATH, type PlannedRequest } from './probe.js';
+
+/** Most requests the target had when it stopped that are sent again, one at a time, to find the cause. */
+export const MAX_SUSPECTS = 16;
+/** How often a target that stopped answering is asked whether it answers again. */
+const POLL_MS = 250;
+
+/**
+ * What the runner learnt about a target that stopped answering mid-run: `gone` (it did not answer
+ * again within the wait), `restarted` (it answered again, and none of the requests it had then fails
+ * again alone), or `caused` (it answered again, and `run`'s request, sent again alone, was cut again:
+ * `stoppedAgain` when the target then did not answer at once, as when the request crashes it).
+ */
+export type OutageCause =
+  | { readonly kind: 'gone'; readonly waitedMs: number }
+  | { readonly kind: 'restarted'; readonly afterMs: number; readonly suspects: number }
+  | { readonly kind: 'caused'; readonly afterMs: number; readonly run: CaseRun; readonly stoppedAgain: boolean };
+
+export interface Outage {
+  readonly cut: TargetStopped;
+  readonly cause: OutageCause;
+  /**
+   * The case judged for the outage: the request found to stop the target (its second sending), else,
+   * when the target did not come back, the first it had when it stopped; none when it came back or had none.
+   */
+  readonly judged?: CaseRun;
+}
+
+/** Whether a case's failure came while the target had its request (not a connection it refused). */
+export function wasInFlight(run: CaseRun): boolean {
+  const failed = run.exchanges.find((exchange) => exchange.response.transportError !== undefined);
+  return failed?.response.transportError !== undefined && !UNREACHABLE.has(failed.response.transportError);
+}
+
+/**
+ * Waits up to `waitMs` for a target that stopped answering to answer again; if it does, sends each
+ * request it had when it stopped again, alone and in order, until one stops it again: that one is
+ * the cause, with an exact reproduction. The waiting never goes past `deadline`.
+ */
+export async function settleOutage(
+  client: TargetClient,
+  cut: TargetStopped,
+  options: { readonly waitMs: number; readonly deadline: number },
+): Promise<Outage> {
+  const started = Date.now();
+  const suspects = cut.runs.filter(wasInFlight).slice(0, MAX_SUSPECTS);
+  const waitMs = Math.max(0, Math.min(options.waitMs, options.deadline - started));
+  if (!(await answersWithin(client, waitMs))) {
+    const first = suspects[0];
+    return { cut, cause: { kind: 'gone', waitedMs: Date.now() - started }, ...(first ? { judged: first } : {}) };
+  }
+  const afterMs = Date.now() - started;
+  for (const suspect of suspects) {
+    if (Date.now() > options.deadline) break;
+    const exchanges = await sendSequence(client, suspect.generated.plans);
+    const again: CaseRun = { ...suspect, exchanges };
+    if (!wasInFlight(again)) continue;
+    // At once: a supervisor may restart a crashed target within a second.
+    const stoppedAgain = !(await answersWithin(client, 0));
+    return { cut, cause: { kind: 'caused', afterMs, run: again, stoppedAgain }, judged: again };
+  }
+  return { cut, cause: { kind: 'restarted', afterMs, suspects: suspects.length } };
+}
+
+/** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
+const LIVENESS: PlannedRequest = {
+  method: 'GET',
+  path: PLANTS_PATH,
+  auth: { kind: 'none' },
+  contentType: undefined,
+  body: null,
+  intent: { kind: 'unpredictable', what: 'a request asking whether the target answers again' },
+};
+
+/** Whether the target gives an HTTP answer (any status) within `ms`, asked every {@link POLL_MS}. */
+async function answersWithin(client: TargetClient, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const { response } = await client.send(LIVENESS);
+    if (response.status !== 0) return true;
+    if (Date.now() + POLL_MS > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
