@@ -234,7 +234,7 @@ function outageNote({ cut, cause, judged }: Outage, unsent: number, nonce: strin
   if (cause.kind === 'caused')
     return note(
       'unresponsive',
-      `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run)}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}: run again once it is up.`,
+      `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run)}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}: a run after the fix sends them.`,
     );
   if (cause.kind === 'restarted')
     return note(
