@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runConformance } from '../src/index.js';
 import type { Report } from '../src/runner/report.js';
 import { median, startProcess, timeProcess, type BenchProcess } from './processes.js';
@@ -70,17 +70,66 @@ async function timeTestCommand(
 
 type Timing = { wallMs: number; cpuMs: number };
 
-/** Medians of a default run and of a bare start on one Node, and their ratios. */
-function verdictFigures(node: NodeRuntime, bare: readonly Timing[], test: readonly (Timing & { cases: number })[]) {
-  const bareNode = { wallMs: median(bare.map((t) => t.wallMs)), cpuMs: median(bare.map((t) => t.cpuMs)) };
-  const plantstoreTest = {
-    wallMs: median(test.map((t) => t.wallMs)),
-    cpuMs: median(test.map((t) => t.cpuMs)),
-    cases: median(test.map((t) => t.cases)),
-  };
+/** Medians of a default run, of loading its modules alone and of a bare start on one Node, and their ratios. */
+function verdictFigures(
+  node: NodeRuntime,
+  bare: readonly Timing[],
+  test: readonly (Timing & { cases: number })[],
+  load: readonly Timing[],
+) {
+  const medians = (timings: readonly Timing[]): Timing => ({
+    wallMs: median(timings.map((t) => t.wallMs)),
+    cpuMs: median(timings.map((t) => t.cpuMs)),
+  });
+  const bareNode = medians(bare);
+  const plantstoreTest = { ...medians(test), cases: median(test.map((t) => t.cases)) };
   const wallRatio = ratio(plantstoreTest.wallMs, bareNode.wallMs);
   const cpuRatio = ratio(plantstoreTest.cpuMs, Math.max(1, bareNode.cpuMs));
-  return { node: node.version, bareNode, plantstoreTest, wallRatio, cpuRatio };
+  const loadOnly = medians(load);
+  const modulesOnly = {
+    ...loadOnly,
+    wallRatio: ratio(loadOnly.wallMs, bareNode.wallMs),
+    cpuRatio: ratio(loadOnly.cpuMs, Math.max(1, bareNode.cpuMs)),
+  };
+  return { node: node.version, bareNode, plantstoreTest, wallRatio, cpuRatio, modulesOnly };
+}
+
+/**
+ * The ES modules a default `plantstore test` of the bin imports (its chunks and the build's prebuilt
+ * validators, not the bin's own file), as a module hook sees them in one run on `node`.
+ */
+function defaultRunModules(node: string): string[] {
+  const out = mkdtempSync(join(tmpdir(), 'plantstore-modules-'));
+  try {
+    const hooks = join(out, 'hooks.mjs');
+    writeFileSync(
+      hooks,
+      `export async function load(url, context, next) {
+        if (url.startsWith('file:')) process.stderr.write('plantstore-bench-module ' + url + '\\n');
+        return next(url, context);
+      }`,
+    );
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`;
+    const args = ['--import', `data:text/javascript,${encodeURIComponent(register)}`, CLI, 'test', '--out', out];
+    const { stderr, status } = spawnSync(node, args, { cwd: out, encoding: 'utf8' });
+    if (status !== 0) throw new Error(`plantstore test exited with ${status}: ${stderr.slice(-500)}`);
+    const bin = pathToFileURL(CLI).href;
+    const urls = [...stderr.matchAll(/^plantstore-bench-module (\S+)$/gm)].map((match) => match[1] ?? '');
+    return [...new Set(urls)].filter((url) => url !== bin && url.includes('/dist/'));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A process that imports `modules` (with Node's compile cache on, as the bin turns it on) and runs
+ * nothing: the floor of a default run's start, whatever its cases cost.
+ */
+function timeModuleLoad(node: string, modules: readonly string[]): Promise<Timing> {
+  const script = `import module from 'node:module';
+    module.enableCompileCache?.();
+    await Promise.all(${JSON.stringify(modules)}.map((url) => import(url)));`;
+  return timeProcess(node, ['--input-type=module', '-e', script]);
 }
 
 /**
@@ -92,13 +141,18 @@ function verdictFigures(node: NodeRuntime, bare: readonly Timing[], test: readon
 async function benchTimeToVerdict(repeats: number, nodes: readonly NodeRuntime[]): Promise<Record<string, unknown>> {
   const bare = nodes.map((): Timing[] => []);
   const test = nodes.map((): (Timing & { cases: number })[] => []);
+  const load = nodes.map((): Timing[] => []);
+  const modules = nodes.map((node) => defaultRunModules(node.path));
   for (let round = 0; round < repeats; round++) {
     for (const [index, node] of nodes.entries()) {
       bare[index]?.push(await timeProcess(node.path, ['-e', '0']));
       test[index]?.push(await timeTestCommand([], {}, node.path));
+      load[index]?.push(await timeModuleLoad(node.path, modules[index] ?? []));
     }
   }
-  const [running, ...others] = nodes.map((node, index) => verdictFigures(node, bare[index] ?? [], test[index] ?? []));
+  const [running, ...others] = nodes.map((node, index) =>
+    verdictFigures(node, bare[index] ?? [], test[index] ?? [], load[index] ?? []),
+  );
   if (!running) throw new Error('no Node to measure');
   const all = [running, ...others];
   const mark: GoalMark = {
@@ -106,7 +160,7 @@ async function benchTimeToVerdict(repeats: number, nodes: readonly NodeRuntime[]
     figure: all
       .map(
         (f) =>
-          `Node ${f.node}: ${f.plantstoreTest.wallMs} ms wall (${f.wallRatio}x), ${f.plantstoreTest.cpuMs} ms CPU (${f.cpuRatio}x) vs ${f.bareNode.wallMs} ms / ${f.bareNode.cpuMs} ms`,
+          `Node ${f.node}: ${f.plantstoreTest.wallMs} ms wall (${f.wallRatio}x), ${f.plantstoreTest.cpuMs} ms CPU (${f.cpuRatio}x) vs ${f.bareNode.wallMs} ms / ${f.bareNode.cpuMs} ms (loading its modules alone: ${f.modulesOnly.cpuMs} ms CPU, ${f.modulesOnly.cpuRatio}x)`,
       )
       .join('; '),
     pass: all.every((f) => f.wallRatio <= 4 && f.cpuRatio <= 4),
@@ -188,7 +242,9 @@ async function benchSlowTarget(runs: number, repeats: number): Promise<Record<st
  * Where a default run's time goes, in one fresh process as the CLI runs it (built-in suites, every
  * reporter, the embedded reference), from `performance.now()` marks: Node's own start, loading the modules, loading
  * and compiling the contract, from there to the first case (reference start, preflight's first
- * request, arbitraries and boundaries), the cases, shrinking, settling the checks, writing reports.
+ * request, arbitraries and boundaries), the cases, shrinking, settling the checks, writing reports;
+ * then the whole run again, twice, in the same process: the second repeat's wall and CPU time are what
+ * a default run costs with the JIT warm and nothing left to load.
  */
 function phaseScript(out: string): string {
   const module = (path: string): string => JSON.stringify(new URL(path, import.meta.url).href);
@@ -211,7 +267,22 @@ function phaseScript(out: string): string {
       if (event.kind === 'check') marks.checked ??= mark();
     } });
     marks.reported = mark();
-    process.stdout.write(JSON.stringify({ marks, cases: report.summary.cases }));`;
+    // The same run twice more in this process: the second of them is a default run with the JIT warm.
+    const cpu = () => { const used = process.cpuUsage(); return (used.user + used.system) / 1000; };
+    let warm;
+    for (let again = 0; again < 2; again++) {
+      const warmReporters = [createReporters(REPORTER_NAMES, { outDir: ${JSON.stringify(out)}, stdout: sink, stderr: sink })];
+      const [startedAt, cpuAt] = [mark(), cpu()];
+      await runConformance({ suites: BUILT_IN_SUITES, reporters: warmReporters });
+      warm = { ms: mark() - startedAt, cpuMs: cpu() - cpuAt };
+    }
+    process.stdout.write(JSON.stringify({ marks, warm, cases: report.summary.cases }));`;
+}
+
+/** A whole default run (cases, checks, reports) in a process that has already run it twice. */
+interface WarmRun {
+  readonly ms: number;
+  readonly cpuMs: number;
 }
 
 async function benchPhases(repeats: number, node: string): Promise<Record<string, number>> {
@@ -220,7 +291,7 @@ async function benchPhases(repeats: number, node: string): Promise<Record<string
     const out = mkdtempSync(join(tmpdir(), 'plantstore-phases-'));
     try {
       const { stdout } = await runNode(node, ['--input-type=module', '-e', phaseScript(out)]);
-      const { marks: m } = JSON.parse(stdout) as { marks: Record<string, number> };
+      const { marks: m, warm } = JSON.parse(stdout) as { marks: Record<string, number>; warm: WarmRun };
       const at = (name: string): number => m[name] ?? Number.NaN;
       const lastCase = at('lastCase');
       runs.push({
@@ -232,6 +303,8 @@ async function benchPhases(repeats: number, node: string): Promise<Record<string
         shrinkMs: (m.lastShrink ?? lastCase) - lastCase,
         settleChecksMs: at('checked') - (m.lastShrink ?? lastCase),
         reportsMs: at('reported') - at('checked'),
+        warmRunMs: warm.ms,
+        warmRunCpuMs: warm.cpuMs,
       });
     } finally {
       rmSync(out, { recursive: true, force: true });
