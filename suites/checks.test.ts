@@ -575,6 +575,18 @@ describe('robustness', () => {
     expect(outcome(noServerError, exchange(VALID, 400, '{}'))).toBe('pass');
   });
 
+  it("no-server-error: a gateway's 502 or 504 is one defect whatever was asked, another 5xx one per kind of request", () => {
+    const defect = (intent: Intent, status: number) => {
+      const ex = exchange(intent, status, '<html>Bad Gateway</html>');
+      const verdict = noServerError.judge(ex, context, [ex]);
+      return verdict?.outcome === 'fail' ? verdict.defect : undefined;
+    };
+    const invalid: Intent = { kind: 'invalid-body', what: 'tag set to null' };
+    for (const status of [502, 504]) expect(defect(VALID, status)).toBe(defect(invalid, status));
+    expect(defect(VALID, 502)).not.toBe(defect(VALID, 504));
+    expect(defect(VALID, 500)).not.toBe(defect(invalid, 500));
+  });
+
   it('repeated-id: 200 and 400 pass after a stored original; anything else fails', () => {
     const first = exchange(VALID, 200, '{"name":"Fern"}');
     const again = (status: number) => exchange({ kind: 'repeat' }, status, '');

@@ -37,8 +37,12 @@ export const noServerError = defineCheck({
     }
     if (isThrottled(response)) return undefined;
     if (isServerError(response.status)) {
+      // 502 and 504 are a gateway's answers when the service behind it failed: one cause whatever was asked.
+      const gateway = response.status === 502 || response.status === 504;
       return fail(`The target answered ${response.status}, a server error.`, {
-        defect: `status ${response.status} for ${requestKind(plan, true)}`,
+        defect: gateway
+          ? `status ${response.status} (a gateway's: the service behind it failed or timed out)`
+          : `status ${response.status} for ${requestKind(plan, true)}`,
       });
     }
     return PASS;
