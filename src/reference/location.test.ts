@@ -25,6 +25,10 @@ describe('a 201 whose document requires a Location header', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe('/api/plants/12');
     expect((await create('{"id": "a b/1", "name": "Ivy"}')).headers.get('location')).toBe('/api/plants/a%20b%2F1');
+    // A lone surrogate is a valid JSON string; encodeURIComponent throws on it (answered 400 "could not process").
+    const lone = await create('{"id": "x\\ud800", "name": "Ivy"}');
+    expect(lone.status).toBe(201);
+    expect(lone.headers.get('location')).toBe('/api/plants/x%EF%BF%BD');
   });
 
   it('is not written on a refusal, nor an optional header on a success', async () => {
