@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
 import { requiredParameterValues, type Contract } from '../contract/index.js';
+import { mediaTypeEssence } from '../contract/media-types.js';
 import type { AuthHeader } from './generate/auth-probe.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 
@@ -122,9 +123,28 @@ export function defineProbe<V>(probe: Probe<V>): Probe<V> {
 function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): PlannedRequest[] {
   return plans.map((plan, index) =>
     plan.intent.kind === 'invalid-parameter'
-      ? plan
+      ? withDocumentMediaType(plan, context.contract)
       : withDocumentParameters(plan, context.contract, `${context.salt}:${index}`),
   );
+}
+
+/**
+ * `plan` in the document's own JSON media type where the document does not take `application/json`
+ * (`application/vnd.plants+json`): a JSON body is labelled with it, in the same spelling (parameters
+ * and letter case kept), and Accept names the Plant's and the Error's types. A server taking only its
+ * vendor type (Spring's `consumes`/`produces`) refuses `application/json` with 415 or 406.
+ */
+export function withDocumentMediaType(plan: PlannedRequest, contract: Contract): PlannedRequest {
+  const { contentType } = plan;
+  if (contract.requestMediaTypes.includes('application/json') || plan.intent.kind === 'media-type') return plan;
+  const documented = mediaTypeEssence(contract.mediaTypes.newPlant);
+  if (contentType === undefined || mediaTypeEssence(contentType) !== 'application/json') return plan;
+  const spelled = contentType.replace(/application\/json/i, (written) =>
+    written === 'application/json' ? documented : documented.toUpperCase(),
+  );
+  const answers = [...new Set([contract.mediaTypes.plant, contract.mediaTypes.error].map(mediaTypeEssence))];
+  const accept = answers.filter((type) => !type.includes('*')).join(', ');
+  return { ...plan, contentType: spelled, headers: { ...(accept === '' ? {} : { accept }), ...plan.headers } };
 }
 
 /**
@@ -132,7 +152,8 @@ function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): 
  * for the same `salt`); `plan` itself when the document requires none. For requests sent outside a
  * probe, such as the preflight's.
  */
-export function withDocumentParameters(plan: PlannedRequest, contract: Contract, salt: string): PlannedRequest {
+export function withDocumentParameters(given: PlannedRequest, contract: Contract, salt: string): PlannedRequest {
+  const plan = withDocumentMediaType(given, contract);
   const values = requiredParameterValues(contract, salt);
   if (values === undefined) return plan;
   const path = values.query === '' ? plan.path : `${plan.path}${plan.path.includes('?') ? '&' : '?'}${values.query}`;
