@@ -334,6 +334,17 @@ describe('the variants name what they break', () => {
     const schema = compiled.get('string enum') as CompiledSchema;
     expect(schema.invalid.map((variant) => variant.label)).toContain('the body not one of enum ["cactus","fern"]');
   });
+
+  test('an enum value in other letter case is an invalid variant of its own, so every run sends one', () => {
+    const schema = compiled.get('string enum') as CompiledSchema;
+    const enums = schema.invalid.filter((variant) => variant.keyword === 'enum');
+    const values = enums.map((variant) => new Set(fc.sample(variant.arbitrary, { numRuns: 60, seed: 3 })));
+    const recased = values.filter((drawn) =>
+      [...drawn].every((value) => typeof value === 'string' && /^(?:CACTUS|Cactus|FERN|Fern)$/.test(value)),
+    );
+    expect(recased).toHaveLength(1);
+    expect([...(recased[0] ?? [])].sort()).toEqual(['CACTUS', 'Cactus', 'FERN', 'Fern']);
+  });
 });
 
 describe('keywords whose value is not what JSON Schema asks', () => {

@@ -170,20 +170,30 @@ function enumCandidates(site: Site): Candidate[] {
   const candidates = listed.map((value) =>
     at(site, keyword, true, `${keyword} value ${jsonKey(value)}`, fc.constant(value)),
   );
-  const misses = listed.flatMap(nearMisses).filter((miss) => !keys.has(jsonKey(miss)));
-  if (misses.length > 0) {
-    const rule = keyword === 'const' ? `not the const ${shown}` : `not one of enum ${shown}`;
-    candidates.push(at(site, keyword, false, rule, fc.constantFrom(...misses)));
-  }
+  const unlisted = (miss: ExactJson): boolean => !keys.has(jsonKey(miss));
+  const rule = keyword === 'const' ? `not the const ${shown}` : `not one of enum ${shown}`;
+  // A listed value in other letter case is a case of its own, sent every run: servers matching enums
+  // case-insensitively (Jackson's ACCEPT_CASE_INSENSITIVE_ENUMS, `.lower() in`, EqualFold) are common.
+  const recased = listed.flatMap(otherCase).filter(unlisted);
+  if (recased.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...recased)));
+  const misses = listed.flatMap(nearMisses).filter(unlisted);
+  if (misses.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...misses)));
   return candidates;
 }
 
-/** Values one typo away from a listed value: `cactus` → `cactuss`, `Cactus`, `cactu`; 3 → 4. */
+/** A listed string in other letter case: `cactus` → `CACTUS`, `Cactus`; none for a string without letters. */
+function otherCase(value: ExactJson): ExactJson[] {
+  if (typeof value !== 'string') return [];
+  const capitalised = value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
+  const swapped = value.toUpperCase() === value ? value.toLowerCase() : value.toUpperCase();
+  return [...new Set([swapped, capitalised])].filter((other) => other !== value);
+}
+
+/** Values one typo away from a listed value: `cactus` → `cactuss`, `cactu`, ` cactus`; 3 → 4. */
 function nearMisses(value: ExactJson): ExactJson[] {
   if (typeof value === 'string') {
     const last = [...value].at(-1) ?? 'x';
-    const swapped = value.toUpperCase() === value ? value.toLowerCase() : value.toUpperCase();
-    return [value + last, swapped, [...value].slice(0, -1).join(''), ` ${value}`];
+    return [value + last, [...value].slice(0, -1).join(''), ` ${value}`];
   }
   if (typeof value === 'bigint') return [value + 1n, value - 1n];
   if (typeof value === 'boolean') return [!value];
