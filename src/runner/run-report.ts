@@ -176,7 +176,7 @@ function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, d
     notes.push(
       note(
         'repeats-held',
-        `The target answers a repeated id with ${refusal} and holds plants from an earlier run (it refused the canary plant, id ${CANARY_ID}, as a repeat): a ${refusal} on a fixed id (e.g. 2^63-1) that run may have stored is a warning, not a failure.`,
+        `The target answers a repeated id with ${refusal} and holds plants from an earlier run (it refused the canary plant, id ${traits.canaryId ?? CANARY_ID}, as a repeat): a ${refusal} on a fixed id (e.g. 2^63-1) that run may have stored is a warning, not a failure.`,
       ),
     );
   // The embedded reference is new on every run: nothing to say about earlier runs.
@@ -184,7 +184,7 @@ function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, d
     notes.push(
       note(
         'repeats-fresh',
-        `The target answers a repeated id with ${refusal} and holds nothing from an earlier run (it accepted the canary plant, id ${CANARY_ID}): every fixed id (e.g. 2^63-1) must be accepted. Later runs against it will find the canary and excuse a ${refusal} on a fixed id.`,
+        `The target answers a repeated id with ${refusal} and holds nothing from an earlier run (it accepted the canary plant, id ${traits.canaryId ?? CANARY_ID}): every fixed id (e.g. 2^63-1) must be accepted. Later runs against it will find the canary and excuse a ${refusal} on a fixed id.`,
       ),
     );
   if (rejectsRepeats === false)

@@ -95,6 +95,8 @@ export interface TargetTraits {
    * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
    */
   readonly holdsEarlierRun?: boolean;
+  /** The canary's id as sent: {@link CANARY_ID}, or one inside the document's range when that excludes it. */
+  readonly canaryId?: bigint;
   /**
    * The target's `error` value for a repeat differs from its answers to a missing and to a
    * string id: a 400 carrying the repeat value then means "I already hold this id".
@@ -178,6 +180,7 @@ export async function probeTarget(
       rejectsRepeats: true,
       repeatStatus: second.response.status,
       holdsEarlierRun,
+      canaryId: canaryId(found.slot),
       ...(distinctShape ? { repeatMessageShape: shape } : {}),
       ...(code === undefined
         ? {}

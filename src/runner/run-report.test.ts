@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../contract/index.js';
+import { createFreshIds } from './generate/fresh-ids.js';
+import { runNotes } from './run-report.js';
+import { CANARY_ID } from './target.js';
+
+const contract = await loadContract();
+const settings = { fresh: createFreshIds('0011223344556677'), budgetMs: 60_000, contract } as const;
+const dispatched = { sent: 10, throttled: 0, unsent: 0 };
+const messageOf = (notes: ReturnType<typeof runNotes>, code: string) =>
+  notes.find((note) => note.code === code)?.message;
+
+describe('the notes about repeats', () => {
+  it('name the canary id that was sent: one inside the document’s range when that excludes the usual one', () => {
+    const held = runNotes(dispatched, { rejectsRepeats: true, holdsEarlierRun: true, canaryId: 2n }, settings, false);
+    expect(messageOf(held, 'repeats-held')).toContain('it refused the canary plant, id 2, as a repeat');
+    const fresh = runNotes(dispatched, { rejectsRepeats: true, holdsEarlierRun: false, canaryId: 7n }, settings, false);
+    expect(messageOf(fresh, 'repeats-fresh')).toContain('it accepted the canary plant, id 7)');
+    const usual = runNotes(dispatched, { rejectsRepeats: true, holdsEarlierRun: false }, settings, false);
+    expect(messageOf(usual, 'repeats-fresh')).toContain(`id ${CANARY_ID})`);
+  });
+});
