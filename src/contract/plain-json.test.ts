@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonDepthError, nestingDepth, numberText, parseExactJson, parseLosslessJson } from './exact-json.js';
-import { NOT_PLAIN, parsePlainJson } from './plain-json.js';
+import { NOT_PLAIN, numberEnd, parsePlainJson } from './plain-json.js';
 
 /** Everything a caller can see of a parse: the values, their prototypes, every number's text, or the error. */
 function outcome(parse: (text: string) => unknown, text: string): unknown {
@@ -92,5 +92,27 @@ describe('parsePlainJson', () => {
     expect(plain).not.toBe(NOT_PLAIN);
     expect(remembered).toEqual(['id=9007199254740993', '0=1.0']);
     expect(parsePlainJson('{"id": 1, "id": 1}', remember)).toBe(NOT_PLAIN);
+  });
+
+  it('ends a number where the sticky number regex it replaces ends its match, or finds none where it finds none', () => {
+    const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    const regexEnd = (text: string, at: number): number => {
+      NUMBER.lastIndex = at;
+      const match = NUMBER.exec(text);
+      return match === null ? -1 : at + match[0].length;
+    };
+    const numberish = fc.oneof(
+      fc.array(fc.constantFrom(...'-+0123456789.eE x,]'), { maxLength: 14 }).map((codes) => codes.join('')),
+      fc.double().map(String),
+      fc.bigInt().map(String),
+      fc.constantFrom('-', '-0', '01', '1.', '1.e5', '1e', '1e+', '1E-7', '-0.0e-0', '1.5e', '2e+3x', '0x1'),
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 3 }), numberish, (before, text) => {
+        const whole = before + text;
+        expect(numberEnd(whole, before.length)).toBe(regexEnd(whole, before.length));
+      }),
+      { numRuns: 5_000, seed: 29 },
+    );
   });
 });

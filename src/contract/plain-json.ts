@@ -26,10 +26,37 @@ export function parsePlainJson(text: string, remember: Remember, maxDepth = Infi
   }
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-/** A run of string characters that need no attention: no quote, backslash or control character. */
-// eslint-disable-next-line no-control-regex -- control characters are what a JSON string may not hold raw
-const UNREMARKABLE = /[^"\\\u0000-\u001f]*/y;
+/**
+ * Where the JSON number starting at `at` ends, or -1 when none starts there: the longest match of
+ * `-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?` at `at`, read code by code (a sticky regex costs a
+ * match array and a substring per number). A fraction or exponent without its digits is not part of it.
+ */
+export function numberEnd(text: string, at: number): number {
+  let end = at;
+  if (text.charCodeAt(end) === 0x2d) end++;
+  const first = text.charCodeAt(end);
+  if (first === 0x30) end++;
+  else if (first >= 0x31 && first <= 0x39) end = digitsEnd(text, end + 1);
+  else return -1;
+  if (text.charCodeAt(end) === 0x2e && isDigit(text.charCodeAt(end + 1))) end = digitsEnd(text, end + 2);
+  const e = text.charCodeAt(end);
+  if (e === 0x65 || e === 0x45) {
+    const sign = text.charCodeAt(end + 1);
+    const digits = sign === 0x2b || sign === 0x2d ? end + 2 : end + 1;
+    if (isDigit(text.charCodeAt(digits))) end = digitsEnd(text, digits + 1);
+  }
+  return end;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function digitsEnd(text: string, at: number): number {
+  let end = at;
+  while (isDigit(text.charCodeAt(end))) end++;
+  return end;
+}
 
 class PlainParser {
   at = 0;
@@ -114,22 +141,23 @@ class PlainParser {
     const start = this.at;
     let at = start + 1;
     let escaped = false;
-    // Runs without a quote, backslash or control character are skipped in one regex step each; an
-    // escape's character is skipped unread (JSON.parse of the whole string judges it).
+    // Code by code: a quote ends the string, a backslash's next character is skipped unread (JSON.parse
+    // of the whole string judges the escape), a control character or the text's end is not plain JSON.
     for (;;) {
-      if (at >= text.length) throw NOT_PLAIN_ERROR;
-      UNREMARKABLE.lastIndex = at;
-      UNREMARKABLE.test(text);
-      at = UNREMARKABLE.lastIndex;
       const code = text.charCodeAt(at);
       if (code === 0x22) {
         this.at = at + 1;
         return escaped ? this.escapedString(start) : text.slice(start + 1, at);
       }
-      // A control character, or the end of the text.
-      if (code !== 0x5c) throw NOT_PLAIN_ERROR;
-      escaped = true;
-      at += 2;
+      if (code === 0x5c) {
+        escaped = true;
+        at += 2;
+      } else if (code >= 0x20) {
+        at++;
+      } else {
+        // A control character, or past the end (NaN).
+        throw NOT_PLAIN_ERROR;
+      }
     }
   }
 
@@ -148,11 +176,10 @@ class PlainParser {
   }
 
   private number(parent: object | undefined, key: string | number | undefined): number {
-    NUMBER.lastIndex = this.at;
-    const match = NUMBER.exec(this.text);
-    if (match === null) throw NOT_PLAIN_ERROR;
-    const text = match[0];
-    this.at += text.length;
+    const end = numberEnd(this.text, this.at);
+    if (end < 0) throw NOT_PLAIN_ERROR;
+    const text = this.text.slice(this.at, end);
+    this.at = end;
     if (parent !== undefined && key !== undefined) this.remember(parent, key, text);
     const value = Number(text);
     if (Number.isFinite(value)) return value;
