@@ -224,16 +224,21 @@ export const positiveAcceptance = defineCheck({
 /** The note of the precision-pairs probe's second request (src/runner/probes/precision-pairs.ts). */
 const SAME_DOUBLE = / differ by one but are the same double: /;
 
-/** Bodies handed in already parsed (see {@link handSentObject}), by the plan they were sent with. */
-const handedIn = new WeakMap<PlannedRequest, Readonly<Record<string, unknown>>>();
+/**
+ * The body handed in already parsed (see {@link handSentObject}) and the plan it was sent with: one,
+ * the plan being judged. A slot, not a `WeakMap` entry per plan: the proxy judges each exchange at once.
+ */
+let handedPlan: PlannedRequest | undefined;
+let handedSent: Readonly<Record<string, unknown>> | undefined;
 
 /**
  * Hands the echo check the body of `plan` as `parseExactJson` already read it (a JSON object), so
- * judging that plan does not parse it again: the proxy reads each request once, for its intent.
- * Kept while the plan lives, whatever order exchanges are judged in.
+ * judging that plan does not parse it again: the proxy reads each request once, for its intent. Kept
+ * until the next is handed in: hand it in right before the plan is judged.
  */
 export function handSentObject(plan: PlannedRequest, sent: Readonly<Record<string, unknown>>): void {
-  handedIn.set(plan, sent);
+  handedPlan = plan;
+  handedSent = sent;
 }
 
 /**
@@ -241,8 +246,7 @@ export function handSentObject(plan: PlannedRequest, sent: Readonly<Record<strin
  * by the proxy, read from the object it was written from, or parsed; `undefined` when not an object.
  */
 export function sentObject(plan: PlannedRequest): Readonly<Record<string, unknown>> | undefined {
-  const handed = handedIn.get(plan);
-  if (handed !== undefined) return handed;
+  if (plan === handedPlan) return handedSent;
   const { body } = plan;
   if (body === null) return undefined;
   try {
@@ -279,6 +283,9 @@ function echoProblem(
   // left out: Go's omitempty on a nil pointer, pydantic's exclude_none.
   if (!came && sent[field] === null && refusesNullAt(plantCheck, field, plant)) return undefined;
   if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
+  // The same string, boolean, null or object: firstDifference finds none. Numbers are compared by
+  // their digits (2^53 and 2^53+1 are one double), never by value.
+  if (sent[field] === plant[field] && typeof sent[field] !== 'number') return undefined;
   const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
   if (where === undefined) return undefined;
   const before = sent[field];
@@ -334,6 +341,9 @@ export const echo = defineCheck({
     const sent = sentObject(plan);
     if (sent === undefined) return undefined;
     const plant = body.value as Record<string, unknown>;
+    // The answer read as the very value sent (the proxy's, when the answer's bytes are the request's):
+    // every property is there as sent, so no comparison can find a difference.
+    if (plant === sent) return PASS;
     const echoedHere = echoedProperties(contract);
     for (const field of echoedHere.echoed) {
       const problem = echoProblem(field, sent, { plant, status }, echoedHere, contract.compiled.plant.check);

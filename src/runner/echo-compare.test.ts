@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract, parseExactJson, type JsonSchema } from '../contract/index.js';
 import { TEST_DOCUMENTS } from '../http/spec-following.case.js';
@@ -80,5 +81,35 @@ describe('Plant properties the server must fill', () => {
     const contract = await loadContract('src/fixtures/documents/reduced/plant-requires-optional-3.1.yaml');
     // Before, echo failed serve --spec itself: 'No "kind" was sent, but the 200 Plant has "kind": "plant".'
     expect([...echoedProperties(contract).defaulted].sort()).toEqual(['kind', 'size']);
+  });
+});
+
+describe('echo comparison of a value with itself', () => {
+  it('finds no difference between a parsed value and itself, nor between two parses of one text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom(undefined, { type: 'object' }, { type: 'array', items: {} }),
+        (value, schema) => {
+          const text = `{"v":${JSON.stringify(value) ?? 'null'}}`;
+          const once = parseExactJson(text) as object;
+          const again = parseExactJson(text) as object;
+          expect(firstDifference(located(once, 'v'), located(once, 'v'), '/v', schema)).toBeUndefined();
+          expect(firstDifference(located(once, 'v'), located(again, 'v'), '/v', schema)).toBeUndefined();
+        },
+      ),
+      { numRuns: 1000, seed: 19 },
+    );
+  });
+
+  it('finds no difference between equal strings, booleans or nulls: what the echo check skips comparing', () => {
+    for (const value of ['', 'Fern', '\ud800', true, false, null]) {
+      const text = `{"v":${JSON.stringify(value)}}`;
+      const sent = parseExactJson(text) as object;
+      const got = parseExactJson(text) as object;
+      expect(firstDifference(located(sent, 'v'), located(got, 'v'), '/v')).toBeUndefined();
+    }
+    // Numbers are not such values: one double, two different digit strings.
+    expect(difference('9007199254740993', '9007199254740992')).toBe('/v');
   });
 });

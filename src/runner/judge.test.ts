@@ -36,4 +36,22 @@ describe('content-type readings', () => {
     expect(isMediaType(undefined, 'application/json')).toBe(false);
     expect(saysJson(undefined)).toBe(false);
   });
+
+  it('answer for each value as worked out anew, in any sequence of values (the last two are kept beside the map)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(contentTypes, fc.constantFrom('a/b', 'a/json', 'A/JSON')), { maxLength: 12 }),
+        (types) => {
+          for (const type of types) {
+            expect(mediaTypeEssence(type)).toBe(contractEssence(type));
+            expect(saysJson(type)).toBe(!several(type) && isJsonEssence(contractEssence(type)));
+            expect(isMediaType(type, 'application/json')).toBe(
+              !several(type) && contractEssence(type) === 'application/json',
+            );
+          }
+        },
+      ),
+      { numRuns: 1000, seed: 7 },
+    );
+  });
 });

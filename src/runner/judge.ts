@@ -35,9 +35,27 @@ export type ParsedBody =
 
 const parsed = new WeakMap<RecordedResponse, ParsedBody>();
 
+/**
+ * Where an exchange may keep the parse of its own response ({@link ParseKeeping}): the proxy's do, so
+ * judging one takes no `WeakMap` entry. Other exchanges have theirs kept beside them, by response.
+ */
+export const PARSED_RESPONSE: unique symbol = Symbol('parsed response');
+
+/**
+ * An exchange that keeps its response's parse itself: `null` until {@link responseJson} parses it, or
+ * what its maker knows the parse to be (the proxy's, for an answer whose bytes are the request's).
+ */
+export interface ParseKeeping {
+  [PARSED_RESPONSE]: ParsedBody | null;
+}
+
 /** Parses the response body exactly (numbers keep their digits), once per response. */
 export function responseJson(exchange: Exchange): ParsedBody {
   const { response } = exchange;
+  const keeping = exchange as Exchange & Partial<ParseKeeping>;
+  const kept = keeping[PARSED_RESPONSE];
+  if (kept === null) return (keeping[PARSED_RESPONSE] = parseBody(response));
+  if (kept !== undefined) return kept;
   let result = parsed.get(response);
   if (!result) {
     result = parseBody(response);
@@ -103,7 +121,27 @@ interface ContentTypeReading {
 const readings = new Map<string, ContentTypeReading>();
 const READINGS_KEPT = 64;
 
+/**
+ * The last two values read and their readings, compared before the `Map`: an answer's Content-Type is a
+ * new string each time, which a `Map` must hash, and judging one asks about it and the document's type.
+ */
+let lastValue: string | undefined;
+let lastReading: ContentTypeReading | undefined;
+let otherValue: string | undefined;
+let otherReading: ContentTypeReading | undefined;
+
 function readingOf(contentType: string): ContentTypeReading {
+  if (contentType === lastValue && lastReading !== undefined) return lastReading;
+  if (contentType === otherValue && otherReading !== undefined) return otherReading;
+  const reading = mapReadingOf(contentType);
+  otherValue = lastValue;
+  otherReading = lastReading;
+  lastValue = contentType;
+  lastReading = reading;
+  return reading;
+}
+
+function mapReadingOf(contentType: string): ContentTypeReading {
   let reading = readings.get(contentType);
   if (reading === undefined) {
     const essence = essenceOf(contentType);
