@@ -17,8 +17,9 @@ export function judgeExchange(
   context: JudgeContext,
 ): ExchangeVerdict[] {
   const verdicts: ExchangeVerdict[] = [];
+  const caseExchanges = [exchange];
   for (const check of checks) {
-    const verdict = check.judge(exchange, context, [exchange]);
+    const verdict = check.judge(exchange, context, caseExchanges);
     if (verdict) verdicts.push({ check, verdict });
   }
   return verdicts;
