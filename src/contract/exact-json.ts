@@ -35,6 +35,14 @@ export function numberText(parent: object, key: string | number): string | undef
   return typeof value === 'number' && isShortInteger(value) ? String(value) : undefined;
 }
 
+/**
+ * The digits kept for a parsed number ({@link numberText} without its `String(value)` answer): `undefined`
+ * for a number written as `String` writes it (an integer of at most 15 digits) or not parsed at all.
+ */
+export function keptNumberText(parent: object, key: string | number): string | undefined {
+  return numberTexts.get(parent)?.get(key);
+}
+
 /** An integer that `String` writes with at most 15 digits and nothing else: exactly a double. */
 function isShortInteger(value: number): boolean {
   return Number.isInteger(value) && Math.abs(value) < 1e15 && !Object.is(value, -0);

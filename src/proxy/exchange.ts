@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Exchange } from '../runner/http/client.js';
+import { PARSED_RESPONSE, type ParseKeeping, type ParsedBody } from '../runner/judge.js';
 import type { PlannedRequest } from '../runner/probe.js';
 import type { RecordedRequest, RecordedResponse } from '../runner/report.js';
 import type { InferredIntent, ObservedRequest } from './intent.js';
@@ -40,7 +41,23 @@ export function observedExchange(
     body,
     intent: inferred.intent,
   };
-  return new ObservedExchange(plan, recordedResponse(response), url, request, inferred, parameters);
+  const exchange = new ObservedExchange(plan, recordedResponse(response), url, request, inferred, parameters);
+  if (inferred.sent !== undefined && answersWithRequestBytes(request, response))
+    exchange[PARSED_RESPONSE] = { ok: true, value: inferred.sent };
+  return exchange;
+}
+
+/**
+ * Whether the answer's body is the request's, byte for byte, and so reads as the same JSON: what a
+ * server echoing a compact body sends (serve does). The request was read from these bytes as UTF-8
+ * (its value is `inferred.sent`), and the answer's text is the same, except that reading the request
+ * drops a leading byte-order mark (TextDecoder) and the answer's text keeps it: such bodies are parsed.
+ */
+function answersWithRequestBytes(request: ObservedRequest, response: ObservedResponse): boolean {
+  const { body } = response;
+  if (body === null || response.truncated || body.length !== request.body.length) return false;
+  const byteOrderMark = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  return !byteOrderMark && body.equals(request.body);
 }
 
 /**
@@ -48,8 +65,10 @@ export function observedExchange(
  * plan and the response. A class, not an object literal with a getter, which V8 builds tens of times
  * slower; `request` is on the prototype, so copy it with {@link plainExchange} before walking its keys.
  */
-class ObservedExchange implements Exchange {
+class ObservedExchange implements Exchange, ParseKeeping {
   private recorded: RecordedRequest | undefined;
+  /** The answer's parse, kept here rather than in `responseJson`'s `WeakMap`. */
+  [PARSED_RESPONSE]: ParsedBody | null = null;
 
   constructor(
     readonly plan: PlannedRequest,
@@ -111,12 +130,31 @@ function recordedResponse(response: ObservedResponse): RecordedResponse {
 function headerRecord(raw: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = lowerCaseName(raw[i] ?? '');
+    const name = lowerCaseNameAt(i >> 1, raw[i] ?? '');
     const value = raw[i + 1] ?? '';
     const existing = headers[name];
     headers[name] = existing === undefined ? value : `${existing}, ${value}`;
   }
   return headers;
+}
+
+/** The names of the last answer's first headers, by position, and their lower-case forms. */
+const NAMES_AT: string[] = [];
+const LOWER_CASE_AT: string[] = [];
+const PLACES_KEPT = 32;
+
+/**
+ * `name.toLowerCase()` for the name at `place` in an answer's headers: an upstream sends the same names
+ * in the same order, and comparing a name with the last one there costs less than hashing it for a `Map`.
+ */
+function lowerCaseNameAt(place: number, name: string): string {
+  if (name === NAMES_AT[place]) return LOWER_CASE_AT[place] ?? name.toLowerCase();
+  const lower = lowerCaseName(name);
+  if (place < PLACES_KEPT) {
+    NAMES_AT[place] = name;
+    LOWER_CASE_AT[place] = lower;
+  }
+  return lower;
 }
 
 /** Header names seen lately, each with its lower-case form (an upstream sends the same few on every answer). */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { idKeyOf } from '../contract/id-key.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
-import { idMemory, idMemoryKey, IntegerSet, type IdKey } from './id-memory.js';
+import { idMemory, idMemoryKey, IntegerSet, isShortIntegerId, type IdKey } from './id-memory.js';
 
 /** The memory as a Set in insertion order, forgetting its first entry when full: what idMemory must answer. */
 function setMemory(limit: number): (id: string) => boolean {
@@ -113,5 +113,23 @@ describe('the key an accepted NewPlant is remembered by', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it("reads a number id without kept digits as String's text of it would, without writing that text (property)", () => {
+    const SHORT_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+    const number = fc.oneof(
+      fc.double(),
+      fc.integer(),
+      fc.integer({ min: -(2 ** 53), max: 2 ** 53 }).map((value) => value * 1024),
+      fc.constantFrom(-0, 0, 1e15, 1e15 - 1, -1e15, -(1e15 - 1), 1e21, 0.5, NaN, Infinity, -Infinity),
+    );
+    fc.assert(
+      fc.property(number, (id) => {
+        expect(isShortIntegerId(id, undefined)).toBe(SHORT_INTEGER.test(String(id)));
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(isShortIntegerId(100, '1e2')).toBe(false);
+    expect(isShortIntegerId(0, '-0')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { idKeyOf } from '../contract/id-key.js';
-import { numberText } from '../contract/index.js';
+import { keptNumberText } from '../contract/exact-json.js';
 import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
 
 /**
@@ -20,10 +20,18 @@ const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]{0,15})$/;
 export function idMemoryKey(read: AcceptedNewPlant): IdKey {
   const { parsed } = read;
   const id = Object.hasOwn(parsed, 'id') ? parsed.id : undefined;
-  if (typeof id === 'number' && SHORT_INTEGER.test(numberText(parsed, 'id') ?? String(id))) return id === 0 ? 0 : id;
+  if (typeof id === 'number' && isShortIntegerId(id, keptNumberText(parsed, 'id'))) return id === 0 ? 0 : id;
   const key = String(idKeyOf(read));
   const number = INTEGER_TEXT.test(key) ? Number(key) : NaN;
   return Number.isSafeInteger(number) ? number : key;
+}
+
+/**
+ * Whether a number id is written as an integer of up to 15 digits: its digits as kept, else `String`'s
+ * of it, which are such an integer exactly when it is an integer under 10^15 (-0 written "0").
+ */
+export function isShortIntegerId(id: number, kept: string | undefined): boolean {
+  return kept === undefined ? Number.isInteger(id) && Math.abs(id) < 1e15 : SHORT_INTEGER.test(kept);
 }
 
 /**

@@ -4,7 +4,7 @@ import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/inde
 import { idKeyOf } from '../contract/id-key.js';
 import { plantIdKey, readNewPlantBody } from '../contract/new-plant-request.js';
 import type { IdKey } from './id-memory.js';
-import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
+import { holdsSurrogate, inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 
 let contract: Contract;
 beforeAll(async () => {
@@ -122,5 +122,43 @@ describe('the id key the proxy remembers a valid NewPlant by', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('finds every string an unpaired-surrogate test can match holding a surrogate, so only those are tested (property)', () => {
+    const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    const units = fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd7fe, max: 0xe001 }));
+    fc.assert(
+      fc.property(fc.array(units, { maxLength: 12 }), (codes) => {
+        const text = String.fromCharCode(...codes);
+        if (LONE_SURROGATE.test(text)) expect(holdsSurrogate(text)).toBe(true);
+        expect(holdsSurrogate(text)).toBe(codes.some((code) => code >= 0xd800 && code <= 0xdfff));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('reads a credential sent again as it read it first, whichever came between and in whichever proxy', () => {
+    const plain = context();
+    const known = context('abc');
+    const sequence: [string | undefined, IntentContext][] = [
+      ['Bearer abc', plain],
+      ['Bearer abc', plain],
+      ['Bearer abd', known],
+      ['Bearer abc', known],
+      [undefined, plain],
+      ['', plain],
+      ['Bearer abd', known],
+      ['Bearer abd', plain],
+    ];
+    const first = new Map<string, unknown>();
+    for (const [authorization, within] of sequence) {
+      const { intent, auth } = inferIntent(observed(authorization, 'application/json', PLANT), within);
+      const key = `${String(authorization)}|${within === known ? 'known' : 'plain'}`;
+      const reading = { kind: intent.kind, what: intent.kind === 'auth' ? intent.what : undefined, auth };
+      if (!first.has(key)) first.set(key, reading);
+      expect(reading).toEqual(first.get(key));
+    }
+    expect(first.get('Bearer abd|known')).toMatchObject({ what: 'a bearer token other than $PLANTSTORE_TOKEN' });
+    expect(first.get('Bearer abd|plain')).toMatchObject({ kind: 'valid' });
   });
 });

@@ -108,7 +108,21 @@ interface CredentialReading {
 const READINGS = new WeakMap<IntentContext, Map<string, CredentialReading>>();
 const REMEMBERED_CREDENTIALS = 32;
 
+/** The last credential read, compared before the maps: a client sends one credential again and again. */
+let lastContext: IntentContext | undefined;
+let lastCredential: string | undefined;
+let lastReading: CredentialReading | undefined;
+
 function readCredential(authorization: string | undefined, context: IntentContext): CredentialReading {
+  if (context === lastContext && authorization === lastCredential && lastReading !== undefined) return lastReading;
+  const reading = rememberedReading(authorization, context);
+  lastContext = context;
+  lastCredential = authorization;
+  lastReading = reading;
+  return reading;
+}
+
+function rememberedReading(authorization: string | undefined, context: IntentContext): CredentialReading {
   let readings = READINGS.get(context);
   if (readings === undefined) READINGS.set(context, (readings = new Map<string, CredentialReading>()));
   // No header and an empty one read alike: no credential.
@@ -218,6 +232,18 @@ function stringFields(value: Readonly<Record<string, unknown>>): Record<string, 
 
 /** The first string field holding an unpaired surrogate, if any does. */
 function unpairedField(strings: Readonly<Record<string, string>>): string | undefined {
-  for (const name of Object.keys(strings)) if (LONE_SURROGATE.test(strings[name] ?? '')) return name;
+  for (const name of Object.keys(strings)) {
+    const text = strings[name] ?? '';
+    if (holdsSurrogate(text) && LONE_SURROGATE.test(text)) return name;
+  }
   return undefined;
+}
+
+/** Whether a string holds any UTF-16 surrogate unit: without one, none can be unpaired (no regex run). */
+export function holdsSurrogate(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+  }
+  return false;
 }

@@ -381,7 +381,7 @@ function judgeForwarded(
     body: requestBody.bytes(),
     bodyBytes: requestBody.total,
     overCap: requestBody.over,
-    ...(forwarded.requestWhole ? {} : { bodyCut: true }),
+    bodyCut: !forwarded.requestWhole,
     target: head.target,
     rawHeaders: head.rawHeaders,
   };

@@ -54,7 +54,8 @@ export function judgeObserved(
   // The request was parsed once, to read its intent: the echo check compares that value.
   if (inferred.sent !== undefined) handSentObject(exchange.plan, inferred.sent);
   const verdicts = judgeExchange(exchange, applicable, context);
-  return { exchange, verdicts, overCap, clientBreak: inferred.clientBreak, ...(bodyCut ? { bodyCut } : {}) };
+  const { clientBreak } = inferred;
+  return bodyCut ? { exchange, verdicts, overCap, clientBreak, bodyCut } : { exchange, verdicts, overCap, clientBreak };
 }
 
 /** Whether anything in the verdicts is worth keeping: a failure, a warning or the client's break. */
