@@ -499,28 +499,6 @@ describe('rejection and authentication', () => {
     expect(outcome(negativeRejection, exchange(invalid, 422, '{}'))).toBe('fail');
   });
 
-  it('negative-rejection: an accepted number that a double reads as valid (2^53+N.5) is the doubles defect, the precision pairs one', () => {
-    const accepted = (what: string, body: string) => {
-      const base = exchange({ kind: 'invalid-body', what }, 200, '{"name":"Fern"}');
-      const sent = { ...base, plan: { ...base.plan, body }, request: { ...base.request, body } };
-      return negativeRejection.judge(sent, context, [])?.defect;
-    };
-    expect(accepted('"id" set to 2^53+N.5', '{"id":9007199254741009.5,"name":"Fern"}')).toBe(DOUBLES_DEFECT);
-    expect(accepted('"id" set to N.5', '{"id":12.5,"name":"Fern"}')).not.toBe(DOUBLES_DEFECT);
-    expect(accepted('"id" holds 9223372036854775808', '{"id":9223372036854775808,"name":"Fern"}')).not.toBe(
-      DOUBLES_DEFECT,
-    );
-  });
-
-  it('positive-acceptance: the second id of a precision pair refused is the doubles defect', () => {
-    const note =
-      'The ids 4611686018427387904 and 4611686018427387905 differ by one but are the same double: a target that stores ids as floating point treats the second as a repeat.';
-    const paired = exchange({ ...VALID, note }, 409, '{"error":9,"message":"exists"}');
-    expect(positiveAcceptance.judge(paired, context, [paired])?.defect).toBe(DOUBLES_DEFECT);
-    const plain = exchange(VALID, 409, '{"error":9,"message":"exists"}');
-    expect(positiveAcceptance.judge(plain, context, [plain])?.defect).toBe('status 409 for a valid NewPlant');
-  });
-
   it('negative-rejection: a body meant to be invalid that the document accepts after all is not judged', () => {
     const base = exchange({ kind: 'invalid-body', what: '"id" set to 2^53+N.5' }, 200, '{"name":"Fern"}');
     const sent = (body: string): Exchange => ({

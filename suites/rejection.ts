@@ -16,14 +16,7 @@ import {
   type Exchange,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import {
-  isRefusalStatus,
-  parseExactJson,
-  stringifyExactJson,
-  type Contract,
-  type RefusalStatus,
-} from '../src/contract/index.js';
-import { numberText } from '../src/contract/exact-json.js';
+import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
 import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect } from '../src/runner/defects.js';
 import { isValidNewPlant } from '../src/runner/generate/new-plant.js';
 import { sentObject } from './acceptance.js';
@@ -100,12 +93,7 @@ export const negativeRejection = defineCheck({
     if (isSuccess(status))
       return fail(
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
-        {
-          defect:
-            brokenNumberRounded(exchange) || validAsDouble(exchange, context.contract)
-              ? DOUBLES_DEFECT
-              : `${requestKind(plan, true)} accepted`,
-        },
+        { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
     return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
       defect: statusDefect(status, plan),
@@ -127,26 +115,6 @@ function brokenNumberRounded(exchange: Exchange): boolean {
   const sent = place === undefined ? undefined : sentObject(exchange.plan);
   const answer = sent === undefined ? undefined : responseJson(exchange);
   return place !== undefined && answer?.ok === true && roundedAt(sent, answer.value, place);
-}
-
-/**
- * Whether the number an accepted invalid body breaks is one a double reads as a valid value (`2^53+N.5` is
- * the whole number 2^53+N+1 there): a target reading numbers as doubles accepts it for that reason, the
- * root cause its repeats of ids one apart show too, so the acceptance is that one defect's.
- */
-function validAsDouble(exchange: Exchange, contract: Contract): boolean {
-  const { intent, body } = exchange.plan;
-  const place = intent.kind === 'invalid-body' ? BROKEN_PLACE.exec(intent.what)?.[1] : undefined;
-  if (place === undefined || body === null) return false;
-  try {
-    const sent = parseExactJson(body) as Record<string, unknown>;
-    const text = typeof sent[place] === 'number' ? numberText(sent, place) : undefined;
-    const double = Number(text);
-    if (text === undefined || !Number.isFinite(double) || String(double) === text) return false;
-    return contract.check.newPlant(parseExactJson(stringifyExactJson({ ...sent, [place]: double }))).length === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** What the document says a refused request is answered with: the contract's rule 2, or the document's own Error status. */
