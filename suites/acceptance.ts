@@ -213,16 +213,10 @@ export const positiveAcceptance = defineCheck({
         : '';
     return fail(
       `A valid NewPlant with the token you gave was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
-      // The second of two ids one apart that are one double: refused for that reason, the doubles defect.
-      {
-        defect: SAME_DOUBLE.test(intent.note ?? '') ? DOUBLES_DEFECT : `status ${response.status} for a valid NewPlant`,
-      },
+      { defect: `status ${response.status} for a valid NewPlant` },
     );
   },
 });
-
-/** The note of the precision-pairs probe's second request (src/runner/probes/precision-pairs.ts). */
-const SAME_DOUBLE = / differ by one but are the same double: /;
 
 /**
  * The body handed in already parsed (see {@link handSentObject}) and the plan it was sent with: one,
