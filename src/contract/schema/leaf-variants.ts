@@ -174,10 +174,10 @@ function enumCandidates(site: Site): Candidate[] {
   const rule = keyword === 'const' ? `not the const ${shown}` : `not one of enum ${shown}`;
   // A listed value in other letter case is a case of its own, sent every run: servers matching enums
   // case-insensitively (Jackson's ACCEPT_CASE_INSENSITIVE_ENUMS, `.lower() in`, EqualFold) are common.
-  const recased = listed.flatMap(otherCase).filter(unlisted);
-  if (recased.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...recased)));
   const misses = listed.flatMap(nearMisses).filter(unlisted);
   if (misses.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...misses)));
+  const recased = listed.flatMap(otherCase).filter(unlisted);
+  if (recased.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...recased)));
   return candidates;
 }
 
@@ -189,11 +189,12 @@ function otherCase(value: ExactJson): ExactJson[] {
   return [...new Set([swapped, capitalised])].filter((other) => other !== value);
 }
 
-/** Values one typo away from a listed value: `cactus` → `cactuss`, `cactu`, ` cactus`; 3 → 4. */
+/** Values one typo away from a listed value: `cactus` → `cactuss`, `CACTUS`, `cactu`; 3 → 4. */
 function nearMisses(value: ExactJson): ExactJson[] {
   if (typeof value === 'string') {
     const last = [...value].at(-1) ?? 'x';
-    return [value + last, [...value].slice(0, -1).join(''), ` ${value}`];
+    const swapped = value.toUpperCase() === value ? value.toLowerCase() : value.toUpperCase();
+    return [value + last, swapped, [...value].slice(0, -1).join(''), ` ${value}`];
   }
   if (typeof value === 'bigint') return [value + 1n, value - 1n];
   if (typeof value === 'boolean') return [!value];
