@@ -9,8 +9,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
 const ALWAYS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];
-/** Headers of an answer a script may read besides the safelisted ones: the 401's challenge, the 405's methods. */
-const EXPOSED_HEADERS = 'WWW-Authenticate, Allow';
+/**
+ * Headers of an answer a script may read besides the safelisted ones: the 401's challenge, the 405's
+ * methods, and the Location a document may require on its 201.
+ */
+const EXPOSED_HEADERS = 'WWW-Authenticate, Allow, Location';
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -28,4 +28,9 @@ describe('the mock of a 201 whose document requires a Location header', () => {
     expect(generated.status).toBe(201);
     expect(generated.headers.get('location')).toBe('/api/plants/12');
   });
+
+  it('lets a page on another origin read it', async () => {
+    const answered = await create({ origin: 'http://localhost:5173' });
+    expect(answered.headers.get('access-control-expose-headers')).toContain('Location');
+  });
 });
