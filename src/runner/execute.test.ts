@@ -3,6 +3,7 @@ import type { GeneratedCase } from './cases.js';
 import { dispatch, pausedCaseSlots, type CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
+import { scriptedClient } from '../fixtures/scripted-client.js';
 
 function fakeCase(index: number, splitBody: boolean): GeneratedCase {
   const plan = { splitBody, method: 'POST', path: '/plants' } as unknown as PlannedRequest;
@@ -23,23 +24,6 @@ function pausingClient(): { client: TargetClient; release: () => void; pending: 
     close: () => Promise.resolve(),
   };
   return { client, release: () => waiting.splice(0).forEach((resume) => resume()), pending: () => waiting.length };
-}
-
-/** A client answering each case (by index) with a status or failing with a transport error. */
-function scriptedClient(outcome: (index: number) => number | string): TargetClient {
-  let sent = 0;
-  return {
-    send: (plan) => {
-      const result = outcome(sent++);
-      const response =
-        typeof result === 'number'
-          ? { status: result, headers: {}, body: null, durationMs: 0 }
-          : { status: 0, headers: {}, body: null, durationMs: 0, transportError: result };
-      return Promise.resolve({ plan, request: {}, response } as unknown as Exchange);
-    },
-    redact: (text) => text,
-    close: () => Promise.resolve(),
-  };
 }
 
 /** Lets every settled promise run its continuations (bounded: the fake client never touches a socket). */
@@ -110,7 +94,7 @@ describe('dispatch', () => {
 
   it('judges a run of transport failures that an answer ends, in the order the cases ended', async () => {
     // Cases 3 to 6 are reset (a defect the target has), then the target answers again.
-    const client = scriptedClient((index) => (index >= 3 && index <= 6 ? 'connection-reset' : 200));
+    const client = scriptedClient((_, index) => (index >= 3 && index <= 6 ? 'connection-reset' : 200));
     const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
     const done: number[] = [];
     const result = await dispatch(cases, cases.length, client, {
@@ -124,7 +108,7 @@ describe('dispatch', () => {
 
   it('judges none of the cases of the run of failures with which the target stopped answering', async () => {
     // From case 5 on the target is gone: the case it had is reset, every later connection refused.
-    const client = scriptedClient((index) =>
+    const client = scriptedClient((_, index) =>
       index < 5 ? 200 : index === 5 ? 'connection-reset' : 'connection-refused',
     );
     const cases = Array.from({ length: 100 }, (_, i) => fakeCase(i, false));

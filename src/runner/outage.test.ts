@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GeneratedCase } from './cases.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
+import { scriptedClient } from '../fixtures/scripted-client.js';
 import { settleOutage, wasInFlight } from './outage.js';
 import type { PlannedRequest } from './probe.js';
 
@@ -14,25 +15,14 @@ function cutRun(order: number, failure: string): CaseRun {
   return { generated, order, exchanges: [{ plan, request: {}, response } as unknown as Exchange] };
 }
 
-/** A client whose liveness requests (GET) and case requests (by body) answer as `outcome` says. */
+/** A scripted client that also lists what it was sent: `GET` for a liveness request, else the body. */
 function client(outcome: (plan: PlannedRequest) => Outcome): { client: TargetClient; sent: string[] } {
   const sent: string[] = [];
-  return {
-    sent,
-    client: {
-      send: (plan) => {
-        sent.push(plan.method === 'GET' ? 'GET' : (plan.body ?? ''));
-        const result = outcome(plan);
-        const response =
-          typeof result === 'number'
-            ? { status: result, headers: {}, body: null, durationMs: 0 }
-            : { status: 0, headers: {}, body: null, durationMs: 0, transportError: result };
-        return Promise.resolve({ plan, request: {}, response } as unknown as Exchange);
-      },
-      redact: (text) => text,
-      close: () => Promise.resolve(),
-    },
-  };
+  const listing = scriptedClient((plan) => {
+    sent.push(plan.method === 'GET' ? 'GET' : (plan.body ?? ''));
+    return outcome(plan);
+  });
+  return { sent, client: listing };
 }
 
 const cut = {

@@ -283,19 +283,16 @@ async function startMortalTarget(
   };
 }
 
+/** A run long enough to meet the outage, waiting at most 2 s for the target to come back. */
+const runUntilStopped = (baseUrl: string) =>
+  runConformance({ ...QUICK, runs: 100, seed: 3, timeoutMs: 1_000, baseUrl, token: TOKEN });
+
 describe('a target that stops answering mid-run', () => {
   it('is one finding on a request it had when it stopped, never one on a connection it refused', async () => {
     let handled = 0;
     const target = await startMortalTarget(() => ++handled >= 60);
     try {
-      const report = await runConformance({
-        ...QUICK,
-        runs: 100,
-        seed: 3,
-        timeoutMs: 1_000,
-        baseUrl: target.url,
-        token: TOKEN,
-      });
+      const report = await runUntilStopped(target.url);
       expect(report.verdict).toBe('not-conformant');
       expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.id)).toEqual([
         'no-server-error',
@@ -322,14 +319,7 @@ describe('a target that stops answering mid-run', () => {
       300,
     );
     try {
-      const report = await runConformance({
-        ...QUICK,
-        runs: 100,
-        seed: 3,
-        timeoutMs: 1_000,
-        baseUrl: target.url,
-        token: TOKEN,
-      });
+      const report = await runUntilStopped(target.url);
       expect(report.verdict, report.notes.join('\n')).toBe('not-conformant');
       expect(report.findings).toHaveLength(1);
       const counterexample = report.findings?.[0]?.counterexample;
@@ -348,14 +338,7 @@ describe('a target that stops answering mid-run', () => {
     let handled = 0;
     const target = await startMortalTarget(() => ++handled === 60, 300);
     try {
-      const report = await runConformance({
-        ...QUICK,
-        runs: 100,
-        seed: 3,
-        timeoutMs: 1_000,
-        baseUrl: target.url,
-        token: TOKEN,
-      });
+      const report = await runUntilStopped(target.url);
       expect(
         report.findings?.map((finding) => finding.title),
         report.notes.join('\n'),
