@@ -78,6 +78,30 @@ describe('what the CLI loads before a command runs', () => {
   );
 });
 
+// Before anything else loads the runner: what the mocks have recorded when the command calls back.
+describe('when test says it has loaded what it runs with', () => {
+  it('it has loaded the runner, undici and fast-check, and not begun the run', async () => {
+    const { runCli } = await import('./cli/main.js');
+    const out = mkdtempSync(join(tmpdir(), 'plantstore-loaded-'));
+    try {
+      let loadedThen: string[] = [];
+      let outputThen = '';
+      const io = quietIo();
+      const commandLoaded = (): void => {
+        loadedThen = [...loaded];
+        outputThen = io.output();
+      };
+      const argv = ['test', '--runs', '1', '--seed', '3', '--check', 'echo', '--out', out];
+      expect(await runCli(argv, { ...io, cwd: out, commandLoaded })).toBe(0);
+      expect(loadedThen).toEqual(expect.arrayContaining(['runner', 'undici', 'fast-check']));
+      expect(outputThen).toBe('');
+      expect(io.output()).toContain('CONFORMANT');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what the package entry loads', () => {
   it('does not load Prism on import, nor to run the conformance runner', async () => {
     const { runConformance } = await import('./index.js');
@@ -94,6 +118,28 @@ describe('what the package entry loads', () => {
       expect(loaded.has('prism')).toBe(true);
     } finally {
       await mock.close();
+    }
+  });
+});
+
+describe('when a command says it has loaded what it runs with', () => {
+  it.each([
+    [['validate'], 0],
+    [['test', '--runs', '1', '--seed', '3', '--check', 'echo', '--reporter', 'json'], 0],
+    [['serve', '--port', '0', '--quiet'], 0],
+    // No exchange judged: exit 2.
+    [['proxy', '--port', '0', '--upstream', 'http://127.0.0.1:9', '--quiet'], 2],
+    [['mock', '--port', '0', '--quiet'], 0],
+  ])('plantstore %j calls commandLoaded once', async (argv, exitCode) => {
+    const { runCli } = await import('./cli/main.js');
+    const out = mkdtempSync(join(tmpdir(), 'plantstore-loaded-'));
+    try {
+      const commandLoaded = vi.fn();
+      const io = { ...quietIo(), cwd: out, commandLoaded };
+      expect(await runCli([...argv, ...(argv[0] === 'proxy' ? ['--out', out] : [])], io)).toBe(exitCode);
+      expect(commandLoaded).toHaveBeenCalledTimes(1);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });

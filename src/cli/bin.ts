@@ -7,7 +7,6 @@ import module from 'node:module';
 const { limitHeapGrowth } = await import('./heap-growth.js');
 const { runCli } = await import('./main.js');
 
-limitHeapGrowth();
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -18,4 +17,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
     }),
+  commandLoaded: () => {
+    limitHeapGrowth();
+  },
 });

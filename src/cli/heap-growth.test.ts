@@ -14,12 +14,13 @@ describe('limitHeapGrowth', () => {
     expect(limitHeapGrowth([], '--max-old-space-size=512 --heap_growing_percent=10')).toBe(false);
   });
 
-  it('sets a flag this Node knows: the built CLI starts without a V8 complaint on stderr', async () => {
-    // V8 answers an unknown flag with "Error: unrecognized flag" on stderr instead of throwing.
-    const { stdout, stderr } = await run(process.execPath, [BIN, '--version'], {
+  it('sets a flag this Node knows: the built CLI runs a command without a V8 complaint on stderr', async () => {
+    // V8 answers an unknown flag with "Error: unrecognized flag" on stderr instead of throwing. The bin
+    // sets it once the command has loaded its modules (validate: once it has the document reader).
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'validate'], {
       env: { ...process.env, NODE_OPTIONS: '' },
     });
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(stdout).toContain('openapi.yaml');
     expect(stderr).toBe('');
     expect(limitHeapGrowth([], '')).toBe(true);
   });

@@ -17,7 +17,9 @@ const USER_SETTING = /--heap[-_]growing[-_]percent\b/;
 /**
  * Caps V8's heap growth for this process (see {@link HEAP_GROWING_PERCENT}) unless the user chose a
  * value themselves, in `node` flags or `NODE_OPTIONS`. V8 reads this flag at every collection, so
- * setting it after startup takes effect; the CLI does it first thing. Returns whether it did.
+ * setting it after startup takes effect; the bin does it once the command has loaded its modules
+ * (`CliIo.commandLoaded`), since built-in modules loaded after a flag changes lose Node's code cache.
+ * Returns whether it did.
  */
 export function limitHeapGrowth(
   execArgv: readonly string[] = process.execArgv,

@@ -81,6 +81,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
       ...(spec === undefined ? {} : { spec }),
       ...(values.quiet === true ? {} : { onRequest: (entry: RequestLogEntry) => log.write(formatLogLine(entry)) }),
     });
+    io.commandLoaded?.();
     // The seed also drives "Prefer: dynamic=true" in echo mode: shown either way, so those plants can be had again.
     const mode = dynamic
       ? `generated plants, seed ${server.seed}`

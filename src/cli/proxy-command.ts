@@ -84,6 +84,7 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
       ...(token === undefined ? {} : { token }),
       ...(values.quiet === true ? {} : { onLog: (line: string) => log.write(`${line}\n`) }),
     });
+    io.commandLoaded?.();
     io.stdout.write(
       `plantstore proxy listening on ${proxy.url}, forwarding to ${shownUpstream(upstream)} (POST /plants judged)\n`,
     );

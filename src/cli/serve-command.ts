@@ -74,6 +74,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     const tokenNote = server.asksCredential
       ? (generated?.note ?? describeTokenSource(values, io))
       : 'no authentication (the document declares none)';
+    io.commandLoaded?.();
     io.stdout.write(`plantstore reference listening on ${server.url} (POST /plants); ${tokenNote}\n`);
     io.stdout.write(notServedLine(server.notServed));
     try {

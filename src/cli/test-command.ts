@@ -82,6 +82,7 @@ finding the baseline does not list.`,
     const { createReporters, isReporterName, REPORTER_NAMES } = await import('../reports/index.js');
     const { runConformance } = await import('../runner/run.js');
     const { BUILT_IN_SUITES } = await import('../../suites/index.js');
+    io.commandLoaded?.();
     const options = conformanceOptions(values, io);
     const reporterNames = reporterSelection(values, isReporterName, REPORTER_NAMES);
     const outDir = resolve(io.cwd, stringOption(values, 'out') ?? 'reports');

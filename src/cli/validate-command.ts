@@ -44,6 +44,7 @@ Exit codes: 0 valid, 1 invalid, 2 the file cannot be read.`,
     // A file that is not there is not an invalid document: say so before the parser calls it one.
     if (!url) checkReadable(file, given ?? file);
     const { inspectDocument, unusable } = await import('../contract/spec.js');
+    io.commandLoaded?.();
     const inspection = await inspectDocument(file);
     const problems = inspection.contract ? await serverProblems(inspection.contract) : inspection.problems;
     if (!inspection.contract || problems.length > 0) {
