@@ -250,7 +250,7 @@ function outageNote({ cut, cause, judged }: Outage, unsent: number, nonce: strin
   const suspects = cut.runs.filter(wasInFlight).slice(0, MAX_SUSPECTS).map(replayOf);
   return note(
     'unresponsive',
-    `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.join(', ')}) may have brought it down, or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
+    `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.join(', ')}) may have brought it down, or several together (a data race), or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
   );
 }
 
