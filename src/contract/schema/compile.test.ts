@@ -344,6 +344,8 @@ describe('the variants name what they break', () => {
     );
     expect(recased).toHaveLength(1);
     expect([...(recased[0] ?? [])].sort()).toEqual(['CACTUS', 'Cactus', 'FERN', 'Fern']);
+    // Labelled apart from the typos, so the runner does not take the two for one case (keyword, place, label).
+    expect(new Set(enums.map((variant) => variant.label)).size).toBe(enums.length);
   });
 });
 

@@ -177,7 +177,9 @@ function enumCandidates(site: Site): Candidate[] {
   const misses = listed.flatMap(nearMisses).filter(unlisted);
   if (misses.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...misses)));
   const recased = listed.flatMap(otherCase).filter(unlisted);
-  if (recased.length > 0) candidates.push(at(site, keyword, false, rule, fc.constantFrom(...recased)));
+  // Its own label: variants of one keyword, place and label are sent as one (invalid-body.ts).
+  const recasedRule = `${rule} (a listed value in other letter case)`;
+  if (recased.length > 0) candidates.push(at(site, keyword, false, recasedRule, fc.constantFrom(...recased)));
   return candidates;
 }
 
