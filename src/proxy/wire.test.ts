@@ -2,13 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   bodyReader,
-  hasInvalidValueCode,
-  isTokenAt,
+  isInvalidValueCode,
+  isTokenCode,
   keepsAlive,
   parseRequestHead,
   parseResponseHead,
   requestFraming,
+  requestLine,
   responseFraming,
+  statusLine,
   type RequestHead,
   type ResponseHead,
 } from './wire.js';
@@ -82,6 +84,10 @@ describe('the wire', () => {
     expect(parseRequestHead('GET / HTTP/1.1\r\n: 1')).toBeTypeOf('string');
     expect(parseResponseHead('HTTP/1.1 200 OK\r\nX-Bad: a\u0001b')).toBe('unforwardable-header');
     expect(parseResponseHead('SSH-2.0-OpenSSH')).toBe('not-http');
+    // The first bad line says why: a value no one may send, or a line that is not a header.
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nX-Bad: a\u0001b\r\nno colon')).toBe('unforwardable-header');
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nno colon\r\nX-Bad: a\u0001b')).toBe('not-http');
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nX-Bad: a\rb')).toBe('unforwardable-header');
   });
 
   it('reads header lines as a line-by-line reading of RFC 9112 would: each split at its first colon, the value trimmed of spaces and tabs', () => {
@@ -162,33 +168,71 @@ describe('the wire', () => {
 describe('the characters of header lines', () => {
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-  const unit = fc.integer({ min: 0, max: 0x17f }).map((code) => String.fromCharCode(code));
-  const text = fc.oneof(
-    fc.array(unit, { minLength: 1, maxLength: 12 }).map((units) => units.join('')),
-    fc.stringMatching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,12}$/),
-  );
 
-  it('reads a name as an HTTP token as the token regex does, on any code unit up to 0x17f (property)', () => {
-    for (let code = 0; code <= 0x17f; code++) {
-      const char = String.fromCharCode(code);
-      expect(isTokenAt(`a${char}b`, 1, 2)).toBe(TOKEN.test(char));
-    }
-    fc.assert(
-      fc.property(text, (name) => {
-        expect(isTokenAt(` ${name} `, 1, name.length + 1)).toBe(TOKEN.test(name));
-      }),
-    );
+  it('reads a code unit as part of an HTTP token as the token regex does, on any code unit up to 0x17f', () => {
+    for (let code = 0; code <= 0x17f; code++) expect(isTokenCode(code)).toBe(TOKEN.test(String.fromCharCode(code)));
+    expect(isTokenCode(NaN)).toBe(false);
   });
 
-  it('finds a code unit a value may not hold as the value regex does (property)', () => {
-    for (let code = 0; code <= 0x17f; code++) {
-      const char = String.fromCharCode(code);
-      expect(hasInvalidValueCode(`\u0001${char}\u0001`, 1, 2)).toBe(INVALID_VALUE.test(char));
-    }
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(hasInvalidValueCode(`\u0001${value}\u0001`, 1, value.length + 1)).toBe(INVALID_VALUE.test(value));
-      }),
+  it('finds a code unit a value may not hold as the value regex does, on any code unit up to 0x17f', () => {
+    for (let code = 0; code <= 0x17f; code++)
+      expect(isInvalidValueCode(code)).toBe(INVALID_VALUE.test(String.fromCharCode(code)));
+  });
+
+  it('reads request and status lines as the regexes they replace do, on lines near and far from them (property)', () => {
+    const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/;
+    const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\r\n]*))?$/;
+    const piece = fc.constantFrom(
+      'GET',
+      'POST',
+      'a',
+      ' ',
+      '  ',
+      '/',
+      '/plants',
+      '?x=1',
+      'HTTP/1.1',
+      'HTTP/1.0',
+      'HTTP/1.2',
+      'HTTP/2',
+      ' HTTP/1.1',
+      '\u00e9',
+      '\u0100',
+      '\r',
+      '\n',
+      '\t',
+      '\u007f',
+      ':',
+      '200',
+      '099',
+      '2000',
+      '404',
+      ' OK',
+      ' ',
+      'Not Found',
+      '1',
     );
+    const lines = fc.oneof(
+      fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join('')),
+      fc
+        .tuple(fc.constantFrom('GET ', 'POST ', 'HTTP/1.1 ', 'HTTP/1.0 '), fc.array(piece, { maxLength: 4 }))
+        .map(([start, pieces]) => start + pieces.join('')),
+    );
+    fc.assert(
+      fc.property(lines, (line) => {
+        const request = REQUEST_LINE.exec(line);
+        expect(requestLine(line, line.length)).toEqual(
+          request === null ? undefined : [request[1], request[2], Number(request[3])],
+        );
+        const status = STATUS_LINE.exec(line);
+        expect(statusLine(line, line.length)).toEqual(
+          status === null ? undefined : [Number(status[1]), Number(status[2]), status[3]],
+        );
+      }),
+      { numRuns: 5_000, seed: 23 },
+    );
+    expect(requestLine('GET / HTTP/1.1', 14)).toEqual(['GET', '/', 1]);
+    expect(statusLine('HTTP/1.1 200 OK', 15)).toEqual([1, 200, 'OK']);
+    expect(statusLine('HTTP/1.0 204', 12)).toEqual([0, 204, undefined]);
   });
 });

@@ -34,28 +34,73 @@ const TOKEN_CODES = new Uint8Array(128);
 for (const char of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
   TOKEN_CODES[char.charCodeAt(0)] = 1;
 
-/** Whether `text` from `from` to `to` (not empty) is an HTTP token, read without a regex call per name. */
-export function isTokenAt(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 128 || TOKEN_CODES[code] !== 1) return false;
-  }
-  return true;
+/** Whether a code unit may be in an HTTP token (a header name, a method). */
+export function isTokenCode(code: number): boolean {
+  return code < 128 && TOKEN_CODES[code] === 1;
 }
 
 /**
- * Whether `text` from `from` to `to` holds a code unit a header value may not (outside tab,
- * 0x20–0x7e and 0x80–0xff): Node refuses to send them, llhttp to read them.
+ * Whether a header value may not hold this code unit (outside tab, 0x20–0x7e and 0x80–0xff): Node
+ * refuses to send them, llhttp to read them.
  */
-export function hasInvalidValueCode(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const code = text.charCodeAt(i);
-    if ((code < 0x20 && code !== TAB) || code === 0x7f || code > 0xff) return true;
-  }
-  return false;
+export function isInvalidValueCode(code: number): boolean {
+  return (code < 0x20 && code !== TAB) || code === 0x7f || code > 0xff;
 }
-const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/;
-const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\r\n]*))?$/;
+
+/** Whether a code unit may be in a request target: `[\x21-\x7e\x80-\xff]`. */
+function isTargetCode(code: number): boolean {
+  return (code >= 0x21 && code <= 0x7e) || (code >= 0x80 && code <= 0xff);
+}
+
+/**
+ * The request line `text` starts with, up to `lineEnd`, as `/^(token+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/`
+ * reads it (the target holds no space, so each part ends where its characters do), read code by code
+ * instead of a regex and its match: method and target, and the minor version; `undefined` when it is not one.
+ */
+export function requestLine(
+  text: string,
+  lineEnd: number,
+): [method: string, target: string, minor: number] | undefined {
+  let at = 0;
+  while (at < lineEnd && isTokenCode(text.charCodeAt(at))) at++;
+  if (at === 0 || text.charCodeAt(at) !== SPACE) return undefined;
+  const targetStart = at + 1;
+  let end = targetStart;
+  while (end < lineEnd && isTargetCode(text.charCodeAt(end))) end++;
+  if (end === targetStart || lineEnd - end !== 9 || !text.startsWith(' HTTP/1.', end)) return undefined;
+  const minor = text.charCodeAt(end + 8) - 0x30;
+  if (minor !== 0 && minor !== 1) return undefined;
+  return [text.slice(0, at), text.slice(targetStart, end), minor];
+}
+
+/**
+ * The status line `text` starts with, up to `lineEnd`, as `/^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([^\r\n]*))?$/`
+ * reads it, code by code: minor version, status, and the reason phrase when the line has one (after a space).
+ */
+export function statusLine(
+  text: string,
+  lineEnd: number,
+): [minor: number, status: number, reason: string | undefined] | undefined {
+  if (lineEnd < 12 || !text.startsWith('HTTP/1.', 0) || text.charCodeAt(8) !== SPACE) return undefined;
+  const minor = text.charCodeAt(7) - 0x30;
+  const hundreds = text.charCodeAt(9) - 0x30;
+  const tens = text.charCodeAt(10) - 0x30;
+  const units = text.charCodeAt(11) - 0x30;
+  if ((minor !== 0 && minor !== 1) || !(hundreds >= 1 && hundreds <= 9 && isDigitValue(tens) && isDigitValue(units)))
+    return undefined;
+  const status = hundreds * 100 + tens * 10 + units;
+  if (lineEnd === 12) return [minor, status, undefined];
+  if (text.charCodeAt(12) !== SPACE) return undefined;
+  for (let at = 13; at < lineEnd; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x0d || code === 0x0a) return undefined;
+  }
+  return [minor, status, text.slice(13, lineEnd)];
+}
+
+function isDigitValue(value: number): boolean {
+  return value >= 0 && value <= 9;
+}
 
 /** The blank line that ends a head, as bytes: a string needle is encoded again on every search. */
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
@@ -69,23 +114,23 @@ export function headEnd(bytes: Buffer): number {
 /** Parses a request head (without its blank line); a string says why it is not HTTP/1.x. */
 export function parseRequestHead(text: string): RequestHead | string {
   const lineEnd = firstLineEnd(text);
-  const match = REQUEST_LINE.exec(text.slice(0, lineEnd));
-  if (!match) return 'not an HTTP/1.x request line';
+  const line = requestLine(text, lineEnd);
+  if (line === undefined) return 'not an HTTP/1.x request line';
   const rawHeaders = headerLines(text, lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
-  return { method: match[1] ?? '', target: match[2] ?? '', minorVersion: Number(match[3]), rawHeaders };
+  return { method: line[0], target: line[1], minorVersion: line[2], rawHeaders };
 }
 
 /** Parses a response head (without its blank line); a string says why it is not HTTP/1.x. */
 export function parseResponseHead(text: string): ResponseHead | string {
   const lineEnd = firstLineEnd(text);
-  const match = STATUS_LINE.exec(text.slice(0, lineEnd));
-  if (!match) return 'not-http';
+  const line = statusLine(text, lineEnd);
+  if (line === undefined) return 'not-http';
   const rawHeaders = headerLines(text, lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
-  const status = Number(match[2]);
-  const statusText = match[3] || STATUS_CODES[status] || 'unknown';
-  return { status, statusText, minorVersion: Number(match[1]), rawHeaders };
+  const [minorVersion, status, reason] = line;
+  const statusText = reason || STATUS_CODES[status] || 'unknown';
+  return { status, statusText, minorVersion, rawHeaders };
 }
 
 function firstLineEnd(text: string): number {
@@ -95,21 +140,28 @@ function firstLineEnd(text: string): number {
 
 /**
  * The header lines of a head, those after the CRLF at `from`, as raw pairs, each value without the
- * spaces and tabs around it; folded or malformed lines are refused.
+ * spaces and tabs around it; folded or malformed lines are refused. One pass over each line: its name
+ * up to the first code that is not a token's (which must be its colon), then its value up to the CRLF.
  */
 function headerLines(text: string, from: number): string[] | string {
   const raw: string[] = [];
-  for (let at = from + 2; at < text.length + 2;) {
-    let end = text.indexOf('\r\n', at);
-    if (end < 0) end = text.length;
-    const colon = text.indexOf(':', at);
-    if (colon <= at || colon > end) return 'not-http';
-    if (!isTokenAt(text, at, colon)) return 'not-http';
+  const { length } = text;
+  for (let at = from + 2; at < length + 2;) {
+    let colon = at;
+    while (isTokenCode(text.charCodeAt(colon))) colon++;
+    if (colon === at || text.charCodeAt(colon) !== 0x3a) return 'not-http';
+    let end = colon + 1;
+    let invalid = false;
+    for (; end < length; end++) {
+      const code = text.charCodeAt(end);
+      if (code === 0x0d && text.charCodeAt(end + 1) === 0x0a) break;
+      if (isInvalidValueCode(code)) invalid = true;
+    }
+    if (invalid) return 'unforwardable-header';
     let start = colon + 1;
     let stop = end;
     while (start < stop && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB)) start++;
     while (stop > start && (text.charCodeAt(stop - 1) === SPACE || text.charCodeAt(stop - 1) === TAB)) stop--;
-    if (hasInvalidValueCode(text, start, stop)) return 'unforwardable-header';
     raw.push(text.slice(at, colon), text.slice(start, stop));
     at = end + 2;
   }
