@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
-import { requestKind } from './defects.js';
-import { defectIdentity, failureFingerprint, findingsOf, reasonShape } from './findings.js';
+import { DOUBLES_DEFECT, requestKind } from './defects.js';
+import { defectIdentity, failureFingerprint, findingsOf, reasonShape, withPrecisionPairsFolded } from './findings.js';
+import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure } from './report.js';
 
@@ -53,6 +54,33 @@ describe('findingsOf', () => {
     ]);
     expect(findings.map((finding) => [finding.fingerprint, finding.title, finding.checks])).toEqual([
       ['aaaaaaaaaaaaaaaa', own.defect, ['negative-rejection', 'response-schema']],
+    ]);
+  });
+
+  it("folds a precision pair's refused second id into the doubles defect only when the target shows that defect too", () => {
+    const refused = 'status 400 for a valid NewPlant';
+    const pair = {
+      defect: refused,
+      fingerprint: defectIdentity('positive-acceptance', '', refused).fingerprint,
+      reason: `A valid NewPlant … was answered 400. The ids 4611686018427387904 and 4611686018427387905 ${SAME_DOUBLE}: …`,
+    };
+    const doubles = {
+      defect: DOUBLES_DEFECT,
+      fingerprint: defectIdentity('echo', '', DOUBLES_DEFECT).fingerprint,
+      reason: 'id echoed with other digits',
+    };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withPrecisionPairsFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    expect(titles([failed('positive-acceptance', [pair]), failed('echo', [doubles])])).toEqual([
+      [DOUBLES_DEFECT, ['positive-acceptance', 'echo']],
+    ]);
+    // A target keying its store by double that answers every id as sent: the refusal is the only sign.
+    expect(titles([failed('positive-acceptance', [pair])])).toEqual([[refused, ['positive-acceptance']]]);
+    // Another refusal of a valid NewPlant stays its own finding beside the doubles one.
+    const other = { ...pair, reason: 'A valid NewPlant … was answered 400; rule 1 says 200 with a Plant.' };
+    expect(titles([failed('positive-acceptance', [other]), failed('echo', [doubles])])).toEqual([
+      [refused, ['positive-acceptance']],
+      [DOUBLES_DEFECT, ['echo']],
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { causeOf, namedKeyword, requestKind, withoutQuotedValues } from './defects.js';
+import { causeOf, DOUBLES_DEFECT, namedKeyword, requestKind, withoutQuotedValues } from './defects.js';
+import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
 
@@ -54,6 +55,34 @@ export function failureFingerprint(
   if (!described.includes('"') || !defect.includes(described) || namedKeyword(plan.intent.what) === undefined)
     return defectIdentity(checkId, reason, defect).fingerprint;
   return defectIdentity(checkId, reason, `cause:${causeOf(plan, defect)}`).fingerprint;
+}
+
+/**
+ * A precision pair's second id refused (`positive-acceptance`: two ids one apart, one double) by a target
+ * that also shows integers read as doubles elsewhere ({@link DOUBLES_DEFECT}: an id echoed with other
+ * digits) is that defect: one root cause, one finding. Without such a sign the refusal stays its own
+ * finding (a target may key its store by double yet answer every id as sent).
+ */
+export function withPrecisionPairsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const doubles = checks.some(
+    (check) =>
+      check.status === 'fail' &&
+      check.failures.some((failure) => failure.defect === DOUBLES_DEFECT && failure.foldedInto === undefined),
+  );
+  if (!doubles) return [...checks];
+  const into = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
+  return checks.map((check) =>
+    check.id !== 'positive-acceptance' || check.status !== 'fail'
+      ? check
+      : {
+          ...check,
+          failures: check.failures.map((failure) =>
+            failure.reason.includes(SAME_DOUBLE) && failure.foldedInto === undefined
+              ? { ...failure, foldedInto: into }
+              : failure,
+          ),
+        },
+  );
 }
 
 /**

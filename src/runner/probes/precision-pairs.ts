@@ -11,6 +11,9 @@ const REGIONS = [
   { base: 2n ** 60n, spacing: 256n, direction: 1n },
 ] as const;
 
+/** What the note of a pair's second request says of the two ids (a failure's reason quotes it). */
+export const SAME_DOUBLE = 'differ by one but are the same double';
+
 /**
  * Two fresh ids one apart that are equal as doubles (e.g. 2^62+2k and 2^62+2k+1): distinct exactly,
  * so both must be accepted; a target that stores ids as doubles answers the second as a duplicate.
@@ -37,7 +40,7 @@ export const precisionPairs = defineProbe<{ draft: PlantDraft; region: number; o
     if (!one.rewritten || !two.rewritten || !inSlot(found.slot, first) || !inSlot(found.slot, second)) {
       return [validRequest(renderPlant(draft, fresh, salt))];
     }
-    const note = `The ids ${first} and ${second} differ by one but are the same double: a target that stores ids as floating point treats the second as a repeat.`;
+    const note = `The ids ${first} and ${second} ${SAME_DOUBLE}: a target that stores ids as floating point treats the second as a repeat.`;
     return [validRequest(one.rendered), validRequest(two.rendered, 'Bearer', note)];
   },
 });
