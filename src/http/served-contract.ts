@@ -123,15 +123,41 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     // A null sent where the Plant refuses null (a nullable NewPlant tag, a plain Plant tag) is left out.
     nullRefused: refusesNullAt(contract.check.plant, name),
   }));
+  const nextId = sendable.has('id') ? undefined : idSequence(contract, fills, samples);
   return ({ parsed }) => {
     let body = '';
     for (const member of members) {
       const refused = member.nullRefused && (parsed as Record<string, unknown>)[member.name] === null;
       if (member.echoed && Object.hasOwn(parsed, member.name) && !refused)
         body += `,${member.prefix}${exactJsonText(parsed, member.name)}`;
+      else if (nextId !== undefined && member.name === 'id') body += `,${member.prefix}${nextId()}`;
       else if (member.fill !== undefined) body += `,${member.prefix}${member.fill}`;
     }
     return `{${body.slice(1)}}`;
+  };
+}
+
+/**
+ * An integer `id` the server sets (readOnly, or not in the NewPlant: TypeSpec's `@visibility(Lifecycle.Read)`)
+ * counts up from the value chosen at startup, one per answer, as a store's sequence does, while the Plant
+ * schema takes it; then it starts again. `undefined` when the Plant has no such id.
+ */
+function idSequence(
+  contract: Contract,
+  fills: ReadonlyMap<string, string>,
+  samples: ValidSamples,
+): (() => string) | undefined {
+  const first = fills.get('id');
+  const sample = samples.plant();
+  if (first === undefined || !/^-?\d+$/.test(first) || sample === null || typeof sample !== 'object') return undefined;
+  if (Array.isArray(sample)) return undefined;
+  let next = BigInt(first);
+  return () => {
+    const candidate = stringifyExactJson({ ...sample, id: next });
+    if (contract.check.plant(parseExactJson(candidate)).length > 0) next = BigInt(first);
+    const id = String(next);
+    next += 1n;
+    return id;
   };
 }
 
