@@ -277,13 +277,13 @@ function echoProblem(
   // left out: Go's omitempty on a nil pointer, pydantic's exclude_none.
   if (!came && sent[field] === null && refusesNullAt(plantCheck, field, plant)) return undefined;
   if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
-  // The same string, boolean, null or object: firstDifference finds none. Numbers are compared by
-  // their digits (2^53 and 2^53+1 are one double), never by value.
-  if (sent[field] === plant[field] && typeof sent[field] !== 'number') return undefined;
-  const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
-  if (where === undefined) return undefined;
   const before = sent[field];
   const after = plant[field];
+  // The same string, boolean, null or object: firstDifference finds none. Numbers are compared by
+  // their digits (2^53 and 2^53+1 are one double), never by value.
+  if (before === after && typeof before !== 'number') return undefined;
+  const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
+  if (where === undefined) return undefined;
   if (typeof before === 'string' && typeof after === 'string') {
     return `"${field}" was sent as ${shown(before)} (${utf16Units(before)}) but came back as ${shown(after)} (${utf16Units(after)}).`;
   }

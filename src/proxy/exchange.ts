@@ -49,7 +49,8 @@ export function observedExchange(
 
 /**
  * Whether the answer's body is the request's, byte for byte, and so reads as the same JSON: what a
- * server echoing a compact body sends (serve does). The request was read from these bytes as UTF-8
+ * server echoing a compact body whole sends (serve, on a document whose Plant declares each member sent,
+ * in the order sent; the bundled Plant has no `id`). The request was read from these bytes as UTF-8
  * (its value is `inferred.sent`), and the answer's text is the same, except that reading the request
  * drops a leading byte-order mark (TextDecoder) and the answer's text keeps it: such bodies are parsed.
  */

@@ -161,4 +161,13 @@ describe('the id key the proxy remembers a valid NewPlant by', () => {
     expect(first.get('Bearer abd|known')).toMatchObject({ what: 'a bearer token other than $PLANTSTORE_TOKEN' });
     expect(first.get('Bearer abd|plain')).toMatchObject({ kind: 'valid' });
   });
+
+  it('looks for an unpaired surrogate among the strings the intent records, in their order', () => {
+    const intentOf = (body: string) => inferIntent(observed('Bearer abc', 'application/json', body), context());
+    const first = intentOf('{"id":1,"name":"x","b":"\\ud800","1":"\\udc00"}');
+    expect(first.intent).toMatchObject({ kind: 'unpredictable', what: '"1" holding an unpaired surrogate escape' });
+    // A "__proto__" member is not among the strings a plain object records.
+    const proto = intentOf('{"id":2,"name":"x","__proto__":"\\ud800"}');
+    expect(proto.intent).toMatchObject({ kind: 'valid', strings: { name: 'x' } });
+  });
 });

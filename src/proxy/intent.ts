@@ -203,8 +203,7 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
   const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
   if (open)
     return { intent: { kind: 'unpredictable', what: `"${open.field}" null, valid or not as 3.0 is read` }, auth };
-  const strings = stringFields(read.parsed);
-  const unpaired = unpairedField(strings);
+  const { strings, unpaired } = stringFields(read.parsed);
   if (unpaired !== undefined) {
     const what = `"${unpaired}" holding an unpaired surrogate escape`;
     return {
@@ -221,22 +220,22 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
   return { intent: { kind: 'valid-variant', writtenAs, strings, idMayRepeat }, auth, sent };
 }
 
-function stringFields(value: Readonly<Record<string, unknown>>): Record<string, string> {
+/** The body's string members, and the first of them holding an unpaired surrogate, if any does. */
+function stringFields(value: Readonly<Record<string, unknown>>): {
+  strings: Record<string, string>;
+  unpaired: string | undefined;
+} {
   const strings: Record<string, string> = {};
+  let unpaired: string | undefined;
   for (const name of Object.keys(value)) {
     const field = value[name];
-    if (typeof field === 'string') strings[name] = field;
+    if (typeof field !== 'string') continue;
+    strings[name] = field;
+    // Of the members `strings` holds: a plain object takes no own "__proto__" member.
+    if (unpaired === undefined && name !== '__proto__' && holdsSurrogate(field) && LONE_SURROGATE.test(field))
+      unpaired = name;
   }
-  return strings;
-}
-
-/** The first string field holding an unpaired surrogate, if any does. */
-function unpairedField(strings: Readonly<Record<string, string>>): string | undefined {
-  for (const name of Object.keys(strings)) {
-    const text = strings[name] ?? '';
-    if (holdsSurrogate(text) && LONE_SURROGATE.test(text)) return name;
-  }
-  return undefined;
+  return { strings, unpaired };
 }
 
 /** Whether a string holds any UTF-16 surrogate unit: without one, none can be unpaired (no regex run). */
