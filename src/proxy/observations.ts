@@ -36,6 +36,8 @@ export interface TrafficCounts {
   cutByStop: number;
   /** Exchanges whose upstream closed its connection while the request body was on its way. */
   uploadCuts: number;
+  /** POST /plants exchanges that never reached the upstream (refused, not found, TLS): not judged. */
+  unreached: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export class Observations {
     clientAborts: 0,
     cutByStop: 0,
     uploadCuts: 0,
+    unreached: 0,
   };
   private readonly startedAt = new Date();
   private readonly started = performance.now();
@@ -162,6 +165,10 @@ function notes(exchanges: number, counts: TrafficCounts): string[] {
   if (counts.upstreamFaults > 0)
     notes.push(
       `${counts.upstreamFaults} requests met an unreachable or silent upstream: the proxy answered 502 or 504 itself.`,
+    );
+  if (counts.unreached > 0)
+    notes.push(
+      `${counts.unreached} POST /plants requests never reached the upstream (its connection refused, its host not found, or its TLS certificate not trusted): not judged. Check that the upstream runs at the URL the proxy forwards to, and that the proxy trusts its certificate's CA.`,
     );
   if (counts.overCap > 0)
     notes.push(

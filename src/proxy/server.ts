@@ -13,6 +13,7 @@ import {
 } from '../contract/index.js';
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
 import type { Report } from '../runner/report.js';
+import { isTlsFailure, UNREACHABLE } from '../runner/http/transport-errors.js';
 import { observedExchange, plainExchange } from './exchange.js';
 import {
   serveConnection,
@@ -340,6 +341,12 @@ function settle(
       `${logHead(request, path, forwarded)} the upstream closed the connection while the request body was on its way, before any answer (a server refusing a body early does, its answer lost with the connection): not judged${faultText(forwarded)}`,
     );
   }
+  if (forwarded.answeredByProxy === 502 && unreached(forwarded.transportError)) {
+    counts.unreached++;
+    return log?.(
+      `${logHead(request, path, forwarded)} upstream unreachable (${forwarded.transportError ?? '?'}): the proxy answered 502; not judged, the request never reached it`,
+    );
+  }
   if (judged === undefined) {
     counts.outside++;
     return log?.(
@@ -349,6 +356,15 @@ function settle(
   const result = judged.judge(forwarded);
   record(setup.state, result, judged.authorization);
   log?.(`${logHead(request, path, forwarded)} ${verdictText(result)}${faultText(forwarded)}`, judged.authorization);
+}
+
+/**
+ * Whether the upstream was never reached (refused, not found, TLS refused by the proxy): then nothing
+ * is known of what it does with the request, and the fault is where it runs or how the proxy is pointed
+ * at it, not the contract.
+ */
+function unreached(transportError: string | undefined): boolean {
+  return transportError !== undefined && (UNREACHABLE.has(transportError) || isTlsFailure(transportError));
 }
 
 /** The start of an exchange's log line: method, path, status and time. */
