@@ -26,6 +26,13 @@ describe('curl lines', () => {
     expect(args[args.indexOf('--data-binary') + 1]).toBe(body);
   });
 
+  it("keep an Accept naming a document's own media types, and leave out the usual application/json", () => {
+    const vendor = 'application/vnd.plants+json, application/problem+json';
+    expect(argumentsOf(curlLine(request('{}', { accept: vendor })))).toContain(`Accept: ${vendor}`);
+    const usual = argumentsOf(curlLine(request('{}', { accept: 'application/json' })));
+    expect(usual.some((argument) => argument.startsWith('Accept:'))).toBe(false);
+  });
+
   it('expand the token from $PLANTSTORE_TOKEN and never contain it', () => {
     const line = curlLine(request('{}'));
     expect(line).toContain('$PLANTSTORE_TOKEN');

@@ -81,7 +81,8 @@ const SPLIT_PAUSE = SPLIT_BODY_PAUSE_MS / 1000;
 function curlArguments(request: RecordedRequest): { args: string[]; stdin?: string } {
   const args = ['-sS', '-i', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
-    if (name === 'accept' || name === 'user-agent') continue;
+    // The runner's usual Accept (application/json) is what curl's */* gets too; a document's own types are kept.
+    if ((name === 'accept' && value === 'application/json') || name === 'user-agent') continue;
     args.push('-H', headerArgument(name, value));
   }
   if (request.body === null) return { args };
