@@ -312,6 +312,26 @@ describe('a target that stops answering mid-run', () => {
     }
   });
 
+  it('is judged, not called unreachable, when it answered the preflight and stopped before any case', async () => {
+    // One connection: the preflight's first plant is the first request; the process dies on the second.
+    let handled = 0;
+    const target = await startMortalTarget(() => ++handled >= 2);
+    try {
+      const report = await runConformance({
+        ...QUICK,
+        concurrency: 1,
+        timeoutMs: 500,
+        baseUrl: target.url,
+        token: TOKEN,
+      });
+      expect(report.couldNotJudge).toBeUndefined();
+      expect(report.verdict).toBe('not-conformant');
+      expect(report.findings).toHaveLength(1);
+    } finally {
+      target.close();
+    }
+  });
+
   it('names the request that stops it again once it is back, with a reproduction that has it', async () => {
     // Crashes on a body sent without Content-Type (a handler that reads the type's parameters).
     const target = await startMortalTarget(

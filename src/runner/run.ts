@@ -140,8 +140,9 @@ function conclude(
   traits: TargetTraits,
 ): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
   // A replay sends one case: too little to say the URL is not a Plant Store. Nor is a target that went
-  // away before answering a case, when it answered again once back.
-  const answeredAgain = outage !== undefined && outage.cause.kind !== 'gone' && evidence.answered === 0;
+  // away before answering a case, when it answered the preflight or answered again once back.
+  const answeredAgain =
+    outage !== undefined && evidence.answered === 0 && (outage.cause.kind !== 'gone' || traits.answered === true);
   const unjudgeable =
     settings.replay === undefined && !answeredAgain
       ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath, traits.redirect)

@@ -95,6 +95,8 @@ export interface TargetTraits {
    * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
    */
   readonly holdsEarlierRun?: boolean;
+  /** The preflight's first valid NewPlant got an HTTP answer (any status): the target speaks HTTP. */
+  readonly answered?: boolean;
   /** The canary's id as sent: {@link CANARY_ID}, or one inside the document's range when that excludes it. */
   readonly canaryId?: bigint;
   /**
@@ -155,8 +157,19 @@ export async function probeTarget(
   const failure = first.response.transportError;
   // A TLS failure is evidence like any other answer: the run ends could-not-judge, with its reports.
   if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
+  if (first.response.status === 0) return { rejectsRepeats: undefined };
+  return { ...(await traitsAfter(client, contract, fresh, { first, plant, other, rendered })), answered: true };
+}
+
+/** What the rest of the preflight learns once its first valid NewPlant got an HTTP answer. */
+async function traitsAfter(
+  client: TargetClient,
+  contract: Contract,
+  fresh: FreshIds,
+  sent: { first: Exchange; plant: PlantDraft; other: PlantDraft | undefined; rendered: RenderedPlant },
+): Promise<TargetTraits> {
+  const { first, plant, other, rendered } = sent;
   const { status } = first.response;
-  if (status === 0) return { rejectsRepeats: undefined };
   if (status === 404) return { rejectsRepeats: undefined, notFoundAt: first.request.url };
   if (status === 401 || status === 403) return { rejectsRepeats: undefined, credentialRefused: status };
   if (status < 200 || status > 299) {
