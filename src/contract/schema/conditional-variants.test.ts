@@ -66,3 +66,15 @@ describe('invalid variants of an if/then/else', () => {
     expect(onlyIf.invalid.filter((candidate) => ['then', 'else', 'anyOf'].includes(candidate.keyword))).toEqual([]);
   });
 });
+
+describe('the invalid variant of a dependentRequired', () => {
+  it('names the member left out and the one present, leaving the keyword to the description that adds it', () => {
+    const compiled = compile({
+      type: 'object',
+      properties: { price: { type: 'integer' }, currency: { type: 'string' } },
+      dependentRequired: { price: ['currency'] },
+    });
+    const variant = compiled.invalid.find((candidate) => candidate.keyword === 'dependentRequired');
+    expect(variant?.label).toBe('currency missing though "price" is present');
+  });
+});

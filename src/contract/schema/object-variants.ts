@@ -203,14 +203,7 @@ function dependencyCandidates(
       .map(([object, present]) =>
         exactObject([...(Object.entries(object as Record<string, ExactJson>) as Entries), [name, present]]),
       );
-    candidates.push(
-      child(
-        'dependentRequired',
-        missing,
-        `missing though ${JSON.stringify(name)} is present (dependentRequired)`,
-        leaf,
-      ),
-    );
+    candidates.push(child('dependentRequired', missing, `missing though ${JSON.stringify(name)} is present`, leaf));
   }
   return candidates;
 }
