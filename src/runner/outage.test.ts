@@ -50,7 +50,11 @@ describe('settleOutage', () => {
   it('judges nothing when the target comes back and no request it had stops it again', async () => {
     const { client: restarted, sent } = client((plan) => (plan.method === 'GET' ? 404 : 200));
     const outage = await settleOutage(restarted, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
-    expect(outage).toEqual({ cut, cause: { kind: 'restarted', afterMs: expect.any(Number) as number, suspects: 2 } });
+    expect(outage).toEqual({
+      cut,
+      suspects: [cut.runs[1], cut.runs[2]],
+      cause: { kind: 'restarted', afterMs: expect.any(Number) as number },
+    });
     // Only the requests it had are sent again, each alone, in the order they ended.
     expect(sent).toEqual(['GET', '{"n":2}', '{"n":3}']);
   });

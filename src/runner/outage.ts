@@ -16,11 +16,13 @@ const POLL_MS = 250;
  */
 export type OutageCause =
   | { readonly kind: 'gone'; readonly waitedMs: number }
-  | { readonly kind: 'restarted'; readonly afterMs: number; readonly suspects: number }
+  | { readonly kind: 'restarted'; readonly afterMs: number }
   | { readonly kind: 'caused'; readonly afterMs: number; readonly run: CaseRun; readonly stoppedAgain: boolean };
 
 export interface Outage {
   readonly cut: TargetStopped;
+  /** The cut cases the target had when it stopped ({@link wasInFlight}), at most {@link MAX_SUSPECTS}. */
+  readonly suspects: readonly CaseRun[];
   readonly cause: OutageCause;
   /**
    * The case judged for the outage: the request found to stop the target (its second sending), else,
@@ -31,8 +33,13 @@ export interface Outage {
 
 /** Whether a case's failure came while the target had its request (not a connection it refused). */
 export function wasInFlight(run: CaseRun): boolean {
-  const failed = run.exchanges.find((exchange) => exchange.response.transportError !== undefined);
-  return failed?.response.transportError !== undefined && !UNREACHABLE.has(failed.response.transportError);
+  const failure = transportErrorOf(run);
+  return failure !== undefined && !UNREACHABLE.has(failure);
+}
+
+/** The transport failure a case met (its first exchange that met one). */
+export function transportErrorOf(run: CaseRun): string | undefined {
+  return run.exchanges.find((exchange) => exchange.response.transportError !== undefined)?.response.transportError;
 }
 
 /**
@@ -50,7 +57,8 @@ export async function settleOutage(
   const waitMs = Math.max(0, Math.min(options.waitMs, options.deadline - started));
   if (!(await answersWithin(client, waitMs))) {
     const first = suspects[0];
-    return { cut, cause: { kind: 'gone', waitedMs: Date.now() - started }, ...(first ? { judged: first } : {}) };
+    const cause = { kind: 'gone', waitedMs: Date.now() - started } as const;
+    return { cut, suspects, cause, ...(first ? { judged: first } : {}) };
   }
   const afterMs = Date.now() - started;
   for (const suspect of suspects) {
@@ -60,9 +68,9 @@ export async function settleOutage(
     if (!wasInFlight(again)) continue;
     // At once: a supervisor may restart a crashed target within a second.
     const stoppedAgain = !(await answersWithin(client, 0));
-    return { cut, cause: { kind: 'caused', afterMs, run: again, stoppedAgain }, judged: again };
+    return { cut, suspects, cause: { kind: 'caused', afterMs, run: again, stoppedAgain }, judged: again };
   }
-  return { cut, cause: { kind: 'restarted', afterMs, suspects: suspects.length } };
+  return { cut, suspects, cause: { kind: 'restarted', afterMs } };
 }
 
 /** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */

@@ -1,5 +1,6 @@
 import type { CaseRun, DispatchResult } from './execute.js';
-import { MAX_SUSPECTS, wasInFlight, type Outage } from './outage.js';
+import { transportErrorOf, type Outage } from './outage.js';
+import { countsText } from './evidence.js';
 import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
 import type { UncheckedAnswer } from '../contract/index.js';
@@ -220,26 +221,26 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] 
  * What a target that stopped answering mid-run leaves: after how many cases, what the last requests
  * met, and what waiting for it and sending its requests again alone found (see `settleOutage`).
  */
-function outageNote({ cut, cause, judged }: Outage, unsent: number, nonce: string): RunNote {
+function outageNote({ cut, suspects, cause, judged }: Outage, unsent: number, nonce: string): RunNote {
   const failures = new Map<string, number>();
   for (const run of cut.runs) {
-    const kind = transportErrorOf(run);
+    const kind = transportErrorOf(run) ?? 'no answer';
     failures.set(kind, (failures.get(kind) ?? 0) + 1);
   }
   const replayOf = (run: CaseRun): string =>
     formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
-  const stopped = `The target stopped answering after ${cut.after} cases (${[...failures].map(([kind, count]) => `${kind} ×${count}`).join(', ')} in a row)`;
+  const stopped = `The target stopped answering after ${cut.after} cases (${countsText(failures)} in a row)`;
   const counts = `${unsent} cases were not sent and ${cut.runs.length - (judged ? 1 : 0)} not judged`;
   const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   if (cause.kind === 'caused')
     return note(
       'unresponsive',
-      `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run)}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}: a run after the fix sends them.`,
+      `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run) ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}: a run after the fix sends them.`,
     );
   if (cause.kind === 'restarted')
     return note(
       'unresponsive',
-      `${stopped} and answered again after ${seconds(cause.afterMs)}; ${cause.suspects === 0 ? 'it had no request of the run in flight when it stopped' : `none of the ${cause.suspects} requests it had then stops it again when sent alone`}: the outage came from outside (a restart, a deploy) or from requests together, and nothing of it is judged. ${counts}: run again.`,
+      `${stopped} and answered again after ${seconds(cause.afterMs)}; ${suspects.length === 0 ? 'it had no request of the run in flight when it stopped' : `none of the ${suspects.length} requests it had then stops it again when sent alone`}: the outage came from outside (a restart, a deploy) or from requests together, and nothing of it is judged. ${counts}: run again.`,
     );
   const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
   if (!judged)
@@ -247,17 +248,8 @@ function outageNote({ cut, cause, judged }: Outage, unsent: number, nonce: strin
       'unresponsive',
       `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`,
     );
-  const suspects = cut.runs.filter(wasInFlight).slice(0, MAX_SUSPECTS).map(replayOf);
   return note(
     'unresponsive',
-    `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.join(', ')}) may have brought it down, or several together (a data race), or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
-  );
-}
-
-/** The transport failure a case met (its first). */
-function transportErrorOf(run: CaseRun): string {
-  return (
-    run.exchanges.find((exchange) => exchange.response.transportError !== undefined)?.response.transportError ??
-    'no answer'
+    `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.map(replayOf).join(', ')}) may have brought it down, or several together (a data race), or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
   );
 }
