@@ -27,14 +27,12 @@ export function createSuccessHeaders(contract: Contract): SuccessHeaders {
   };
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /** `/plants/12`: where the created plant is, by its id as sent (a string id percent-encoded). */
 function locationOf(plantsPath: string, { parsed }: AcceptedNewPlant): string | undefined {
   const id = Object.hasOwn(parsed, 'id') ? (parsed as Record<string, unknown>).id : undefined;
   if (typeof id === 'number') return `${plantsPath}/${numberText(parsed, 'id') ?? String(id)}`;
   // encodeURIComponent throws on a lone surrogate ("\ud800" is a valid JSON string): U+FFFD stands for it.
-  if (typeof id === 'string') return `${plantsPath}/${encodeURIComponent(id.replace(LONE_SURROGATE, '\uFFFD'))}`;
+  if (typeof id === 'string') return `${plantsPath}/${encodeURIComponent(id.toWellFormed())}`;
   return undefined;
 }
 

@@ -189,8 +189,6 @@ function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kin
   return undefined;
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** A valid NewPlant (with the strings its 200 echoes), an invalid one, or one of unpredictable meaning. */
 function bodyIntent(request: ObservedRequest, context: IntentContext, auth: AuthHeader): InferredIntent {
   // The media type was judged before (mediaTypeIntent): only the body is left to read.
@@ -232,17 +230,7 @@ function stringFields(value: Readonly<Record<string, unknown>>): {
     if (typeof field !== 'string') continue;
     strings[name] = field;
     // Of the members `strings` holds: a plain object takes no own "__proto__" member.
-    if (unpaired === undefined && name !== '__proto__' && holdsSurrogate(field) && LONE_SURROGATE.test(field))
-      unpaired = name;
+    if (unpaired === undefined && name !== '__proto__' && !field.isWellFormed()) unpaired = name;
   }
   return { strings, unpaired };
-}
-
-/** Whether a string holds any UTF-16 surrogate unit: without one, none can be unpaired (no regex run). */
-export function holdsSurrogate(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 0xd800 && code <= 0xdfff) return true;
-  }
-  return false;
 }

@@ -129,7 +129,5 @@ export function shellQuote(text: string): string {
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/;
 
 function needsBase64(text: string): boolean {
-  return UNSHOWABLE.test(text) || LONE_SURROGATE.test(text);
+  return UNSHOWABLE.test(text) || !text.isWellFormed();
 }
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
