@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRefusalStatus, refusalStatusOf, type RefusalStatus } from '../contract/refusal-status.js';
 import { isSuccessStatus, successStatusOf, type SuccessStatus } from '../contract/success-status.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange } from './http/client.js';
@@ -37,11 +38,16 @@ export class RunEvidence {
   /** Valid NewPlants accepted with the success status, and those of them whose id an earlier run may have sent. */
   validAccepted = 0;
   validAcceptedMayRepeat = 0;
+  /** Valid NewPlants refused (400 or the document's refusal) whose id an earlier run may have sent. */
+  validRefusedMayRepeat = 0;
   /** Answers per probe, by status or transport failure. */
   readonly byProbe = new Map<string, Map<string, number>>();
 
-  /** `success`: the contract's success status, which counts a valid NewPlant as accepted. */
-  constructor(readonly success: SuccessStatus = successStatusOf('200')) {}
+  /** `success` and `refusal`: the contract's statuses that count a valid NewPlant as accepted or refused. */
+  constructor(
+    readonly success: SuccessStatus = successStatusOf('200'),
+    readonly refusal: RefusalStatus = refusalStatusOf('400', ['400']),
+  ) {}
 
   add(run: CaseRun): void {
     const probe = run.generated.probe.name;
@@ -57,6 +63,8 @@ export class RunEvidence {
         this.validAccepted++;
         if (intent.idMayRepeat) this.validAcceptedMayRepeat++;
       }
+      if (intent.kind === 'valid' && intent.idMayRepeat && this.refusedAsRepeat(exchange.response.status))
+        this.validRefusedMayRepeat++;
       if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
       if (exchange.response.status === 0) continue;
       this.answered++;
@@ -70,6 +78,11 @@ export class RunEvidence {
         );
       }
     }
+  }
+
+  /** A refusal a target may give a repeated id: a documented refusal, not an authentication or routing answer. */
+  private refusedAsRepeat(status: number): boolean {
+    return ![401, 403, 404, 405].includes(status) && isRefusalStatus(this.refusal, status);
   }
 }
 
@@ -129,6 +142,12 @@ export function couldNotJudge(
     return verdict(
       'redirected',
       `Every valid NewPlant (${total}) sent to ${baseUrl}/plants was answered ${statuses}, redirected to ${redirect.to}: the service answers at ${new URL(redirect.to).origin}, not at the URL given. Use that origin in \`baseUrl\` (a redirect of a POST is not followed: a client may resend it as a GET without its body).`,
+    );
+  }
+  if (total > 0 && evidence.validRefusedMayRepeat === total) {
+    return verdict(
+      'ids-taken',
+      `Every valid NewPlant (${total}) sent to ${baseUrl}/plants was refused (${countsText(new Map(validAnswers))}), and every one carried an id an earlier run or another client may have stored: the document's id range is too narrow for ids of this run's own, and a target holding every id in it must refuse every valid plant. Start the target with an empty store (or remove the plants it holds) and run again; against an empty store these refusals would be a defect.`,
     );
   }
   if (total > 0 && missing.reduce((sum, [, count]) => sum + count, 0) === total) {

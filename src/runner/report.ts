@@ -100,7 +100,11 @@ export interface Finding {
 
 /** What the run's evidence says when the URL tested is not a Plant Store at all. */
 export interface CouldNotJudge {
-  /** Stable: `not-found` (every valid NewPlant 404/405), `not-http`, `html`, `tls`, `no-answer`. */
+  /**
+   * Stable: `not-found` (every valid NewPlant 404/405), `credential-refused` (401/403), `redirected`,
+   * `ids-taken` (every valid NewPlant refused, each with an id of a narrow range an earlier run may have
+   * stored), `not-http`, `html`, `tls`, `no-answer`.
+   */
   readonly code: string;
   /** One line: what was seen and the probable fix, options in backquotes (`` `baseUrl` ``). */
   readonly reason: string;

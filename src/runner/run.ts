@@ -190,7 +190,7 @@ async function sendAndJudge(
   onProgress: Progress,
 ): Promise<SentCases> {
   const tallies = new Map(settings.selection.selected.map((check) => [check, new CheckTally(check)]));
-  const evidence = new RunEvidence(settings.contract.success);
+  const evidence = new RunEvidence(settings.contract.success, settings.contract.refusal);
   let failedCases = 0;
   let judgeContext: JudgeContext | undefined;
   const waiting: CaseRun[] = [];

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { refusalStatusOf } from '../contract/refusal-status.js';
+import { successStatusOf } from '../contract/success-status.js';
+import { couldNotJudge, RunEvidence } from './evidence.js';
+import type { CaseRun } from './execute.js';
+
+/** A case of one valid NewPlant answered `status`, its id one an earlier run may have sent or fresh. */
+function validPlant(status: number, idMayRepeat: boolean): CaseRun {
+  return {
+    generated: { probe: { name: 'valid-plants' } },
+    exchanges: [
+      {
+        plan: { intent: { kind: 'valid', strings: {}, idMayRepeat } },
+        response: { status, headers: { 'content-type': 'application/json' }, body: '{}', durationMs: 1 },
+      },
+    ],
+    order: 0,
+  } as unknown as CaseRun;
+}
+
+function verdictOf(runs: readonly CaseRun[], refusal = refusalStatusOf('400', ['200', '400'])) {
+  const evidence = new RunEvidence(successStatusOf('200'), refusal);
+  for (const run of runs) evidence.add(run);
+  return couldNotJudge(evidence, 'http://127.0.0.1:8080');
+}
+
+describe('couldNotJudge: every id of a narrow id range may be taken', () => {
+  it('is ids-taken when every valid NewPlant was refused and each carried an id an earlier run may have sent', () => {
+    const verdict = verdictOf([validPlant(400, true), validPlant(400, true)]);
+    expect(verdict?.code).toBe('ids-taken');
+    expect(verdict?.reason).toMatch(/empty store/);
+  });
+
+  it('counts a refusal the document lists (409) like 400', () => {
+    expect(verdictOf([validPlant(409, true)], refusalStatusOf('400', ['200', '400', '409']))?.code).toBe('ids-taken');
+  });
+
+  it('judges the refusals when one valid NewPlant carried a fresh id (a wide range: a refusal is a defect)', () => {
+    expect(verdictOf([validPlant(400, true), validPlant(400, false)])).toBeUndefined();
+  });
+
+  it('judges the refusals when the target accepted a valid NewPlant of the run', () => {
+    expect(verdictOf([validPlant(400, true), validPlant(200, true)])).toBeUndefined();
+  });
+
+  it('leaves a refusal the document does not list to be judged (500 is a server error, not a repeat)', () => {
+    expect(verdictOf([validPlant(500, true)])).toBeUndefined();
+  });
+
+  it('keeps credential-refused for 401s, though a 4XX document lists them as refusals', () => {
+    expect(verdictOf([validPlant(401, true)], refusalStatusOf('4XX', ['200', '4XX']))?.code).toBe('credential-refused');
+  });
+});
