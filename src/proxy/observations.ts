@@ -4,7 +4,7 @@ import type { Exchange } from '../runner/http/client.js';
 import { curlLine } from '../runner/http/curl.js';
 import type { ExchangeVerdict } from '../runner/judge-exchange.js';
 import type { CheckResult, Failure, Report } from '../runner/report.js';
-import { failureFingerprint, findingsOf } from '../runner/findings.js';
+import { failureFingerprint, findingsOf, withRootCausesFolded } from '../runner/findings.js';
 import { runVerdict, summarize } from '../runner/run-report.js';
 
 /** Counterexamples kept per check: the first of each distinct reason. */
@@ -96,7 +96,7 @@ export class Observations {
 
   /** The report of everything seen so far, in the shape `plantstore test` writes. */
   report(): Report {
-    const checks = [...this.tallies.values()].map(result);
+    const checks = withRootCausesFolded([...this.tallies.values()].map(result));
     const summary = summarize(checks, this.exchanges, Math.round(performance.now() - this.started));
     return {
       tool: { name: 'plantstore', version: PACKAGE_VERSION },
