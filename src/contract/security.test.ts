@@ -34,6 +34,22 @@ describe('operationAuth', () => {
     expect(operationAuth(withSecurity([{ undeclared: [] }]).document, {}).auth).toBe('other');
   });
 
+  it('calls a requirement of a bearer scheme and an API key together (AND) by the key, which a bearer token alone cannot meet', () => {
+    expect(operationAuth(withSecurity([{ bearerAuth: [], key: [] }]).document, {})).toEqual({
+      auth: 'apiKey',
+      schemes: ['bearerAuth', 'key'],
+    });
+    expect(operationAuth(withSecurity([{ key: [], bearerAuth: [] }]).document, {}).auth).toBe('apiKey');
+    expect(operationAuth(withSecurity([{ bearerAuth: [], basicAuth: [] }]).document, {}).auth).toBe('basic');
+  });
+
+  it('prefers an alternative whose tokens all travel as bearer tokens (OAuth 2) over an API key', () => {
+    expect(operationAuth(withSecurity([{ key: [] }, { oauth: ['write'] }]).document, {})).toEqual({
+      auth: 'oauth2',
+      schemes: ['oauth'],
+    });
+  });
+
   it('calls authentication optional when the empty requirement is an alternative', () => {
     expect(operationAuth(withSecurity([{ bearerAuth: [] }, {}]).document, {}).auth).toBe('optional');
   });

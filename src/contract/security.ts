@@ -8,7 +8,9 @@ function isObject(value: unknown): value is JsonObject {
  * How the tested operation authenticates, from its security requirements (or the document's):
  * `bearer` when one way to call it needs only http bearer schemes; `none` when it declares no
  * requirement; `optional` when one alternative is the empty requirement `{}` (anonymous calls allowed);
- * otherwise the type of the first scheme required (`basic` for http basic).
+ * otherwise, of the first alternative whose schemes all take bearer tokens (else the first), the type of its
+ * first scheme that does not (`apiKey` for a bearer token and an API key together; `basic` for http basic),
+ * else of its first scheme (`oauth2`).
  */
 export type ContractAuth =
   'bearer' | 'none' | 'optional' | 'basic' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mutualTLS' | 'other';
@@ -32,9 +34,22 @@ export function operationAuth(document: JsonObject, operation: JsonObject): Oper
   const definitions = isObject(components.securitySchemes) ? components.securitySchemes : {};
   const kinds = requirements.map((requirement) => Object.keys(requirement).map((name) => kindOf(definitions[name])));
   const bearer = kinds.findIndex((schemes) => schemes.every((kind) => kind === 'bearer'));
-  const chosen = bearer === -1 ? 0 : bearer;
+  const bearerTokens = kinds.findIndex((schemes) => schemes.every((kind) => BEARER_TOKENS.has(kind)));
+  const chosen = bearer !== -1 ? bearer : bearerTokens !== -1 ? bearerTokens : 0;
   const requirement = requirements[chosen] ?? {};
-  return { auth: kinds[chosen]?.[0] ?? 'other', schemes: Object.keys(requirement) };
+  return { auth: requirementKind(kinds[chosen] ?? []), schemes: Object.keys(requirement) };
+}
+
+/** Kinds of scheme whose credential travels as `Authorization: Bearer <token>`. */
+const BEARER_TOKENS: ReadonlySet<ContractAuth> = new Set(['bearer', 'oauth2', 'openIdConnect']);
+
+/**
+ * What one requirement needs: its schemes are required together (AND), so a requirement naming a bearer
+ * scheme and an API key is met only with the key too, and is named by the key (the first kind that is not a
+ * bearer token), not by its bearer part.
+ */
+function requirementKind(kinds: readonly ContractAuth[]): ContractAuth {
+  return kinds.find((kind) => !BEARER_TOKENS.has(kind)) ?? kinds[0] ?? 'other';
 }
 
 /**

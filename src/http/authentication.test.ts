@@ -54,6 +54,19 @@ describe('an API key where the document puts it', () => {
     },
   );
 
+  it('asks for the key and the bearer token when one requirement names both (AND)', async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/bearer-and-api-key-3.0.yaml');
+    expect({ auth: contract.auth, schemes: contract.authSchemes }).toEqual({
+      auth: 'apiKey',
+      schemes: ['bearerAuth', 'tenantKey'],
+    });
+    const check = requestAuthentication(contract, bearer);
+    expect(check(asked({ 'x-tenant-key': 't', authorization: 'Bearer t' }))).toBeUndefined();
+    expect(check(asked({ 'x-tenant-key': 't' }))?.code).toBe(2001);
+    expect(check(asked({ 'x-tenant-key': 't', authorization: 'Bearer u' }))?.code).toBe(2003);
+    expect(check(asked({ authorization: 'Bearer t' }))?.message).toContain('the header "X-Tenant-Key"');
+  });
+
   it('refuses a key with spaces inside instead of reading a part of it', () => {
     expect(apiKeyCheck({ in: 'header', name: 'X-Key' }, bearer)(asked({ 'x-key': 't t' }))?.code).toBe(2003);
   });

@@ -41,7 +41,12 @@ export function authenticationOf(
   checkBearer: BearerCheck,
 ): RequestAuthentication {
   const place = required.auth === 'apiKey' ? apiKeyPlaceOf(document, required.schemes) : undefined;
-  if (place !== undefined) return apiKeyCheck(place, checkBearer);
+  if (place !== undefined) {
+    const keyCheck = apiKeyCheck(place, checkBearer);
+    if (!namesBearerScheme(document, required.schemes)) return keyCheck;
+    // One requirement naming both (AND): the key and the bearer token are each needed.
+    return (req) => keyCheck(req) ?? checkBearer(req.headers.authorization);
+  }
   const check = authenticationFor(required.auth, checkBearer);
   return (req) => check(req.headers.authorization);
 }
@@ -51,10 +56,23 @@ export function apiKeyPlace(contract: Contract): ApiKeyPlace | undefined {
   return apiKeyPlaceOf(contract.document, contract.authSchemes);
 }
 
-function apiKeyPlaceOf(document: Record<string, unknown>, schemes: readonly string[]): ApiKeyPlace | undefined {
+function schemeOf(document: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
   const components = document.components as { securitySchemes?: Record<string, unknown> } | undefined;
+  const scheme = components?.securitySchemes?.[name];
+  return scheme !== null && typeof scheme === 'object' ? (scheme as Record<string, unknown>) : undefined;
+}
+
+function namesBearerScheme(document: Record<string, unknown>, schemes: readonly string[]): boolean {
+  return schemes.some((name) => {
+    const scheme = schemeOf(document, name);
+    if (scheme?.type === 'oauth2' || scheme?.type === 'openIdConnect') return true;
+    return scheme?.type === 'http' && typeof scheme.scheme === 'string' && scheme.scheme.toLowerCase() === 'bearer';
+  });
+}
+
+function apiKeyPlaceOf(document: Record<string, unknown>, schemes: readonly string[]): ApiKeyPlace | undefined {
   for (const name of schemes) {
-    const scheme = components?.securitySchemes?.[name] as { type?: unknown; in?: unknown; name?: unknown } | undefined;
+    const scheme = schemeOf(document, name);
     if (scheme?.type !== 'apiKey' || typeof scheme.name !== 'string' || scheme.name === '') continue;
     if (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie')
       return { in: scheme.in, name: scheme.name };
