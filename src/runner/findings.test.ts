@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
 import { DOUBLES_DEFECT, requestKind } from './defects.js';
-import { defectIdentity, failureFingerprint, findingsOf, reasonShape, withPrecisionPairsFolded } from './findings.js';
+import {
+  defectIdentity,
+  failureFingerprint,
+  findingsOf,
+  reasonShape,
+  withAbsentEchoesFolded,
+  withPrecisionPairsFolded,
+} from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure } from './report.js';
@@ -82,6 +89,26 @@ describe('findingsOf', () => {
       [refused, ['positive-acceptance']],
       [DOUBLES_DEFECT, ['echo']],
     ]);
+  });
+
+  it('folds an echo failure for a property the answer left out into response-schema\'s "required at" finding', () => {
+    const required = 'the 200 body is not a valid Plant (required at "tag")';
+    const answer = (body: string) => ({ ...base.response, status: 200, body });
+    const schema = failed('response-schema', [{ defect: required, reason: 'r', response: answer('{"name":"a"}') }]);
+    const echoOf = (field: string, body: string) =>
+      failed('echo', [{ defect: `"${field}" not echoed as sent`, reason: 'e', response: answer(body) }]);
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withAbsentEchoesFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    // Go's omitempty on a required nullable tag: the tag sent as null comes back left out.
+    expect(titles([echoOf('tag', '{"name":"a"}'), schema])).toEqual([[required, ['echo', 'response-schema']]]);
+    // The tag answered with another value, or another property left out: another root cause.
+    expect(titles([echoOf('tag', '{"name":"a","tag":"b"}'), schema])).toEqual([
+      ['"tag" not echoed as sent', ['echo']],
+      [required, ['response-schema']],
+    ]);
+    expect(titles([echoOf('name', '{"tag":null}'), schema])).toHaveLength(2);
+    // No response-schema failure for it: echo keeps its own finding.
+    expect(titles([echoOf('tag', '{"name":"a"}')])).toEqual([['"tag" not echoed as sent', ['echo']]]);
   });
 
   it('keeps the counterexample with the shortest body', () => {

@@ -85,6 +85,59 @@ export function withPrecisionPairsFolded(checks: readonly CheckResult[]): CheckR
   );
 }
 
+/** `the 200 body is not a valid Plant (required at "tag")`: the property a success answer lacks. */
+const REQUIRED_AT = /^the \d{3} body is not .* \(required at "([^"]+)"\)$/;
+/** `"tag" not echoed as sent`: echo's defect for a property. */
+const NOT_ECHOED = /^"([^"]+)" not echoed as sent$/;
+
+/**
+ * An echo failure for a property the answer left out (`"tag" not echoed as sent`, the answer has no
+ * `tag`) beside response-schema's failure for that property missing where the document requires it
+ * (`required at "tag"`) is one root cause (Go's `omitempty` on a nullable tag, a Plant wrapped in
+ * `{"plant": …}`): the echo failure is folded into response-schema's finding, which names what is wrong.
+ */
+export function withAbsentEchoesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const required = new Map<string, string>();
+  for (const check of checks) {
+    if (check.id !== 'response-schema' || check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const field = REQUIRED_AT.exec(failure.defect ?? '')?.[1];
+      if (field !== undefined && failure.foldedInto === undefined && !required.has(field))
+        required.set(field, identityOf(String(check.id), failure).fingerprint);
+    }
+  }
+  if (required.size === 0) return [...checks];
+  return checks.map((check) =>
+    check.id !== 'echo' || check.status !== 'fail'
+      ? check
+      : { ...check, failures: check.failures.map((failure) => foldedIfAbsent(failure, required)) },
+  );
+}
+
+function foldedIfAbsent(failure: Failure, required: ReadonlyMap<string, string>): Failure {
+  const field = NOT_ECHOED.exec(failure.defect ?? '')?.[1];
+  const into = field === undefined ? undefined : required.get(field);
+  if (field === undefined || into === undefined || failure.foldedInto !== undefined) return failure;
+  return answerLacks(failure, field) ? { ...failure, foldedInto: into } : failure;
+}
+
+/** Whether the failure's answer is a whole JSON object without `field` (a cut or unreadable body: not known). */
+function answerLacks(failure: Failure, field: string): boolean {
+  const { body, truncated } = failure.response;
+  if (body === null || truncated === true) return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, field);
+  } catch {
+    return false;
+  }
+}
+
+/** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
+export function withRootCausesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  return withAbsentEchoesFolded(withPrecisionPairsFolded(checks));
+}
+
 /**
  * The failed checks' counterexamples grouped by fingerprint: one finding per root cause, with the
  * checks it explains and its smallest counterexample. Most checks explained first, then report order.

@@ -17,7 +17,7 @@ import { rerunCall } from './option-text.js';
 import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence } from './evidence.js';
-import { findingsOf, withPrecisionPairsFolded } from './findings.js';
+import { findingsOf, withRootCausesFolded } from './findings.js';
 import { settleOutage, type Outage } from './outage.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
@@ -147,7 +147,7 @@ function conclude(
     settings.replay === undefined && !answeredAgain
       ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath, traits.redirect)
       : undefined;
-  const folded = withPrecisionPairsFolded(settled.map(({ result }) => result));
+  const folded = withRootCausesFolded(settled.map(({ result }) => result));
   const findings = findingsOf(folded);
   const context = { evidence, findings, couldNotJudge: unjudgeable };
   const checks = settled.map(({ check }, index) => {
