@@ -111,6 +111,15 @@ describe('findingsOf', () => {
     expect(titles([echoOf('tag', '{"name":"a"}')])).toEqual([['"tag" not echoed as sent', ['echo']]]);
   });
 
+  it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {
+    const defect = 'a required member named in upper case accepted';
+    const fingerprint = defectIdentity('negative-rejection', 'x', defect).fingerprint;
+    const own = { defect, fingerprint, reason: 'own', request: { ...base.request, body: '{"ID":1,"name":"Fern"}' } };
+    const folded = { reason: 'folded', foldedInto: fingerprint, request: { ...base.request, body: '{"id":"1"}' } };
+    const [finding] = findingsOf([failed('negative-rejection', [folded, own])]);
+    expect([finding?.title, finding?.counterexample.reason]).toEqual([defect, 'own']);
+  });
+
   it('keeps the counterexample with the shortest body', () => {
     const defect = 'status 500 for an invalid body';
     const fingerprint = defectIdentity('x', 'y', defect).fingerprint;

@@ -158,12 +158,16 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
       groups.set(key, group);
     }
   }
-  const findings = [...groups].map(([fingerprint, group]) => ({
-    fingerprint,
-    title: group.title,
-    checks: group.checks,
-    counterexample: smallest(group.failures),
-  }));
+  const findings = [...groups].map(([fingerprint, group]) => {
+    // The title is an own failure's, so the counterexample is one too: a folded failure shows another symptom.
+    const own = group.failures.filter((failure) => failure.foldedInto === undefined);
+    return {
+      fingerprint,
+      title: group.title,
+      checks: group.checks,
+      counterexample: smallest(own.length > 0 ? own : group.failures),
+    };
+  });
   // A stable sort: equal counts keep the order of the checks in the report.
   return findings.sort((a, b) => b.checks.length - a.checks.length);
 }
