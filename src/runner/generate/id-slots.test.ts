@@ -25,6 +25,18 @@ describe('id slots', () => {
     expect(slots[1]).toMatchObject({ min: INT32.min, max: INT32.max, wide: true });
   });
 
+  it('takes a number property as an id when it is named id or has an integer format, not other numbers', () => {
+    const slots = idSlots({
+      properties: {
+        price: { type: 'number', minimum: 0 },
+        size: { type: 'number', format: 'int32' },
+        id: { type: 'number', minimum: 0.5, maximum: 10.5 },
+      },
+    });
+    expect(slots.map((slot) => slot.key)).toEqual(['size', 'id']);
+    expect(slots[1]).toMatchObject({ min: 1n, max: 10n, ofNumber: true });
+  });
+
   it('keeps every materialized id inside its slot, whatever the shape', () => {
     const narrow = idSlots({ properties: { id: { type: 'integer', minimum: -5, maximum: 40, multipleOf: 5 } } })[0];
     const wide = idSlots({ properties: { id: { type: 'integer', minimum: 1 } } })[0];

@@ -18,6 +18,8 @@ export interface IdSlot {
   readonly count: bigint;
   /** Wide enough (an int32's 2^32 values or more) that fresh bits practically never collide across runs. */
   readonly wide: boolean;
+  /** A `type: number` id (see {@link isNumberId}): its drawn values are decimals, replaced by fresh integers. */
+  readonly ofNumber?: true;
 }
 
 const WIDE = 2n ** 32n;
@@ -49,8 +51,18 @@ function isIntegerSchema(schema: JsonSchema): boolean {
   return type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('number'));
 }
 
+/**
+ * A `type: number` property holding ids: one named `id`, or one with an integer format (NestJS writes a
+ * TypeScript `id: number` so, `format: int64` when asked). Its fresh values are integers, which it takes;
+ * drawn numbers repeat (`1` above all), and a target refusing repeated ids (serve --spec) failed
+ * positive-acceptance.
+ */
+function isNumberId(key: string, schema: JsonSchema): boolean {
+  return schema.type === 'number' && (key === 'id' || FORMATS.has(schema.format));
+}
+
 function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
-  if (!isIntegerSchema(schema)) return undefined;
+  if (!isIntegerSchema(schema) && !isNumberId(key, schema)) return undefined;
   const step = integerOf(schema.multipleOf) ?? 1n;
   if (step <= 0n || (schema.multipleOf !== undefined && integerOf(schema.multipleOf) === undefined)) return undefined;
   let { min, max } = rangeOf(
@@ -62,7 +74,7 @@ function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
   max = floorToStep(max, step);
   if (min > max) return undefined;
   const count = (max - min) / step + 1n;
-  return { key, min, max, step, count, wide: count >= WIDE };
+  return { key, min, max, step, count, wide: count >= WIDE, ...(isIntegerSchema(schema) ? {} : { ofNumber: true }) };
 }
 
 /**

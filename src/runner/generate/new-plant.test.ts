@@ -141,6 +141,19 @@ describe('an id the document writes as a string', () => {
     },
   );
 
+  it.each([
+    ['minimum 1', { type: 'number', minimum: 1 }],
+    ['format int64', { type: 'number', format: 'int64', minimum: 1 }],
+  ])('gets a fresh integer per case for an id written as a number (NestJS: %s)', async (_name, id) => {
+    const contract = await stringIdContract(id);
+    const fresh = createFreshIds('number-ids');
+    const drafts = fc.sample(newPlantArbitrary(contract), { seed: 3, numRuns: 200 });
+    const sent = drafts.map((draft, index) => renderPlant(draft, fresh, `case:${index}`).text);
+    const ids = sent.map((text) => /"id":([^,}]*)/.exec(text)?.[1] ?? '');
+    expect(new Set(ids).size).toBe(200);
+    for (const text of ids) expect(text).toMatch(/^[1-9]\d*$/);
+  });
+
   it('keeps the drawn id, and says it may repeat, when no value of its own fits the schema', async () => {
     const contract = await stringIdContract({ type: 'string', enum: ['a', 'b'] });
     const [draft] = fc.sample(newPlantArbitrary(contract), { seed: 3, numRuns: 1 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isLosslessNumber } from 'lossless-json';
 import { parseExactJson, stringifyExactJson, type Contract } from '../../contract/index.js';
 import type { ExactJson } from '../../contract/schema/index.js';
 import { withClaim, type FreshIds } from './fresh-ids.js';
@@ -138,7 +139,9 @@ export function renderPlant(
   let idMayRepeat = false;
   draft.slots.forEach((slot, index) => {
     const shape = draft.ids[index];
-    if (shape === undefined || typeof body[slot.key] !== 'bigint' || raw.has(slot.key) || keep.has(slot.key)) return;
+    const drawn = body[slot.key];
+    const number = typeof drawn === 'bigint' || (slot.ofNumber === true && isLosslessNumber(drawn));
+    if (shape === undefined || !number || raw.has(slot.key) || keep.has(slot.key)) return;
     const slotSalt = `${salt}:${slot.key}`;
     const { id, mayRepeat } = materializeInSlot(slot, shape, heldByCase(fresh, slotSalt), slotSalt);
     ids.push(id);
