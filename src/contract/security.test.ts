@@ -50,6 +50,14 @@ describe('operationAuth', () => {
     });
   });
 
+  it('reads an API key in the Authorization header as bearer (Swagger 2.0 had no bearer scheme; swagger2openapi keeps it so)', () => {
+    const swagger = { type: 'apiKey', in: 'header', name: 'authorization' };
+    const document = { components: { securitySchemes: { Bearer: swagger } }, security: [{ Bearer: [] }] };
+    expect(operationAuth(document, {})).toEqual({ auth: 'bearer', schemes: ['Bearer'] });
+    const query = { type: 'apiKey', in: 'query', name: 'Authorization' };
+    expect(operationAuth({ ...document, components: { securitySchemes: { Bearer: query } } }, {}).auth).toBe('apiKey');
+  });
+
   it('calls authentication optional when the empty requirement is an alternative', () => {
     expect(operationAuth(withSecurity([{ bearerAuth: [] }, {}]).document, {}).auth).toBe('optional');
   });

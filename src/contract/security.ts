@@ -82,6 +82,9 @@ export function undeclaredSchemes(
 
 function kindOf(scheme: unknown): ContractAuth {
   if (!isObject(scheme)) return 'other';
+  // Swagger 2.0 had no bearer scheme: its documents (springfox, Swashbuckle) wrote an API key in the header
+  // Authorization, whose clients send "Bearer <token>", and swagger2openapi converts it unchanged.
+  if (scheme.type === 'apiKey' && scheme.in === 'header' && isAuthorization(scheme.name)) return 'bearer';
   if (scheme.type === 'http') {
     const name = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : '';
     return name === 'bearer' ? 'bearer' : name === 'basic' ? 'basic' : 'other';
@@ -110,4 +113,8 @@ export function serverBasePath(document: JsonObject): string {
   } catch {
     return '';
   }
+}
+
+function isAuthorization(name: unknown): boolean {
+  return typeof name === 'string' && name.toLowerCase() === 'authorization';
 }

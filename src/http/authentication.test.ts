@@ -67,6 +67,15 @@ describe('an API key where the document puts it', () => {
     expect(check(asked({ authorization: 'Bearer t' }))?.message).toContain('the header "X-Tenant-Key"');
   });
 
+  it('takes a Swagger 2.0 API key in the Authorization header as a bearer token, as its clients send it', async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/swagger2-authorization-key-3.0.yaml');
+    expect(contract.auth).toBe('bearer');
+    const check = requestAuthentication(contract, bearer);
+    expect(check(asked({ authorization: 'Bearer t' }))).toBeUndefined();
+    expect(check(asked({ authorization: 'Bearer u' }))?.code).toBe(2003);
+    expect(check(asked({}))?.code).toBe(2001);
+  });
+
   it('refuses a key with spaces inside instead of reading a part of it', () => {
     expect(apiKeyCheck({ in: 'header', name: 'X-Key' }, bearer)(asked({ 'x-key': 't t' }))?.code).toBe(2003);
   });

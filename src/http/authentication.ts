@@ -65,15 +65,26 @@ function schemeOf(document: Record<string, unknown>, name: string): Record<strin
 function namesBearerScheme(document: Record<string, unknown>, schemes: readonly string[]): boolean {
   return schemes.some((name) => {
     const scheme = schemeOf(document, name);
-    if (scheme?.type === 'oauth2' || scheme?.type === 'openIdConnect') return true;
+    if (scheme?.type === 'oauth2' || scheme?.type === 'openIdConnect' || isAuthorizationKey(scheme)) return true;
     return scheme?.type === 'http' && typeof scheme.scheme === 'string' && scheme.scheme.toLowerCase() === 'bearer';
   });
+}
+
+/** Swagger 2.0's way to write a bearer token (see `operationAuth`): its value is `Bearer <token>`. */
+function isAuthorizationKey(scheme: Record<string, unknown> | undefined): boolean {
+  return (
+    scheme?.type === 'apiKey' &&
+    scheme.in === 'header' &&
+    typeof scheme.name === 'string' &&
+    scheme.name.toLowerCase() === 'authorization'
+  );
 }
 
 function apiKeyPlaceOf(document: Record<string, unknown>, schemes: readonly string[]): ApiKeyPlace | undefined {
   for (const name of schemes) {
     const scheme = schemeOf(document, name);
     if (scheme?.type !== 'apiKey' || typeof scheme.name !== 'string' || scheme.name === '') continue;
+    if (isAuthorizationKey(scheme)) continue;
     if (scheme.in === 'header' || scheme.in === 'query' || scheme.in === 'cookie')
       return { in: scheme.in, name: scheme.name };
   }
