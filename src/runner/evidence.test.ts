@@ -51,3 +51,25 @@ describe('couldNotJudge: every id of a narrow id range may be taken', () => {
     expect(verdictOf([validPlant(401, true)], refusalStatusOf('4XX', ['200', '4XX']))?.code).toBe('credential-refused');
   });
 });
+
+describe('RunEvidence: ids with a small fraction', () => {
+  const fraction = (what: string, status: number): CaseRun =>
+    ({
+      generated: { probe: { name: 'invalid-bodies' } },
+      exchanges: [{ plan: { intent: { kind: 'invalid-body', what } }, response: { status, headers: {}, body: '' } }],
+      order: 0,
+    }) as unknown as CaseRun;
+
+  it('counts refused and accepted small fractions, not 2^53+N.5 or other invalid bodies', () => {
+    const evidence = new RunEvidence();
+    for (const run of [
+      fraction('"id" set to N.5', 400),
+      fraction('"id" set to -N.25', 400),
+      fraction('"id" set to 1e-3', 200),
+      fraction('"id" set to 2^53+N.5', 200),
+      fraction('"id" set to true', 200),
+    ])
+      evidence.add(run);
+    expect([evidence.smallFractionRefused, evidence.smallFractionAccepted]).toEqual([2, 1]);
+  });
+});

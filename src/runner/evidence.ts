@@ -20,6 +20,9 @@ function isHtml(exchange: Exchange): boolean {
   return /^\s*</.test(body) && (/^\s*text\/html/i.test(type) || /^\s*<(!doctype html|html)/i.test(body));
 }
 
+/** An invalid body's id with a small fraction, as its description names it (`"id" set to N.5`). */
+const SMALL_FRACTION = /^"[^"]+" set to (?:N\.5|-N\.25|1e-3|N1e-1)$/;
+
 /**
  * What the run's answers were, counted as cases finish (nothing else kept, so memory stays flat):
  * enough to tell a URL that is not a Plant Store from one that breaks the contract, and to say
@@ -40,6 +43,9 @@ export class RunEvidence {
   validAcceptedMayRepeat = 0;
   /** Valid NewPlants refused (400 or the document's refusal) whose id an earlier run may have sent. */
   validRefusedMayRepeat = 0;
+  /** Ids with a small fraction (`N.5`, `1e-3`) sent in invalid bodies: refused, and accepted. */
+  smallFractionRefused = 0;
+  smallFractionAccepted = 0;
   /** Answers per probe, by status or transport failure. */
   readonly byProbe = new Map<string, Map<string, number>>();
 
@@ -65,6 +71,8 @@ export class RunEvidence {
       }
       if (intent.kind === 'valid' && intent.idMayRepeat && this.refusedAsRepeat(exchange.response.status))
         this.validRefusedMayRepeat++;
+      if (intent.kind === 'invalid-body' && SMALL_FRACTION.test(intent.what))
+        this.countFraction(exchange.response.status);
       if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
       if (exchange.response.status === 0) continue;
       this.answered++;
@@ -80,10 +88,21 @@ export class RunEvidence {
     }
   }
 
+  private countFraction(status: number): void {
+    if (isSuccessStatus(this.success, status)) this.smallFractionAccepted++;
+    else if (isRefusalStatus(this.refusal, status)) this.smallFractionRefused++;
+  }
+
   /** A refusal a target may give a repeated id: a documented refusal, not an authentication or routing answer. */
   private refusedAsRepeat(status: number): boolean {
     return ![401, 403, 404, 405].includes(status) && isRefusalStatus(this.refusal, status);
   }
+}
+
+/** Whether a redirect goes to the same URL with a slash after its path (`/plants` to `/plants/`). */
+function withTrailingSlash({ from, to }: { readonly from: string; readonly to: string }): boolean {
+  const path = (url: string) => url.replace(/[?#].*$/s, '');
+  return path(to) === `${path(from)}/`;
 }
 
 function bump(counts: Map<string, number>, key: string): void {
@@ -117,11 +136,18 @@ export function couldNotJudge(
   if (evidence.exchanges === 0) return undefined;
   const url = new URL(baseUrl);
   if (evidence.answered === 0) return noHttp(evidence, url);
-  if (evidence.html === evidence.answered) {
+  // A redirect of POST /plants to /plants/ (nginx's `location /plants/`) is judged as Django's is, HTML or not.
+  if (evidence.html === evidence.answered && !(redirect !== undefined && withTrailingSlash(redirect))) {
     const pages = evidence.htmlPages.size === 1 ? 'the same HTML page' : 'an HTML page';
+    const statuses = [...new Set(statusesOf(evidence))];
+    const gateway = statuses.every((status) => status === '502' || status === '504');
     return verdict(
       'html',
-      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${[...new Set(statusesOf(evidence))].join(', ')}), never JSON: a web server or front proxy answers there, not the Plant Store API. Check the base path and port of \`baseUrl\` (the runner appends /plants).`,
+      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${statuses.join(', ')}), never JSON: ${
+        gateway
+          ? 'a gateway or front proxy answers there and says the service behind it failed or did not answer (502 Bad Gateway, 504 Gateway Timeout). Start the service, or check the address the proxy forwards to; if the base path or port of `baseUrl` is wrong, fix that (the runner appends /plants).'
+          : 'a web server or front proxy answers there, not the Plant Store API. Check the base path and port of `baseUrl` (the runner appends /plants).'
+      }`,
     );
   }
   const validAnswers = [...evidence.valid].filter(([key]) => /^\d+$/.test(key) && key !== '0');

@@ -8,7 +8,7 @@ import {
   findingsOf,
   reasonShape,
   withAbsentEchoesFolded,
-  withPrecisionPairsFolded,
+  withDoublesFolded,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
@@ -77,17 +77,56 @@ describe('findingsOf', () => {
       reason: 'id echoed with other digits',
     };
     const titles = (checks: CheckResult[]) =>
-      findingsOf(withPrecisionPairsFolded(checks)).map((finding) => [finding.title, finding.checks]);
+      findingsOf(withDoublesFolded(checks)).map((finding) => [finding.title, finding.checks]);
     expect(titles([failed('positive-acceptance', [pair]), failed('echo', [doubles])])).toEqual([
       [DOUBLES_DEFECT, ['positive-acceptance', 'echo']],
     ]);
     // A target keying its store by double that answers every id as sent: the refusal is the only sign.
     expect(titles([failed('positive-acceptance', [pair])])).toEqual([[refused, ['positive-acceptance']]]);
     // Another refusal of a valid NewPlant stays its own finding beside the doubles one.
-    const other = { ...pair, reason: 'A valid NewPlant … was answered 400; rule 1 says 200 with a Plant.' };
+    const other = {
+      ...pair,
+      reason: 'A valid NewPlant … was answered 400; rule 1 says 200 with a Plant.',
+      request: { ...base.request, body: '{"id":12,"name":"Fern"}' },
+    };
     expect(titles([failed('positive-acceptance', [other]), failed('echo', [doubles])])).toEqual([
       [refused, ['positive-acceptance']],
       [DOUBLES_DEFECT, ['echo']],
+    ]);
+  });
+
+  it('folds 2^53+N.5 accepted, a pair and a big id refused into the doubles defect when small fractions were refused', () => {
+    const refused = 'status 409 for a valid NewPlant';
+    const request = (body: string) => ({ ...base.request, body });
+    const half = {
+      defect: 'an invalid body ("id" set to 2^53+N.5) accepted',
+      reason: 'half accepted',
+      request: request('{"id":9007786667563977.5,"name":"a"}'),
+    };
+    const pair = { defect: refused, reason: `… ${SAME_DOUBLE} …`, request: request('{"id":4611686018427387905}') };
+    const big = { defect: refused, reason: 'big refused', request: request('{"id":9223372036854775806,"name":""}') };
+    const small = {
+      defect: refused,
+      reason: 'small refused',
+      request: request('{"id":12,"name":"0.1234567890123456789"}'),
+    };
+    const checks = [failed('positive-acceptance', [pair, big, small]), failed('negative-rejection', [half])];
+    const findings = (signs: Parameters<typeof withDoublesFolded>[1]) =>
+      findingsOf(withDoublesFolded(checks, signs)).map((finding) => [
+        finding.title,
+        finding.checks,
+        finding.counterexample.reason,
+      ]);
+    // A Go float64 or JSON.parse reader: one root cause, shown by the accepted body (which reproduces alone).
+    expect(findings({ smallFractionsRefused: true })).toEqual([
+      [DOUBLES_DEFECT, ['positive-acceptance', 'negative-rejection'], 'half accepted'],
+      [refused, ['positive-acceptance'], 'small refused'],
+    ]);
+    // Small fractions accepted too (or not known): no integer check at all, which is its own defect.
+    expect(findings({ smallFractionsRefused: false })).toHaveLength(2);
+    expect(findings({})).toEqual([
+      [refused, ['positive-acceptance'], pair.reason],
+      [half.defect, ['negative-rejection'], 'half accepted'],
     ]);
   });
 

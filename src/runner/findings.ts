@@ -57,32 +57,64 @@ export function failureFingerprint(
   return defectIdentity(checkId, reason, `cause:${causeOf(plan, defect)}`).fingerprint;
 }
 
+/** What the run showed beyond its kept failures, for folding them into root causes. */
+export interface RunSigns {
+  /**
+   * Ids with a small fraction (`N.5`, `-N.25`, `1e-3`) were sent and every one refused: a target that
+   * then accepts `2^53+N.5` reads the id as a double (which holds it whole), not without an integer check.
+   */
+  readonly smallFractionsRefused?: boolean;
+}
+
+const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
+/** The title of a finding made only of failures folded into it. */
+const FOLDED_TITLES = new Map([[DOUBLES_FINGERPRINT, DOUBLES_DEFECT]]);
+/** An id above 2^53 with a half, accepted: `an invalid body ("id" set to 2^53+N.5) accepted`. */
+const ABOVE_2_53_HALF = /^an invalid body \("[^"]+" set to 2\^53\+N\.5\) accepted$/;
+const SAFE_INTEGER = 2n ** 53n;
+
 /**
- * A precision pair's second id refused (`positive-acceptance`: two ids one apart, one double) by a target
- * that also shows integers read as doubles elsewhere ({@link DOUBLES_DEFECT}: an id echoed with other
- * digits) is that defect: one root cause, one finding. Without such a sign the refusal stays its own
- * finding (a target may key its store by double yet answer every id as sent).
+ * Failures that are integers read as doubles ({@link DOUBLES_DEFECT}) on a target that shows that defect:
+ * an id echoed with other digits, or `2^53+N.5` accepted where small fractions are refused. Then a
+ * precision pair's second id refused (two ids one apart, one double), `2^53+N.5` accepted, and a valid
+ * NewPlant refused for an id beyond 2^53 (2^63-2, the same double as 2^63-1 sent before) are that one
+ * root cause. Without such a sign each stays its own finding (a target may key its store by double yet
+ * answer every id as sent; one without an integer check accepts every fraction).
  */
-export function withPrecisionPairsFolded(checks: readonly CheckResult[]): CheckResult[] {
-  const doubles = checks.some(
-    (check) =>
-      check.status === 'fail' &&
-      check.failures.some((failure) => failure.defect === DOUBLES_DEFECT && failure.foldedInto === undefined),
+export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  const failed = checks.filter((check) => check.status === 'fail').flatMap((check) => check.failures);
+  const halfShows = signs.smallFractionsRefused === true;
+  const doubles = failed.some(
+    (failure) =>
+      failure.foldedInto === undefined &&
+      (failure.defect === DOUBLES_DEFECT || (halfShows && ABOVE_2_53_HALF.test(failure.defect ?? ''))),
   );
   if (!doubles) return [...checks];
-  const into = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
+  const folds = (checkId: string, failure: Failure): boolean => {
+    if (failure.foldedInto !== undefined || failure.defect === DOUBLES_DEFECT) return false;
+    if (checkId === 'negative-rejection') return halfShows && ABOVE_2_53_HALF.test(failure.defect ?? '');
+    if (checkId !== 'positive-acceptance') return false;
+    return failure.reason.includes(SAME_DOUBLE) || holdsIdBeyondDoubles(failure.request.body);
+  };
   return checks.map((check) =>
-    check.id !== 'positive-acceptance' || check.status !== 'fail'
+    check.status !== 'fail'
       ? check
       : {
           ...check,
           failures: check.failures.map((failure) =>
-            failure.reason.includes(SAME_DOUBLE) && failure.foldedInto === undefined
-              ? { ...failure, foldedInto: into }
-              : failure,
+            folds(String(check.id), failure) ? { ...failure, foldedInto: DOUBLES_FINGERPRINT } : failure,
           ),
         },
   );
+}
+
+/** Whether a JSON body holds an integer beyond 2^53 (outside its strings), which a double cannot hold apart. */
+function holdsIdBeyondDoubles(body: string | null | undefined): boolean {
+  const numbers = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{16,}(?![.eE\d])/g) ?? [];
+  return numbers.some((text) => {
+    const value = BigInt(text);
+    return (value < 0n ? -value : value) > SAFE_INTEGER;
+  });
 }
 
 /** `the 200 body is not a valid Plant (required at "tag")`: the property a success answer lacks. */
@@ -134,8 +166,8 @@ function answerLacks(failure: Failure, field: string): boolean {
 }
 
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
-export function withRootCausesFolded(checks: readonly CheckResult[]): CheckResult[] {
-  return withAbsentEchoesFolded(withPrecisionPairsFolded(checks));
+export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  return withAbsentEchoesFolded(withDoublesFolded(checks, signs));
 }
 
 /**
@@ -149,7 +181,12 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
     for (const failure of check.failures) {
       const identity = identityOf(String(check.id), failure);
       const key = failure.foldedInto ?? identity.fingerprint;
-      const group = groups.get(key) ?? { title: identity.title, owned: false, checks: [], failures: [] };
+      const group = groups.get(key) ?? {
+        title: FOLDED_TITLES.get(key) ?? identity.title,
+        owned: false,
+        checks: [],
+        failures: [],
+      };
       // A folded failure's title is its own: the finding is named by the first failure that is its own.
       if (failure.foldedInto === undefined && !group.owned)
         Object.assign(group, { title: identity.title, owned: true });
@@ -165,7 +202,7 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
       fingerprint,
       title: group.title,
       checks: group.checks,
-      counterexample: smallest(own.length > 0 ? own : group.failures),
+      counterexample: smallest(own.length > 0 ? own : reproducibleFirst(group.failures)),
     };
   });
   // A stable sort: equal counts keep the order of the checks in the report.
@@ -177,6 +214,15 @@ function identityOf(checkId: string, failure: Failure): { title: string; fingerp
     return { fingerprint: failure.fingerprint, title: failure.defect ?? reasonShape(checkId, failure.reason) };
   }
   return defectIdentity(checkId, failure.reason, failure.defect);
+}
+
+/**
+ * Failures whose reproduction does not depend on what the target holds, when there are any: a refusal
+ * of a valid NewPlant (a doubles collision with an id stored before) reproduces only on that store.
+ */
+function reproducibleFirst(failures: readonly Failure[]): readonly Failure[] {
+  const alone = failures.filter((failure) => !/^status \d{3} for a valid NewPlant$/.test(failure.defect ?? ''));
+  return alone.length > 0 ? alone : failures;
 }
 
 function smallest(failures: readonly Failure[]): Failure {

@@ -147,7 +147,10 @@ function conclude(
     settings.replay === undefined && !answeredAgain
       ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath, traits.redirect)
       : undefined;
-  const folded = withRootCausesFolded(settled.map(({ result }) => result));
+  const folded = withRootCausesFolded(
+    settled.map(({ result }) => result),
+    { smallFractionsRefused: evidence.smallFractionRefused > 0 && evidence.smallFractionAccepted === 0 },
+  );
   const findings = findingsOf(folded);
   const context = { evidence, findings, couldNotJudge: unjudgeable };
   const checks = settled.map(({ check }, index) => {
