@@ -23,7 +23,9 @@ let yaml: typeof Yaml | undefined;
  */
 function parseYaml(text: string, options?: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions): unknown {
   yaml ??= require('yaml') as typeof Yaml;
-  return yaml.parse(text, options);
+  // Merge keys (`<<: *anchor`) are YAML 1.1's, which js-yaml (swagger-parser's, Redocly's and Swagger
+  // Editor's reader) merges; without this yaml keeps `<<` as a property and the schema is refused.
+  return yaml.parse(text, { merge: true, ...options });
 }
 
 /**
