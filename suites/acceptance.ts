@@ -43,7 +43,7 @@ import {
   located,
   type EchoedProperties,
 } from '../src/runner/echo-compare.js';
-import { DOUBLES_DEFECT, notJsonDefect, roundedAt } from '../src/runner/defects.js';
+import { DOUBLES_DEFECT, notJsonDefect, redirectDefect, roundedAt } from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
 
 /**
@@ -213,7 +213,7 @@ export const positiveAcceptance = defineCheck({
         : '';
     return fail(
       `A valid NewPlant with the token you gave was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
-      { defect: `status ${response.status} for a valid NewPlant` },
+      { defect: redirectDefect(response.status) ?? `status ${response.status} for a valid NewPlant` },
     );
   },
 });

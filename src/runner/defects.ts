@@ -87,9 +87,19 @@ const REFUSED_KINDS: ReadonlySet<string> = new Set(['invalid-body', 'invalid-par
  * `status 201 for a valid NewPlant`, `status 500 for a repeated id`, ...
  */
 export function statusDefect(status: number, plan: PlannedRequest): string {
+  const redirect = redirectDefect(status);
+  if (redirect !== undefined) return redirect;
   if (status >= 400 && status < 500 && REFUSED_KINDS.has(plan.intent.kind))
     return `status ${status} for a request it refuses`;
   return `status ${status} for ${requestKind(plan)}`;
+}
+
+/**
+ * A 3xx is where the target routes POST /plants (Django's APPEND_SLASH, nginx's `location /plants/`, an
+ * http-to-https rule), not how it reads a request: one defect whatever was sent, as a gateway's 502 is.
+ */
+export function redirectDefect(status: number): string | undefined {
+  return status >= 300 && status < 400 ? `status ${status}, a redirect (not followed)` : undefined;
 }
 
 /** The defect of an answer labelled other than JSON: `the 400 answer is labelled text/html`. */
