@@ -48,6 +48,21 @@ const coercing = faultyTarget(
   },
 );
 
+/**
+ * Python's `json.loads` unguarded (aiohttp's `await request.json()`): any text that is not JSON throws, and so
+ * does an id of more than 4,300 digits (Python's limit on converting a string to an int): one crash, 500.
+ */
+const unguardedParse = faultyTarget(
+  { name: 'unguarded-json-parse', defect: 'the body parser throws out of the handler: 500', expectedFailures: [] },
+  {
+    readPlant(text, steps) {
+      steps.parse(text);
+      if (/\d{4301}/.test(text)) throw new Error('Exceeds the limit (4300 digits) for integer string conversion');
+      return CORRECT_STEPS.readPlant(text, steps);
+    },
+  },
+);
+
 /** The findings of a short run of `checks` (negative-rejection) against a target (of `spec`, when given). */
 async function findingsAgainst(
   target: StartedTarget,
@@ -159,6 +174,18 @@ describe('a check keeps one counterexample per root cause', () => {
         for (const keyword of ['maximum', 'multipleOf'])
           expect(titles.filter((title) => title.includes(`"${field}"`) && title.includes(keyword))).toHaveLength(1);
       expect(titles.length).toBeGreaterThan(6);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('shows a crash met by several kinds of body with the smallest of them, not the first in run order', async () => {
+    const target = await unguardedParse.start();
+    try {
+      // Seed 1903351753 meets an id of 10,000 digits first (the aiohttp red team's run, 2026-11-28).
+      const findings = await findingsAgainst(target, { checks: ['no-server-error'], seed: 1903351753, runs: 100 });
+      expect(findings).toHaveLength(1);
+      expect(findings[0]?.counterexample.request.body?.length).toBeLessThan(50);
     } finally {
       await target.close();
     }

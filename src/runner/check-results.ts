@@ -118,8 +118,11 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
       const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
-      // Shrunk cases of several probes often meet in one defect: report it once.
-      if (!failures.some((other) => other.reason === failure.reason)) failures.push(failure);
+      // Shrunk cases of several probes often meet in one defect: report it once, by its smallest request (a
+      // parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too).
+      const same = failures.findIndex((other) => other.reason === failure.reason);
+      if (same < 0) failures.push(failure);
+      else if (bodySize(failure) < bodySize(failures[same]!)) failures[same] = failure;
       fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
     }
     return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
@@ -146,6 +149,10 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     };
   }
   return { ...base, status: 'pass', cases, failures: [] };
+}
+
+function bodySize(failure: Failure): number {
+  return (failure.request.bodyBase64 ?? failure.request.body ?? '').length;
 }
 
 /** The field an invalid body breaks and its description, for an invalid body. */
