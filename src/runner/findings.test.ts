@@ -130,6 +130,29 @@ describe('findingsOf', () => {
     ]);
   });
 
+  it('folds a pair refused and 2^63 taken for 2^63-1 into the doubles defect, but not 2^63 taken alone', () => {
+    const pair = {
+      defect: 'status 400 for a valid NewPlant',
+      reason: `… ${SAME_DOUBLE} …`,
+      request: { ...base.request, body: '{"id":4611686018427387905}' },
+    };
+    const edge = {
+      defect: 'an invalid body ("id" holds #: id one above the int# maximum # (keyword format)) accepted',
+      reason: 'refused as a repeated id',
+      request: { ...base.request, body: '{"name":"","id":9223372036854775808}' },
+    };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withDoublesFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    expect(titles([failed('positive-acceptance', [pair]), failed('negative-rejection', [edge])])).toEqual([
+      [DOUBLES_DEFECT, ['positive-acceptance', 'negative-rejection']],
+    ]);
+    // A saturating parser (2^63 read as 2^63-1) that keeps every other id whole: its own finding.
+    expect(titles([failed('negative-rejection', [edge])])).toEqual([[edge.defect, ['negative-rejection']]]);
+    // 1e19 or 2^64 accepted is a missing range check, not a double's rounding.
+    const far = { ...edge, request: { ...base.request, body: '{"id":18446744073709551616}' } };
+    expect(titles([failed('positive-acceptance', [pair]), failed('negative-rejection', [far])])).toHaveLength(2);
+  });
+
   it('folds an echo failure for a property the answer left out into response-schema\'s "required at" finding', () => {
     const required = 'the 200 body is not a valid Plant (required at "tag")';
     const answer = (body: string) => ({ ...base.response, status: 200, body });

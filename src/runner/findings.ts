@@ -75,26 +75,31 @@ const SAFE_INTEGER = 2n ** 53n;
 
 /**
  * Failures that are integers read as doubles ({@link DOUBLES_DEFECT}) on a target that shows that defect:
- * an id echoed with other digits, or `2^53+N.5` accepted where small fractions are refused. Then a
- * precision pair's second id refused (two ids one apart, one double), `2^53+N.5` accepted, and a valid
- * NewPlant refused for an id beyond 2^53 (2^63-2, the same double as 2^63-1 sent before) are that one
- * root cause. Without such a sign each stays its own finding (a target may key its store by double yet
- * answer every id as sent; one without an integer check accepts every fraction).
+ * an id echoed with other digits; `2^53+N.5` accepted where small fractions are refused (a double holds it
+ * whole); or a precision pair's second id refused beside 2^63 (or -2^63-1) taken for the int64 edge it
+ * equals as a double (accepted, or refused as a repeat of it). Then the pair refused, `2^53+N.5` accepted,
+ * the edge's neighbour taken for it, and a valid NewPlant refused for an id beyond 2^53 (2^63-2, the same
+ * double as 2^63-1 sent before) are that one root cause. Without such a sign each stays its own finding (a
+ * target may key its store by double yet answer every id as sent; one without an integer check accepts
+ * every fraction; a saturating parser takes 2^63 for 2^63-1 without losing digits elsewhere).
  */
 export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  const failed = checks.filter((check) => check.status === 'fail').flatMap((check) => check.failures);
-  const halfShows = signs.smallFractionsRefused === true;
-  const doubles = failed.some(
-    (failure) =>
-      failure.foldedInto === undefined &&
-      (failure.defect === DOUBLES_DEFECT || (halfShows && ABOVE_2_53_HALF.test(failure.defect ?? ''))),
-  );
+  const failed = checks.filter((check) => check.status === 'fail');
+  const own = (id: string, test: (failure: Failure) => boolean): boolean =>
+    failed.some((check) => (id === '' || check.id === id) && check.failures.some((f) => !f.foldedInto && test(f)));
+  const half = (failure: Failure): boolean =>
+    signs.smallFractionsRefused === true && ABOVE_2_53_HALF.test(failure.defect ?? '');
+  const pair = (failure: Failure): boolean => failure.reason.includes(SAME_DOUBLE);
+  const doubles =
+    own('', (failure) => failure.defect === DOUBLES_DEFECT) ||
+    own('negative-rejection', half) ||
+    (own('positive-acceptance', pair) && own('negative-rejection', (f) => holdsEdgeNeighbour(f.request.body)));
   if (!doubles) return [...checks];
   const folds = (checkId: string, failure: Failure): boolean => {
     if (failure.foldedInto !== undefined || failure.defect === DOUBLES_DEFECT) return false;
-    if (checkId === 'negative-rejection') return halfShows && ABOVE_2_53_HALF.test(failure.defect ?? '');
+    if (checkId === 'negative-rejection') return half(failure) || holdsEdgeNeighbour(failure.request.body);
     if (checkId !== 'positive-acceptance') return false;
-    return failure.reason.includes(SAME_DOUBLE) || holdsIdBeyondDoubles(failure.request.body);
+    return pair(failure) || integersOf(failure.request.body).some((value) => magnitude(value) > SAFE_INTEGER);
   };
   return checks.map((check) =>
     check.status !== 'fail'
@@ -108,13 +113,26 @@ export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSign
   );
 }
 
-/** Whether a JSON body holds an integer beyond 2^53 (outside its strings), which a double cannot hold apart. */
-function holdsIdBeyondDoubles(body: string | null | undefined): boolean {
-  const numbers = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{16,}(?![.eE\d])/g) ?? [];
-  return numbers.some((text) => {
-    const value = BigInt(text);
-    return (value < 0n ? -value : value) > SAFE_INTEGER;
-  });
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+
+/** Whether a JSON body holds an integer just outside int64 that is the same double as the edge (2^63, -2^63-1). */
+function holdsEdgeNeighbour(body: string | null | undefined): boolean {
+  return integersOf(body).some(
+    (value) =>
+      (value > INT64_MAX && Number(value) === Number(INT64_MAX)) ||
+      (value < INT64_MIN && Number(value) === Number(INT64_MIN)),
+  );
+}
+
+/** The long integers of a JSON body (16 digits or more), outside its strings. */
+function integersOf(body: string | null | undefined): bigint[] {
+  const texts = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{16,}(?![.eE\d])/g);
+  return (texts ?? []).map((text) => BigInt(text));
+}
+
+function magnitude(value: bigint): bigint {
+  return value < 0n ? -value : value;
 }
 
 /** `the 200 body is not a valid Plant (required at "tag")`: the property a success answer lacks. */
