@@ -40,6 +40,23 @@ export function operationAuth(document: JsonObject, operation: JsonObject): Oper
   return { auth: requirementKind(kinds[chosen] ?? []), schemes: Object.keys(requirement) };
 }
 
+/**
+ * Each alternative (OR) of the operation's security requirements as {@link operationAuth} reads one:
+ * `[{bearerAuth: []}, {apiKeyAuth: []}]` gives a bearer alternative and an `apiKey` one. Empty when it
+ * declares none; the empty requirement `{}` gives `optional`.
+ */
+export function securityAlternatives(document: JsonObject, operation: JsonObject): OperationAuth[] {
+  const declared = operation.security ?? document.security;
+  const requirements = Array.isArray(declared) ? declared.filter(isObject) : [];
+  const components = isObject(document.components) ? document.components : {};
+  const definitions = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  return requirements.map((requirement) => {
+    const schemes = Object.keys(requirement);
+    if (schemes.length === 0) return { auth: 'optional', schemes };
+    return { auth: requirementKind(schemes.map((name) => kindOf(definitions[name]))), schemes };
+  });
+}
+
 /** Kinds of scheme whose credential travels as `Authorization: Bearer <token>`. */
 const BEARER_TOKENS: ReadonlySet<ContractAuth> = new Set(['bearer', 'oauth2', 'openIdConnect']);
 

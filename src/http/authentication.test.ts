@@ -67,6 +67,16 @@ describe('an API key where the document puts it', () => {
     expect(check(asked({ authorization: 'Bearer t' }))?.message).toContain('the header "X-Tenant-Key"');
   });
 
+  it('takes the API key alternative (OR) beside the bearer one, and refuses neither as the bearer one does', async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/bearer-or-api-key-3.0.yaml');
+    expect(contract.auth).toBe('bearer');
+    const check = requestAuthentication(contract, bearer);
+    expect(check(asked({ authorization: 'Bearer t' }))).toBeUndefined();
+    expect(check(asked({ 'x-tenant-key': 't' }))).toBeUndefined();
+    expect(check(asked({ 'x-tenant-key': 'u' }))?.code).toBe(2001);
+    expect(check(asked({ authorization: 'Bearer u' }))).toMatchObject({ status: 401, code: 2003 });
+  });
+
   it('takes a Swagger 2.0 API key in the Authorization header as a bearer token, as its clients send it', async () => {
     const contract = await loadContract('src/fixtures/documents/reduced/swagger2-authorization-key-3.0.yaml');
     expect(contract.auth).toBe('bearer');

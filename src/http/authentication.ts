@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { problem, type BearerCheck, type Contract, type Problem } from '../contract/index.js';
 import { cookiesOf } from '../contract/parameters.js';
-import type { ContractAuth, OperationAuth } from '../contract/security.js';
+import { operationAuth, securityAlternatives, type ContractAuth, type OperationAuth } from '../contract/security.js';
 
 /**
  * The authentication step for what the document declares: no check when POST /plants declares no
@@ -31,7 +31,49 @@ export interface ApiKeyPlace {
  * as {@link authenticationFor} says.
  */
 export function requestAuthentication(contract: Contract, checkBearer: BearerCheck): RequestAuthentication {
-  return authenticationOf(contract.document, { auth: contract.auth, schemes: contract.authSchemes }, checkBearer);
+  const chosen = authenticationOf(
+    contract.document,
+    { auth: contract.auth, schemes: contract.authSchemes },
+    checkBearer,
+  );
+  const paths = contract.document.paths as Record<string, Record<string, unknown> | undefined> | undefined;
+  const operation = paths?.[contract.operationPath]?.post;
+  if (!isRecord(operation)) return chosen;
+  return withKeyAlternatives(contract.document, operation, chosen, checkBearer);
+}
+
+/**
+ * {@link authenticationOf} for an operation, with each API key alternative (OR) of its security accepted too:
+ * `[{bearerAuth: []}, {apiKeyAuth: []}]` lets a client send either. A request meeting none is answered
+ * as the chosen alternative (the bearer one) refuses it.
+ */
+export function operationAuthentication(
+  document: Record<string, unknown>,
+  operation: Record<string, unknown>,
+  checkBearer: BearerCheck,
+): RequestAuthentication {
+  const chosen = authenticationOf(document, operationAuth(document, operation), checkBearer);
+  return withKeyAlternatives(document, operation, chosen, checkBearer);
+}
+
+function withKeyAlternatives(
+  document: Record<string, unknown>,
+  operation: Record<string, unknown>,
+  chosen: RequestAuthentication,
+  checkBearer: BearerCheck,
+): RequestAuthentication {
+  const keys = securityAlternatives(document, operation)
+    .filter((alternative) => alternative.auth === 'apiKey' && apiKeyPlaceOf(document, alternative.schemes))
+    .map((alternative) => authenticationOf(document, alternative, checkBearer));
+  if (keys.length === 0) return chosen;
+  return (req) => {
+    const refused = chosen(req);
+    return refused === undefined || keys.some((key) => key(req) === undefined) ? undefined : refused;
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** {@link requestAuthentication} for any operation of the document, from what it requires. */

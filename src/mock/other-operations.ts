@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OPERATION, PROBLEMS, type BearerCheck } from '../contract/index.js';
 import { pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
-import { operationAuth, serverBasePath } from '../contract/security.js';
-import { authenticationOf, type RequestAuthentication } from '../http/authentication.js';
+import { serverBasePath } from '../contract/security.js';
+import { operationAuthentication, type RequestAuthentication } from '../http/authentication.js';
 import { corsHeaders } from '../http/cors.js';
 import type { Failure } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
@@ -204,7 +204,7 @@ function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck
       method: method.toUpperCase(),
       written,
       pattern: pathTemplatePattern(written),
-      authenticate: authenticationOf(document, operationAuth(document, item?.[method] as JsonObject), checkBearer),
+      authenticate: operationAuthentication(document, item?.[method] as JsonObject, checkBearer),
       exampled: exampledResponses(item?.[method]),
     })),
   );
