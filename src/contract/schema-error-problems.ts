@@ -37,7 +37,7 @@ export function condenseSchemaErrors(
   }
   return [...places].map(([pointer, messages]) => ({
     pointer,
-    message: `${messages.join('; ')}${typeListHint(raw, pointer)}`,
+    message: `${messages.join('; ')}${typeListHint(raw, pointer)}${exampleHint(raw, pointer, messages)}`,
   }));
 }
 
@@ -57,6 +57,17 @@ function typeListHint(raw: unknown, pointer: string): string {
   const value = pointerSegments(pointer).reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), raw);
   if (!Array.isArray(value)) return '';
   return ` (a list of types is OpenAPI 3.1: in ${version} write one type, with \`nullable: true\` for null, or declare \`openapi: 3.1.0\`)`;
+}
+
+/**
+ * The OpenAPI schema says "example and examples are mutually exclusive" as `not: {required: [example,
+ * examples]}` (media types, parameters, headers), which ajv reports as "must NOT be valid" alone.
+ */
+function exampleHint(raw: unknown, pointer: string, messages: readonly string[]): string {
+  if (!messages.includes('must NOT be valid') || pointer.includes('#')) return '';
+  const node = pointerSegments(pointer).reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), raw);
+  if (!isRecord(node) || !Object.hasOwn(node, 'example') || !Object.hasOwn(node, 'examples')) return '';
+  return ' (OpenAPI allows example or examples here, not both: keep one, e.g. move the example into examples)';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
