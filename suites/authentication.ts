@@ -16,6 +16,13 @@ export const authEnforced = defineCheck({
   title: 'Requests without a valid bearer token are refused',
   rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted).',
   probes: [authProbes],
+  notApplicable({ auth, operationPath }) {
+    if (auth === 'none')
+      return `Not applicable: the document declares no authentication for POST ${operationPath}, so no credential is refused.`;
+    if (auth === 'optional')
+      return `Not applicable: the document lets POST ${operationPath} be called without a credential (an empty security requirement), so no credential is refused.`;
+    return undefined;
+  },
   judge({ plan, response }, { contract }) {
     // A document that declares no security, or allows anonymous calls, refuses nothing for a credential.
     if (contract.auth === 'none' || contract.auth === 'optional') return undefined;

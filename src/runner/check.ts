@@ -61,6 +61,11 @@ export interface CheckDefinition {
   /** Probes sent for this check on top of `'all'`: cases no other check needs but this one judges. */
   readonly alsoSends?: readonly Probe<unknown>[];
   /**
+   * Why the check has nothing to judge on this document (it declares no authentication, say), shown as
+   * its skip reason; `undefined` when it applies. A check that does not apply sends no cases of its own.
+   */
+  notApplicable?(contract: Contract): string | undefined;
+  /**
    * Judges one exchange; `undefined` when the exchange says nothing about this check (another
    * intent, or a status another check owns).
    */

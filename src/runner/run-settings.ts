@@ -43,7 +43,7 @@ export async function resolveSettings(options: RunnerOptions): Promise<RunSettin
     timeoutMs,
     budgetMs,
     deadline: started + budgetMs,
-    selection: selectChecks(options.suites, options.checks, options.skipChecks),
+    selection: selectChecks(options.suites, options.checks, options.skipChecks, contract),
     ...(replay === undefined ? {} : { replay }),
     fresh: createFreshIds(replay?.nonce),
   };

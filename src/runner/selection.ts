@@ -1,3 +1,4 @@
+import type { Contract } from '../contract/index.js';
 import type { CheckDefinition, Suite } from './check.js';
 import { ConformanceOptionsError } from './errors.js';
 import type { Probe } from './probe.js';
@@ -16,11 +17,15 @@ export interface CheckSelection {
   readonly sentProbes: ReadonlySet<Probe<unknown>>;
 }
 
-/** Applies the `checks` and `skipChecks` options to the suites' checks; an unknown id is an options error. */
+/**
+ * Applies the `checks` and `skipChecks` options to the suites' checks (an unknown id is an options
+ * error), and skips a check that says it does not apply to `contract`.
+ */
 export function selectChecks(
   suites: readonly Suite[],
   only: readonly string[] = [],
   skip: readonly string[] = [],
+  contract?: Contract,
 ): CheckSelection {
   const all = suites.flatMap((suite) => suite.checks);
   const known = new Set(all.map((check) => check.id));
@@ -37,7 +42,9 @@ export function selectChecks(
         ? 'not selected (`checks`)'
         : skip.includes(check.id)
           ? 'skipped with `skipChecks`'
-          : undefined;
+          : contract === undefined
+            ? undefined
+            : check.notApplicable?.(contract);
     if (reason === undefined) return { check };
     const result: CheckResult = {
       id: check.id,
