@@ -215,7 +215,7 @@ class ClientConnection implements Watched {
       if (bytes.length > MAX_HEAD_BYTES) this.refuse('431 Request Header Fields Too Large');
       return;
     }
-    const head = parseRequestHead(bytes.toString('latin1', 0, end - 4));
+    const head = parseRequestHead(bytes.toString('latin1', 0, end - 4), bytes);
     const framing = typeof head === 'string' || head.method === 'CONNECT' ? 'refused' : requestFraming(head);
     // A request that is not HTTP never reaches the upstream: 400, as Node itself would answer.
     if (typeof head === 'string' || typeof framing === 'string') return this.refuse('400 Bad Request');
@@ -458,7 +458,7 @@ class ExchangeInFlight implements UpstreamUser {
       return null;
     }
     this.responseStart = null;
-    const head = parseResponseHead(bytes.toString('latin1', 0, end - 4));
+    const head = parseResponseHead(bytes.toString('latin1', 0, end - 4), bytes);
     if (typeof head === 'string') return (this.upstreamFailed(head), null);
     // 1xx answers are the upstream's business with its connection; the final answer follows.
     if (head.status < 200) return end < bytes.length ? this.readResponseHead(bytes.subarray(end)) : null;

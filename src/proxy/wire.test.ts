@@ -125,6 +125,31 @@ describe('the wire', () => {
     );
   });
 
+  it('reads a head off the bytes it was decoded from as it reads its text, whatever bytes follow it', () => {
+    // The wire's heads are parsed with their bytes, which go on past the head (its blank line, a body,
+    // the next request): nothing at or past the head's end may be read, or a line cut short at the
+    // head's end would be read on into what follows (a colon, the LF of a CR).
+    const piece = fc.constantFrom(' ', '\t', 'v', 'Host', ':', ': ', '\r\n', '\r', '\n', '\u0001', '\u00e9', '\u00ff');
+    const text = fc
+      .tuple(fc.constantFrom('GET / HTTP/1.1', 'HTTP/1.1 200 OK'), fc.array(piece, { maxLength: 12 }))
+      .map(([line, pieces]) => `${line}\r\n${pieces.join('')}`);
+    const after = fc.constantFrom('', '\r\n\r\n{"id":1}', ':', '\n', ': b\r\n', 'x');
+    fc.assert(
+      fc.property(text, after, (head, rest) => {
+        const bytes = Buffer.from(head + rest, 'latin1');
+        expect(parseRequestHead(head, bytes)).toEqual(parseRequestHead(head));
+        expect(parseResponseHead(head, bytes)).toEqual(parseResponseHead(head));
+      }),
+      { numRuns: 5_000, seed: 29 },
+    );
+    expect(parseRequestHead('GET / HTTP/1.1\r\nX-A', Buffer.from('GET / HTTP/1.1\r\nX-A: b', 'latin1'))).toBe(
+      'not-http',
+    );
+    expect(
+      parseResponseHead('HTTP/1.1 200 OK\r\nX-A: b\r', Buffer.from('HTTP/1.1 200 OK\r\nX-A: b\r\n', 'latin1')),
+    ).toBe('unforwardable-header');
+  });
+
   it('frames a request by Transfer-Encoding or Content-Length, and refuses both at once or a bad length', () => {
     const request = (...rawHeaders: string[]): RequestHead => ({
       method: 'POST',

@@ -111,22 +111,39 @@ export function headEnd(bytes: Buffer): number {
   return at < 0 ? -1 : at + 4;
 }
 
-/** Parses a request head (without its blank line); a string says why it is not HTTP/1.x. */
-export function parseRequestHead(text: string): RequestHead | string {
+/**
+ * The code units of a head the parsers read code by code: the bytes it was decoded from (latin1, one
+ * code unit a byte), at least as long as the head, or its own codes when it is only text.
+ */
+type HeadCodes = Uint8Array | Uint16Array;
+
+/** The code units of `text`, for a head that comes as text only (the wire's heads come with their bytes). */
+function codesOf(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return codes;
+}
+
+/**
+ * Parses a request head (without its blank line); a string says why it is not HTTP/1.x. `bytes`,
+ * when given, are those `text` was decoded from as latin1 (they may go on past it): the header lines
+ * are read off them, an indexed load a code instead of `charCodeAt` on the text, with the same result.
+ */
+export function parseRequestHead(text: string, bytes?: Uint8Array): RequestHead | string {
   const lineEnd = firstLineEnd(text);
   const line = requestLine(text, lineEnd);
   if (line === undefined) return 'not an HTTP/1.x request line';
-  const rawHeaders = headerLines(text, lineEnd);
+  const rawHeaders = headerLines(text, bytes ?? codesOf(text), lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
   return { method: line[0], target: line[1], minorVersion: line[2], rawHeaders };
 }
 
-/** Parses a response head (without its blank line); a string says why it is not HTTP/1.x. */
-export function parseResponseHead(text: string): ResponseHead | string {
+/** Parses a response head (without its blank line), as {@link parseRequestHead}; a string says why it is not HTTP/1.x. */
+export function parseResponseHead(text: string, bytes?: Uint8Array): ResponseHead | string {
   const lineEnd = firstLineEnd(text);
   const line = statusLine(text, lineEnd);
   if (line === undefined) return 'not-http';
-  const rawHeaders = headerLines(text, lineEnd);
+  const rawHeaders = headerLines(text, bytes ?? codesOf(text), lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
   const [minorVersion, status, reason] = line;
   const statusText = reason || STATUS_CODES[status] || 'unknown';
@@ -142,26 +159,27 @@ function firstLineEnd(text: string): number {
  * The header lines of a head, those after the CRLF at `from`, as raw pairs, each value without the
  * spaces and tabs around it; folded or malformed lines are refused. One pass over each line: its name
  * up to the first code that is not a token's (which must be its colon), then its value up to the CRLF.
+ * Codes are read from `codes` (`text`'s, and maybe more after: nothing at or past `text.length` is read).
  */
-function headerLines(text: string, from: number): string[] | string {
+function headerLines(text: string, codes: HeadCodes, from: number): string[] | string {
   const raw: string[] = [];
   const { length } = text;
   for (let at = from + 2; at < length + 2;) {
     let colon = at;
-    while (isTokenCode(text.charCodeAt(colon))) colon++;
-    if (colon === at || text.charCodeAt(colon) !== 0x3a) return 'not-http';
+    while (colon < length && isTokenCode(codes[colon] ?? 0)) colon++;
+    if (colon === at || colon === length || codes[colon] !== 0x3a) return 'not-http';
     let end = colon + 1;
     let invalid = false;
     for (; end < length; end++) {
-      const code = text.charCodeAt(end);
-      if (code === 0x0d && text.charCodeAt(end + 1) === 0x0a) break;
+      const code = codes[end] ?? 0;
+      if (code === 0x0d && end + 1 < length && codes[end + 1] === 0x0a) break;
       if (isInvalidValueCode(code)) invalid = true;
     }
     if (invalid) return 'unforwardable-header';
     let start = colon + 1;
     let stop = end;
-    while (start < stop && (text.charCodeAt(start) === SPACE || text.charCodeAt(start) === TAB)) start++;
-    while (stop > start && (text.charCodeAt(stop - 1) === SPACE || text.charCodeAt(stop - 1) === TAB)) stop--;
+    while (start < stop && (codes[start] === SPACE || codes[start] === TAB)) start++;
+    while (stop > start && (codes[stop - 1] === SPACE || codes[stop - 1] === TAB)) stop--;
     raw.push(text.slice(at, colon), text.slice(start, stop));
     at = end + 2;
   }
