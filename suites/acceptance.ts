@@ -17,6 +17,7 @@ import {
   boundaryPlants,
   warn,
   integerSpellings,
+  plantIdSlots,
   schemeSpellings,
   mediaTypeSpellings,
   splitBodies,
@@ -355,6 +356,10 @@ export const integerSpellingsCheck = defineCheck({
   title: 'Integers written as 1.0, 1e2 or -0 are accepted as ids',
   rule: 'The id is a JSON Schema (2020-12) integer, and JSON Schema counts any number with a zero fractional part as an integer: `5.0`, `5e0`, `1.2345e4` and `-0` are valid ids.',
   probes: [integerSpellings],
+  notApplicable: (contract) =>
+    plantIdSlots(contract).length > 0
+      ? undefined
+      : "Not applicable: the document's NewPlant has no integer id (a string id, or none the client sends), so no id is spelled 1.0, 1e2 or -0.",
   judge(exchange, context, caseExchanges) {
     const { plan, response } = exchange;
     const { intent } = plan;

@@ -35,6 +35,24 @@ describe('selectChecks', () => {
     }
   });
 
+  it('skips integer-spellings on a document whose id is a string', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-selection-'));
+    try {
+      const spec = join(dir, 'string-id.yaml');
+      const text = readFileSync(DEFAULT_SPEC_PATH, 'utf8');
+      writeFileSync(
+        spec,
+        text.replace('type: integer\n              format: int64', 'type: string\n              format: int64'),
+      );
+      const selection = selectChecks(BUILT_IN_SUITES, [], [], await loadContract(spec));
+      const skipped = selection.ordered.flatMap((entry) => ('result' in entry ? [entry.result] : []));
+      expect(skipped.map((result) => result.id)).toEqual(['integer-spellings']);
+      expect(skipped[0]?.skipReason).toMatch(/^Not applicable: the document's NewPlant has no integer id/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs every built-in check on the bundled document, which declares bearer authentication', async () => {
     const contract = await loadContract(DEFAULT_SPEC_PATH);
     const selection = selectChecks(BUILT_IN_SUITES, [], [], contract);

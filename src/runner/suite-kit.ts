@@ -43,3 +43,4 @@ export {
 } from './probe.js';
 export * from './probes/index.js';
 export { schemaFields, type SchemaField } from './generate/schema-fields.js';
+export { plantIdSlots } from './generate/new-plant.js';
