@@ -124,6 +124,12 @@ describe('findingsOf', () => {
     ]);
     // Small fractions accepted too (or not known): no integer check at all, which is its own defect.
     expect(findings({ smallFractionsRefused: false })).toHaveLength(2);
+    // The half alone (PHP's json_decode: int64 exact, 2^53+N.5 a float its check takes for whole): its own.
+    expect(
+      findingsOf(withDoublesFolded([failed('negative-rejection', [half])], { smallFractionsRefused: true })).map(
+        (finding) => finding.title,
+      ),
+    ).toEqual([half.defect]);
     expect(findings({})).toEqual([
       [refused, ['positive-acceptance'], pair.reason],
       [half.defect, ['negative-rejection'], 'half accepted'],

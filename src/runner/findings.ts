@@ -75,13 +75,14 @@ const SAFE_INTEGER = 2n ** 53n;
 
 /**
  * Failures that are integers read as doubles ({@link DOUBLES_DEFECT}) on a target that shows that defect:
- * an id echoed with other digits; `2^53+N.5` accepted where small fractions are refused (a double holds it
- * whole); or a precision pair's second id refused beside 2^63 (or -2^63-1) taken for the int64 edge it
- * equals as a double (accepted, or refused as a repeat of it). Then the pair refused, `2^53+N.5` accepted,
- * the edge's neighbour taken for it, and a valid NewPlant refused for an id beyond 2^53 (2^63-2, the same
- * double as 2^63-1 sent before) are that one root cause. Without such a sign each stays its own finding (a
- * target may key its store by double yet answer every id as sent; one without an integer check accepts
- * every fraction; a saturating parser takes 2^63 for 2^63-1 without losing digits elsewhere).
+ * an id echoed with other digits, or a precision pair's second id refused (two ids one apart, one double)
+ * beside `2^53+N.5` accepted where small fractions are refused (a double holds it whole) or beside 2^63
+ * (or -2^63-1) taken for the int64 edge it equals as a double (accepted, or refused as a repeat of it).
+ * Then the pair refused, `2^53+N.5` accepted, the edge's neighbour taken for it, and a valid NewPlant
+ * refused for an id beyond 2^53 (2^63-2, the same double as 2^63-1 sent before) are that one root cause.
+ * One sign alone stays its own finding: a store keyed by double that answers every id as sent; PHP's
+ * json_decode, exact for int64 but reading `2^53+N.5` as a float its check takes for whole; a saturating
+ * parser taking 2^63 for 2^63-1; and one without an integer check accepts every fraction.
  */
 export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
   const failed = checks.filter((check) => check.status === 'fail');
@@ -92,8 +93,8 @@ export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSign
   const pair = (failure: Failure): boolean => failure.reason.includes(SAME_DOUBLE);
   const doubles =
     own('', (failure) => failure.defect === DOUBLES_DEFECT) ||
-    own('negative-rejection', half) ||
-    (own('positive-acceptance', pair) && own('negative-rejection', (f) => holdsEdgeNeighbour(f.request.body)));
+    (own('positive-acceptance', pair) &&
+      own('negative-rejection', (f) => half(f) || holdsEdgeNeighbour(f.request.body)));
   if (!doubles) return [...checks];
   const folds = (checkId: string, failure: Failure): boolean => {
     if (failure.foldedInto !== undefined || failure.defect === DOUBLES_DEFECT) return false;
