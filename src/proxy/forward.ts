@@ -323,7 +323,9 @@ class ExchangeInFlight implements UpstreamUser {
     const taken = this.requestReader.take(rest, this.requestBody);
     if (taken < 0) return this.brokenBody(rest.length);
     const headText = this.upstreamHead();
-    this.toUpstream(taken === 0 ? headText : withHead(headText, rest.subarray(0, taken)));
+    this.toUpstream(
+      taken === 0 ? headText : withHead(headText, taken === rest.length ? rest : rest.subarray(0, taken)),
+    );
     return taken;
   }
 

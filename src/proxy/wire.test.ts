@@ -130,8 +130,19 @@ describe('the wire', () => {
     // the next request): nothing at or past the head's end may be read, or a line cut short at the
     // head's end would be read on into what follows (a colon, the LF of a CR).
     const piece = fc.constantFrom(' ', '\t', 'v', 'Host', ':', ': ', '\r\n', '\r', '\n', '\u0001', '\u00e9', '\u00ff');
+    // Request lines that stop short of their parts, or go on past them, as well as whole ones.
     const text = fc
-      .tuple(fc.constantFrom('GET / HTTP/1.1', 'HTTP/1.1 200 OK'), fc.array(piece, { maxLength: 12 }))
+      .tuple(
+        fc.constantFrom(
+          'GET / HTTP/1.1',
+          'POST /p?q=\u00e9 HTTP/1.0',
+          'GET',
+          'GET /',
+          'GET / HTTP/1.1 ',
+          'HTTP/1.1 200 OK',
+        ),
+        fc.array(piece, { maxLength: 12 }),
+      )
       .map(([line, pieces]) => `${line}\r\n${pieces.join('')}`);
     const after = fc.constantFrom('', '\r\n\r\n{"id":1}', ':', '\n', ': b\r\n', 'x');
     fc.assert(
@@ -142,6 +153,7 @@ describe('the wire', () => {
       }),
       { numRuns: 5_000, seed: 29 },
     );
+    expect(parseRequestHead('GET', Buffer.from('GET / HTTP/1.1', 'latin1'))).toBeTypeOf('string');
     expect(parseRequestHead('GET / HTTP/1.1\r\nX-A', Buffer.from('GET / HTTP/1.1\r\nX-A: b', 'latin1'))).toBe(
       'not-http',
     );

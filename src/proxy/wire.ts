@@ -53,20 +53,35 @@ function isTargetCode(code: number): boolean {
 }
 
 /**
+ * The code units of a head the parsers read code by code: the bytes it was decoded from (latin1, one
+ * code unit a byte), at least as long as the head, or its own codes when it is only text.
+ */
+type HeadCodes = Uint8Array | Uint16Array;
+
+/** The code units of `text`, for a head that comes as text only (the wire's heads come with their bytes). */
+function codesOf(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return codes;
+}
+
+/**
  * The request line `text` starts with, up to `lineEnd`, as `/^(token+) ([\x21-\x7e\x80-\xff]+) HTTP\/1\.([01])$/`
  * reads it (the target holds no space, so each part ends where its characters do), read code by code
  * instead of a regex and its match: method and target, and the minor version; `undefined` when it is not one.
+ * Codes are read from `codes` (`text`'s, and maybe more after it), none at or past `lineEnd`.
  */
 export function requestLine(
   text: string,
   lineEnd: number,
+  codes: HeadCodes = codesOf(text),
 ): [method: string, target: string, minor: number] | undefined {
   let at = 0;
-  while (at < lineEnd && isTokenCode(text.charCodeAt(at))) at++;
-  if (at === 0 || text.charCodeAt(at) !== SPACE) return undefined;
+  while (at < lineEnd && isTokenCode(codes[at] ?? 0)) at++;
+  if (at === 0 || at === lineEnd || codes[at] !== SPACE) return undefined;
   const targetStart = at + 1;
   let end = targetStart;
-  while (end < lineEnd && isTargetCode(text.charCodeAt(end))) end++;
+  while (end < lineEnd && isTargetCode(codes[end] ?? 0)) end++;
   if (end === targetStart || lineEnd - end !== 9 || !text.startsWith(' HTTP/1.', end)) return undefined;
   const minor = text.charCodeAt(end + 8) - 0x30;
   if (minor !== 0 && minor !== 1) return undefined;
@@ -112,28 +127,16 @@ export function headEnd(bytes: Buffer): number {
 }
 
 /**
- * The code units of a head the parsers read code by code: the bytes it was decoded from (latin1, one
- * code unit a byte), at least as long as the head, or its own codes when it is only text.
- */
-type HeadCodes = Uint8Array | Uint16Array;
-
-/** The code units of `text`, for a head that comes as text only (the wire's heads come with their bytes). */
-function codesOf(text: string): Uint16Array {
-  const codes = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return codes;
-}
-
-/**
  * Parses a request head (without its blank line); a string says why it is not HTTP/1.x. `bytes`,
  * when given, are those `text` was decoded from as latin1 (they may go on past it): the header lines
  * are read off them, an indexed load a code instead of `charCodeAt` on the text, with the same result.
  */
 export function parseRequestHead(text: string, bytes?: Uint8Array): RequestHead | string {
   const lineEnd = firstLineEnd(text);
-  const line = requestLine(text, lineEnd);
+  const codes = bytes ?? codesOf(text);
+  const line = requestLine(text, lineEnd, codes);
   if (line === undefined) return 'not an HTTP/1.x request line';
-  const rawHeaders = headerLines(text, bytes ?? codesOf(text), lineEnd);
+  const rawHeaders = headerLines(text, codes, lineEnd);
   if (typeof rawHeaders === 'string') return rawHeaders;
   return { method: line[0], target: line[1], minorVersion: line[2], rawHeaders };
 }
