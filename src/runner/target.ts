@@ -186,9 +186,11 @@ async function traitsAfter(
     const holdsEarlierRun = await refusesCanary(client, contract, plant, found.slot, fresh, code);
     const invalid = await invalidIdAnswers(client, contract, plant, found.slot.key, fresh);
     const shape = messageShapeOf(second);
+    // An invalid id the target took (a lenient reader's "123") says nothing of its codes: the refused ones tell.
+    const refused = invalid.filter((answer) => answer !== undefined);
     const distinctShape =
-      shape !== undefined && invalid.every((answer) => answer !== undefined && messageShapeOf(answer) !== shape);
-    const invalidCodes = invalid.map((answer) => (answer === undefined ? undefined : errorCodeOf(answer)));
+      shape !== undefined && refused.length > 0 && refused.every((answer) => messageShapeOf(answer) !== shape);
+    const invalidCodes = refused.map((answer) => errorCodeOf(answer));
     return {
       rejectsRepeats: true,
       repeatStatus: second.response.status,
@@ -199,7 +201,8 @@ async function traitsAfter(
         ? {}
         : {
             repeatErrorCode: code,
-            repeatCodeIsDistinct: invalidCodes.every((other) => other !== undefined && other !== code),
+            repeatCodeIsDistinct:
+              invalidCodes.length > 0 && invalidCodes.every((other) => other !== undefined && other !== code),
           }),
     };
   }
