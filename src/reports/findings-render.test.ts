@@ -45,6 +45,35 @@ describe('findings come first in every reporter, then the per-check detail', () 
     expect(xml).toMatch(/known: listed in the baseline b\.json/);
   });
 
+  it('JUnit: under a baseline listing every finding of a failed check, the check is skipped too, so the file agrees with exit 0', () => {
+    const findings = report.findings ?? [];
+    const ofAcceptance = findings.filter((finding) => finding.checks.includes('positive-acceptance'));
+    const knownAll = findings.map((finding) => finding.fingerprint);
+    const baseline = { file: 'b.json', new: [], known: knownAll, fixed: [] };
+    const xml = renderJunitReport({ ...report, baseline });
+    expect(xml).toMatch(/<testsuites name="plantstore" tests="\d+" failures="0"/);
+    const acceptance = /<testcase classname="plantstore" name="positive-acceptance: [^"]*">([\s\S]*?)<\/testcase>/.exec(
+      xml,
+    );
+    expect(acceptance?.[1]).toContain('<skipped message="failed only with findings the baseline b.json lists: ');
+    expect(acceptance?.[1]).toContain(ofAcceptance[0]?.fingerprint ?? 'a finding');
+    expect(acceptance?.[1]).toContain('Counterexample 1 of 2');
+    expect(acceptance?.[1]).not.toContain('<failure');
+  });
+
+  it('JUnit: under a baseline missing one finding of a failed check, the check still fails', () => {
+    const findings = report.findings ?? [];
+    const ofAcceptance = findings.filter((finding) => finding.checks.includes('positive-acceptance'));
+    expect(ofAcceptance.length).toBeGreaterThan(1);
+    const known = findings.map((finding) => finding.fingerprint).filter((f) => f !== ofAcceptance[0]?.fingerprint);
+    const xml = renderJunitReport({ ...report, baseline: { file: 'b.json', new: [], known, fixed: [] } });
+    const acceptance = /<testcase classname="plantstore" name="positive-acceptance: [^"]*">([\s\S]*?)<\/testcase>/.exec(
+      xml,
+    );
+    expect(acceptance?.[1]).toContain('<failure');
+    expect(acceptance?.[1]).not.toContain('<skipped');
+  });
+
   it('HTML: the findings section before the summary table', () => {
     const html = renderHtmlReport(report);
     expect(html.indexOf('Findings:')).toBeGreaterThan(0);

@@ -13,11 +13,14 @@ const MAX_FAILURES_PER_CASE = 10;
 
 /**
  * `junit.xml`: one testsuite, one testcase per check (classname `plantstore`, name `id: title`).
- * A failed check carries its minimal counterexamples in `<failure>`, a skipped one its reason in
+ * A failed check carries its minimal counterexamples in `<failure>` (skipped instead, with them in
+ * `<system-out>`, when a baseline lists every finding it shows), a skipped one its reason in
  * `<skipped>`, and a warned one passes with the warning in `<system-out>`.
  */
 export function renderJunitReport(report: Report): string {
-  const count = (status: CheckResult['status']): number => report.checks.filter((c) => c.status === status).length;
+  const known = knownOnly(report);
+  const statusOf = (check: CheckResult): CheckResult['status'] => (known.has(check.id) ? 'skip' : check.status);
+  const count = (status: CheckResult['status']): number => report.checks.filter((c) => statusOf(c) === status).length;
   const totals = {
     tests: report.checks.length,
     failures: count('fail'),
@@ -25,10 +28,11 @@ export function renderJunitReport(report: Report): string {
     skipped: count('skip'),
     time: (report.summary.durationMs / 1000).toFixed(3),
   };
+  const cases = report.checks.map((check) => testcase(check, known.get(check.id), report.baseline?.file));
   const suite = xmlElement(
     'testsuite',
     { name: 'plantstore conformance', ...totals, timestamp: report.startedAt },
-    `\n${properties(report)}${report.checks.map(testcase).join('')}${suiteOutput(report)}  `,
+    `\n${properties(report)}${cases.join('')}${suiteOutput(report)}  `,
   );
   const findings = findingsSuite(report);
   const all = findings
@@ -87,10 +91,36 @@ function properties(report: Report): string {
   return `    ${xmlElement('properties', {}, `\n${items.join('')}    `)}\n`;
 }
 
-function testcase(check: CheckResult): string {
+/**
+ * Under a baseline, the failed checks whose every finding the baseline lists, with those fingerprints: the run
+ * exits 0 for them, so JUnit skips them rather than fail them (a CI view would otherwise go red on exit 0).
+ */
+function knownOnly(report: Report): Map<CheckResult['id'], readonly string[]> {
+  const result = new Map<CheckResult['id'], readonly string[]>();
+  if (report.baseline === undefined) return result;
+  const known = new Set(report.baseline.known);
+  for (const check of report.checks) {
+    if (check.status !== 'fail') continue;
+    const findings = (report.findings ?? []).filter((finding) => finding.checks.includes(String(check.id)));
+    if (findings.length > 0 && findings.every((finding) => known.has(finding.fingerprint)))
+      result.set(
+        check.id,
+        findings.map((finding) => finding.fingerprint),
+      );
+  }
+  return result;
+}
+
+function testcase(check: CheckResult, knownFindings: readonly string[] | undefined, baselineFile = ''): string {
   const attributes = { classname: 'plantstore', name: `${check.id}: ${check.title}` };
-  const inner = caseContent(check);
+  const inner = knownFindings === undefined ? caseContent(check) : knownContent(check, knownFindings, baselineFile);
   return `    ${xmlElement('testcase', attributes, inner === '' ? undefined : `\n${inner}    `)}\n`;
+}
+
+function knownContent(check: CheckResult, fingerprints: readonly string[], baselineFile: string): string {
+  const message = `failed only with findings the baseline ${baselineFile} lists: ${fingerprints.join(', ')}`;
+  const skipped = `      ${xmlElement('skipped', { message: oneLine(message, 1000) })}\n`;
+  return `${skipped}      ${xmlElement('system-out', {}, escapeXmlText(counterexamples(check)))}\n`;
 }
 
 function caseContent(check: CheckResult): string {
