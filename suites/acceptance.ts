@@ -46,6 +46,7 @@ import {
 } from '../src/runner/echo-compare.js';
 import { DOUBLES_DEFECT, notJsonDefect, redirectDefect, roundedAt } from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
+import { stringHabit } from './echo-habits.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -344,7 +345,9 @@ export const echo = defineCheck({
       const problem = echoProblem(field, sent, { plant, status }, echoedHere, contract.compiled.plant.check);
       if (problem !== undefined)
         return fail(problem, {
-          defect: roundedAt(sent, plant, field) ? DOUBLES_DEFECT : `"${field}" not echoed as sent`,
+          defect: roundedAt(sent, plant, field)
+            ? DOUBLES_DEFECT
+            : (stringHabit(sent[field], plant[field]) ?? `"${field}" not echoed as sent`),
         });
     }
     return PASS;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { NONCHARACTERS_REPLACED, stringHabit, TRIMMED } from './echo-habits.js';
+
+describe('stringHabit', () => {
+  it('names trimming at either end or both, as JavaScript, Python and Go trim', () => {
+    expect(stringHabit('  padded  ', 'padded')).toBe(TRIMMED);
+    expect(stringHabit('  padded  ', 'padded  ')).toBe(TRIMMED);
+    expect(stringHabit('  padded  ', '  padded')).toBe(TRIMMED);
+    expect(stringHabit(' ', '')).toBe(TRIMMED);
+    expect(stringHabit('\u001f\u0085x\u3000', 'x')).toBe(TRIMMED);
+    // JavaScript's trim keeps U+001C, which Python's strip would cut: what was cut is whitespace somewhere.
+    expect(stringHabit(' \u001c ', '\u001c')).toBe(TRIMMED);
+  });
+
+  it('names noncharacters written as U+FFFD, in the BMP and in the last plane', () => {
+    expect(stringHabit('a\ufffe\ufdd0', 'a\ufffd\ufffd')).toBe(NONCHARACTERS_REPLACED);
+    expect(stringHabit('\udbff\udfff', '\ufffd')).toBe(NONCHARACTERS_REPLACED);
+  });
+
+  it('names nothing for other changes: cut inside, another value, case, a value of another type', () => {
+    expect(stringHabit('pad ded', 'padded')).toBeUndefined();
+    expect(stringHabit(' padded ', 'padde')).toBeUndefined();
+    expect(stringHabit('Fern', 'fern')).toBeUndefined();
+    expect(stringHabit('a\ufffe', 'a')).toBeUndefined();
+    expect(stringHabit('12', 12)).toBeUndefined();
+    expect(stringHabit('same', 'same')).toBeUndefined();
+  });
+});

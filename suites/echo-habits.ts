@@ -1,0 +1,35 @@
+/**
+ * Changes a server makes to every string it echoes, whatever the field: a reader's or writer's habit
+ * (Django REST framework's `CharField` trimming, Perl's strict UTF-8 encoder under Mojolicious), so one
+ * root cause, one finding, named without the field. `undefined` for any other difference.
+ */
+export function stringHabit(sent: unknown, got: unknown): string | undefined {
+  if (typeof sent !== 'string' || typeof got !== 'string' || sent === got) return undefined;
+  if (trimmedOf(sent, got)) return TRIMMED;
+  if (got === sent.replace(NONCHARACTER, '\uFFFD')) return NONCHARACTERS_REPLACED;
+  return undefined;
+}
+
+export const TRIMMED = 'strings trimmed of whitespace at either end';
+export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
+
+/**
+ * What the trimming functions of common stacks cut: JavaScript's `trim` (`\s`, U+FEFF included), Python's
+ * `str.strip` (U+001C..U+001F and U+0085 too), Go's `strings.TrimSpace`, Java's `trim` (every character up
+ * to U+0020). Each cuts fewer than all of these, so what is cut is judged, not what is left.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what Java's trim and Python's strip cut
+const CUT = /^[\s\u0000-\u0020\u0085]*$/;
+
+/** Whether `got` is `sent` with some of the whitespace at its start, its end or both cut off. */
+function trimmedOf(sent: string, got: string): boolean {
+  for (let at = sent.indexOf(got); at >= 0; at = sent.indexOf(got, at + 1)) {
+    if (CUT.test(sent.slice(0, at)) && CUT.test(sent.slice(at + got.length))) return true;
+    if (got === '') return false;
+  }
+  return false;
+}
+
+/** Unicode noncharacters: U+FDD0..U+FDEF and the last two code points of every plane (U+FFFE, U+10FFFF). */
+const NONCHARACTER =
+  /[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/g;
