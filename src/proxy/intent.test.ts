@@ -87,6 +87,17 @@ describe('the intent of a request the proxy saw', () => {
     expect(charset).toMatchObject({ kind: 'valid-variant', writtenAs: { aspect: 'media-type' } });
   });
 
+  it('another media type is named as plantstore test names it (Content-Type text/plain), so one defect has one fingerprint in both', () => {
+    // The runner's media-type probe says `Content-Type ${contentType}`: the finding's title and fingerprint follow it.
+    for (const contentType of ['text/plain', 'Text/Plain;charset=UTF-8', 'text/plain; charset=utf-8']) {
+      const { intent, clientBreak } = inferIntent(observed('Bearer t', contentType, PLANT), context());
+      expect(intent).toEqual({ kind: 'media-type', what: 'Content-Type text/plain' });
+      expect(clientBreak).toBe(`sent Content-Type "${contentType}"; the contract's request is application/json`);
+    }
+    const odd = inferIntent(observed('Bearer t', 'plain text', PLANT), context()).intent;
+    expect(odd).toEqual({ kind: 'media-type', what: 'Content-Type "plain text"' });
+  });
+
   it('then the body: invalid NewPlants name what is wrong, unpaired surrogates are unpredictable', () => {
     const fractional = inferIntent(observed('Bearer t', 'application/json', '{"id":1.5,"name":"x"}'), context());
     expect(fractional.intent.kind).toBe('invalid-body');

@@ -1,4 +1,5 @@
 import { checkMediaType, type Contract } from '../contract/index.js';
+import { mediaTypeEssence } from '../contract/media-types.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
@@ -85,8 +86,10 @@ function requestIntent(request: ObservedRequest, context: IntentContext): Inferr
     };
   }
   const media = mediaTypeIntent(request.contentType);
-  if (media)
-    return { intent: media, auth, clientBreak: `sent ${media.what}; the contract's request is application/json` };
+  if (media) {
+    const sent = media.missing === true ? media.what : `Content-Type "${(request.contentType ?? '').slice(0, 60)}"`;
+    return { intent: media, auth, clientBreak: `sent ${sent}; the contract's request is application/json` };
+  }
   if (request.overCap) {
     const what = `a body of ${request.bodyBytes} bytes, over the proxy's judging cap of ${request.body.length} bytes: only the answer's form is judged`;
     return { intent: { kind: 'unpredictable', what }, auth };
@@ -185,9 +188,16 @@ function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kin
   if (contentType === 'application/json') return undefined;
   if (contentType === undefined || contentType.trim() === '')
     return { kind: 'media-type', what: 'no Content-Type', missing: true };
-  if (checkMediaType(contentType)) return { kind: 'media-type', what: `Content-Type "${contentType.slice(0, 60)}"` };
-  return undefined;
+  if (!checkMediaType(contentType)) return undefined;
+  // Named as the runner's media-type probe names it (`Content-Type text/plain`, no parameters), so the finding
+  // has plantstore test's title and fingerprint; a value that is not a media type stays quoted (a shape, `"…"`).
+  const essence = mediaTypeEssence(contentType);
+  if (MEDIA_TYPE.test(essence)) return { kind: 'media-type', what: `Content-Type ${essence}` };
+  return { kind: 'media-type', what: `Content-Type "${contentType.slice(0, 60)}"` };
 }
+
+/** A `type/subtype` of RFC 9110's token characters, at most 60 of them. */
+const MEDIA_TYPE = /^(?=.{3,60}$)[a-z0-9!#$%&'*+.^_`|~-]+\/[a-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /** A valid NewPlant (with the strings its 200 echoes), an invalid one, or one of unpredictable meaning. */
 function bodyIntent(request: ObservedRequest, context: IntentContext, auth: AuthHeader): InferredIntent {
