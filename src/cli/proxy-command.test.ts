@@ -70,6 +70,10 @@ describe('plantstore proxy', () => {
       expect(code).toBe(2);
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(existsSync(join(cli.cwd, 'reports', 'report.json'))).toBe(true);
+      const url = /listening on (http:\/\/\S+),/.exec(cli.out())?.[1] ?? 'the listening URL';
+      expect(cli.err()).toContain(
+        `no POST /plants exchange was judged, so there is no verdict: point the client at ${url}`,
+      );
     } finally {
       await reference.close();
     }

@@ -97,9 +97,16 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
     io.stdout.write(
       `plantstore proxy: ${summary.cases} POST /plants exchanges judged; ${summary.failed} checks failed, ${summary.warnings} warned; reports: ${outcome.files.join(', ')}\n`,
     );
-    return outcome.errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
+    if (outcome.errors.length > 0) return EXIT.cannotRun;
+    if (summary.cases === 0) io.stderr.write(nothingJudged(proxy.url));
+    return reportExitCode(report);
   },
 };
+
+/** Why a run that saw no POST /plants exits 2, and what to do (a browser's refused CORS preflight never sends its POST). */
+function nothingJudged(url: string): string {
+  return `plantstore proxy: no POST /plants exchange was judged, so there is no verdict: point the client at ${url} (a browser sends its POST only after the upstream accepts its OPTIONS preflight).\n`;
+}
 
 function upstreamOption(values: OptionValues): string {
   const upstream = stringOption(values, 'upstream');
