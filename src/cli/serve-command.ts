@@ -21,7 +21,7 @@ export const serveCommand: CliCommand = {
   help: `Usage: plantstore serve [options]
 
 Runs the reference implementation of the Plant Store contract: POST /plants with bearer
-authentication, every answer as the README's behaviour table says. Logs one line per request
+authentication, every answer as docs/behaviour.md says. Logs one line per request
 to stdout (never a token). Stops on Ctrl-C or SIGTERM.
 
 Options:

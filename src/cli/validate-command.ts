@@ -18,8 +18,9 @@ export const validateCommand: CliCommand = {
 Validates an OpenAPI 3.0 or 3.1 document (YAML or JSON) against its specification, resolves every
 $ref, and checks everything test, serve and mock need from it: POST /plants with a JSON request
 body, a success response (200, else 201, another 2xx or 2XX) and an Error response (400, else 4XX
-or default) with JSON schemas, and no schema keyword plantstore cannot honour. Prints every problem with its location; a document it
-calls valid is one test, serve and mock accept. Swagger 2.0 is refused with how to convert it.
+or default) with JSON schemas, and no schema keyword plantstore cannot honour. Prints every
+problem with its location; a document it calls valid is one test, serve and mock accept.
+Swagger 2.0 is refused with how to convert it.
 
 Arguments:
   file         The document to validate, a path or an http(s) URL (default: the package's openapi.yaml)
