@@ -98,14 +98,15 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
       `plantstore proxy: ${summary.cases} POST /plants exchanges judged; ${summary.failed} checks failed, ${summary.warnings} warned; reports: ${outcome.files.join(', ')}\n`,
     );
     if (outcome.errors.length > 0) return EXIT.cannotRun;
-    if (summary.cases === 0) io.stderr.write(nothingJudged(proxy.url));
+    if (summary.cases === 0) io.stderr.write(nothingJudged(report.notes));
     return reportExitCode(report);
   },
 };
 
-/** Why a run that saw no POST /plants exits 2, and what to do (a browser's refused CORS preflight never sends its POST). */
-function nothingJudged(url: string): string {
-  return `plantstore proxy: no POST /plants exchange was judged, so there is no verdict: point the client at ${url} (a browser sends its POST only after the upstream accepts its OPTIONS preflight).\n`;
+/** Why a run that judged no POST /plants exits 2: the report's notes past the first (which only counts). */
+function nothingJudged(notes: readonly string[]): string {
+  const reasons = notes.slice(1).map((note) => `  ${note}\n`);
+  return `plantstore proxy: no POST /plants exchange was judged, so there is no verdict (exit 2).\n${reasons.join('')}`;
 }
 
 function upstreamOption(values: OptionValues): string {
