@@ -125,6 +125,25 @@ describe('dispatch', () => {
     expect(result.sent + result.unsent + (result.cut?.runs.length ?? 0)).toBe(100);
   });
 
+  it.each([
+    ['answers the GET asked afterwards: judged as any other', 404, 12, []],
+    ['answers nothing afterwards (it died on them): set apart as an outage', 'connection-refused', 10, [10, 11]],
+  ])('ends on failures no case answer follows, and the target %s', async (_, afterwards, judged, cut) => {
+    const client = scriptedClient((plan, index) =>
+      plan.method === 'GET' ? afterwards : index >= 10 ? 'connection-reset' : 200,
+    );
+    const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
+    const done: number[] = [];
+    const result = await dispatch(cases, cases.length, client, {
+      concurrency: 1,
+      deadline: Number.POSITIVE_INFINITY,
+      onCaseDone: (run) => done.push(run.order),
+    });
+    expect(done).toHaveLength(judged);
+    expect(result.cut?.runs.map((run) => run.order) ?? []).toEqual(cut);
+    expect(result.stopped).toBeUndefined();
+  });
+
   it('judges a failure that an answer ends only when that answer was asked for after it', async () => {
     // Case 0 is reset after case 1 was sent; case 1's answer, written before, proves nothing.
     let resolveFirst: (exchange: Exchange) => void = () => undefined;

@@ -1,7 +1,7 @@
 import type { GeneratedCase } from './cases.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { isThrottled } from './judge.js';
-import type { PlannedRequest } from './probe.js';
+import { PLANTS_PATH, type PlannedRequest } from './probe.js';
 
 /** A case and the exchanges it produced (one per planned request). */
 export interface CaseRun {
@@ -22,9 +22,9 @@ export interface DispatchResult {
   readonly unsent: number;
   readonly stopped?: StopReason;
   /**
-   * When the target stopped answering: the sent cases of the last unbroken run of transport failures,
-   * in the order they ended, not judged here (they show that the target went away, not what it does with
-   * a request): see `settleOutage`.
+   * When the target stopped answering, or the run ended on transport failures no later answer followed:
+   * those cases, in the order they ended, not judged here (they may show that the target went away, not
+   * what it does with a request): see `settleOutage`.
    */
   readonly cut?: TargetStopped;
 }
@@ -44,6 +44,21 @@ export interface DispatchOptions {
   onCaseDone?(run: CaseRun, done: number): void;
   /** Checked before each case: true ends dispatch (the run is being abandoned). */
   shouldStop?(): boolean;
+}
+
+/** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
+export const LIVENESS: PlannedRequest = {
+  method: 'GET',
+  path: PLANTS_PATH,
+  auth: { kind: 'none' },
+  contentType: undefined,
+  body: null,
+  intent: { kind: 'unpredictable', what: 'a request asking whether the target answers again' },
+};
+
+/** Whether the target gives an HTTP answer (any status) to {@link LIVENESS}. */
+export async function answersNow(client: TargetClient): Promise<boolean> {
+  return (await client.send(LIVENESS)).response.status !== 0;
 }
 
 /** Sends a case's requests one after another (a repeat must follow its original). */
@@ -194,7 +209,10 @@ export async function dispatch(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const cut = stopped === 'unresponsive' ? { after: done, runs: held.splice(0).map(({ run }) => run) } : undefined;
+  // Failures no later answer followed, however few, are an outage unless the target answers now: it may
+  // have died near the end.
+  const gone = stopped === 'unresponsive' || (held.length > 0 && !(await answersNow(client)));
+  const cut = gone ? { after: done, runs: held.splice(0).map(({ run }) => run) } : undefined;
   release(Number.POSITIVE_INFINITY);
   const unsent = Math.max(0, planned - done - (cut?.runs.length ?? 0));
   return { sent: done, throttled, unsent, ...(stopped ? { stopped } : {}), ...(cut ? { cut } : {}) };

@@ -1,7 +1,6 @@
-import { sendSequence, type CaseRun, type TargetStopped } from './execute.js';
+import { answersNow, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
 import type { TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
-import { PLANTS_PATH, type PlannedRequest } from './probe.js';
 
 /** Most requests the target had when it stopped that are sent again, one at a time, to find the cause. */
 export const MAX_SUSPECTS = 16;
@@ -29,6 +28,16 @@ export interface Outage {
    * when the target did not come back, the first it had when it stopped; none when it came back or had none.
    */
   readonly judged?: CaseRun;
+  /** Set when the run went on once the target was back: the cases sent after it. */
+  readonly resumed?: number;
+  /** An outage before this one, after which the run went on. */
+  readonly earlier?: Outage;
+}
+
+/** The cases of an outage (and of any before it) that got no verdict: cut, and not the one judged. */
+export function unjudgedCases(outage: Outage | undefined): number {
+  if (outage === undefined) return 0;
+  return outage.cut.runs.length - (outage.judged ? 1 : 0) + unjudgedCases(outage.earlier);
 }
 
 /** Whether a case's failure came while the target had its request (not a connection it refused). */
@@ -73,22 +82,11 @@ export async function settleOutage(
   return { cut, suspects, cause: { kind: 'restarted', afterMs } };
 }
 
-/** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
-const LIVENESS: PlannedRequest = {
-  method: 'GET',
-  path: PLANTS_PATH,
-  auth: { kind: 'none' },
-  contentType: undefined,
-  body: null,
-  intent: { kind: 'unpredictable', what: 'a request asking whether the target answers again' },
-};
-
 /** Whether the target gives an HTTP answer (any status) within `ms`, asked every {@link POLL_MS}. */
 async function answersWithin(client: TargetClient, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
-    const { response } = await client.send(LIVENESS);
-    if (response.status !== 0) return true;
+    if (await answersNow(client)) return true;
     if (Date.now() + POLL_MS > until) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

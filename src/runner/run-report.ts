@@ -221,35 +221,46 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] 
  * What a target that stopped answering mid-run leaves: after how many cases, what the last requests
  * met, and what waiting for it and sending its requests again alone found (see `settleOutage`).
  */
-function outageNote({ cut, suspects, cause, judged }: Outage, unsent: number, nonce: string): RunNote {
+function outageNote(outage: Outage, unsent: number, nonce: string): RunNote {
+  const before = outage.earlier === undefined ? '' : `${outageText(outage.earlier, 0, nonce, false)} Then it`;
+  return note('unresponsive', `${before}${outageText(outage, unsent, nonce, outage.earlier !== undefined)}`);
+}
+
+/** How one outage went, and what of it is judged (`again`: the sentence goes on from an earlier outage's). */
+function outageText(outage: Outage, unsent: number, nonce: string, again: boolean): string {
+  const { cut, suspects, cause, judged, resumed } = outage;
+  const replayOf = (run: CaseRun): string =>
+    formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
+  const stopped = `${again ? ' stopped answering again' : 'The target stopped answering'} after ${cut.after} cases (${countsText(failuresOf(cut))} in a row)`;
+  const unjudged = cut.runs.length - (judged ? 1 : 0);
+  const counts =
+    resumed === undefined
+      ? `${unsent} cases were not sent and ${unjudged} not judged`
+      : `${unjudged} cases cut then are not judged; the run went on with the ${resumed} cases not yet sent`;
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  if (cause.kind === 'caused')
+    return `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run) ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}${resumed === undefined ? ': a run after the fix sends them' : ''}.`;
+  if (cause.kind === 'restarted') {
+    const alone =
+      suspects.length === 0
+        ? 'it had no request of the run in flight when it stopped'
+        : suspects.length === 1
+          ? 'the request it had then does not stop it again when sent alone'
+          : `none of the ${suspects.length} requests it had then stops it again when sent alone`;
+    return `${stopped} and answered again after ${seconds(cause.afterMs)}; ${alone}: the outage came from outside (a restart, a deploy) or from requests together, and nothing of it is judged. ${counts}${resumed === undefined ? ': run again' : ''}.`;
+  }
+  const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
+  if (!judged)
+    return `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`;
+  return `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.map(replayOf).join(', ')}) may have brought it down, or several together (a data race), or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`;
+}
+
+/** The transport failures of an outage's cut cases, by kind. */
+function failuresOf(cut: Outage['cut']): Map<string, number> {
   const failures = new Map<string, number>();
   for (const run of cut.runs) {
     const kind = transportErrorOf(run) ?? 'no answer';
     failures.set(kind, (failures.get(kind) ?? 0) + 1);
   }
-  const replayOf = (run: CaseRun): string =>
-    formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
-  const stopped = `The target stopped answering after ${cut.after} cases (${countsText(failures)} in a row)`;
-  const counts = `${unsent} cases were not sent and ${cut.runs.length - (judged ? 1 : 0)} not judged`;
-  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-  if (cause.kind === 'caused')
-    return note(
-      'unresponsive',
-      `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run) ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}: a run after the fix sends them.`,
-    );
-  if (cause.kind === 'restarted')
-    return note(
-      'unresponsive',
-      `${stopped} and answered again after ${seconds(cause.afterMs)}; ${suspects.length === 0 ? 'it had no request of the run in flight when it stopped' : `none of the ${suspects.length} requests it had then stops it again when sent alone`}: the outage came from outside (a restart, a deploy) or from requests together, and nothing of it is judged. ${counts}: run again.`,
-    );
-  const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
-  if (!judged)
-    return note(
-      'unresponsive',
-      `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`,
-    );
-  return note(
-    'unresponsive',
-    `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.map(replayOf).join(', ')}) may have brought it down, or several together (a data race), or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`,
-  );
+  return failures;
 }

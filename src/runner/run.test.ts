@@ -363,9 +363,15 @@ describe('a target that stops answering mid-run', () => {
         report.findings?.map((finding) => finding.title),
         report.notes.join('\n'),
       ).toEqual([]);
+      // The cases it had then are not judged (incomplete), but the run goes on with the rest.
       expect(report.verdict).toBe('incomplete');
       const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
       expect(stopped?.message).toMatch(/and answered again after [\d.]+ s; .*: the outage came from outside/);
+      expect(stopped?.message).toMatch(
+        /\d+ cases cut then are not judged; the run went on with the \d+ cases not yet sent/,
+      );
+      expect(report.summary.cases).toBeGreaterThan(200);
+      expect(report.summary.unsent).toBeGreaterThan(0);
     } finally {
       target.close();
     }

@@ -9,7 +9,7 @@ import {
 } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { checkResult, CheckTally } from './check-results.js';
-import { dispatch, type CaseRun, type DispatchResult } from './execute.js';
+import { dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
 import { deliver, endRun, type RunEvent } from './events.js';
@@ -18,7 +18,7 @@ import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence } from './evidence.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
-import { settleOutage, type Outage } from './outage.js';
+import { settleOutage, unjudgedCases, type Outage } from './outage.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
 import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
@@ -113,7 +113,9 @@ async function testTarget(
   const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
   for (const check of checks) onProgress?.({ kind: 'check', check });
-  const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, sent.dispatched.unsent);
+  // Cases an outage cut without a verdict count as unsent: a run that lost them is incomplete.
+  const unsent = sent.dispatched.unsent + unjudgedCases(sent.outage);
+  const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, unsent);
   return {
     tool: { name: 'plantstore', version: PACKAGE_VERSION },
     target: targetInfo,
@@ -183,6 +185,44 @@ interface SentCases {
   readonly outage?: Outage;
 }
 
+/**
+ * Judges each case as it finishes, once the preflight has said how the target treats repeats (cases
+ * finished before wait for it); only the tallies and the run's evidence are kept.
+ */
+class CaseJudge {
+  readonly tallies: Map<CheckDefinition, CheckTally>;
+  readonly evidence: RunEvidence;
+  failedCases = 0;
+  private context: JudgeContext | undefined;
+  private readonly waiting: CaseRun[] = [];
+
+  constructor(settings: RunSettings) {
+    this.tallies = new Map(settings.selection.selected.map((check) => [check, new CheckTally(check)]));
+    this.evidence = new RunEvidence(settings.contract.success, settings.contract.refusal);
+  }
+
+  ready(context: JudgeContext): void {
+    this.context = context;
+    for (const run of this.waiting.splice(0)) this.judge(run, context);
+  }
+
+  add(run: CaseRun): void {
+    this.evidence.add(run);
+    if (this.context) this.judge(run, this.context);
+    else this.waiting.push(run);
+  }
+
+  private judge(run: CaseRun, context: JudgeContext): void {
+    let failed = false;
+    for (const [check, tally] of this.tallies) {
+      const verdict = judgeCase(check, run.exchanges, context);
+      tally.add(run, verdict);
+      failed ||= verdict?.outcome === 'fail';
+    }
+    if (failed) this.failedCases++;
+  }
+}
+
 /** Sends the cases concurrently and judges each as it finishes; only the tallies are kept. */
 async function sendAndJudge(
   settings: RunSettings,
@@ -192,50 +232,65 @@ async function sendAndJudge(
   preflight: Promise<{ judgeContext: JudgeContext }>,
   onProgress: Progress,
 ): Promise<SentCases> {
-  const tallies = new Map(settings.selection.selected.map((check) => [check, new CheckTally(check)]));
-  const evidence = new RunEvidence(settings.contract.success, settings.contract.refusal);
-  let failedCases = 0;
-  let judgeContext: JudgeContext | undefined;
-  const waiting: CaseRun[] = [];
-  const judge = (run: CaseRun, context: JudgeContext): void => {
-    let failed = false;
-    for (const [check, tally] of tallies) {
-      const verdict = judgeCase(check, run.exchanges, context);
-      tally.add(run, verdict);
-      failed ||= verdict?.outcome === 'fail';
-    }
-    if (failed) failedCases++;
-  };
-  const ready = preflight.then((result) => {
-    judgeContext = result.judgeContext;
-    for (const run of waiting.splice(0)) judge(run, result.judgeContext);
-  });
+  const judge = new CaseJudge(settings);
+  const ready = preflight.then((result) => judge.ready(result.judgeContext));
   // An unreachable target rejects the preflight: stop sending at once.
   let preflightFailed = false;
-  const dispatching = dispatch(cases, planned, client, {
-    concurrency: settings.concurrency,
-    deadline: settings.deadline,
-    shouldStop: () => preflightFailed,
-    onCaseDone: (run, done) => {
-      evidence.add(run);
-      if (judgeContext) judge(run, judgeContext);
-      else waiting.push(run);
-      onProgress?.({ kind: 'case', done, planned, failed: failedCases, phase: 'run' });
-    },
-  });
   ready.catch(() => (preflightFailed = true));
-  const [dispatched] = await Promise.all([dispatching, ready]);
-  if (!dispatched.cut) return { dispatched, evidence, tallies, failedCases };
-  const outage = await settleOutage(client, dispatched.cut, {
-    waitMs: Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs),
-    deadline: settings.deadline,
-  });
-  if (outage.judged && judgeContext) {
-    evidence.add(outage.judged);
-    judge(outage.judged, judgeContext);
-  }
+  // One iterator for the whole run: a run that goes on after an outage sends the cases not yet sent.
+  const source = cases[Symbol.iterator]();
+  const remaining: Iterable<GeneratedCase> = { [Symbol.iterator]: () => source };
+  const send = (count: number, before: number): Promise<DispatchResult> =>
+    dispatch(remaining, count, client, {
+      concurrency: settings.concurrency,
+      deadline: settings.deadline,
+      shouldStop: () => preflightFailed,
+      onCaseDone: (run, done) => {
+        judge.add(run);
+        onProgress?.({ kind: 'case', done: before + done, planned, failed: judge.failedCases, phase: 'run' });
+      },
+    });
+  const [dispatched] = await Promise.all([send(planned, 0), ready]);
+  const { tallies, evidence } = judge;
+  if (!dispatched.cut) return { dispatched, evidence, tallies, failedCases: judge.failedCases };
+  const settle = async (cut: TargetStopped): Promise<Outage> => {
+    const waitMs = Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs);
+    const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
+    if (outage.judged) judge.add(outage.judged);
+    return outage;
+  };
+  const { cut } = dispatched;
+  const { outage, ...result } = await afterOutage({ ...dispatched, cut }, planned, settings.deadline, settle, send);
+  return { ...result, evidence, tallies, failedCases: judge.failedCases, outage };
+}
+
+/**
+ * What the run becomes once the target stopped answering: the outage settled, and, when the target is
+ * back with none of its requests shown to stop it, the cases not yet sent (once: a second outage ends it).
+ */
+async function afterOutage(
+  dispatched: DispatchResult & { readonly cut: TargetStopped },
+  planned: number,
+  deadline: number,
+  settle: (cut: TargetStopped) => Promise<Outage>,
+  send: (count: number, before: number) => Promise<DispatchResult>,
+): Promise<{ dispatched: DispatchResult; outage: Outage }> {
+  const outage = await settle(dispatched.cut);
   const sent = dispatched.sent + (outage.judged ? 1 : 0);
-  return { dispatched: { ...dispatched, sent }, evidence, tallies, failedCases, outage };
+  if (!answersAgain(outage) || Date.now() > deadline) return { dispatched: { ...dispatched, sent }, outage };
+  const rest = await send(Math.max(0, planned - dispatched.sent - dispatched.cut.runs.length), sent);
+  const later = rest.cut ? await settle({ ...rest.cut, after: sent + rest.cut.after }) : undefined;
+  const resumed = { ...outage, resumed: rest.sent };
+  const throttled = dispatched.throttled + rest.throttled;
+  return {
+    dispatched: { ...rest, sent: sent + rest.sent + (later?.judged ? 1 : 0), throttled },
+    outage: later ? { ...later, earlier: resumed } : resumed,
+  };
+}
+
+/** Whether a target that stopped answering is up again with none of its requests shown to stop it. */
+function answersAgain({ cause }: Outage): boolean {
+  return cause.kind === 'restarted' || (cause.kind === 'caused' && !cause.stoppedAgain);
 }
 
 /** Longest wait for a target that stopped answering mid-run to answer again (a supervisor restarting it). */
