@@ -98,6 +98,19 @@ describe('the intent of a request the proxy saw', () => {
     expect(odd).toEqual({ kind: 'media-type', what: 'Content-Type "plain text"' });
   });
 
+  it('names every body that is not JSON alike, whatever the parser said of it (one finding for a parser crash)', () => {
+    const whats = ['{', '{"id":1,}', '[1,2', '\u00ff', 'Fern'].map(
+      (body) => inferIntent(observed('Bearer t', 'application/json', body), context()).intent,
+    );
+    expect(new Set(whats.map((intent) => JSON.stringify(intent)))).toEqual(
+      new Set([JSON.stringify({ kind: 'invalid-body', what: 'a body that is not JSON (or not UTF-8)' })]),
+    );
+    expect(inferIntent(observed('Bearer t', 'application/json', ''), context()).intent).toEqual({
+      kind: 'invalid-body',
+      what: 'an empty body',
+    });
+  });
+
   it('then the body: invalid NewPlants name what is wrong, unpaired surrogates are unpredictable', () => {
     const fractional = inferIntent(observed('Bearer t', 'application/json', '{"id":1.5,"name":"x"}'), context());
     expect(fractional.intent.kind).toBe('invalid-body');

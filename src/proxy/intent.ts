@@ -1,4 +1,4 @@
-import { checkMediaType, type Contract } from '../contract/index.js';
+import { checkMediaType, type Contract, type ProblemKind } from '../contract/index.js';
 import { mediaTypeEssence } from '../contract/media-types.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
@@ -199,13 +199,22 @@ function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kin
 /** A `type/subtype` of RFC 9110's token characters, at most 60 of them. */
 const MEDIA_TYPE = /^(?=.{3,60}$)[a-z0-9!#$%&'*+.^_`|~-]+\/[a-z0-9!#$%&'*+.^_`|~-]+$/;
 
+/** How a body that cannot be read as JSON is named, whatever the parser said of it. */
+const UNREADABLE: Partial<Record<ProblemKind, string>> = {
+  malformedJson: 'a body that is not JSON (or not UTF-8)',
+  emptyBody: 'an empty body',
+  tooDeep: 'JSON nested deeper than 256 levels',
+};
+
 /** A valid NewPlant (with the strings its 200 echoes), an invalid one, or one of unpredictable meaning. */
 function bodyIntent(request: ObservedRequest, context: IntentContext, auth: AuthHeader): InferredIntent {
   // The media type was judged before (mediaTypeIntent): only the body is left to read.
   const read = readNewPlantBody(context.contract.check.newPlant, request.body);
   if (!read.ok) {
     // The message is a sentence; `what` is a phrase the log and the findings put in their own sentences.
-    const what = read.problem.message.replace(/^Invalid NewPlant: /, '').replace(/\.$/, '');
+    // A parser's own words (where it stopped) vary with every body: a body that is not JSON is one kind.
+    const what =
+      UNREADABLE[read.problem.kind] ?? read.problem.message.replace(/^Invalid NewPlant: /, '').replace(/\.$/, '');
     return { intent: { kind: 'invalid-body', what }, auth, clientBreak: `sent an invalid NewPlant: ${what}` };
   }
   const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
