@@ -31,6 +31,18 @@ async function settle(): Promise<void> {
   for (let turn = 0; turn < 50; turn++) await Promise.resolve();
 }
 
+/** Dispatches `count` plain cases with no deadline: the result, and the order of the cases judged. */
+async function dispatchPlain(client: TargetClient, count: number, concurrency: number) {
+  const cases = Array.from({ length: count }, (_, i) => fakeCase(i, false));
+  const done: number[] = [];
+  const result = await dispatch(cases, count, client, {
+    concurrency,
+    deadline: Number.POSITIVE_INFINITY,
+    onCaseDone: (run) => done.push(run.order),
+  });
+  return { result, done };
+}
+
 describe('dispatch', () => {
   it('keeps sending the other cases while paused cases fill their share of the slots', async () => {
     const cases = [
@@ -95,15 +107,9 @@ describe('dispatch', () => {
   it('judges a run of transport failures that an answer ends, in the order the cases ended', async () => {
     // Cases 3 to 6 are reset (a defect the target has), then the target answers again.
     const client = scriptedClient((_, index) => (index >= 3 && index <= 6 ? 'connection-reset' : 200));
-    const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
-    const done: number[] = [];
-    const result = await dispatch(cases, cases.length, client, {
-      concurrency: 1,
-      deadline: Number.POSITIVE_INFINITY,
-      onCaseDone: (run) => done.push(run.order),
-    });
+    const { result, done } = await dispatchPlain(client, 12, 1);
     expect(result).toEqual({ sent: 12, throttled: 0, unsent: 0 });
-    expect(done).toEqual(cases.map((_, i) => i));
+    expect(done).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
 
   it('judges none of the cases of the run of failures with which the target stopped answering', async () => {
@@ -111,13 +117,7 @@ describe('dispatch', () => {
     const client = scriptedClient((_, index) =>
       index < 5 ? 200 : index === 5 ? 'connection-reset' : 'connection-refused',
     );
-    const cases = Array.from({ length: 100 }, (_, i) => fakeCase(i, false));
-    const done: number[] = [];
-    const result = await dispatch(cases, cases.length, client, {
-      concurrency: 2,
-      deadline: Number.POSITIVE_INFINITY,
-      onCaseDone: (run) => done.push(run.order),
-    });
+    const { result, done } = await dispatchPlain(client, 100, 2);
     expect(result.stopped).toBe('unresponsive');
     expect(done).toEqual([0, 1, 2, 3, 4]);
     expect(result.cut?.after).toBe(5);
@@ -132,13 +132,7 @@ describe('dispatch', () => {
     const client = scriptedClient((plan, index) =>
       plan.method === 'GET' ? afterwards : index >= 10 ? 'connection-reset' : 200,
     );
-    const cases = Array.from({ length: 12 }, (_, i) => fakeCase(i, false));
-    const done: number[] = [];
-    const result = await dispatch(cases, cases.length, client, {
-      concurrency: 1,
-      deadline: Number.POSITIVE_INFINITY,
-      onCaseDone: (run) => done.push(run.order),
-    });
+    const { result, done } = await dispatchPlain(client, 12, 1);
     expect(done).toHaveLength(judged);
     expect(result.cut?.runs.map((run) => run.order) ?? []).toEqual(cut);
     expect(result.stopped).toBeUndefined();
