@@ -303,6 +303,30 @@ describe('the variants name what they break', () => {
     expect(names('^.+$', 'replaced by U+FEFF')).toEqual([]);
   });
 
+  test("a pattern's classes take, as valid boundaries, the characters ECMA-262 reads into them and other engines do not: Java's . and U+0085, Java's and Go's \\s and a no-break space, Python's \\s and U+FEFF", () => {
+    const valid = (pattern: string, words: string): string[] =>
+      compileSchema(
+        { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern } } },
+        { dialect: 'openapi-3.1', subject: 'a NewPlant' },
+      )
+        .boundaries.filter((variant) => variant.valid && variant.keyword === 'pattern' && variant.label.includes(words))
+        .map((variant) => {
+          expect(variant.label).toContain('ECMA-262 takes it');
+          return variant;
+        })
+        .flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 10, seed: 2 }))
+        .map((value) => (value as Record<string, string>).name ?? '');
+    const dotted = valid(String.raw`^\S.*$`, 'replaced by U+0085 NEXT LINE');
+    expect(dotted.length).toBeGreaterThan(0);
+    expect(dotted.every((name) => name.includes('\u0085'))).toBe(true);
+    const words = String.raw`^\S+(\s\S+)*$`;
+    expect(valid(words, 'replaced by a no-break space').every((name) => /\S\u00a0\S/u.test(name))).toBe(true);
+    expect(valid(words, 'replaced by a no-break space').length).toBeGreaterThan(0);
+    expect(valid(words, 'replaced by U+FEFF').length).toBeGreaterThan(0);
+    // A class that refuses the character in every engine ([a-z]) has no such variant.
+    expect(valid('^[a-z]+$', 'replaced by')).toEqual([]);
+  });
+
   test('tuples have their length edges and variants at each position; contains counts have their edges', () => {
     const found = new Set(variantsOf('tuples and contains counts'));
     for (const expected of [

@@ -23,11 +23,23 @@ const ENGINE_MISREADS: readonly (readonly [string, string])[] = [
 ];
 
 /**
+ * Characters ECMA-262 puts in classes other engines keep them out of, each with its name: `.` takes
+ * U+0085 NEXT LINE, which Java's refuses; `\s` takes a no-break space, which Java's and Go's (ASCII)
+ * refuse, and U+FEFF, which Python's refuses too. A match with one of them is valid: a boundary.
+ */
+const ENGINE_NARROWINGS: readonly (readonly [string, string])[] = [
+  ['\u0085', 'U+0085 NEXT LINE'],
+  ['\u00a0', 'a no-break space'],
+  ['\ufeff', 'U+FEFF'],
+];
+
+/**
  * Strings that break `pattern`: any text that does not match, and the near misses regex engines
  * get wrong. Python's `re.match`, Ruby, PCRE and Java let `$` match before a final newline, so a
  * match plus `"\n"` is taken there; trimming code takes a match with a space at either end; a
  * character outside its class shows a class read too widely, and one of {@link ENGINE_MISREADS} a
- * class read as another engine reads it (Python's `re` for a `\S`, `.` or `\d`). JSON Schema's pattern (ECMA-262) is
+ * class read as another engine reads it (Python's `re` for a `\S`, `.` or `\d`), and one of {@link ENGINE_NARROWINGS}
+ * a valid match another engine's class refuses (Java's `.`, Java's and Go's `\s`). JSON Schema's pattern (ECMA-262) is
  * an unanchored search, so for a pattern not anchored at both ends a match inside other text is
  * valid (a boundary), which a server using `fullmatch` or Java's `matches` refuses.
  */
@@ -65,15 +77,22 @@ export function patternCandidates(site: Site, context: Context, min: number, max
       [...text].map((char, position) => (position === index ? outsider : char)).join(''),
     );
   invalid(`a match of pattern ${pattern} with one character out of its class`, swapped);
-  // One candidate per character, so each is sent every run; a draw where ECMA-262 takes it too is filtered out.
-  for (const [character, name] of ENGINE_MISREADS) {
-    const misread = same
+  const replacedBy = (character: string): fc.Arbitrary<string> | undefined =>
+    same
       ?.chain((text) => fc.tuple(fc.constant(text), fc.nat(codePointLength(text) - 1)))
       .map(([text, index]) => [...text].map((char, position) => (position === index ? character : char)).join(''));
+  // One candidate per character, so each is sent every run; a draw where ECMA-262 takes it too is filtered out.
+  for (const [character, name] of ENGINE_MISREADS) {
     invalid(
       `a match of pattern ${pattern} with one character replaced by ${name} (other engines' classes take it)`,
-      misread,
+      replacedBy(character),
     );
+  }
+  // The other way round, valid: a draw ECMA-262 refuses is filtered out.
+  for (const [character, name] of ENGINE_NARROWINGS) {
+    const leaf = replacedBy(character);
+    const label = `a match of pattern ${pattern} with one character replaced by ${name} (ECMA-262 takes it; other engines' classes do not)`;
+    if (leaf !== undefined) candidates.push(at(site, 'pattern', true, label, leaf));
   }
   const anchoredStart = pattern.startsWith('^');
   const anchoredEnd = /(^|[^\\])\$$/.test(pattern);
