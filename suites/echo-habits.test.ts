@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NONCHARACTERS_REPLACED, stringHabit, TRIMMED } from './echo-habits.js';
+import { HTML_ESCAPED, NONCHARACTERS_REPLACED, stringHabit, TRIMMED } from './echo-habits.js';
 
 describe('stringHabit', () => {
   it('names trimming at either end or both, as JavaScript, Python and Go trim', () => {
@@ -15,6 +15,18 @@ describe('stringHabit', () => {
   it('names noncharacters written as U+FFFD, in the BMP and in the last plane', () => {
     expect(stringHabit('a\ufffe\ufdd0', 'a\ufffd\ufffd')).toBe(NONCHARACTERS_REPLACED);
     expect(stringHabit('\udbff\udfff', '\ufffd')).toBe(NONCHARACTERS_REPLACED);
+  });
+
+  it('names HTML escaping of & < > " \' as Go, Python, PHP and lodash write it', () => {
+    expect(stringHabit('<b>&"\'', '&lt;b&gt;&amp;&quot;&#39;')).toBe(HTML_ESCAPED);
+    expect(stringHabit('"\'', '&#34;&#39;')).toBe(HTML_ESCAPED);
+    expect(stringHabit("it's", 'it&#x27;s')).toBe(HTML_ESCAPED);
+    expect(stringHabit("it's", 'it&#039;s')).toBe(HTML_ESCAPED);
+    // A literal entity sent is escaped once more.
+    expect(stringHabit('&amp;', '&amp;amp;')).toBe(HTML_ESCAPED);
+    // Entities decoded (the opposite), or another character escaped: not this habit.
+    expect(stringHabit('&lt;', '<')).toBeUndefined();
+    expect(stringHabit('é', '&eacute;')).toBeUndefined();
   });
 
   it('names nothing for other changes: cut inside, another value, case, a value of another type', () => {

@@ -7,11 +7,38 @@ export function stringHabit(sent: unknown, got: unknown): string | undefined {
   if (typeof sent !== 'string' || typeof got !== 'string' || sent === got) return undefined;
   if (trimmedOf(sent, got)) return TRIMMED;
   if (got === sent.replace(NONCHARACTER, '\uFFFD')) return NONCHARACTERS_REPLACED;
+  if (
+    got.includes('&') &&
+    got.replace(HTML_ENTITY, (entity) => ENTITY_CHARS.get(entity.toLowerCase()) ?? entity) === sent
+  )
+    return HTML_ESCAPED;
   return undefined;
 }
 
 export const TRIMMED = 'strings trimmed of whitespace at either end';
 export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
+export const HTML_ESCAPED = 'strings HTML-escaped (& < > " \' written as entities)';
+
+/**
+ * The entities HTML escapers write for `& < > " '`: named (`&amp;`, `&quot;`, `&apos;`), decimal (Go's
+ * html/template `&#34;` `&#39;`, PHP's `&#039;`) and hexadecimal (Python's html.escape `&#x27;`).
+ */
+const ENTITY_CHARS = new Map<string, string>();
+for (const [char, name] of [
+  ['&', 'amp'],
+  ['<', 'lt'],
+  ['>', 'gt'],
+  ['"', 'quot'],
+  ["'", 'apos'],
+] as const) {
+  const code = char.charCodeAt(0);
+  ENTITY_CHARS.set(`&${name};`, char);
+  for (const zeros of ['', '0', '00']) {
+    ENTITY_CHARS.set(`&#${zeros}${code};`, char);
+    ENTITY_CHARS.set(`&#x${zeros}${code.toString(16)};`, char);
+  }
+}
+const HTML_ENTITY = /&#?[a-z0-9]+;/gi;
 
 /**
  * What the trimming functions of common stacks cut: JavaScript's `trim` (`\s`, U+FEFF included), Python's
