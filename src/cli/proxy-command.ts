@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { batchedWriter } from './batched-writer.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
+import type { Report } from '../runner/report.js';
 import { integerOption, PORT_RANGE, portOption, stringOption } from './cli-options.js';
 
 /** The whole-number options of `plantstore proxy` and their bounds. */
@@ -93,15 +94,25 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
     log.flush();
     const report = proxy.report();
     const outcome = await writeReports(report, { outDir, stderr: io.stderr, secrets: proxy.secrets });
-    const { summary } = report;
-    io.stdout.write(
-      `plantstore proxy: ${summary.cases} POST /plants exchanges judged; ${summary.failed} checks failed, ${summary.warnings} warned; reports: ${outcome.files.join(', ')}\n`,
-    );
+    io.stdout.write(`plantstore proxy: ${closingCounts(report)}; reports: ${outcome.files.join(', ')}\n`);
     if (outcome.errors.length > 0) return EXIT.cannotRun;
-    if (summary.cases === 0) io.stderr.write(nothingJudged(report.notes));
+    if (report.summary.cases === 0) io.stderr.write(nothingJudged(report.notes));
     return reportExitCode(report);
   },
 };
+
+/**
+ * The closing line's counts, each side apart: the checks the server failed (they set the exit code), whether the
+ * client broke the contract (the `client-requests` check, a warning), and any other warning.
+ */
+function closingCounts(report: Report): string {
+  const { cases, failed, warnings } = report.summary;
+  const clientBroke = report.checks.some((check) => check.id === 'client-requests' && check.status === 'warn');
+  const client = clientBroke ? 'the client broke the contract (client-requests)' : 'the client kept the contract';
+  const others = warnings - (clientBroke ? 1 : 0);
+  const warned = others > 0 ? `; ${others} other checks warned` : '';
+  return `${cases} POST /plants exchanges judged; the server failed ${failed} checks; ${client}${warned}`;
+}
 
 /** Why a run that judged no POST /plants exits 2: the report's notes past the first (which only counts). */
 function nothingJudged(notes: readonly string[]): string {
