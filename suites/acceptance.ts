@@ -44,7 +44,13 @@ import {
   located,
   type EchoedProperties,
 } from '../src/runner/echo-compare.js';
-import { DOUBLES_DEFECT, notJsonDefect, redirectDefect, roundedAt } from '../src/runner/defects.js';
+import {
+  DOUBLES_DEFECT,
+  notJsonDefect,
+  redirectDefect,
+  roundedAt,
+  undeclaredAuthDefect,
+} from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
 import { stringHabit } from './echo-habits.js';
 
@@ -213,6 +219,12 @@ export const positiveAcceptance = defineCheck({
       response.status === 401 || response.status === 403
         ? ' If the token you gave is right, the target refuses valid credentials; if not, fix the token and run again.'
         : '';
+    const undeclared = undeclaredAuthDefect(context.contract.auth, response.status, exchange.request.headers);
+    if (undeclared !== undefined)
+      return fail(
+        `A valid NewPlant sent with no Authorization header (no token was given: the document asks for none) was answered ${response.status}; ${successRule(success)} with a Plant.`,
+        { defect: undeclared },
+      );
     return fail(
       `A valid NewPlant with the token you gave was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
       { defect: redirectDefect(response.status) ?? `status ${response.status} for a valid NewPlant` },

@@ -8,25 +8,21 @@ import {
   isSuccess,
   PASS,
   warn,
+  type PlannedRequest,
+  type Verdict,
 } from '../src/runner/suite-kit.js';
-import { requestKind } from '../src/runner/defects.js';
+import type { Contract } from '../src/contract/index.js';
+import { requestKind, undeclaredAuthDefect } from '../src/runner/defects.js';
 
 export const authEnforced = defineCheck({
   id: 'auth-enforced',
   title: 'Requests without a valid bearer token are refused',
-  rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted).',
+  rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted). Where a document lets POST /plants be called without a credential (`security: []`, or an empty requirement among its alternatives), a valid NewPlant with no Authorization header is not refused with 401 or 403.',
   probes: [authProbes],
-  notApplicable({ auth, operationPath }) {
-    if (auth === 'none')
-      return `Not applicable: the document declares no authentication for POST ${operationPath}, so no credential is refused.`;
-    if (auth === 'optional')
-      return `Not applicable: the document lets POST ${operationPath} be called without a credential (an empty security requirement), so no credential is refused.`;
-    return undefined;
-  },
   judge({ plan, response }, { contract }) {
-    // A document that declares no security, or allows anonymous calls, refuses nothing for a credential.
-    if (contract.auth === 'none' || contract.auth === 'optional') return undefined;
     if (plan.intent.kind !== 'auth' || !isJudgeable(response) || isServerError(response.status)) return undefined;
+    if (contract.auth === 'none' || contract.auth === 'optional')
+      return anonymousVerdict(plan, response.status, contract);
     if (!isSuccess(response.status)) return PASS;
     if (plan.intent.lenient) {
       return warn(
@@ -39,6 +35,25 @@ export const authEnforced = defineCheck({
     );
   },
 });
+
+/**
+ * On a document that lets POST /plants be called without a credential: a valid NewPlant sent with no
+ * Authorization header must not be refused for it. Only that case is judged: a wrong token sent anyway
+ * may fairly be refused where anonymous calls are allowed (OAuth servers do).
+ */
+function anonymousVerdict(plan: PlannedRequest, status: number, contract: Contract): Verdict | undefined {
+  if (plan.auth.kind !== 'none') return undefined;
+  if (isSuccess(status)) return PASS;
+  if (status !== 401 && status !== 403) return undefined;
+  const why =
+    contract.auth === 'none'
+      ? 'the document declares no authentication for it'
+      : 'the document lets it be called without a credential (an empty security requirement)';
+  return fail(
+    `A valid NewPlant sent with no Authorization header was answered ${status}; ${why}, so POST ${contract.operationPath} must not demand one.`,
+    { defect: undeclaredAuthDefect(contract.auth, status, {}) },
+  );
+}
 
 /** Bearer authentication guards the operation. */
 export default defineSuite({

@@ -566,6 +566,32 @@ describe('rejection and authentication', () => {
   });
 });
 
+describe('a document that asks for no credential (security: [] or none declared)', () => {
+  const open: JudgeContext = { ...context, contract: { ...contract, auth: 'none' } };
+  const noHeader = (ex: Exchange): Exchange => ({ ...ex, plan: { ...ex.plan, auth: { kind: 'none' } } });
+  const UNDECLARED = 'status 401 without a credential, which the document does not ask for';
+
+  it('auth-enforced: a valid NewPlant with no Authorization header must not be refused with 401 or 403', () => {
+    const auth: Intent = { kind: 'auth', what: 'no Authorization header' };
+    expect(outcome(authEnforced, noHeader(exchange(auth, 200, '{"name":"x"}')), undefined, open)).toBe('pass');
+    const refused = noHeader(exchange(auth, 401, '{"error":1,"message":"login"}'));
+    expect(authEnforced.judge(refused, open, [refused])).toMatchObject({ outcome: 'fail', defect: UNDECLARED });
+    // A wrong token sent anyway may be refused where anonymous calls are allowed.
+    const wrong: Intent = { kind: 'auth', what: 'a random wrong bearer token' };
+    expect(outcome(authEnforced, exchange(wrong, 401, ''), undefined, open)).toBeUndefined();
+  });
+
+  it('positive-acceptance and negative-rejection name a 401 without a credential as the same defect', () => {
+    const valid = exchange(VALID, 401, '{"error":1,"message":"login"}');
+    expect(positiveAcceptance.judge(valid, open, [valid])).toMatchObject({ outcome: 'fail', defect: UNDECLARED });
+    const invalid = exchange({ kind: 'invalid-body', what: '"id" holds true' }, 401, '{"error":1,"message":"login"}');
+    expect(negativeRejection.judge(invalid, open, [invalid])).toMatchObject({ outcome: 'fail', defect: UNDECLARED });
+    // With the header sent (a token given), a 401 is the token's: the usual defects.
+    const sent = { ...valid, request: { ...valid.request, headers: { authorization: 'Bearer $PLANTSTORE_TOKEN' } } };
+    expect(positiveAcceptance.judge(sent, open, [sent])?.defect).toBe('status 401 for a valid NewPlant');
+  });
+});
+
 describe('robustness', () => {
   it('no-server-error: 5xx, transport failures and floods fail; 503 is throttling', () => {
     expect(outcome(noServerError, exchange(VALID, 500, ''))).toBe('fail');

@@ -17,7 +17,7 @@ import {
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
 import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
-import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect } from '../src/runner/defects.js';
+import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect, undeclaredAuthDefect } from '../src/runner/defects.js';
 import { isValidNewPlant } from '../src/runner/generate/new-plant.js';
 import { sentObject } from './acceptance.js';
 
@@ -53,7 +53,9 @@ export const negativeRejection = defineCheck({
             { defect: acceptedDefect(plan) },
           )
         : fail(`A request with ${intent.what} was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
-            defect: statusDefect(status, plan),
+            defect:
+              undeclaredAuthDefect(context.contract.auth, status, exchange.request.headers) ??
+              statusDefect(status, plan),
           });
     }
     if (intent.kind === 'media-type') {
@@ -62,7 +64,11 @@ export const negativeRejection = defineCheck({
           ? PASS
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
-              { defect: statusDefect(status, plan) },
+              {
+                defect:
+                  undeclaredAuthDefect(context.contract.auth, status, exchange.request.headers) ??
+                  statusDefect(status, plan),
+              },
             );
       if (intent.missing) {
         return warn(
@@ -96,7 +102,8 @@ export const negativeRejection = defineCheck({
         { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
     return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
-      defect: statusDefect(status, plan),
+      defect:
+        undeclaredAuthDefect(context.contract.auth, status, exchange.request.headers) ?? statusDefect(status, plan),
     });
   },
 });

@@ -95,6 +95,21 @@ export function statusDefect(status: number, plan: PlannedRequest): string {
 }
 
 /**
+ * A 401 or 403 to a request that carried no Authorization header, on a document that lets POST /plants
+ * be called without one (`auth` none or optional): the target demands a credential the document does not
+ * ask for, one defect whichever request met it (a valid NewPlant, an invalid body, the auth probe's).
+ */
+export function undeclaredAuthDefect(
+  auth: string,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): string | undefined {
+  if ((auth !== 'none' && auth !== 'optional') || (status !== 401 && status !== 403)) return undefined;
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  return `status ${status} without a credential, which the document does not ask for`;
+}
+
+/**
  * A 3xx is where the target routes POST /plants (Django's APPEND_SLASH, nginx's `location /plants/`, an
  * http-to-https rule), not how it reads a request: one defect whatever was sent, as a gateway's 502 is.
  */

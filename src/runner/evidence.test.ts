@@ -47,6 +47,13 @@ describe('couldNotJudge: every id of a narrow id range may be taken', () => {
     expect(verdictOf([validPlant(500, true)])).toBeUndefined();
   });
 
+  it('is no credential-refused when no token was sent (the document asks for none): the 401 is judged', () => {
+    const evidence = new RunEvidence();
+    evidence.add(validPlant(401, false));
+    expect(couldNotJudge(evidence, 'http://127.0.0.1:8080', '', undefined, false)).toBeUndefined();
+    expect(couldNotJudge(evidence, 'http://127.0.0.1:8080')?.code).toBe('credential-refused');
+  });
+
   it('keeps credential-refused for 401s, though a 4XX document lists them as refusals', () => {
     expect(verdictOf([validPlant(401, true)], refusalStatusOf('4XX', ['200', '4XX']))?.code).toBe('credential-refused');
   });

@@ -124,7 +124,8 @@ function verdict(code: string, reason: string): CouldNotJudge {
 /**
  * Whether the evidence says the URL is not a Plant Store at all (so no verdict about the contract
  * can stand): no HTTP anywhere, TLS failing, HTML pages for everything, every valid NewPlant
- * answered 404/405, every one refused for the token given (401/403), or every one redirected to
+ * answered 404/405, every one refused for the token given (401/403; `tokenSent` false: none was, the
+ * document asks for none, and a 401 is the target's failure), or every one redirected to
  * another origin (`redirect`: the preflight's, e.g. http:// to https://). `undefined` when the target answers like a Plant Store (right or wrong).
  */
 export function couldNotJudge(
@@ -132,6 +133,7 @@ export function couldNotJudge(
   baseUrl: string,
   basePath = '',
   redirect?: { readonly from: string; readonly to: string },
+  tokenSent = true,
 ): CouldNotJudge | undefined {
   if (evidence.exchanges === 0) return undefined;
   const url = new URL(baseUrl);
@@ -154,7 +156,8 @@ export function couldNotJudge(
   const total = validAnswers.reduce((sum, [, count]) => sum + count, 0);
   const missing = validAnswers.filter(([key]) => key === '404' || key === '405');
   const refused = validAnswers.filter(([key]) => key === '401' || key === '403');
-  if (total > 0 && refused.reduce((sum, [, count]) => sum + count, 0) === total) {
+  // No token sent (the document asks for none): a 401 is the target's own demand, judged as a failure.
+  if (tokenSent && total > 0 && refused.reduce((sum, [, count]) => sum + count, 0) === total) {
     const statuses = refused.map(([key]) => key).join(' or ');
     return verdict(
       'credential-refused',

@@ -147,7 +147,13 @@ function conclude(
     outage !== undefined && evidence.answered === 0 && (outage.cause.kind !== 'gone' || traits.answered === true);
   const unjudgeable =
     settings.replay === undefined && !answeredAgain
-      ? couldNotJudge(evidence, target.baseUrl, settings.contract.basePath, traits.redirect)
+      ? couldNotJudge(
+          evidence,
+          target.baseUrl,
+          settings.contract.basePath,
+          traits.redirect,
+          tokenSent(settings, target),
+        )
       : undefined;
   const folded = withRootCausesFolded(
     settled.map(({ result }) => result),
@@ -160,6 +166,14 @@ function conclude(
     return check ? explainSkip(result, check, context) : result;
   });
   return { checks, findings, couldNotJudge: unjudgeable };
+}
+
+/**
+ * Whether the valid cases carried a token the target may refuse: one was given, and the document asks
+ * for a credential (a document declaring none makes a 401 the target's own demand).
+ */
+function tokenSent(settings: RunSettings, target: Target): boolean {
+  return target.token !== '' && settings.contract.auth !== 'none';
 }
 
 /** The cases of the run (lazily generated), or the one case a replay string names. */
