@@ -211,7 +211,7 @@ describe('plantstore validate', () => {
     const apiKey = { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } };
     const refused = await validate(write('api-key.yaml', document(post, apiKey)));
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(/authenticates with apiKey \(key\), but plantstore sends bearer tokens only/);
+    expect(refused.err).toMatch(/authenticates with an API key \(key\), but plantstore sends bearer tokens only/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,23 @@ describe('run settings', () => {
     const spec = documentSecuredBy({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
     const settings = resolveSettings({ spec, suites: BUILT_IN_SUITES });
     await expect(settings).rejects.toBeInstanceOf(ContractError);
-    await expect(settings).rejects.toThrow(/apiKey \(key\).*bearer tokens only/);
+    await expect(settings).rejects.toThrow(
+      /authenticates with an API key \(key\), but plantstore sends bearer tokens only/,
+    );
+  });
+
+  it('names every scheme of a requirement that asks for a bearer token and an API key together', async () => {
+    const document = JSON.parse(readFileSync(documentSecuredBy({ type: 'http', scheme: 'bearer' }), 'utf8')) as {
+      components: { securitySchemes: Record<string, unknown> };
+      paths: { '/plants': { post: { security?: unknown } } };
+    };
+    document.components.securitySchemes.apiKeyAuth = { type: 'apiKey', in: 'header', name: 'X-Api-Key' };
+    document.paths['/plants'].post.security = [{ key: [], apiKeyAuth: [] }];
+    const spec = join(folder, 'and.json');
+    writeFileSync(spec, JSON.stringify(document));
+    await expect(resolveSettings({ spec, suites: BUILT_IN_SUITES })).rejects.toThrow(
+      /asks for key and apiKeyAuth together \(one security requirement naming them all\), an API key among them/,
+    );
   });
 
   it('accepts bearer-carried credentials (OAuth 2) and documents without security', async () => {

@@ -59,9 +59,23 @@ const BEARER_LIKE = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optio
  */
 export function foreignAuthentication(contract: Contract): string | undefined {
   if (BEARER_LIKE.has(contract.auth)) return undefined;
-  const schemes = contract.authSchemes.length > 0 ? ` (${contract.authSchemes.join(', ')})` : '';
-  return `POST /plants authenticates with ${contract.auth}${schemes}, but plantstore sends bearer tokens only ("Authorization: Bearer <token>"). Declare an http bearer scheme for the operation to test it with plantstore.`;
+  const names = contract.authSchemes;
+  const kind = FOREIGN_NAMES[contract.auth] ?? contract.auth;
+  const how =
+    names.length > 1
+      ? `asks for ${names.join(' and ')} together (one security requirement naming them all), ${kind} among them`
+      : `authenticates with ${kind}${names.length === 1 ? ` (${names[0]})` : ''}`;
+  return `POST /plants ${how}, but plantstore sends bearer tokens only ("Authorization: Bearer <token>"). Declare an http bearer scheme for the operation to test it with plantstore.`;
 }
+
+/** How the schemes plantstore cannot send are named in its refusal. */
+const FOREIGN_NAMES: Partial<Record<string, string>> = {
+  apiKey: 'an API key',
+  basic: 'HTTP Basic',
+  mutualTLS: 'mutual TLS',
+  other:
+    'an http scheme other than bearer or basic (a token is sent as `bearer`: `scheme: JWT` is not a scheme HTTP knows)',
+};
 
 /** Refuses, before any case, a document the runner cannot judge for its authentication. */
 function refuseForeignAuthentication(contract: Contract): void {
