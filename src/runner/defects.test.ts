@@ -23,6 +23,13 @@ describe('shapeOf', () => {
     );
   });
 
+  it('keeps the digits of a word (int64, UTF-16) and replaces the numbers beside them', () => {
+    expect(shapeOf('"id" holds 9223372036854775808: id one above the int64 maximum 9223372036854775807')).toBe(
+      '"id" holds #: id one above the int64 maximum #',
+    );
+    expect(shapeOf('"name" of 17 UTF-16 units, -3 over')).toBe('"name" of # UTF-16 units, # over');
+  });
+
   it('still replaces quoted values that are not names', () => {
     expect(shapeOf('"name" holds "a b\\n"')).toBe('"name" holds "…"');
   });

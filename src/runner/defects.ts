@@ -134,8 +134,11 @@ export function notJsonDefect(status: number, contentType: string | undefined, l
 /** A quoted piece of a message, and a quoted plain name (a field or a nested path like `care.water` or `photos[0].width`, a code): the one kind kept. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}(?:\[\d{1,6}\])*(?:\.[A-Za-z_][\w-]{0,40}(?:\[\d{1,6}\])*){0,8}"$/;
-/** Numbers that are values (not a label's `20,000`, nor the `2^53` and `2^63` of an edge's name). */
-const NUMBER = /(?<![\d,.^])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\d,^])/g;
+/**
+ * Numbers that are values (not a label's `20,000`, the `2^53` and `2^63` of an edge's name, nor the digits
+ * of a word: `int64`, `UTF-16`).
+ */
+const NUMBER = /(?<![\w,.^-])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w,^])/g;
 
 /** Text with each quoted value that is not a plain name replaced by `"…"`. */
 export function withoutQuotedValues(text: string): string {

@@ -143,7 +143,7 @@ describe('findingsOf', () => {
       request: { ...base.request, body: '{"id":4611686018427387905}' },
     };
     const edge = {
-      defect: 'an invalid body ("id" holds #: id one above the int# maximum # (keyword format)) accepted',
+      defect: 'an invalid body ("id" holds #: id one above the int64 maximum # (keyword format)) accepted',
       reason: 'refused as a repeated id',
       request: { ...base.request, body: '{"name":"","id":9223372036854775808}' },
     };
