@@ -178,7 +178,8 @@ function withDeclaredOperations(
   return (req) => {
     const failure = route(req);
     if (failure === undefined) return undefined;
-    const path = pathBelowBase(requestPath(req.url), base);
+    const requested = requestPath(req.url);
+    const path = pathBelowBase(requested, base);
     const operation = patterns.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
     if (operation !== undefined) {
       const instead = noun === 'mock' ? '' : '; plantstore mock answers it from the document';
@@ -190,7 +191,7 @@ function withDeclaredOperations(
     if (failure.status !== 404) return failure;
     return {
       ...failure,
-      message: `There is no ${path.slice(0, 100)} here: the document's operations are ${operations}.`,
+      message: `There is no ${requested.slice(0, 100)} here: the document's operations are ${operations}${base === '' ? '' : `, below ${base}`}.`,
     };
   };
 }

@@ -36,8 +36,11 @@ describe('serve --spec on a document with operations besides POST /plants', () =
   it("answers a path the document does not have with the document's operations", async () => {
     expect(await call('GET', '/pets')).toEqual({
       status: 404,
-      message: "There is no /pets here: the document's operations are POST /plants, GET /plants, GET /plants/{id}.",
+      message:
+        "There is no /pets here: the document's operations are POST /plants, GET /plants, GET /plants/{id}, below /api/v1.",
     });
+    // The path as asked for, not the part below the document's server path (was 'There is no /nothing here').
+    expect((await call('GET', '/api/v1/nothing')).message).toMatch(/^There is no \/api\/v1\/nothing here: /);
     expect((await call('DELETE', '/plants/5')).status).toBe(404);
   });
 });
