@@ -20,13 +20,15 @@ async function create(headers: Record<string, string> = {}): Promise<Response> {
 }
 
 describe('the mock of a 201 whose document requires a Location header', () => {
-  it('writes it on the echo and on a generated plant', async () => {
+  it('writes it on the echo and on a generated plant, naming the plant answered', async () => {
     const echoed = await create();
     expect(echoed.status).toBe(201);
     expect(echoed.headers.get('location')).toBe('/api/plants/12');
+    // A generated plant is the one created: the Location names its id, not the one sent.
     const generated = await create({ prefer: 'dynamic=true' });
     expect(generated.status).toBe(201);
-    expect(generated.headers.get('location')).toBe('/api/plants/12');
+    const { id } = (await generated.json()) as { id: string };
+    expect(generated.headers.get('location')).toBe(`/api/plants/${encodeURIComponent(id)}`);
   });
 
   it('lets a page on another origin read it', async () => {

@@ -137,8 +137,18 @@ function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
 
 /** A success answer with the headers the document requires on it (a 201's `Location`). */
 function withSuccessHeaders(answer: { status: number; body: string }, context: AnswerContext): Outcome {
-  const headers = context.served.successHeaders(context.accepted);
+  // A generated plant is the one created: its id, where it has one, is what a Location names.
+  const created = context.dynamic ? generatedOf(answer.body, context.accepted) : context.accepted;
+  const headers = context.served.successHeaders(created);
   return headers === undefined ? answer : { ...answer, headers };
+}
+
+/** The accepted NewPlant with the generated body in place of what was sent, when that body has an id. */
+function generatedOf(body: string, accepted: AcceptedNewPlant): AcceptedNewPlant {
+  const parsed = parseExactJson(body);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.hasOwn(parsed, 'id'))
+    return accepted;
+  return { ...accepted, parsed: parsed as Readonly<Record<string, unknown>> };
 }
 
 /** The documented refusal of this status, asked for with `Prefer: code=`: an Error saying why. */
