@@ -28,8 +28,8 @@ const BODIES = [
   '{"id":11,"name":"lone \\ud800","tag":"nul \\u0000 x"}',
 ];
 
-/** A page that posts every body to `endpoint` and shows each status and answer. */
-function page(endpoint: string, token: string): string {
+/** A page that posts every body to `endpoint` and shows each status and answer (and `header`'s value, if named). */
+function page(endpoint: string, token: string, header?: string): string {
   return `<!doctype html><meta charset="utf-8"><title>plants</title><pre id="out">…</pre>
 <script>
 (async () => {
@@ -40,7 +40,8 @@ function page(endpoint: string, token: string): string {
       headers: { Authorization: 'Bearer ${token}', 'Content-Type': 'application/json' },
       body,
     });
-    results.push(response.status + ' ' + (await response.text()));
+    const read = ${JSON.stringify(header ?? null)};
+    results.push(response.status + ' ' + (await response.text()) + (read ? ' [' + response.headers.get(read) + ']' : ''));
   }
   document.getElementById('out').textContent = JSON.stringify(results);
 })().catch((error) => { document.getElementById('out').textContent = 'failed: ' + error; });
@@ -98,9 +99,9 @@ describe.skipIf(skipReason !== undefined)(skipReason ?? 'a page in headless Chro
     if (profile) await rm(profile, { recursive: true, force: true });
   });
 
-  async function proxyTo(upstream: string): Promise<{ proxy: ProxyServer; log: string[] }> {
+  async function proxyTo(upstream: string, annotate = false): Promise<{ proxy: ProxyServer; log: string[] }> {
     const log: string[] = [];
-    const proxy = await createProxyServer({ upstream, onLog: (line) => log.push(line) });
+    const proxy = await createProxyServer({ upstream, annotate, onLog: (line) => log.push(line) });
     closers.push(() => proxy.close());
     return { proxy, log };
   }
@@ -132,5 +133,20 @@ describe.skipIf(skipReason !== undefined)(skipReason ?? 'a page in headless Chro
     const results = await shown(context, url.replace('127.0.0.1', 'localhost'));
     expect(results[0]?.slice(0, 3)).toBe('200');
     expect(log.some((line) => /^OPTIONS \/plants 20\d .*outside the contract/.test(line))).toBe(true);
+  }, 30_000);
+
+  it('with annotate, a page on another origin reads the Plantstore-Violations header', async () => {
+    const mock: MockServer = await createMockServer();
+    closers.push(() => mock.close());
+    const { proxy } = await proxyTo(mock.url, true);
+    const pageServer = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page(`${proxy.url}/plants`, DEV_TOKEN, 'Plantstore-Violations'));
+    });
+    const { url } = await listen(pageServer);
+    closers.push(() => pageServer.close());
+    const results = await shown(context, url.replace('127.0.0.1', 'localhost'));
+    // Before, the header was sent but hidden from the script (not in Access-Control-Expose-Headers): [null].
+    expect(results[0]).toMatch(/^200 .*\[none\]$/);
   }, 30_000);
 });

@@ -289,7 +289,14 @@ class JudgedRequest implements ExchangeHooks {
   ) {
     this.authorization = headerValue(head.rawHeaders, 'authorization');
     this.annotate = setup.annotate
-      ? (partial) => ['Plantstore-Violations', annotation(this.judge(partial))]
+      ? // Exposed too, so a page's script can read it where the upstream answers across origins (CORS);
+        // a browser joins this Access-Control-Expose-Headers line with the upstream's own.
+        (partial) => [
+          'Plantstore-Violations',
+          annotation(this.judge(partial)),
+          'Access-Control-Expose-Headers',
+          'Plantstore-Violations',
+        ]
       : undefined;
   }
 
