@@ -7,7 +7,7 @@ import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands } from './http/curl.js';
 import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
-import { failureFingerprint } from './findings.js';
+import { counterexampleSize, failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
@@ -122,7 +122,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       // parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too).
       const same = failures.findIndex((other) => other.reason === failure.reason);
       if (same < 0) failures.push(failure);
-      else if (bodySize(failure) < bodySize(failures[same]!)) failures[same] = failure;
+      else if (counterexampleSize(failure) < counterexampleSize(failures[same]!)) failures[same] = failure;
       fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
     }
     return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
@@ -149,14 +149,6 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     };
   }
   return { ...base, status: 'pass', cases, failures: [] };
-}
-
-/**
- * How large a counterexample's body looks, its numbers of int64 size counted as one character: the fresh
- * ids of two shrunk cases differ in length by chance, while a 10,000-digit id is what makes a body large.
- */
-function bodySize(failure: Failure): number {
-  return (failure.request.bodyBase64 ?? failure.request.body ?? '').replace(/-?\d{1,20}(?!\d)/g, '0').length;
 }
 
 /** The field an invalid body breaks and its description, for an invalid body. */
