@@ -8,7 +8,7 @@ import {
   isSuccess,
   PASS,
   warn,
-  type PlannedRequest,
+  type Exchange,
   type Verdict,
 } from '../src/runner/suite-kit.js';
 import type { Contract } from '../src/contract/index.js';
@@ -19,10 +19,10 @@ export const authEnforced = defineCheck({
   title: 'Requests without a valid bearer token are refused',
   rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted). Where a document lets POST /plants be called without a credential (`security: []`, or an empty requirement among its alternatives), a valid NewPlant with no Authorization header is not refused with 401 or 403.',
   probes: [authProbes],
-  judge({ plan, response }, { contract }) {
+  judge(exchange, { contract }) {
+    const { plan, response } = exchange;
     if (plan.intent.kind !== 'auth' || !isJudgeable(response) || isServerError(response.status)) return undefined;
-    if (contract.auth === 'none' || contract.auth === 'optional')
-      return anonymousVerdict(plan, response.status, contract);
+    if (contract.auth === 'none' || contract.auth === 'optional') return anonymousVerdict(exchange, contract);
     if (!isSuccess(response.status)) return PASS;
     if (plan.intent.lenient) {
       return warn(
@@ -41,7 +41,8 @@ export const authEnforced = defineCheck({
  * Authorization header must not be refused for it. Only that case is judged: a wrong token sent anyway
  * may fairly be refused where anonymous calls are allowed (OAuth servers do).
  */
-function anonymousVerdict(plan: PlannedRequest, status: number, contract: Contract): Verdict | undefined {
+function anonymousVerdict({ plan, request, response }: Exchange, contract: Contract): Verdict | undefined {
+  const { status } = response;
   if (plan.auth.kind !== 'none') return undefined;
   if (isSuccess(status)) return PASS;
   if (status !== 401 && status !== 403) return undefined;
@@ -51,7 +52,7 @@ function anonymousVerdict(plan: PlannedRequest, status: number, contract: Contra
       : 'the document lets it be called without a credential (an empty security requirement)';
   return fail(
     `A valid NewPlant sent with no Authorization header was answered ${status}; ${why}, so POST ${contract.operationPath} must not demand one.`,
-    { defect: undeclaredAuthDefect(contract.auth, status, {}) },
+    { defect: undeclaredAuthDefect(contract.auth, status, request.headers) },
   );
 }
 

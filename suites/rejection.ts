@@ -14,6 +14,7 @@ import {
   warn,
   wrongMediaTypes,
   type Exchange,
+  type JudgeContext,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
 import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
@@ -53,9 +54,7 @@ export const negativeRejection = defineCheck({
             { defect: acceptedDefect(plan) },
           )
         : fail(`A request with ${intent.what} was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
-            defect:
-              undeclaredAuthDefect(context.contract.auth, status, exchange.request.headers) ??
-              statusDefect(status, plan),
+            defect: wrongStatusDefect(exchange, context),
           });
     }
     if (intent.kind === 'media-type') {
@@ -65,9 +64,7 @@ export const negativeRejection = defineCheck({
           : fail(
               `A body sent with ${intent.what} was answered ${status}; a failed request is answered 400 with an Error (or 415, HTTP's status for an unsupported media type).`,
               {
-                defect:
-                  undeclaredAuthDefect(context.contract.auth, status, exchange.request.headers) ??
-                  statusDefect(status, plan),
+                defect: wrongStatusDefect(exchange, context),
               },
             );
       if (intent.missing) {
@@ -102,8 +99,7 @@ export const negativeRejection = defineCheck({
         { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
     return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
-      defect:
-        undeclaredAuthDefect(context.contract.auth, status, exchange.request.headers) ?? statusDefect(status, plan),
+      defect: wrongStatusDefect(exchange, context),
     });
   },
 });
@@ -122,6 +118,15 @@ function brokenNumberRounded(exchange: Exchange): boolean {
   const sent = place === undefined ? undefined : sentObject(exchange.plan);
   const answer = sent === undefined ? undefined : responseJson(exchange);
   return place !== undefined && answer?.ok === true && roundedAt(sent, answer.value, place);
+}
+
+/**
+ * The defect of a refusal with the wrong status: a credential the document does not ask for demanded
+ * (one finding with positive-acceptance's), else the status itself.
+ */
+function wrongStatusDefect(exchange: Exchange, { contract }: JudgeContext): string {
+  const { status } = exchange.response;
+  return undeclaredAuthDefect(contract.auth, status, exchange.request.headers) ?? statusDefect(status, exchange.plan);
 }
 
 /** What the document says a refused request is answered with: the contract's rule 2, or the document's own Error status. */

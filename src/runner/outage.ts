@@ -34,10 +34,14 @@ export interface Outage {
   readonly earlier?: Outage;
 }
 
-/** The cases of an outage (and of any before it) that got no verdict: cut, and not the one judged. */
+/** The cases of an outage that got no verdict: cut, and not the one judged. */
+export function unjudgedOf({ cut, judged }: Outage): number {
+  return cut.runs.length - (judged ? 1 : 0);
+}
+
+/** {@link unjudgedOf} an outage and of any before it. */
 export function unjudgedCases(outage: Outage | undefined): number {
-  if (outage === undefined) return 0;
-  return outage.cut.runs.length - (outage.judged ? 1 : 0) + unjudgedCases(outage.earlier);
+  return outage === undefined ? 0 : unjudgedOf(outage) + unjudgedCases(outage.earlier);
 }
 
 /** Whether a case's failure came while the target had its request (not a connection it refused). */

@@ -1,5 +1,5 @@
 import type { CaseRun, DispatchResult } from './execute.js';
-import { transportErrorOf, type Outage } from './outage.js';
+import { transportErrorOf, unjudgedOf, type Outage } from './outage.js';
 import { countsText } from './evidence.js';
 import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
@@ -232,7 +232,7 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
   const replayOf = (run: CaseRun): string =>
     formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
   const stopped = `${again ? ' stopped answering again' : 'The target stopped answering'} after ${cut.after} cases (${countsText(failuresOf(cut))} in a row)`;
-  const unjudged = cut.runs.length - (judged ? 1 : 0);
+  const unjudged = unjudgedOf(outage);
   const counts =
     resumed === undefined
       ? `${unsent} cases were not sent and ${unjudged} not judged`
