@@ -97,21 +97,27 @@ export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSign
       own('negative-rejection', (f) => half(f) || holdsEdgeNeighbour(f.request.body)));
   if (!doubles) return [...checks];
   const folds = (checkId: string, failure: Failure): boolean => {
-    if (failure.foldedInto !== undefined || failure.defect === DOUBLES_DEFECT) return false;
+    if (failure.defect === DOUBLES_DEFECT) return false;
     if (checkId === 'negative-rejection') return half(failure) || holdsEdgeNeighbour(failure.request.body);
     if (checkId !== 'positive-acceptance') return false;
     return pair(failure) || integersOf(failure.request.body).some((value) => magnitude(value) > SAFE_INTEGER);
   };
-  return checks.map((check) =>
-    check.status !== 'fail'
-      ? check
-      : {
-          ...check,
-          failures: check.failures.map((failure) =>
-            folds(String(check.id), failure) ? { ...failure, foldedInto: DOUBLES_FINGERPRINT } : failure,
-          ),
-        },
-  );
+  return withFolded(checks, (checkId, failure) => (folds(checkId, failure) ? DOUBLES_FINGERPRINT : undefined));
+}
+
+/** The checks with each failed check's failure, not yet folded, folded into the finding `into` names. */
+function withFolded(
+  checks: readonly CheckResult[],
+  into: (checkId: string, failure: Failure) => string | undefined,
+): CheckResult[] {
+  return checks.map((check) => {
+    if (check.status !== 'fail') return check;
+    const failures = check.failures.map((failure) => {
+      const finding = failure.foldedInto === undefined ? into(String(check.id), failure) : undefined;
+      return finding === undefined ? failure : { ...failure, foldedInto: finding };
+    });
+    return { ...check, failures };
+  });
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -158,18 +164,12 @@ export function withAbsentEchoesFolded(checks: readonly CheckResult[]): CheckRes
     }
   }
   if (required.size === 0) return [...checks];
-  return checks.map((check) =>
-    check.id !== 'echo' || check.status !== 'fail'
-      ? check
-      : { ...check, failures: check.failures.map((failure) => foldedIfAbsent(failure, required)) },
-  );
-}
-
-function foldedIfAbsent(failure: Failure, required: ReadonlyMap<string, string>): Failure {
-  const field = NOT_ECHOED.exec(failure.defect ?? '')?.[1];
-  const into = field === undefined ? undefined : required.get(field);
-  if (field === undefined || into === undefined || failure.foldedInto !== undefined) return failure;
-  return answerLacks(failure, field) ? { ...failure, foldedInto: into } : failure;
+  return withFolded(checks, (checkId, failure) => {
+    const field = checkId === 'echo' ? NOT_ECHOED.exec(failure.defect ?? '')?.[1] : undefined;
+    if (field === undefined) return undefined;
+    const into = required.get(field);
+    return into !== undefined && answerLacks(failure, field) ? into : undefined;
+  });
 }
 
 /** Whether the failure's answer is a whole JSON object without `field` (a cut or unreadable body: not known). */
