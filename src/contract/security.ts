@@ -24,20 +24,13 @@ export interface OperationAuth {
 
 /** Reads what authentication an operation needs; never refuses (the runner and servers decide what to do). */
 export function operationAuth(document: JsonObject, operation: JsonObject): OperationAuth {
-  const declared = operation.security ?? document.security;
-  const requirements = Array.isArray(declared) ? declared.filter(isObject) : [];
+  const requirements = requirementsOf(document, operation);
   if (requirements.length === 0) return { auth: 'none', schemes: [] };
-  if (requirements.some((requirement) => Object.keys(requirement).length === 0)) {
-    return { auth: 'optional', schemes: [] };
-  }
-  const components = isObject(document.components) ? document.components : {};
-  const definitions = isObject(components.securitySchemes) ? components.securitySchemes : {};
-  const kinds = requirements.map((requirement) => Object.keys(requirement).map((name) => kindOf(definitions[name])));
-  const bearer = kinds.findIndex((schemes) => schemes.every((kind) => kind === 'bearer'));
-  const bearerTokens = kinds.findIndex((schemes) => schemes.every((kind) => BEARER_TOKENS.has(kind)));
-  const chosen = bearer !== -1 ? bearer : bearerTokens !== -1 ? bearerTokens : 0;
-  const requirement = requirements[chosen] ?? {};
-  return { auth: requirementKind(kinds[chosen] ?? []), schemes: Object.keys(requirement) };
+  if (requirements.some(({ schemes }) => schemes.length === 0)) return { auth: 'optional', schemes: [] };
+  const bearer = requirements.findIndex(({ kinds }) => kinds.every((kind) => kind === 'bearer'));
+  const bearerTokens = requirements.findIndex(({ kinds }) => kinds.every((kind) => BEARER_TOKENS.has(kind)));
+  const chosen = requirements[bearer !== -1 ? bearer : bearerTokens !== -1 ? bearerTokens : 0];
+  return { auth: requirementKind(chosen?.kinds ?? []), schemes: chosen?.schemes ?? [] };
 }
 
 /**
@@ -46,14 +39,23 @@ export function operationAuth(document: JsonObject, operation: JsonObject): Oper
  * declares none; the empty requirement `{}` gives `optional`.
  */
 export function securityAlternatives(document: JsonObject, operation: JsonObject): OperationAuth[] {
+  return requirementsOf(document, operation).map(({ schemes, kinds }) =>
+    schemes.length === 0 ? { auth: 'optional', schemes } : { auth: requirementKind(kinds), schemes },
+  );
+}
+
+/** The operation's security requirements (or the document's): each one's scheme names and their kinds. */
+function requirementsOf(
+  document: JsonObject,
+  operation: JsonObject,
+): { readonly schemes: string[]; readonly kinds: ContractAuth[] }[] {
   const declared = operation.security ?? document.security;
   const requirements = Array.isArray(declared) ? declared.filter(isObject) : [];
   const components = isObject(document.components) ? document.components : {};
   const definitions = isObject(components.securitySchemes) ? components.securitySchemes : {};
   return requirements.map((requirement) => {
     const schemes = Object.keys(requirement);
-    if (schemes.length === 0) return { auth: 'optional', schemes };
-    return { auth: requirementKind(schemes.map((name) => kindOf(definitions[name]))), schemes };
+    return { schemes, kinds: schemes.map((name) => kindOf(definitions[name])) };
   });
 }
 
