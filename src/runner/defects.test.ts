@@ -47,6 +47,18 @@ describe('requestKind', () => {
 });
 
 describe('one defect for one cause', () => {
+  it('names a credential under another scheme without the scheme a seed or a client happened to use', () => {
+    const auth = (what: string): PlannedRequest => ({ intent: { kind: 'auth', what } }) as unknown as PlannedRequest;
+    const kinds = ['Basic', 'Token', 'Digest'].map((scheme) =>
+      requestKind(auth(`the right token under another scheme (${scheme})`), true),
+    );
+    expect(new Set(kinds)).toEqual(new Set(['a request with the right token under a scheme other than Bearer']));
+    expect(requestKind(auth('another scheme (Basic) with a password'), true)).toBe(
+      'a request with a scheme other than Bearer with a password',
+    );
+    expect(requestKind(auth('another scheme (Negotiate)'), true)).toBe('a request with a scheme other than Bearer');
+  });
+
   it('names a required member renamed to upper case by its kind, not its field: binders match every member that way', () => {
     const renamed = (field: string): PlannedRequest => ({
       method: 'POST',

@@ -26,7 +26,7 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'media-type':
       return detail ? `a body sent with ${shapeOf(intent.what)}` : 'a body of another media type';
     case 'auth':
-      return detail ? `a request with ${shapeOf(intent.what)}` : 'a request without a valid credential';
+      return detail ? `a request with ${credentialKind(intent.what)}` : 'a request without a valid credential';
     case 'unpredictable':
       return 'JSON of unpredictable meaning';
     case 'repeat':
@@ -144,6 +144,17 @@ const NUMBER = /(?<![\w,.^-])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w,^])/g;
 export function withoutQuotedValues(text: string): string {
   return text.replace(QUOTED, (quoted) => (PLAIN_NAME.test(quoted) ? quoted : '"…"'));
 }
+
+/**
+ * A bad credential's kind as a defect names it: which scheme stood in for Bearer (a seed draws Basic,
+ * Token or Digest; a client sends any) is the counterexample's, not the root cause's, so a baseline keeps
+ * the finding whichever scheme a run met.
+ */
+function credentialKind(what: string): string {
+  return shapeOf(what).replace(OTHER_SCHEME, 'a scheme other than Bearer');
+}
+
+const OTHER_SCHEME = /another scheme \([^)]*\)/;
 
 /** A description with its generated values (numbers, quoted text) replaced. */
 export function shapeOf(what: string): string {
