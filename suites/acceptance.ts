@@ -49,6 +49,7 @@ import {
   notJsonDefect,
   redirectDefect,
   roundedAt,
+  SPELLING_READ_AS_ANOTHER_ID,
   undeclaredAuthDefect,
 } from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
@@ -389,6 +390,13 @@ export const integerSpellingsCheck = defineCheck({
     if (response.status !== 400) return undefined;
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
+    const code = errorCodeOf(exchange);
+    if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
+      return fail(
+        `A valid NewPlant whose id is written ${spelling} was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, and this run sent that id nowhere else, so the target read ${spelling} as another integer, one it holds (a reader taking the leading digits reads 1e2 as 1).`,
+        { defect: SPELLING_READ_AS_ANOTHER_ID },
+      );
+    }
     return fail(
       `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so ${successRule(success)}.`,
       { defect: 'an integer id written as 1.0, 1e2 or -0 refused with 400' },

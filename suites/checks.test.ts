@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
 import type { Exchange } from '../src/runner/http/client.js';
-import { DOUBLES_DEFECT } from '../src/runner/defects.js';
+import { DOUBLES_DEFECT, SPELLING_READ_AS_ANOTHER_ID } from '../src/runner/defects.js';
 import type { Intent, WrittenAs } from '../src/runner/probe.js';
 import type { RecordedResponse } from '../src/runner/report.js';
 import { echo, integerSpellingsCheck, positiveAcceptance } from './acceptance.js';
@@ -202,6 +202,19 @@ describe('acceptance checks', () => {
     expect(outcome(integerSpellingsCheck, refused, [plainRefused, refused])).toBeUndefined();
     const accepted = exchange(spelled, 200, '{"name":"Fern"}');
     expect(outcome(integerSpellingsCheck, accepted, [plainOk, accepted])).toBe('pass');
+  });
+
+  it("integer-spellings: a refusal with the target's own repeat code says the spelling was read as another id", () => {
+    const spelled = writtenAs(VALID, 'integer-spelling', '9.2e18');
+    const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
+    const asRepeat = exchange(spelled, 400, '{"error":409,"message":"A plant with id 9 exists."}');
+    const distinct = { ...context, repeatErrorCode: '409', repeatCodeIsDistinct: true };
+    const defect = (ctx: JudgeContext) => integerSpellingsCheck.judge(asRepeat, ctx, [plainOk, asRepeat])?.defect;
+    expect(defect(distinct)).toBe(SPELLING_READ_AS_ANOTHER_ID);
+    // Without a repeat value of its own, a 400 is the spelling refused.
+    expect(defect({ ...distinct, repeatCodeIsDistinct: false })).toBe(
+      'an integer id written as 1.0, 1e2 or -0 refused with 400',
+    );
   });
 });
 

@@ -168,6 +168,12 @@ export function shapeOf(what: string): string {
  */
 export const DOUBLES_DEFECT = 'integers beyond 2^53 go through floating point (digits lost)';
 
+/**
+ * An integer id written as `1e2` or `9.2e18` refused with the target's own repeat value while this run sent
+ * that id nowhere else: the target read the spelling as another integer (its leading digits), one it holds.
+ */
+export const SPELLING_READ_AS_ANOTHER_ID = 'an integer id written as 1.0, 1e2 or -0 read as another id';
+
 const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const SAFE = 2 ** 53;
 

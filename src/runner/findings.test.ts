@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
-import { DOUBLES_DEFECT, requestKind } from './defects.js';
+import { DOUBLES_DEFECT, requestKind, SPELLING_READ_AS_ANOTHER_ID } from './defects.js';
 import {
   defectIdentity,
   failureFingerprint,
@@ -9,6 +9,7 @@ import {
   reasonShape,
   withAbsentEchoesFolded,
   withDoublesFolded,
+  withLeadingDigitsFolded,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
@@ -177,6 +178,27 @@ describe('findingsOf', () => {
     expect(titles([echoOf('name', '{"tag":null}'), schema])).toHaveLength(2);
     // No response-schema failure for it: echo keeps its own finding.
     expect(titles([echoOf('tag', '{"name":"a"}')])).toEqual([['"tag" not echoed as sent', ['echo']]]);
+  });
+
+  it('folds an integer spelling read as another id into a fraction accepted: an id read by its leading digits', () => {
+    const fraction = {
+      defect:
+        'an invalid body ("id" holds #: id not of type integer: a number with a fraction (keyword type)) accepted',
+      reason: 'refused as a repeated id',
+      request: { ...base.request, body: '{"name":"","id":0.5}' },
+    };
+    const misread = { defect: SPELLING_READ_AS_ANOTHER_ID, reason: 'read 9.2e18 as 9' };
+    const refused = { defect: 'an integer id written as 1.0, 1e2 or -0 refused with 400', reason: 'refused' };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withLeadingDigitsFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    expect(titles([failed('negative-rejection', [fraction]), failed('integer-spellings', [misread])])).toEqual([
+      [fraction.defect, ['negative-rejection', 'integer-spellings']],
+    ]);
+    // A spelling refused without a repeat's answer (a strict number reader), or no fraction accepted: its own.
+    expect(titles([failed('negative-rejection', [fraction]), failed('integer-spellings', [refused])])).toHaveLength(2);
+    expect(titles([failed('integer-spellings', [misread])])).toEqual([
+      [SPELLING_READ_AS_ANOTHER_ID, ['integer-spellings']],
+    ]);
   });
 
   it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {

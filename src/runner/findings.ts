@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { causeOf, DOUBLES_DEFECT, namedKeyword, requestKind, withoutQuotedValues } from './defects.js';
+import {
+  causeOf,
+  DOUBLES_DEFECT,
+  namedKeyword,
+  requestKind,
+  SPELLING_READ_AS_ANOTHER_ID,
+  withoutQuotedValues,
+} from './defects.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
@@ -184,9 +191,29 @@ function answerLacks(failure: Failure, field: string): boolean {
   }
 }
 
+/** `an invalid body ("id" holds #: … a number with a fraction …) accepted`: an id's fraction let through. */
+const FRACTION_ACCEPTED = /^an invalid body \(.*a number with a fraction.*\) accepted$/;
+
+/**
+ * An integer spelling read as another id ({@link SPELLING_READ_AS_ANOTHER_ID}: `9.2e18` refused as a repeat
+ * of 9) beside a fraction accepted (`0.5` taken as 0) is one root cause, an id read by its leading digits:
+ * which of the two a run shows, and how often, depends on the ids the target held when they came. The
+ * spelling's failure is folded into the fraction's finding.
+ */
+export function withLeadingDigitsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const fraction = checks
+    .find((check) => check.id === 'negative-rejection' && check.status === 'fail')
+    ?.failures.find((failure) => failure.foldedInto === undefined && FRACTION_ACCEPTED.test(failure.defect ?? ''));
+  if (fraction === undefined) return [...checks];
+  const into = identityOf('negative-rejection', fraction).fingerprint;
+  return withFolded(checks, (checkId, failure) =>
+    checkId === 'integer-spellings' && failure.defect === SPELLING_READ_AS_ANOTHER_ID ? into : undefined,
+  );
+}
+
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  return withAbsentEchoesFolded(withDoublesFolded(checks, signs));
+  return withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)));
 }
 
 /**
