@@ -324,6 +324,21 @@ describe('faults', () => {
     expect(report.notes.join('\n')).not.toMatch(/Is the client pointed at the proxy/);
   });
 
+  it('counts only POST /plants among the requests that never reached an unreachable upstream', async () => {
+    const closed = createNetServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const { proxy } = await started(`http://127.0.0.1:${port}`);
+    const health = await request(`${proxy.url}/health`);
+    await health.body.dump();
+    expect(health.statusCode).toBe(502);
+    await post(proxy, '{"id":1,"name":"x"}');
+    const notes = proxy.report().notes.join('\n');
+    expect(notes).toMatch(/2 requests met an unreachable or silent upstream/);
+    expect(notes).toMatch(/1 POST \/plants requests never reached the upstream/);
+  });
+
   it('answers 504 after the timeout when the upstream never answers', async () => {
     const upstream = await recordingUpstream(() => undefined);
     const { proxy, log } = await started(upstream, { timeoutMs: 300 });

@@ -349,7 +349,8 @@ function settle(
     );
   }
   if (forwarded.answeredByProxy === 502 && unreached(forwarded.transportError)) {
-    counts.unreached++;
+    // The note counts POST /plants requests: another path meeting a down upstream is not one of them.
+    if (judged !== undefined) counts.unreached++;
     return log?.(
       `${logHead(request, path, forwarded)} upstream unreachable (${forwarded.transportError ?? '?'}): the proxy answered 502; not judged, the request never reached it`,
     );
