@@ -6,6 +6,7 @@ import type { ExchangeVerdict } from '../runner/judge-exchange.js';
 import type { CheckResult, Failure, Report } from '../runner/report.js';
 import { failureFingerprint, findingsOf, withRootCausesFolded } from '../runner/findings.js';
 import { runVerdict, summarize } from '../runner/run-report.js';
+import { FRESH_ID_CHECK } from './fresh-refusal.js';
 
 /** Counterexamples kept per check: the first of each distinct reason. */
 const MAX_FAILURES = 5;
@@ -64,7 +65,7 @@ export class Observations {
     private readonly upstream: string,
   ) {
     this.tallies = new Map(
-      [...checks, CLIENT_CHECK].map((check) => [
+      [...checks, FRESH_ID_CHECK, CLIENT_CHECK].map((check) => [
         check.id,
         { id: check.id, title: check.title, rule: check.rule, cases: 0, failures: [], warnings: [] },
       ]),

@@ -471,3 +471,46 @@ describe('faults', () => {
     expect(log[0]).toMatch(/server broke the contract \[no-server-error\].*answer was cut/);
   });
 });
+
+describe('a valid NewPlant with an id new to the session refused', () => {
+  /** An upstream holding ids, as a store does: ids in `held` (stored before the proxy started) are refused too. */
+  async function storeUpstream(held: readonly number[] = []) {
+    const stored = new Set(held);
+    return recordingUpstream((req, res) => {
+      const { id, name } = JSON.parse(req.body.toString()) as { id: number; name: string };
+      const refuse = stored.has(id) || id >= 1000;
+      stored.add(id);
+      res.writeHead(refuse ? 400 : 200, { 'content-type': 'application/json' });
+      res.end(refuse ? '{"error":1,"message":"refused"}' : JSON.stringify({ name }));
+    });
+  }
+  const plant = (id: number): string => JSON.stringify({ id, name: 'Fern' });
+  const freshCheck = (proxy: ProxyServer) => proxy.report().checks.find((check) => check.id === 'fresh-id-accepted');
+
+  it('warns, never fails, when the credential got a valid NewPlant accepted earlier in the session', async () => {
+    const { proxy, log } = await started(await storeUpstream());
+    expect((await post(proxy, plant(1))).status).toBe(200);
+    expect((await post(proxy, plant(1000))).status).toBe(400);
+    const report = proxy.report();
+    const check = freshCheck(proxy);
+    expect(check?.status).toBe('warn');
+    expect(check?.failures[0]?.reason).toMatch(/held that id before the proxy started/);
+    expect(report.verdict).toBe('conformant');
+    expect(report.findings).toEqual([]);
+    expect(log[1]).toMatch(/^POST \/plants 400 .*server warning \[fresh-id-accepted\]/);
+    expect(JSON.stringify(report)).not.toContain(TOKEN);
+  });
+
+  it('says nothing of an id sent earlier in the session, nor before any valid NewPlant was accepted', async () => {
+    const { proxy } = await started(await storeUpstream([7]));
+    // Held before the proxy started, and no credential proven yet: a correct server's refusal, not judged.
+    expect((await post(proxy, plant(7))).status).toBe(400);
+    expect((await post(proxy, plant(1))).status).toBe(200);
+    // A repeat of an id the session carried: the server's refusal is right.
+    expect((await post(proxy, plant(1))).status).toBe(400);
+    expect((await post(proxy, plant(2))).status).toBe(200);
+    const check = freshCheck(proxy);
+    expect(check?.status).toBe('pass');
+    expect(check?.cases).toBe(1);
+  });
+});

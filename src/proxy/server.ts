@@ -23,6 +23,7 @@ import {
   type Forwarded,
 } from './forward.js';
 import { parameterReader } from './parameters.js';
+import { FRESH_ID_CHECK, FreshIdRefusals } from './fresh-refusal.js';
 import { idMemory } from './id-memory.js';
 import { inferIntent, type IntentContext, type ObservedRequest } from './intent.js';
 import { Observations } from './observations.js';
@@ -232,6 +233,8 @@ interface JudgeSetup {
   readonly plantsUrl: string;
   readonly annotate: boolean;
   readonly log: LogLine | undefined;
+  /** The session's credentials that got a valid NewPlant accepted, for {@link FRESH_ID_CHECK}. */
+  readonly freshIds: FreshIdRefusals;
 }
 
 function connectionOptions(options: ProxyOptions, state: ProxyState): ConnectionOptions {
@@ -251,6 +254,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
     },
     plantsUrl: `${shownUrl(state.upstream.url)}${calledPlantsPath(state.contract.operationPath)}`,
     annotate: options.annotate === true,
+    freshIds: new FreshIdRefusals(state.contract.refusal),
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
   // `/plants/` too when the document writes the operation with its trailing slash.
@@ -427,7 +431,12 @@ function judgeForwarded(
   );
   // A body cut short was not streamed whole, over the cap or not: said as cut.
   const bodyCut = observed.bodyCut === true;
-  return judgeObserved(exchange, inferred, observed.overCap && !bodyCut, setup.checks, setup.context, bodyCut);
+  const judged = judgeObserved(exchange, inferred, observed.overCap && !bodyCut, setup.checks, setup.context, bodyCut);
+  if (observed.overCap || bodyCut) return judged;
+  const fresh = setup.freshIds.judge(inferred.intent, authorization, forwarded.status);
+  return fresh === undefined
+    ? judged
+    : { ...judged, verdicts: [...judged.verdicts, { check: FRESH_ID_CHECK, verdict: fresh }] };
 }
 
 /** Adds a judged exchange to the report, its texts redacted when anything of it is kept. */
