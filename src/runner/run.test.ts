@@ -180,6 +180,10 @@ describe('runConformance against a faulty target', () => {
       expect(report.verdict).toBe('could-not-judge');
       expect(report.couldNotJudge).toMatchObject({ code: 'tls', options: ['baseUrl'] });
       expect(report.couldNotJudge?.reason).toMatch(/TLS failed on every request to https:.*tls-.*use http:\/\//);
+      // No finding blames the server for a handshake the client made, and no outage is waited out.
+      expect(report.findings).toEqual([]);
+      expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+      expect(report.notes.join('\n')).not.toMatch(/stopped answering/);
     } finally {
       await target.close();
     }

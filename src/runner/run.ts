@@ -18,7 +18,8 @@ import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence } from './evidence.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
-import { settleOutage, unjudgedCases, type Outage } from './outage.js';
+import { isTlsFailure } from './http/transport-errors.js';
+import { settleOutage, transportErrorOf, unjudgedCases, type Outage } from './outage.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
 import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
@@ -111,6 +112,8 @@ async function testTarget(
     onProgress,
   });
   const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits);
+  // Its outage is no outage: the could-not-judge reason says what every request met.
+  const spokeNoHttp = couldNotJudge !== undefined && SPOKE_NO_HTTP.has(couldNotJudge.code);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
   for (const check of checks) onProgress?.({ kind: 'check', check });
   // Cases an outage cut without a verdict count as unsent: a run that lost them is incomplete.
@@ -123,7 +126,7 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary,
     checks,
-    ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded, sent.outage)),
+    ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded, spokeNoHttp ? undefined : sent.outage)),
     verdict: runVerdict(checks, summary, couldNotJudge),
     ...(couldNotJudge === undefined ? {} : { couldNotJudge }),
     findings,
@@ -155,8 +158,10 @@ function conclude(
           tokenSent(settings, target),
         )
       : undefined;
+  // A URL that never spoke HTTP is no Plant Store to blame: what its requests met is the verdict's reason.
+  const spokeNoHttp = unjudgeable !== undefined && SPOKE_NO_HTTP.has(unjudgeable.code);
   const folded = withRootCausesFolded(
-    settled.map(({ result }) => result),
+    settled.map(({ result }) => (spokeNoHttp && result.status === 'fail' ? unjudged(result) : result)),
     { smallFractionsRefused: evidence.smallFractionRefused > 0 && evidence.smallFractionAccepted === 0 },
   );
   const findings = findingsOf(folded);
@@ -166,6 +171,14 @@ function conclude(
     return check ? explainSkip(result, check, context) : result;
   });
   return { checks, findings, couldNotJudge: unjudgeable };
+}
+
+/** Could-not-judge codes of a URL whose every request met another protocol or a failed TLS handshake. */
+const SPOKE_NO_HTTP = new Set(['not-http', 'tls']);
+
+/** A check's result with nothing judged: its skip reason is worked out from the run's evidence. */
+function unjudged(result: CheckResult): CheckResult {
+  return { ...result, status: 'skip', cases: 0, failures: [] };
 }
 
 /**
@@ -243,7 +256,7 @@ async function sendAndJudge(
   client: TargetClient,
   cases: Iterable<GeneratedCase>,
   planned: number,
-  preflight: Promise<{ judgeContext: JudgeContext }>,
+  preflight: Promise<{ traits: TargetTraits; judgeContext: JudgeContext }>,
   onProgress: Progress,
 ): Promise<SentCases> {
   const judge = new CaseJudge(settings);
@@ -267,8 +280,11 @@ async function sendAndJudge(
   const [dispatched] = await Promise.all([send(planned, 0), ready]);
   const { tallies, evidence } = judge;
   if (!dispatched.cut) return { dispatched, evidence, tallies, failedCases: judge.failedCases };
+  const { traits } = await preflight;
   const settle = async (cut: TargetStopped): Promise<Outage> => {
-    const waitMs = Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs);
+    // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
+    const speaksOtherwise = evidence.answered === 0 && traits.answered !== true && cut.runs.every(metOtherProtocol);
+    const waitMs = speaksOtherwise ? 0 : Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs);
     const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
     if (outage.judged) judge.add(outage.judged);
     return outage;
@@ -309,6 +325,12 @@ function answersAgain({ cause }: Outage): boolean {
 
 /** Longest wait for a target that stopped answering mid-run to answer again (a supervisor restarting it). */
 const MAX_OUTAGE_WAIT_MS = 10_000;
+
+/** Whether a case met another protocol or a TLS failure: bytes or a handshake from the target, not silence. */
+function metOtherProtocol(run: CaseRun): boolean {
+  const failure = transportErrorOf(run);
+  return failure !== undefined && (failure === 'not-http' || isTlsFailure(failure));
+}
 
 /** Every check's result in report order: skipped ones as decided, the others shrunk and settled. */
 async function settleChecks(
