@@ -50,3 +50,31 @@ describe('baselines', () => {
     expect(() => parseBaseline('not json', 'b.json')).toThrow(/not JSON/);
   });
 });
+
+describe('a baseline edited by hand or written by another plantstore', () => {
+  const file = (findings: unknown, extra: Record<string, unknown> = {}): string =>
+    JSON.stringify({ tool: 'plantstore', baselineVersion: 1, findings, ...extra });
+
+  it('reads a fingerprint in capitals or with spaces around it as the one report.json writes', () => {
+    const parsed = parseBaseline(file([{ fingerprint: ' 2982A21FFCE4CF83 ', title: 't' }]), 'b.json');
+    expect(parsed.findings).toEqual([{ fingerprint: '2982a21ffce4cf83', title: 't' }]);
+  });
+
+  it('takes an entry without a title', () => {
+    expect(parseBaseline(file([{ fingerprint: '2982a21ffce4cf83' }]), 'b.json').findings).toEqual([
+      { fingerprint: '2982a21ffce4cf83', title: '' },
+    ]);
+  });
+
+  it('refuses a fingerprint that can never match, naming the entry, rather than fail the run on a typo', () => {
+    expect(() => parseBaseline(file([{ fingerprint: '2982a21ffce4cf8', title: 't' }]), 'b.json')).toThrow(
+      /b\.json: finding 1 has the fingerprint "2982a21ffce4cf8", not 16 hexadecimal digits/,
+    );
+  });
+
+  it('refuses a format version it does not read', () => {
+    expect(() => parseBaseline(file([], { baselineVersion: 2 }), 'b.json')).toThrow(
+      /b\.json is a baseline of format version 2; this plantstore reads version 1/,
+    );
+  });
+});

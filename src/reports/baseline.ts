@@ -28,9 +28,13 @@ export function baselineText(report: Report): string {
   return `${JSON.stringify(baselineOf(report), null, 2)}\n`;
 }
 
+/** What a fingerprint looks like: 16 hexadecimal digits, lower case in every file plantstore writes. */
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+
 /**
  * Reads a baseline file's text; throws an Error naming what is wrong (the CLI shows it as a usage
- * error), so a mistyped file never silently excuses every finding or none.
+ * error), so a mistyped file never silently excuses every finding or none. A hand edit's capitals or
+ * spaces around a fingerprint are read as the fingerprint; a title may be left out.
  */
 export function parseBaseline(text: string, file: string): Baseline {
   let value: unknown;
@@ -39,18 +43,38 @@ export function parseBaseline(text: string, file: string): Baseline {
   } catch {
     throw new Error(`${file} is not JSON: write it with --write-baseline.`);
   }
-  const findings = (value as { findings?: unknown } | null)?.findings;
+  const { findings, baselineVersion } = (value ?? {}) as { findings?: unknown; baselineVersion?: unknown };
   if (!Array.isArray(findings) || !findings.every(isEntry)) {
     throw new Error(
       `${file} is not a plantstore baseline (no "findings" list of fingerprints): write it with --write-baseline.`,
     );
   }
-  return { tool: 'plantstore', baselineVersion: 1, findings };
+  if (baselineVersion !== undefined && baselineVersion !== 1) {
+    throw new Error(
+      `${file} is a baseline of format version ${JSON.stringify(baselineVersion)}; this plantstore reads version 1: write it again with --write-baseline.`,
+    );
+  }
+  return {
+    tool: 'plantstore',
+    baselineVersion: 1,
+    findings: findings.map((entry, index) => readEntry(entry, index, file)),
+  };
 }
 
-function isEntry(entry: unknown): entry is BaselineEntry {
+function isEntry(entry: unknown): entry is { fingerprint: string; title?: string } {
   const { fingerprint, title } = (entry ?? {}) as Partial<Record<keyof BaselineEntry, unknown>>;
-  return typeof fingerprint === 'string' && typeof title === 'string';
+  return typeof fingerprint === 'string' && (title === undefined || typeof title === 'string');
+}
+
+/** One entry as written by --write-baseline; a fingerprint no finding can have is refused by its place. */
+function readEntry(entry: { fingerprint: string; title?: string }, index: number, file: string): BaselineEntry {
+  const fingerprint = entry.fingerprint.trim().toLowerCase();
+  if (!FINGERPRINT.test(fingerprint)) {
+    throw new Error(
+      `${file}: finding ${index + 1} has the fingerprint ${JSON.stringify(entry.fingerprint)}, not 16 hexadecimal digits, so no finding can match it: copy it from report.json (findings[].fingerprint) or write the file with --write-baseline.`,
+    );
+  }
+  return { fingerprint, title: entry.title ?? '' };
 }
 
 /** Which of the report's findings the baseline knows, which are new, and which it lists but no longer occur. */
