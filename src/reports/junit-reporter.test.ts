@@ -152,3 +152,36 @@ describe('junit.xml', () => {
     expect(() => parseStrict(renderJunitReport(hostile))).not.toThrow();
   });
 });
+
+describe('a run that could not judge the target', () => {
+  const unjudged = (code: string) => ({
+    ...sampleReport(),
+    verdict: 'could-not-judge' as const,
+    couldNotJudge: { code, reason: 'Every valid NewPlant was answered 401: check the token.', options: ['token'] },
+  });
+  const failures = (xml: string): string[] => [...xml.matchAll(/<failure [^>]*type="([^"]+)"/g)].map((m) => m[1]!);
+
+  it('fails one testcase, the reason, and skips the checks its failed answers fail (the setup is to blame)', () => {
+    const report = unjudged('credential-refused');
+    expect(report.checks.some((check) => check.status === 'fail')).toBe(true);
+    const xml = renderJunitReport(report);
+    expect(failures(xml)).toEqual(['could-not-judge']);
+    const root = parseStrict(xml);
+    expect(root.attributes.failures).toBe('1');
+    const skipped = childrenNamed(root, 'testsuite')
+      .flatMap((suite) => childrenNamed(suite, 'testcase'))
+      .flatMap((testcase) => childrenNamed(testcase, 'skipped'));
+    expect(
+      skipped.some((node) =>
+        /^not judged: the run could not judge the target \(credential-refused\)/.test(node.attributes.message ?? ''),
+      ),
+    ).toBe(true);
+    // The counterexamples are still there to read.
+    expect(xml).toContain('<system-out>');
+  });
+
+  it('keeps the failures of a run whose valid ids were all taken: its other checks judged real answers', () => {
+    const xml = renderJunitReport(unjudged('ids-taken'));
+    expect(failures(xml).length).toBeGreaterThan(1);
+  });
+});

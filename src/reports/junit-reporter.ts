@@ -19,7 +19,13 @@ const MAX_FAILURES_PER_CASE = 10;
  */
 export function renderJunitReport(report: Report): string {
   const known = knownOnly(report);
-  const statusOf = (check: CheckResult): CheckResult['status'] => (known.has(check.id) ? 'skip' : check.status);
+  const unjudged = unjudgedMessage(report);
+  const skippedWhy = (check: CheckResult): string | undefined =>
+    check.status !== 'fail'
+      ? undefined
+      : (unjudged ?? (known.has(check.id) ? knownMessage(known.get(check.id) ?? [], report) : undefined));
+  const statusOf = (check: CheckResult): CheckResult['status'] =>
+    skippedWhy(check) === undefined ? check.status : 'skip';
   const count = (status: CheckResult['status']): number => report.checks.filter((c) => statusOf(c) === status).length;
   const totals = {
     tests: report.checks.length,
@@ -28,7 +34,7 @@ export function renderJunitReport(report: Report): string {
     skipped: count('skip'),
     time: (report.summary.durationMs / 1000).toFixed(3),
   };
-  const cases = report.checks.map((check) => testcase(check, known.get(check.id), report.baseline?.file));
+  const cases = report.checks.map((check) => testcase(check, skippedWhy(check)));
   const suite = xmlElement(
     'testsuite',
     { name: 'plantstore conformance', ...totals, timestamp: report.startedAt },
@@ -57,12 +63,16 @@ function findingsSuite(report: Report): { xml: string; tests: number; failures: 
   const findings = report.findings ?? [];
   if (findings.length === 0 && !report.couldNotJudge) return undefined;
   const known = new Set(report.baseline?.known ?? []);
+  const unjudged = unjudgedMessage(report);
+  const skipped = (fingerprint: string): boolean => unjudged !== undefined || known.has(fingerprint);
   const cases = findings.map((finding) => {
     const attributes = { classname: 'plantstore.findings', name: `${finding.fingerprint}: ${finding.title}` };
     const detail = `Explains: ${finding.checks.join(', ')}\n\n${failureText(finding.counterexample, LIMITS)}`;
-    const inner = known.has(finding.fingerprint)
-      ? xmlElement('skipped', { message: `known: listed in the baseline ${report.baseline?.file ?? ''}` })
-      : xmlElement('failure', { message: oneLine(finding.title, 1000), type: 'finding' }, escapeXmlText(detail));
+    const inner = !skipped(finding.fingerprint)
+      ? xmlElement('failure', { message: oneLine(finding.title, 1000), type: 'finding' }, escapeXmlText(detail))
+      : `${xmlElement('skipped', {
+          message: oneLine(unjudged ?? `known: listed in the baseline ${report.baseline?.file ?? ''}`, 1000),
+        })}${unjudged === undefined ? '' : `\n      ${xmlElement('system-out', {}, escapeXmlText(detail))}`}`;
     return `    ${xmlElement('testcase', attributes, `\n      ${inner}\n    `)}\n`;
   });
   if (report.couldNotJudge) {
@@ -74,10 +84,10 @@ function findingsSuite(report: Report): { xml: string; tests: number; failures: 
     cases.unshift(`    ${xmlElement('testcase', attributes, `\n      ${error}\n    `)}\n`);
   }
   const tests = cases.length;
-  const skipped = findings.filter((finding) => known.has(finding.fingerprint)).length;
-  const counts = { tests, failures: tests - skipped, errors: 0, skipped };
+  const skippedCount = findings.filter((finding) => skipped(finding.fingerprint)).length;
+  const counts = { tests, failures: tests - skippedCount, errors: 0, skipped: skippedCount };
   const xml = xmlElement('testsuite', { name: 'plantstore findings', ...counts }, `\n${cases.join('')}  `);
-  return { xml, tests, failures: tests - skipped, skipped };
+  return { xml, tests, failures: tests - skippedCount, skipped: skippedCount };
 }
 
 function properties(report: Report): string {
@@ -111,14 +121,29 @@ function knownOnly(report: Report): Map<CheckResult['id'], readonly string[]> {
   return result;
 }
 
-function testcase(check: CheckResult, knownFindings: readonly string[] | undefined, baselineFile = ''): string {
+/**
+ * Why the failures of a run that could not judge the target are skipped rather than failed: its premise
+ * was wrong (a refused token, a wrong base path, not a Plant Store), so what its checks saw is the
+ * setup's doing, and a CI view would otherwise blame the target for it; the could-not-judge testcase
+ * fails instead. Not for `ids-taken`, whose checks other than acceptance judged real answers.
+ */
+function unjudgedMessage(report: Report): string | undefined {
+  const code = report.couldNotJudge?.code;
+  if (code === undefined || code === 'ids-taken') return undefined;
+  return `not judged: the run could not judge the target (${code}), so this failure may be the setup's, not the target's; see the could-not-judge testcase`;
+}
+
+function knownMessage(fingerprints: readonly string[], report: Report): string {
+  return `failed only with findings the baseline ${report.baseline?.file ?? ''} lists: ${fingerprints.join(', ')}`;
+}
+
+function testcase(check: CheckResult, skippedBecause: string | undefined): string {
   const attributes = { classname: 'plantstore', name: `${check.id}: ${check.title}` };
-  const inner = knownFindings === undefined ? caseContent(check) : knownContent(check, knownFindings, baselineFile);
+  const inner = skippedBecause === undefined ? caseContent(check) : skippedContent(check, skippedBecause);
   return `    ${xmlElement('testcase', attributes, inner === '' ? undefined : `\n${inner}    `)}\n`;
 }
 
-function knownContent(check: CheckResult, fingerprints: readonly string[], baselineFile: string): string {
-  const message = `failed only with findings the baseline ${baselineFile} lists: ${fingerprints.join(', ')}`;
+function skippedContent(check: CheckResult, message: string): string {
   const skipped = `      ${xmlElement('skipped', { message: oneLine(message, 1000) })}\n`;
   return `${skipped}      ${xmlElement('system-out', {}, escapeXmlText(counterexamples(check)))}\n`;
 }
