@@ -180,6 +180,14 @@ describe('a run that could not judge the target', () => {
     expect(xml).toContain('<system-out>');
   });
 
+  it('writes the reason as the failure text too, which GitLab shows as the output and Jenkins as the trace', () => {
+    const root = parseStrict(renderJunitReport(unjudged('credential-refused')));
+    const [findings] = childrenNamed(root, 'testsuite');
+    const failure = childrenNamed(childrenNamed(findings!, 'testcase')[0]!, 'failure')[0]!;
+    expect(failure.attributes.type).toBe('could-not-judge');
+    expect(failure.text).toContain('Every valid NewPlant was answered 401: check the token.');
+  });
+
   it('keeps the failures of a run whose valid ids were all taken: its other checks judged real answers', () => {
     const xml = renderJunitReport(unjudged('ids-taken'));
     expect(failures(xml).length).toBeGreaterThan(1);

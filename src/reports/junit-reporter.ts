@@ -77,10 +77,13 @@ function findingsSuite(report: Report): { xml: string; tests: number; failures: 
   });
   if (report.couldNotJudge) {
     const attributes = { classname: 'plantstore.findings', name: `could not judge: ${report.couldNotJudge.code}` };
-    const error = xmlElement('failure', {
-      message: oneLine(report.couldNotJudge.reason, 1000),
-      type: 'could-not-judge',
-    });
+    // The reason as text too: GitLab shows a failure's text as its output, Jenkins as its trace.
+    const text = [report.couldNotJudge.reason, ...report.notes.map((note) => `note: ${note}`)].join('\n\n');
+    const error = xmlElement(
+      'failure',
+      { message: oneLine(report.couldNotJudge.reason, 1000), type: 'could-not-judge' },
+      escapeXmlText(printable(text, { keepLines: true })),
+    );
     cases.unshift(`    ${xmlElement('testcase', attributes, `\n      ${error}\n    `)}\n`);
   }
   const tests = cases.length;
