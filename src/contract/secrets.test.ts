@@ -116,6 +116,27 @@ describe('redact, the forms a token takes', () => {
     );
   });
 
+  it('hides the token inside base64 text whatever comes before it (Basic user:token, an encoded Bearer line)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 12, maxLength: 24 }),
+        fc.string({ maxLength: 8 }),
+        fc.string(),
+        (token, before, after) => {
+          for (const encoding of ['base64', 'base64url'] as const) {
+            const encoded = Buffer.from(before + token + after).toString(encoding);
+            const shown = redact(encoded, token).split(REDACTED).join('');
+            expect(Buffer.from(shown, encoding).includes(Buffer.from(token))).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const token = 's3cr3t+tok/en=Zq9';
+    for (const before of ['Bearer ', 'user:', 'x', 'xx'])
+      expect(redact(Buffer.from(before + token).toString('base64'), token)).toContain(REDACTED);
+  });
+
   it('keeps the scheme of a `Bearer <token>` header and hides the credential', () => {
     expect(redact(`Authorization: Bearer ${TOKEN}`, TOKEN)).toBe(`Authorization: Bearer ${REDACTED}`);
     expect(authorizationSecrets(`Bearer ${TOKEN}`)).toEqual([TOKEN, `Bearer ${TOKEN}`]);

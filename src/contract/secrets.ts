@@ -105,17 +105,28 @@ function spellings(secret: string): string[] {
 }
 
 /**
- * The base64 characters a secret always encodes to when it starts an encoded run: the last character
- * of an incomplete group depends on the bytes that follow, so it is left out.
+ * The base64 characters a secret always encodes to, whichever of the three byte offsets it starts at in
+ * an encoded run (`user:token` of HTTP Basic, an encoded `Bearer token` line): the characters of a group
+ * that also holds bytes before or after it depend on those bytes, so they are left out, at most two bytes
+ * of the secret on each side. Past offset 0 only a run of 8 characters or more is kept, so that a short
+ * one does not hide unrelated base64 text.
  */
 function base64Spellings(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  const whole = Math.floor(bytes.length / 3) * 4;
-  const stable = (encoding: 'base64' | 'base64url'): string => {
-    const text = bytes.toString(encoding).replace(/=+$/, '');
-    return bytes.length % 3 === 0 ? text : text.slice(0, Math.max(whole, text.length - 1));
-  };
-  return [stable('base64'), stable('base64url')];
+  const forms: string[] = [];
+  for (const encoding of ['base64', 'base64url'] as const) {
+    for (const offset of [0, 1, 2]) {
+      const length = offset + bytes.length;
+      const text = Buffer.concat([Buffer.alloc(offset), bytes])
+        .toString(encoding)
+        .replace(/=+$/, '');
+      const whole = Math.floor(length / 3) * 4;
+      const end = length % 3 === 0 ? text.length : Math.max(whole, text.length - 1);
+      const stable = text.slice(offset === 0 ? 0 : 4, end);
+      if (offset === 0 || stable.length >= MIN_VARIANT_SECRET) forms.push(stable);
+    }
+  }
+  return forms;
 }
 
 function walk(value: unknown, set: SecretSet, key: string): unknown {
