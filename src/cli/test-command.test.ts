@@ -83,7 +83,13 @@ describe('plantstore test', () => {
     const closed = await createReferenceServer({ tokens: [SENTINEL] });
     await closed.close();
     const cases: { args: string[]; env: Record<string, string>; message: RegExp }[] = [
-      { args: ['--base-url', closed.url], env: { PLANTSTORE_TOKEN: SENTINEL }, message: /Cannot reach/ },
+      { args: ['--base-url', closed.url], env: { PLANTSTORE_TOKEN: SENTINEL }, message: /Cannot reach(?!.*PROXY)/ },
+      // A CI runner behind a proxy: the one line says plantstore does not use it.
+      {
+        args: ['--base-url', closed.url],
+        env: { PLANTSTORE_TOKEN: SENTINEL, https_proxy: 'http://proxy.corp.example:3128' },
+        message: /Cannot reach .*connection-refused.* https_proxy is set: plantstore connects to the target directly/,
+      },
       {
         args: ['--base-url', reference.url],
         env: {},

@@ -109,13 +109,27 @@ finding the baseline does not list.`,
       // Each failed reporter has said why on stderr; a run whose reports are missing could not finish.
       return reporters.outcome().errors.length > 0 ? EXIT.cannotRun : reportExitCode(report);
     } catch (error) {
-      if (error instanceof TargetUnreachableError || error instanceof ConformanceOptionsError) {
-        throw new UsageError(withFlags(error.message));
+      if (error instanceof TargetUnreachableError) {
+        throw new UsageError(`${withFlags(error.message)}${proxyHint(error.transportError, io.env)}`);
       }
+      if (error instanceof ConformanceOptionsError) throw new UsageError(withFlags(error.message));
       throw error;
     }
   },
 };
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+
+/**
+ * A target that could not be resolved or connected to, in an environment that names a proxy (a CI runner
+ * behind a corporate proxy): say that plantstore connects directly, so the user looks there first.
+ */
+function proxyHint(transportError: string, env: CliIo['env']): string {
+  const variable = PROXY_VARIABLES.find((name) => (env[name] ?? '') !== '');
+  if (variable === undefined || !['host-not-found', 'connect-timeout', 'connection-refused'].includes(transportError))
+    return '';
+  return ` ${variable} is set: plantstore connects to the target directly, never through a proxy of the environment (it judges the target's own answers, and a proxy may rewrite them), so run it where the target can be reached directly.`;
+}
 
 /** Reads `--baseline` before the run (a bad file is a usage error at once): what it adds to the report. */
 async function baselineStep(values: OptionValues, io: CliIo): Promise<(report: Report) => Report> {
