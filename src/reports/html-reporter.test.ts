@@ -72,3 +72,20 @@ describe('escapeHtml', () => {
     );
   });
 });
+
+describe('report.html of a run without a verdict', () => {
+  it('says INCOMPLETE, not CONFORMANT, when planned cases went unsent and nothing failed (exit 2)', () => {
+    const passing = passingReport();
+    const report = { ...passing, verdict: 'incomplete' as const, summary: { ...passing.summary, unsent: 40 } };
+    const html = renderHtmlReport(report);
+    expect(html).toContain('<p class="verdict warn">INCOMPLETE</p>');
+    expect(html).not.toContain('>CONFORMANT<');
+    expect(html).toContain('<title>plantstore test: INCOMPLETE:');
+  });
+
+  it('says INCOMPLETE when no check judged anything', () => {
+    const passing = passingReport();
+    const checks = passing.checks.map((check) => ({ ...check, status: 'skip' as const, failures: [] }));
+    expect(renderHtmlReport({ ...passing, checks })).toContain('<p class="verdict warn">INCOMPLETE</p>');
+  });
+});

@@ -1,6 +1,7 @@
 import type { CheckResult, Failure, Report } from '../runner/report.js';
 import { counted, oneLine, printable, requestText, responseText } from './exchange-text.js';
 import { HTML_STYLE } from './html-style.js';
+import { incompleteReason, isIncomplete } from './outcome.js';
 import type { Reporter } from './reporter.js';
 import { writeReportFile } from './report-file.js';
 
@@ -33,7 +34,11 @@ function pre(text: string): string {
  */
 export function renderHtmlReport(report: Report): string {
   const failed = report.checks.some((check) => check.status === 'fail');
-  const verdict = report.verdict === 'could-not-judge' ? 'COULD NOT JUDGE' : failed ? 'NOT CONFORMANT' : 'CONFORMANT';
+  const unjudged = report.verdict === 'could-not-judge';
+  // Nothing failed, but nothing to stand behind either (exit 2): never the green CONFORMANT.
+  const incomplete = !failed && !unjudged && isIncomplete(report);
+  const verdict = unjudged ? 'COULD NOT JUDGE' : failed ? 'NOT CONFORMANT' : incomplete ? 'INCOMPLETE' : 'CONFORMANT';
+  const tone = failed || unjudged ? 'fail' : incomplete ? 'warn' : 'pass';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -46,8 +51,9 @@ export function renderHtmlReport(report: Report): string {
 <body>
 <header>
 <h1>plantstore conformance report</h1>
-<p class="verdict ${failed || report.couldNotJudge ? 'fail' : 'pass'}">${verdict}</p>
+<p class="verdict ${tone}">${verdict}</p>
 ${report.couldNotJudge ? `<p class="reason">${h(report.couldNotJudge.reason)}</p>` : ''}
+${incomplete ? `<p class="reason">${h(incompleteReason(report))}</p>` : ''}
 ${runFacts(report)}
 </header>
 ${findingsSection(report)}

@@ -18,6 +18,7 @@ td.first { overflow-wrap: anywhere; }
 .verdict { font-size: 1.3rem; font-weight: 700; }
 .verdict.fail { color: var(--fail); }
 .verdict.pass { color: var(--pass); }
+.verdict.warn { color: var(--warn); }
 section.check { border-top: 2px solid var(--line); margin-top: 2rem; }
 article.failure { border-left: 4px solid var(--fail); padding-left: 1rem; margin: 1rem 0; }
 section.warn article.failure { border-left-color: var(--warn); }

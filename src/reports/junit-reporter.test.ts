@@ -193,3 +193,28 @@ describe('a run that could not judge the target', () => {
     expect(failures(xml).length).toBeGreaterThan(1);
   });
 });
+
+describe('a run without a verdict (incomplete)', () => {
+  it('fails one testcase saying so, so that a JUnit view is not green on exit 2', () => {
+    const passing = passingReport();
+    const report = {
+      ...passing,
+      verdict: 'incomplete' as const,
+      summary: { ...passing.summary, unsent: 40 },
+      notes: ['The budget ran out: raise --budget.'],
+    };
+    const root = parseStrict(renderJunitReport(report));
+    expect(root.attributes.failures).toBe('1');
+    const [first] = childrenNamed(root, 'testsuite');
+    const testcase = childrenNamed(first!, 'testcase')[0]!;
+    expect(testcase.attributes.name).toBe('incomplete: no verdict');
+    const failure = childrenNamed(testcase, 'failure')[0]!;
+    expect(failure.attributes.type).toBe('incomplete');
+    expect(failure.attributes.message).toMatch(/40 planned cases were not sent or not judged/);
+    expect(failure.text).toContain('The budget ran out: raise --budget.');
+  });
+
+  it('leaves a conformant run without that testcase', () => {
+    expect(renderJunitReport(passingReport())).not.toContain('incomplete');
+  });
+});

@@ -1,5 +1,6 @@
 import type { CheckResult, Report } from '../runner/report.js';
 import { failureText, oneLine, printable } from './exchange-text.js';
+import { incompleteReason, isIncomplete } from './outcome.js';
 import type { Reporter } from './reporter.js';
 import { writeReportFile } from './report-file.js';
 import { escapeXmlText, xmlElement } from './xml.js';
@@ -61,7 +62,8 @@ export function renderJunitReport(report: Report): string {
  */
 function findingsSuite(report: Report): { xml: string; tests: number; failures: number; skipped: number } | undefined {
   const findings = report.findings ?? [];
-  if (findings.length === 0 && !report.couldNotJudge) return undefined;
+  const incomplete = incompleteCase(report);
+  if (findings.length === 0 && !report.couldNotJudge && incomplete === undefined) return undefined;
   const known = new Set(report.baseline?.known ?? []);
   const unjudged = unjudgedMessage(report);
   const skipped = (fingerprint: string): boolean => unjudged !== undefined || known.has(fingerprint);
@@ -86,11 +88,29 @@ function findingsSuite(report: Report): { xml: string; tests: number; failures: 
     );
     cases.unshift(`    ${xmlElement('testcase', attributes, `\n      ${error}\n    `)}\n`);
   }
+  if (incomplete !== undefined) cases.unshift(incomplete);
   const tests = cases.length;
   const skippedCount = findings.filter((finding) => skipped(finding.fingerprint)).length;
   const counts = { tests, failures: tests - skippedCount, errors: 0, skipped: skippedCount };
   const xml = xmlElement('testsuite', { name: 'plantstore findings', ...counts }, `\n${cases.join('')}  `);
   return { xml, tests, failures: tests - skippedCount, skipped: skippedCount };
+}
+
+/**
+ * A run that ended with no verdict and nothing failed (exit 2): one failed testcase that says so, so a
+ * JUnit view is not green where the job is red. Not the target's failure: the run's, named as such.
+ */
+function incompleteCase(report: Report): string | undefined {
+  const failed = report.checks.some((check) => check.status === 'fail');
+  if (failed || report.couldNotJudge || !isIncomplete(report)) return undefined;
+  const text = report.notes.map((note) => `note: ${note}`).join('\n\n');
+  const failure = xmlElement(
+    'failure',
+    { message: incompleteReason(report), type: 'incomplete' },
+    escapeXmlText(printable(text, { keepLines: true })),
+  );
+  const attributes = { classname: 'plantstore.findings', name: 'incomplete: no verdict' };
+  return `    ${xmlElement('testcase', attributes, `\n      ${failure}\n    `)}\n`;
 }
 
 function properties(report: Report): string {

@@ -19,3 +19,11 @@ export function isIncomplete(report: Report): boolean {
   const judged = report.checks.some((check) => check.status !== 'skip');
   return !judged || (report.summary.unsent ?? 0) > 0;
 }
+
+/** Why an incomplete run has no verdict, in one sentence for a report's reader. */
+export function incompleteReason(report: Report): string {
+  const unsent = report.summary.unsent ?? 0;
+  return unsent > 0
+    ? `No verdict: nothing failed, but ${unsent} planned cases were not sent or not judged (exit 2); the notes say why.`
+    : 'No verdict: no check judged anything (exit 2); the notes say why.';
+}
