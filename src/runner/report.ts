@@ -180,6 +180,8 @@ export interface Report {
   };
   /** The seed that reproduces this run's cases. */
   readonly seed: number;
+  /** `proxy` when `plantstore proxy` wrote it from the traffic it saw (its `seed` is 0 and replays nothing). */
+  readonly source?: 'proxy';
   readonly startedAt: string;
   readonly summary: {
     readonly cases: number;
