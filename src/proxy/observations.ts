@@ -103,6 +103,7 @@ export class Observations {
       tool: { name: 'plantstore', version: PACKAGE_VERSION },
       target: { baseUrl: this.upstream, embedded: false },
       seed: 0,
+      source: 'proxy',
       startedAt: this.startedAt.toISOString(),
       summary,
       checks,

@@ -320,6 +320,8 @@ describe('faults', () => {
     expect(report.findings).toEqual([]);
     expect(report.checks.every((check) => check.status === 'skip')).toBe(true);
     expect(report.notes.join('\n')).toMatch(/1 POST \/plants requests never reached the upstream/);
+    // Said to be the proxy's, so report.html offers no seed to replay.
+    expect(report.source).toBe('proxy');
     // The client did reach the proxy: asking whether it points at the proxy would send its developer the wrong way.
     expect(report.notes.join('\n')).not.toMatch(/Is the client pointed at the proxy/);
   });

@@ -89,3 +89,14 @@ describe('report.html of a run without a verdict', () => {
     expect(renderHtmlReport({ ...passing, checks })).toContain('<p class="verdict warn">INCOMPLETE</p>');
   });
 });
+
+describe('report.html of plantstore proxy', () => {
+  it('names the proxy and the upstream, and offers no seed to replay (the traffic was not generated)', () => {
+    const html = renderHtmlReport({ ...sampleReport(), source: 'proxy', seed: 0 });
+    expect(html).toContain('<title>plantstore proxy: NOT CONFORMANT:');
+    expect(html).toContain('<h1>plantstore proxy report</h1>');
+    expect(html).toContain('<dt>Upstream</dt>');
+    expect(html).not.toContain('<dt>Seed</dt>');
+    expect(html).toContain('<dt>Exchanges</dt>');
+  });
+});

@@ -45,12 +45,12 @@ export function renderHtmlReport(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>plantstore test: ${verdict}: ${h(report.target.baseUrl)}</title>
+<title>plantstore ${report.source === 'proxy' ? 'proxy' : 'test'}: ${verdict}: ${h(report.target.baseUrl)}</title>
 <style>${HTML_STYLE}</style>
 </head>
 <body>
 <header>
-<h1>plantstore conformance report</h1>
+<h1>plantstore ${report.source === 'proxy' ? 'proxy' : 'conformance'} report</h1>
 <p class="verdict ${tone}">${verdict}</p>
 ${report.couldNotJudge ? `<p class="reason">${h(report.couldNotJudge.reason)}</p>` : ''}
 ${incomplete ? `<p class="reason">${h(incompleteReason(report))}</p>` : ''}
@@ -68,12 +68,22 @@ ${report.checks.map(checkSection).join('\n')}
 
 function runFacts(report: Report): string {
   const { summary } = report;
+  // The proxy judged the traffic it saw: no seed makes it again, each failure's curl line repeats its exchange.
+  const origin: [string, string][] =
+    report.source === 'proxy'
+      ? [
+          ['Upstream', report.target.baseUrl],
+          ['Traffic', "observed through plantstore proxy (each failure's curl line repeats its exchange)"],
+        ]
+      : [
+          ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+          ['Seed', `${report.seed} (replay: plantstore test --seed ${report.seed})`],
+        ];
   const facts: [string, string][] = [
-    ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
-    ['Seed', `${report.seed} (replay: plantstore test --seed ${report.seed})`],
+    ...origin,
     ['Started', report.startedAt],
     ['Duration', `${(summary.durationMs / 1000).toFixed(1)} s`],
-    ['Cases', String(summary.cases)],
+    [report.source === 'proxy' ? 'Exchanges' : 'Cases', String(summary.cases)],
     ['Checks', checkCounts(report.checks)],
     ['Tool', `${report.tool.name} ${report.tool.version}`],
   ];
