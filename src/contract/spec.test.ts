@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { parseExactJson } from './exact-json.js';
@@ -100,6 +101,16 @@ describe('loadContract', () => {
     const contract = await loadContract(write(document));
     expect(contract).toMatchObject({ dialect: 'openapi-3.0', version: '3.0.3', auth: 'none' });
     expect(contract.check.plant({ name: 'Fern', tag: null })).toEqual([]);
+  });
+
+  it("takes null where drf-spectacular's nullable choice field lists NullEnum beside its choices", async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/drf-null-enum-3.0.yaml', import.meta.url)),
+    );
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":null}'))).toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":""}'))).toEqual([]);
+    expect(contract.check.plant(parseExactJson('{"id":1,"name":"Fern","tag":null}'))).toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":"palm"}'))).not.toEqual([]);
   });
 
   it('loads an OpenAPI 3.1 JSON document, a later patch release too', async () => {

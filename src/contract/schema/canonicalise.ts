@@ -470,11 +470,21 @@ function translateNullable(
   } else {
     for (const keyword of ['anyOf', 'oneOf'] as const) {
       const branches = out[keyword];
-      if (Array.isArray(branches)) out[keyword] = [...(branches as unknown[]), { type: 'null' }];
+      // A branch of its own for null (drf-spectacular's `NullEnum`, `enum: [null]`) already lets it in: another
+      // null branch would make null match two branches of a oneOf, and so refuse it.
+      if (Array.isArray(branches) && !(branches as unknown[]).some(takesNullItself))
+        out[keyword] = [...(branches as unknown[]), { type: 'null' }];
     }
   }
   if (Array.isArray(out.enum) && !out.enum.includes(null)) state.nullOpen.add(out);
   return out;
+}
+
+/** Whether a branch names null itself: in its `type`, its `enum` or its `const`. */
+function takesNullItself(branch: unknown): boolean {
+  if (!isObject(branch)) return false;
+  const types = Array.isArray(branch.type) ? (branch.type as unknown[]) : [branch.type];
+  return types.includes('null') || (Array.isArray(branch.enum) && branch.enum.includes(null)) || branch.const === null;
 }
 
 /** Merges the `allOf` branches that can be merged into the schema; the rest stay in `allOf`. */

@@ -444,6 +444,28 @@ describe('OpenAPI 3.0 nullable', () => {
     expect(tags).not.toContain(null);
   });
 
+  test("beside a oneOf with a branch of its own for null (drf-spectacular's NullEnum), null is valid and sent", () => {
+    // drf-spectacular's nullable choice field: `nullable: true` and oneOf [TagEnum, BlankEnum, NullEnum].
+    const tag = {
+      nullable: true,
+      oneOf: [{ type: 'string', enum: ['cactus', 'fern'] }, { enum: [''] }, { enum: [null] }],
+    };
+    const schema = compileSchema(
+      { type: 'object', required: ['tag'], properties: { tag } },
+      { dialect: 'openapi-3.0', subject: 'a NewPlant' },
+    );
+    expect(schema.check(parseExactJson('{"tag": null}'))).toEqual([]);
+    expect(schema.check(parseExactJson('{"tag": ""}'))).toEqual([]);
+    expect(schema.check(parseExactJson('{"tag": "palm"}')).map((v) => v.keyword)).toEqual(['oneOf']);
+    const values = fc.sample(schema.valid, { numRuns: 100, seed: 2 }) as Record<string, ExactJson>[];
+    expect(values.some((value) => value.tag === null)).toBe(true);
+    const invalid = schema.invalid.flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 10, seed: 3 }));
+    const tags = invalid.flatMap((value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value) && 'tag' in value ? [value.tag] : [],
+    );
+    expect(tags).not.toContain(null);
+  });
+
   test('beside an enum listing null, null is valid and sent', () => {
     const schema = compileSchema(
       { type: 'string', enum: ['cactus', null], nullable: true },
