@@ -59,6 +59,16 @@ describe('one defect for one cause', () => {
     expect(requestKind(auth('another scheme (Negotiate)'), true)).toBe('a request with a scheme other than Bearer');
   });
 
+  it('names a body of another media type without the type a seed or a client happened to send', () => {
+    const labelled = (what: string, missing?: true): PlannedRequest =>
+      ({ intent: { kind: 'media-type', what, ...(missing ? { missing } : {}) } }) as unknown as PlannedRequest;
+    const kinds = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', '"text/html;;"'].map((type) =>
+      requestKind(labelled(`Content-Type ${type}`), true),
+    );
+    expect(new Set(kinds)).toEqual(new Set(['a body labelled with a media type the document does not take']));
+    expect(requestKind(labelled('no Content-Type', true), true)).toBe('a body sent with no Content-Type');
+  });
+
   it('names a required member renamed to upper case by its kind, not its field: binders match every member that way', () => {
     const renamed = (field: string): PlannedRequest => ({
       method: 'POST',

@@ -24,7 +24,10 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'invalid-parameter':
       return detail ? `a request with ${shapeOf(intent.what)}` : 'a request with a missing or invalid parameter';
     case 'media-type':
-      return detail ? `a body sent with ${shapeOf(intent.what)}` : 'a body of another media type';
+      // Which wrong type a seed (or a client) sent first is the counterexample's: a target that does not read the
+      // label takes them all, one root cause whatever the type.
+      if (!detail) return 'a body of another media type';
+      return intent.missing === true ? 'a body sent with no Content-Type' : OTHER_MEDIA_TYPE;
     case 'auth':
       return detail ? `a request with ${credentialKind(intent.what)}` : 'a request without a valid credential';
     case 'unpredictable':
@@ -155,6 +158,8 @@ function credentialKind(what: string): string {
 }
 
 const OTHER_SCHEME = /another scheme \([^)]*\)/;
+
+const OTHER_MEDIA_TYPE = 'a body labelled with a media type the document does not take';
 
 /** A description with its generated values (numbers, quoted text) replaced. */
 export function shapeOf(what: string): string {
