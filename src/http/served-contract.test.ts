@@ -127,6 +127,24 @@ describe("a document whose Error schema refuses plantstore's Error bodies", () =
   });
 });
 
+describe('an Error whose `error` enumerates HTTP statuses (ogen, oapi-codegen)', () => {
+  it('is served: error the status of the answer (the refusal status where that is not listed), a valid Error', async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/error-status-enum-3.0.yaml', import.meta.url)),
+    );
+    // Before: ContractError 'field "error" must be equal to one of the allowed values'.
+    const served = serveContract(contract, validSamples(contract));
+    const refusal = served.errorBody({ code: 1005, message: 'Invalid NewPlant: field "id" is required but missing.' });
+    expect(JSON.parse(refusal)).toMatchObject({ error: 400, message: expect.stringContaining('"id"') });
+    expect(contract.check.error(parseExactJson(refusal))).toEqual([]);
+    const unauthorized = served.errorBody({ code: 2001, message: 'm' }, 401);
+    expect(JSON.parse(unauthorized)).toMatchObject({ error: 401 });
+    expect(contract.check.error(parseExactJson(unauthorized))).toEqual([]);
+    const unlisted = served.errorBody({ code: 1002, message: 'm' }, 413);
+    expect(contract.check.error(parseExactJson(unlisted))).toEqual([]);
+  });
+});
+
 describe("a NestJS document's Error: {statusCode, message, error: the reason phrase}", () => {
   it('is served: statusCode the status, error the reason phrase, message the sentence', async () => {
     const contract = await loadContract(

@@ -219,6 +219,24 @@ function takesDetailList(contract: Contract): boolean {
   return violations.every(({ field }) => field !== 'detail' && !field.startsWith('detail.'));
 }
 
+/**
+ * The Error's `error` for a refusal: plantstore's code, else (a document enumerating the HTTP statuses there,
+ * `error: {enum: [400, 401, 409, …]}`) the answer's status, else the refusal status, whichever the schema takes.
+ */
+function errorCodeWriter(contract: Contract): (code: number, status: number) => number {
+  const taken = new Map<number, boolean>();
+  const takes = (value: number): boolean => {
+    let known = taken.get(value);
+    if (known === undefined) {
+      const violations = contract.check.error(parseExactJson(JSON.stringify({ error: value })));
+      known = violations.every(({ field }) => field !== 'error' && !field.startsWith('error.'));
+      taken.set(value, known);
+    }
+    return known;
+  };
+  return (code, status) => [code, status, contract.refusal.status].find((value) => takes(value)) ?? code;
+}
+
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
   const error = objectView(contract.compiled.error.schema);
   // `error` and `message` are the contract's; a closed Error that does not declare them (a strict problem) gets neither.
@@ -241,10 +259,13 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
   const refusal = contract.refusal.status;
   const errorAsReason = error.properties.has('error') && takesReasonAsError(contract);
+  const errorCode = errorCodeWriter(contract);
   const write: ServedContract['errorBody'] = ({ code, message }, status = refusal) => {
     const members: string[] = [];
     if (carries('error'))
-      members.push(`"error":${errorAsReason ? JSON.stringify(STATUS_CODES[status] ?? 'Error') : code}`);
+      members.push(
+        `"error":${errorAsReason ? JSON.stringify(STATUS_CODES[status] ?? 'Error') : errorCode(code, status)}`,
+      );
     if (carries('message')) members.push(`"message":${JSON.stringify(message)}`);
     const title = TITLES.get(code) ?? message;
     const values = { type: 'about:blank', title, status, detail: message, statusCode: status };
