@@ -135,7 +135,10 @@ describe('an Error whose `error` enumerates HTTP statuses (ogen, oapi-codegen)',
     // Before: ContractError 'field "error" must be equal to one of the allowed values'.
     const served = serveContract(contract, validSamples(contract));
     const refusal = served.errorBody({ code: 1005, message: 'Invalid NewPlant: field "id" is required but missing.' });
-    expect(JSON.parse(refusal)).toMatchObject({ error: 400, message: expect.stringContaining('"id"') });
+    expect(JSON.parse(refusal)).toMatchObject({
+      error: 400,
+      message: 'Invalid NewPlant: field "id" is required but missing.',
+    });
     expect(contract.check.error(parseExactJson(refusal))).toEqual([]);
     const unauthorized = served.errorBody({ code: 2001, message: 'm' }, 401);
     expect(JSON.parse(unauthorized)).toMatchObject({ error: 401 });
