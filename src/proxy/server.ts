@@ -320,7 +320,14 @@ function faultAnswer(upstream: Upstream, status: 502 | 504, transportError: stri
     body: errorBody(
       status === 504
         ? problem('upstreamTimeout', `${where} sent nothing for ${upstream.timeoutMs} ms.`)
-        : problem('upstreamUnreachable', `${where} could not be reached (${transportError}).`),
+        : problem(
+            'upstreamUnreachable',
+            unreached(transportError)
+              ? `${where} could not be reached (${transportError}).`
+              : unforwardable(transportError)
+                ? `${where} answered with something that is not HTTP the proxy can forward (${transportError}).`
+                : `${where} closed the connection before a complete answer (${transportError}).`,
+          ),
     ),
   };
 }
@@ -379,6 +386,16 @@ function unreached(transportError: string | undefined): boolean {
   return transportError !== undefined && (UNREACHABLE.has(transportError) || isTlsFailure(transportError));
 }
 
+/**
+ * Whether the upstream's answer itself could not be forwarded (not HTTP, a header Node would refuse to
+ * send, a framing HTTP forbids: named in words), rather than the connection ending before one came.
+ */
+function unforwardable(transportError: string | undefined): boolean {
+  return (
+    transportError === 'not-http' || transportError === 'unforwardable-header' || transportError?.includes(' ') === true
+  );
+}
+
 /** The start of an exchange's log line: method, path, status and time. */
 function logHead(request: RequestHead, path: string, forwarded: Forwarded): string {
   return `${request.method.slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
@@ -387,7 +404,11 @@ function logHead(request: RequestHead, path: string, forwarded: Forwarded): stri
 function faultText(forwarded: Forwarded): string {
   if (forwarded.answeredByProxy === 504) return ` (upstream silent: the proxy answered 504)`;
   if (forwarded.answeredByProxy === 502)
-    return ` (upstream unreachable, ${forwarded.transportError ?? '?'}: the proxy answered 502)`;
+    return unreached(forwarded.transportError)
+      ? ` (upstream unreachable, ${forwarded.transportError ?? '?'}: the proxy answered 502)`
+      : unforwardable(forwarded.transportError)
+        ? ` (the upstream answered with something that is not HTTP the proxy can forward, ${forwarded.transportError ?? '?'}: the proxy answered 502)`
+        : ` (the upstream closed the connection before a complete answer, ${forwarded.transportError ?? '?'}: the proxy answered 502)`;
   return forwarded.transportError === undefined ? '' : ` (the upstream's answer was cut: ${forwarded.transportError})`;
 }
 
