@@ -10,7 +10,7 @@ import {
   type Contract,
   type Problem,
 } from '../contract/index.js';
-import { pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
+import { calledPlantsPath, pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
 import { serverBasePath } from '../contract/security.js';
 import { checkMediaType, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
@@ -148,11 +148,17 @@ function isPromiseLike(value: Outcome | PromiseLike<Outcome>): value is PromiseL
 function routeOf(basePath: string, written: string): (req: IncomingMessage) => Failure | undefined {
   const direct = OPERATION.path;
   const based = basePath === '' ? direct : `${basePath}${OPERATION.path}`;
+  // `/plants/` for a document writing `/api/plants/`: what `test --base-url <this server>` calls.
+  const called = calledPlantsPath(written);
   return (req) => {
     const { url } = req;
-    if (req.method === 'POST' && (url === direct || url === based || url === written)) return undefined;
+    if (req.method === 'POST' && (url === direct || url === based || url === written || url === called))
+      return undefined;
     const path = requestPath(url);
-    return routeProblem(req.method, path === written ? OPERATION.path : operationPath(path, basePath));
+    return routeProblem(
+      req.method,
+      path === written || path === called ? OPERATION.path : operationPath(path, basePath),
+    );
   };
 }
 
