@@ -91,3 +91,22 @@ describe('findings come first in every reporter, then the per-check detail', () 
     expect(renderJunitReport(failed)).toContain('type="could-not-judge"');
   });
 });
+
+describe('the findings of a run that could not judge the target', () => {
+  const couldNotJudge = { code: 'credential-refused', reason: 'Every valid NewPlant was answered 401.', options: [] };
+  const report = { ...withFindings(), verdict: 'could-not-judge' as const, couldNotJudge };
+  const caveat =
+    /could not judge the target \(credential-refused\): what its answers showed below may be the setup/;
+
+  it('report.html says, above them, that they may be the setup’s doing (the console shows the reason alone)', () => {
+    expect(consoleText(report)).not.toContain('F1 ');
+    const html = renderHtmlReport(report);
+    expect(html).toMatch(caveat);
+    expect(html.search(caveat)).toBeLessThan(html.indexOf('<h3>F1 '));
+  });
+
+  it('keeps a run whose ids were all taken without the caveat: its other checks judged real answers', () => {
+    const taken = { ...report, couldNotJudge: { ...couldNotJudge, code: 'ids-taken' } };
+    expect(renderHtmlReport(taken)).not.toMatch(/may be the setup/);
+  });
+});

@@ -1,7 +1,7 @@
 import type { CheckResult, Failure, Report } from '../runner/report.js';
 import { counted, oneLine, printable, requestText, responseText } from './exchange-text.js';
 import { HTML_STYLE } from './html-style.js';
-import { incompleteReason, isIncomplete } from './outcome.js';
+import { incompleteReason, isIncomplete, unjudgedCaveat } from './outcome.js';
 import type { Reporter } from './reporter.js';
 import { writeReportFile } from './report-file.js';
 
@@ -124,7 +124,9 @@ function findingsSection(report: Report): string {
 ${failureArticle(finding.counterexample, 1, 1)}
 </section>`;
   });
-  return `<section>\n<h2>Findings: ${findings.length}, one per root cause</h2>\n${articles.join('\n')}\n</section>`;
+  const caveat = unjudgedCaveat(report);
+  const note = caveat === undefined ? '' : `<p class="reason">${h(caveat)}</p>\n`;
+  return `<section>\n<h2>Findings: ${findings.length}, one per root cause</h2>\n${note}${articles.join('\n')}\n</section>`;
 }
 
 /** With `--baseline`: which findings are new, known, and no longer seen. */

@@ -27,3 +27,13 @@ export function incompleteReason(report: Report): string {
     ? `No verdict: nothing failed, but ${unsent} planned cases were not sent or not judged (exit 2); the notes say why.`
     : 'No verdict: no check judged anything (exit 2); the notes say why.';
 }
+
+/**
+ * Above the findings of a run that could not judge the target: they may be the setup's doing (a refused
+ * token's 401s, a wrong base path's 404s). Not for `ids-taken`, whose other checks judged real answers.
+ */
+export function unjudgedCaveat(report: Report): string | undefined {
+  const code = report.couldNotJudge?.code;
+  if (code === undefined || code === 'ids-taken') return undefined;
+  return `The run could not judge the target (${code}): what its answers showed below may be the setup's doing, not the target's; fix the cause named above and run again.`;
+}
