@@ -4,6 +4,7 @@ import type { AJV_MODULES } from './ajv-modules.js';
 import { useJsonEqual } from './json-equal.js';
 import { escapePointer } from './operations.js';
 import { EXACT_FORMATS, exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
+import { GUID_PATTERN } from './schema/formats.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
@@ -114,6 +115,7 @@ const EXACT_FORMAT = { type: 'number', validate: () => true } as const;
 export function contractFormats(fullFormats: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const formats: Record<string, unknown> = { ...fullFormats };
   for (const name of Object.keys(EXACT_FORMATS)) formats[name] = EXACT_FORMAT;
+  formats.guid = GUID_PATTERN;
   return formats;
 }
 
@@ -135,6 +137,7 @@ export function createAjv(validateSchema: boolean, code?: Options['code']): Ajv2
   });
   addFormats(instance);
   for (const name of Object.keys(EXACT_FORMATS)) instance.addFormat(name, EXACT_FORMAT);
+  instance.addFormat('guid', GUID_PATTERN);
   instance.addKeyword(exactNumberKeyword());
   return instance;
 }

@@ -407,6 +407,26 @@ describe('keywords whose value is not what JSON Schema asks', () => {
   });
 });
 
+describe("NSwag's format guid (a .NET System.Guid)", () => {
+  test('valid values are UUIDs, the forms Guid.Parse reads are valid, and only strings it refuses are sent as invalid', () => {
+    const schema = compileSchema({ type: 'string', format: 'guid' }, { dialect: 'openapi-3.0', subject: 'a batch id' });
+    const values = fc.sample(schema.valid, { numRuns: 50, seed: 4 }) as string[];
+    expect(values.every((value) => /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(value))).toBe(true);
+    for (const read of [
+      '123e4567-e89b-12d3-a456-426614174000',
+      '123e4567e89b12d3a456426614174000',
+      '{123e4567-e89b-12d3-a456-426614174000}',
+      '(123e4567-e89b-12d3-a456-426614174000)',
+    ])
+      expect(schema.check(read)).toEqual([]);
+    expect(schema.check('').map((v) => v.keyword)).toEqual(['format']);
+    expect(schema.check('not-a-guid').map((v) => v.keyword)).toEqual(['format']);
+    const invalid = schema.invalid.flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 10, seed: 3 }));
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(invalid.filter((value) => typeof value === 'string' && schema.check(value).length === 0)).toEqual([]);
+  });
+});
+
 describe('OpenAPI 3.0 nullable', () => {
   test('beside an allOf or a oneOf, null is allowed and sometimes generated', () => {
     const schema = compiled.get('nullable $ref and oneOf in 3.0') as CompiledSchema;

@@ -121,6 +121,13 @@ const uuid = fc
   .tuple(hex(8), hex(4), fc.constantFrom(...'12345678'), hex(3), fc.constantFrom(...'89abAB'), hex(3), hex(12))
   .map(([a, b, version, c, variant, d, e]) => `${a}-${b}-${version}${c}-${variant}${d}-${e}`);
 
+/**
+ * NSwag's (NJsonSchema's) `format: guid`, a .NET `System.Guid`: the forms `Guid.Parse` reads, 32 hex digits
+ * with hyphens (D), without (N), in braces (B) or in parentheses (P). Valid values are sent as UUIDs (D).
+ */
+export const GUID_PATTERN =
+  /^(?:[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}|[0-9a-fA-F]{32}|\{[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\}|\([0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\))$/;
+
 const byte = fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from(bytes).toString('base64'));
 
 const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
@@ -146,6 +153,7 @@ const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
   ipv6,
   regex: fc.constantFrom('^a+$', '[0-9]{2}', '.*', '(x|y)?'),
   uuid,
+  guid: uuid,
   'json-pointer': fc.constantFrom('', '/a', '/a~1b/0', '/~0'),
   'json-pointer-uri-fragment': fc.constantFrom('#', '#/a', '#/a~1b/0'),
   'relative-json-pointer': fc.constantFrom('0', '1/a', '2#'),
@@ -178,6 +186,7 @@ export const INVALID_FORMAT_TEXT: Readonly<Record<string, readonly string[]>> = 
   ipv6: [':', '1::2::3', 'g::1', '12345::'],
   regex: ['[', '(', '*a', 'a{2,1}'],
   uuid: ['0', 'not-a-uuid', '123e4567-e89b-12d3-a456-42661417400g', '123e4567e89b12d3a456426614174000'],
+  guid: ['0', 'not-a-guid', '123e4567-e89b-12d3-a456-42661417400g', '123e4567-e89b12d3-a456-426614174000'],
   'json-pointer': ['a', '/~2', '#/a'],
   'json-pointer-uri-fragment': ['/a', 'a'],
   'relative-json-pointer': ['-1', '/a', 'a'],
@@ -217,6 +226,10 @@ export const FORMAT_SHAPES: Readonly<
   uuid: {
     pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$',
     outside: '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
+  },
+  guid: {
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$',
+    outside: '^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
   },
   ipv4: { pattern: `^${OCTET}(?:\\.${OCTET}){3}$` },
   byte: { pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' },
