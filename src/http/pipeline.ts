@@ -12,6 +12,7 @@ import {
 } from '../contract/index.js';
 import { calledPlantsPath, pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
 import { serverBasePath } from '../contract/security.js';
+import { mediaTypeEssence } from '../contract/media-types.js';
 import { checkMediaType, readNewPlantBody, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import type { ServedContract } from './served-contract.js';
@@ -66,7 +67,7 @@ export function createPipeline(settings: PipelineSettings): (req: IncomingMessag
     served.contract,
     settings.noun,
   );
-  const checkContentType = mediaTypeCheck(served.mediaType);
+  const checkContentType = mediaTypeCheck(served.mediaType, served.readsAsJson);
   const checkParameters = parameterCheck(served.contract);
 
   /** The steps before the body: their outcome when one of them decides the answer, else `undefined`. */
@@ -206,11 +207,16 @@ function withDeclaredOperations(
 const MEDIA_TYPES_KEPT = 16;
 
 /** The Content-Type step; a value once accepted is accepted again without being read anew. */
-function mediaTypeCheck(declared: string): (contentType: string | undefined) => Failure | undefined {
+function mediaTypeCheck(
+  declared: string,
+  readsAsJson: (essence: string) => boolean,
+): (contentType: string | undefined) => Failure | undefined {
   const accepted = new Set<string>();
   return (contentType) => {
     if (contentType !== undefined && accepted.has(contentType)) return undefined;
-    const failure = checkMediaType(contentType, declared);
+    const essence = contentType === undefined ? '' : mediaTypeEssence(contentType);
+    // Another JSON type the document declares is checked as the declared one is (its charset too).
+    const failure = checkMediaType(contentType, readsAsJson(essence) ? essence : declared);
     if (failure === undefined && contentType !== undefined && accepted.size < MEDIA_TYPES_KEPT) {
       accepted.add(contentType);
     }

@@ -27,6 +27,11 @@ export interface ServedContract {
   readonly checkNewPlant: SchemaCheck;
   /** The request's media type: `application/json`, or the JSON type the document declares (`application/vnd.plant+json`). */
   readonly mediaType: string;
+  /**
+   * Whether a request's media type (its essence) is another JSON type the document declares the NewPlant in
+   * (Swashbuckle's `text/json`, a range such as `application/*+json`): taken as `mediaType` is.
+   */
+  readonly readsAsJson: (essence: string) => boolean;
   /** The Content-Type of a 200 Plant: the document's media type for it (`application/json; charset=utf-8` for JSON). */
   readonly plantContentType: string;
   /** The Content-Type of an Error: the document's media type for the Error (`application/problem+json`, say). */
@@ -73,6 +78,7 @@ export function serveContract(contract: Contract, samples: ValidSamples): Served
       contract,
       checkNewPlant: contract.check.newPlant,
       mediaType: jsonMediaType(contract.mediaTypes.newPlant),
+      readsAsJson: declaredJsonTypes(contract.requestMediaTypes),
       plantContentType: answerContentType(contract.mediaTypes.plant),
       errorContentType: answerContentType(contract.mediaTypes.error),
       plantBody: createPlantProjection(contract, samples),
@@ -335,6 +341,21 @@ function answerTemplate(
 function answerContentType(declared: string): string {
   const essence = jsonMediaType(declared);
   return essence === 'application/json' ? JSON_CONTENT_TYPE : essence;
+}
+
+/**
+ * The request media types a document declares that read as JSON: JSON types (`+json` ones too), `text/json`
+ * (ASP.NET Core's input formatter reads it, and Swashbuckle lists it) and a range of `+json` types
+ * (`application/*+json`). Form and other types are not JSON, so they stay refused.
+ */
+function declaredJsonTypes(declared: readonly string[]): (essence: string) => boolean {
+  const exact = new Set(declared.filter((essence) => isJsonEssence(essence) || essence === 'text/json'));
+  const ranges = declared.flatMap((essence) => {
+    const range = /^([a-z0-9!#$&^_.+-]+)\/\*\+json$/.exec(essence);
+    return range?.[1] === undefined ? [] : [range[1]];
+  });
+  return (essence) =>
+    exact.has(essence) || (isJsonEssence(essence) && ranges.some((type) => essence.startsWith(`${type}/`)));
 }
 
 /** The essence of a declared JSON media type; `application/json` for anything else (a range such as `application/*`). */
