@@ -6,9 +6,11 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands } from './http/curl.js';
+import { messageShapeOf } from './judge.js';
 import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
+import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
 
@@ -47,10 +49,17 @@ export class CheckTally {
   }
 }
 
-/** What tells two kept cases apart: their probe and their cause ({@link causeOf}). */
+/**
+ * What tells two kept cases apart: their probe and their cause ({@link causeOf}); for a valid NewPlant
+ * warned of as a possible repeat, also its answer's message, so that a refusal saying something else than
+ * the repeats do (`name must not be blank`) is kept beside them, to be settled ({@link settleRepeatWarning}).
+ */
 function keyOf(run: CaseRun, verdict: CaseVerdict): string {
-  const plan = run.exchanges[verdict.exchangeIndex]?.plan;
-  return `${run.generated.probe.name}\u0000${causeOf(plan, verdict.defect)}`;
+  const exchange = run.exchanges[verdict.exchangeIndex];
+  const plan = exchange?.plan;
+  const key = `${run.generated.probe.name}\u0000${causeOf(plan, verdict.defect)}`;
+  const mayRepeat = verdict.outcome === 'warn' && plan?.intent.kind === 'valid' && plan.intent.idMayRepeat === true;
+  return mayRepeat ? `${key}\u0000${messageShapeOf(exchange!) ?? ''}` : key;
 }
 
 /** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */
@@ -127,6 +136,20 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     }
     return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
   }
+  // Also in a replay: the one case it sends is settled as in the run that found it.
+  const settled = tally.failures.length === 0 ? await settledRepeats(tally, options) : [];
+  if (settled.length > 0) {
+    const failures = settled.map((counterexample) =>
+      toFailure(
+        String(check.id),
+        counterexample,
+        0,
+        options.replayCommand(counterexample.run, [], true),
+        options.client.redact,
+      ),
+    );
+    return { ...base, status: 'fail', cases, failures };
+  }
   if (tally.warnings.length > 0) {
     const failures = tally.warnings.map(({ run, verdict }) =>
       toFailure(
@@ -149,6 +172,24 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     };
   }
   return { ...base, status: 'pass', cases, failures: [] };
+}
+
+/**
+ * The warned cases of a check that were refusals of a valid NewPlant excused as possible repeats, settled
+ * by asking the target ({@link settleRepeatWarning}): those shown not to be repeats, as counterexamples.
+ */
+async function settledRepeats(
+  tally: CheckTally,
+  options: CheckResultOptions,
+): Promise<(Counterexample & { readonly run: CaseRun })[]> {
+  const settled: (Counterexample & { readonly run: CaseRun })[] = [];
+  const candidates = tally.warnings.filter(({ run, verdict }) => isRepeatWarning(run, verdict, options.contract));
+  for (const { run, verdict } of candidates.slice(0, MAX_SETTLED)) {
+    if (Date.now() > options.deadline) break;
+    const counterexample = await settleRepeatWarning(tally.check, run, verdict, options);
+    if (counterexample !== undefined) settled.push({ ...counterexample, run });
+  }
+  return settled;
 }
 
 /** The field an invalid body breaks and its description, for an invalid body. */

@@ -21,7 +21,7 @@ import type { Exchange, TargetClient } from './http/client.js';
 import { errorCodeOf, messageShapeOf } from './judge.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { validRequest } from './probes/valid-plants.js';
-import { withDocumentParameters } from './probe.js';
+import { withDocumentParameters, type PlannedRequest } from './probe.js';
 
 /** The implementation under test: where it is, its token, and how to let it go. */
 export interface Target {
@@ -129,6 +129,33 @@ export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeC
 export const CANARY_ID = 1_123_581_321n;
 
 /** Valid NewPlants of the document for the preflight, drawn from the run's nonce (so each run's differ). */
+/**
+ * A plain valid NewPlant (the preflight's kind) whose id slot holds the id `idOf` reads for the slot's key,
+ * with the document's parameters: the control that tells a free id from a taken one. `undefined` when the
+ * plant has no id slot, `idOf` has no id for it, or the plant would not be valid with it.
+ */
+export function plainPlantWithId(
+  contract: Contract,
+  fresh: FreshIds,
+  idOf: (key: string) => string | undefined,
+): PlannedRequest | undefined {
+  const [plant] = preflightDrafts(contract, fresh, 1);
+  const found = plant === undefined ? undefined : idSlotOf(plant);
+  const id = found === undefined ? undefined : idOf(found.slot.key);
+  if (plant === undefined || found === undefined || id === undefined) return undefined;
+  const { rendered, rewritten } = renderIfValid(
+    contract,
+    plant,
+    fresh,
+    'repeat-control',
+    new Map([[found.slot.key, id]]),
+  );
+  return rewritten ? withDocumentParameters(validRequest(rendered), contract, 'repeat-control') : undefined;
+}
+
+/** How many other ids the preflight's plant is sent with when refused with an id an earlier run may have stored. */
+const PREFLIGHT_RETRIES = 4;
+
 function preflightDrafts(contract: Contract, fresh: FreshIds, count: number): PlantDraft[] {
   const seed = Number(fresh.bits('preflight-seed') % 2_147_483_647n);
   const drafts = fc.sample(newPlantArbitrary(contract), { seed, numRuns: count * 4 }).map(withFreshIds);
@@ -152,8 +179,14 @@ export async function probeTarget(
   const client = withParametersOf(contract, target);
   const [plant, other] = preflightDrafts(contract, fresh, 2);
   if (!plant) return { rejectsRepeats: undefined };
-  const rendered = renderPlant(plant, fresh, 'preflight');
-  const first = await client.send(validRequest(rendered));
+  let rendered = renderPlant(plant, fresh, 'preflight');
+  let first = await client.send(validRequest(rendered));
+  // In a narrow id range (1 to 1000) an earlier run may have stored its id: other ids before it counts as refused.
+  for (let again = 1; again <= PREFLIGHT_RETRIES && rendered.idMayRepeat; again++) {
+    if (!isRefusalStatus(contract.refusal, first.response.status)) break;
+    rendered = renderPlant(plant, fresh, `preflight-${again}`);
+    first = await client.send(validRequest(rendered));
+  }
   const failure = first.response.transportError;
   // A TLS failure is evidence like any other answer: the run ends could-not-judge, with its reports.
   if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);

@@ -244,7 +244,8 @@ export const integerSpellings = defineProbe<{ draft: PlantDraft; spelling: Spell
     const { rendered, rewritten } = renderIfValid(contract, draft, fresh, `${salt}:spelled`, raw);
     // A spelling the document's id range does not allow (e.g. -0 below a minimum of 1): no twin.
     if (!rewritten) return [validRequest(plain)];
-    const request = validRequest({ ...rendered, idMayRepeat: spelled.value === 0n });
+    // In a narrow id range (1 to 1000) the twin's id is one an earlier run may have stored, as the plain one's.
+    const request = validRequest({ ...rendered, idMayRepeat: spelled.value === 0n || twin.idMayRepeat });
     const intent = variantOf(request, { aspect: 'integer-spelling', written: spelled.text });
     return [validRequest(plain), { ...request, intent }];
   },

@@ -1,0 +1,141 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../contract/index.js';
+import { createFreshIds } from './generate/fresh-ids.js';
+import { integerSpellings } from './probes/valid-plants.js';
+import { PACKAGE_ROOT } from '../contract/package-files.js';
+import { runConformance } from './run.js';
+import { BUILT_IN_SUITES } from '../../suites/index.js';
+
+const TOKEN = 'repeat-settling-token';
+const dir = mkdtempSync(join(tmpdir(), 'plantstore-repeats-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The package's document with ids 1 to 1000: a range an earlier run fills enough to meet its ids again. */
+function narrowDocument(): string {
+  const seed = readFileSync(join(PACKAGE_ROOT, 'openapi.yaml'), 'utf8');
+  const narrow = seed.replace(
+    '              type: integer\n              format: int64\n',
+    '              type: integer\n              format: int64\n              minimum: 1\n              maximum: 1000\n',
+  );
+  expect(narrow).not.toBe(seed);
+  const file = join(dir, 'narrow.yaml');
+  writeFileSync(file, narrow);
+  return file;
+}
+
+/**
+ * A store of ids 1 to 1000 that refuses a repeated id and, when `blankNamesRefused`, a name of whitespace
+ * only, a check the document does not make; every refusal with the same `error` value (its status), as many
+ * services write them, so only the message tells a repeat apart.
+ */
+async function startStore(blankNamesRefused: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+  const stored = new Set<number>();
+  const answer = (res: ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(res, 401, { error: 401, message: 'token' });
+      let plant: { id?: unknown; name?: unknown; tag?: unknown };
+      try {
+        plant = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof plant;
+      } catch {
+        return answer(res, 400, { error: 400, message: 'not JSON' });
+      }
+      const { id, name } = plant;
+      const valid =
+        typeof plant === 'object' &&
+        plant !== null &&
+        Number.isInteger(id) &&
+        typeof name === 'string' &&
+        (id as number) >= 1 &&
+        (id as number) <= 1000 &&
+        (!('tag' in plant) || typeof plant.tag === 'string');
+      if (!valid || (req.headers['content-type'] ?? '').split(';')[0] !== 'application/json')
+        return answer(res, 400, { error: 400, message: 'invalid plant' });
+      if (blankNamesRefused && name.trim() === '')
+        return answer(res, 400, { error: 400, message: 'name must not be blank' });
+      if (stored.has(id as number)) return answer(res, 400, { error: 400, message: `id ${String(id)} exists` });
+      stored.add(id as number);
+      answer(res, 200, plant);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const settings = (url: string, spec: string, seed: number) =>
+  ({
+    baseUrl: url,
+    token: TOKEN,
+    spec,
+    seed,
+    runs: 30,
+    concurrency: 4,
+    checks: ['positive-acceptance'],
+    suites: BUILT_IN_SUITES,
+    timeoutMs: 5_000,
+    budgetMs: 60_000,
+  }) as const;
+
+describe('a valid NewPlant refused where an earlier run may have stored its id (ids 1 to 1000)', () => {
+  const spec = narrowDocument();
+
+  it('is still a failure on later runs against the same store when a plain plant with its id is then accepted', async () => {
+    const store = await startStore(true);
+    try {
+      const settled: boolean[] = [];
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const report = await runConformance(settings(store.url, spec, seed));
+        const check = report.checks.find((result) => result.id === 'positive-acceptance');
+        const reasons = check?.failures.map((failure) => failure.reason).join('\n') ?? '';
+        expect(check?.status, `seed ${seed}: ${reasons}`).toBe('fail');
+        if (seed > 1) settled.push(/Not a repeat: a plain NewPlant sent with the same id right after/.test(reasons));
+      }
+      // A later run fails either way: a run whose own first plant (the preflight's) has a blank name learns
+      // nothing of repeats and fails every refusal; the others hold the canary, and settle the warnings.
+      expect(settled).toContain(true);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it('sends the integer-spelled twin of a plant with an id an earlier run may have stored, as its plain twin', async () => {
+    const contract = await loadContract(spec);
+    const fresh = createFreshIds('0123456789abcdef');
+    const twins = fc
+      .sample(integerSpellings.arbitrary(contract, 0), { seed: 7, numRuns: 20 })
+      .map((value, index) => integerSpellings.plan(value, { contract, fresh, salt: `twins:${index}` }))
+      .filter((plans) => plans.length === 2);
+    expect(twins.length).toBeGreaterThan(0);
+    for (const [plain, spelled] of twins) {
+      expect(plain?.intent).toMatchObject({ kind: 'valid', idMayRepeat: true });
+      expect(spelled?.intent).toMatchObject({ kind: 'valid-variant', idMayRepeat: true });
+    }
+  });
+
+  it("stays a warning on a correct store that holds earlier runs' plants: sent again with other ids, it is accepted", async () => {
+    const store = await startStore(false);
+    try {
+      for (const seed of [1, 2, 3, 4]) {
+        const report = await runConformance(settings(store.url, spec, seed));
+        const check = report.checks.find((result) => result.id === 'positive-acceptance');
+        expect(check?.status, `seed ${seed}: ${check?.failures.map((f) => f.reason).join('\n')}`).not.toBe('fail');
+      }
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
