@@ -24,22 +24,27 @@ const CREDENTIALS_KEPT = 32;
 
 /**
  * Remembers the credentials (Authorization values, in memory only: never written) a valid NewPlant was
- * accepted with, and judges each valid NewPlant by {@link FRESH_ID_CHECK}.
+ * accepted with, and judges each valid NewPlant by {@link FRESH_ID_CHECK}. On a document that asks no
+ * credential (`security: []`) a request without one counts as one credential: there is only one client.
  */
 export class FreshIdRefusals {
   private readonly accepted = new Set<string>();
 
-  constructor(private readonly refusal: RefusalStatus) {}
+  constructor(
+    private readonly refusal: RefusalStatus,
+    private readonly open: boolean,
+  ) {}
 
   /**
    * The verdict on one exchange: `undefined` unless the request is a valid NewPlant with an id new to the
    * session and a credential accepted before; then a pass when it is accepted, a warning when refused.
    */
   judge(intent: Intent, authorization: string | undefined, status: number): Verdict | undefined {
-    if ((intent.kind !== 'valid' && intent.kind !== 'valid-variant') || authorization === undefined) return undefined;
-    const proven = this.accepted.has(authorization);
+    const credential = authorization ?? (this.open ? '' : undefined);
+    if ((intent.kind !== 'valid' && intent.kind !== 'valid-variant') || credential === undefined) return undefined;
+    const proven = this.accepted.has(credential);
     if (status >= 200 && status <= 299) {
-      this.remember(authorization, proven);
+      this.remember(credential, proven);
       return proven && !intent.idMayRepeat ? PASS : undefined;
     }
     if (!proven || intent.idMayRepeat) return undefined;

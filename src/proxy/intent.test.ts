@@ -196,3 +196,20 @@ describe('the id key the proxy remembers a valid NewPlant by', () => {
     expect(proto.intent).toMatchObject({ kind: 'valid', strings: { name: 'x' } });
   });
 });
+
+describe('the credential a document asks for', () => {
+  const withAuth = (auth: Contract['auth']): IntentContext => ({ ...context(), contract: { ...contract, auth } });
+
+  it('none (security: []): a request without one, or with any, is judged by its body', () => {
+    const open = withAuth('none');
+    expect(inferIntent(observed(undefined, 'application/json', PLANT), open).intent.kind).toBe('valid');
+    expect(inferIntent(observed('Basic abc', 'application/json', PLANT), open).intent.kind).toBe('valid');
+  });
+
+  it('optional ({} among the requirements): none is valid, a bearer one is read as ever', () => {
+    const optional = withAuth('optional');
+    expect(inferIntent(observed(undefined, 'application/json', PLANT), optional).intent.kind).toBe('valid');
+    expect(inferIntent(observed('Bearer ', 'application/json', PLANT), optional).intent.kind).toBe('auth');
+    expect(inferIntent(observed(undefined, 'application/json', PLANT), context()).intent.kind).toBe('auth');
+  });
+});

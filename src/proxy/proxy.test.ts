@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -505,6 +505,23 @@ describe('a valid NewPlant with an id new to the session refused', () => {
     expect(report.findings).toEqual([]);
     expect(log[1]).toMatch(/^POST \/plants 400 .*server warning \[fresh-id-accepted\]/);
     expect(JSON.stringify(report)).not.toContain(TOKEN);
+  });
+
+  it('judges a request without a credential as valid on a document that asks none (security: []), and warns there too', async () => {
+    const seed = readFileSync(join(PACKAGE_ROOT, 'openapi.yaml'), 'utf8');
+    const open = seed.replace('security:\n  - bearerAuth: []\n', 'security: []\n');
+    expect(open).not.toBe(seed);
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-open-'));
+    cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    const spec = join(dir, 'open.yaml');
+    writeFileSync(spec, open);
+    const { proxy } = await started(await storeUpstream(), { spec, token: undefined });
+    const headers = { 'content-type': 'application/json' };
+    expect((await post(proxy, plant(1), headers)).status).toBe(200);
+    expect((await post(proxy, plant(1000), headers)).status).toBe(400);
+    expect(freshCheck(proxy)?.status).toBe('warn');
+    // No Authorization is what the document asks for: not the client's break.
+    expect(proxy.report().checks.find((check) => check.id === 'client-requests')?.status).toBe('pass');
   });
 
   it('says nothing of an id sent earlier in the session, nor before any valid NewPlant was accepted', async () => {

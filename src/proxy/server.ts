@@ -254,7 +254,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
     },
     plantsUrl: `${shownUrl(state.upstream.url)}${calledPlantsPath(state.contract.operationPath)}`,
     annotate: options.annotate === true,
-    freshIds: new FreshIdRefusals(state.contract.refusal),
+    freshIds: new FreshIdRefusals(state.contract.refusal, state.contract.auth === 'none'),
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
   // `/plants/` too when the document writes the operation with its trailing slash.
