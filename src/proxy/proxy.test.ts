@@ -524,6 +524,24 @@ describe('a valid NewPlant with an id new to the session refused', () => {
     expect(proxy.report().checks.find((check) => check.id === 'client-requests')?.status).toBe('pass');
   });
 
+  it('refuses a document whose POST /plants takes another credential than a bearer token, as plantstore test does', async () => {
+    const seed = readFileSync(join(PACKAGE_ROOT, 'openapi.yaml'), 'utf8');
+    const apiKey = seed
+      .replace('security:\n  - bearerAuth: []\n', 'security:\n  - apiKey: []\n')
+      .replace(
+        '  securitySchemes:\n',
+        '  securitySchemes:\n    apiKey: { type: apiKey, in: header, name: X-API-Key }\n',
+      );
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-apikey-'));
+    cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    const spec = join(dir, 'apikey.yaml');
+    writeFileSync(spec, apiKey);
+    // Every request would read as the client's break (no Authorization header), whatever it sent.
+    await expect(createProxyServer({ upstream: 'http://127.0.0.1:9', spec })).rejects.toThrow(
+      /apikey\.yaml: POST \/plants authenticates with an API key \(apiKey\), but plantstore sends bearer tokens only/,
+    );
+  });
+
   it('says nothing of an id sent earlier in the session, nor before any valid NewPlant was accepted', async () => {
     const { proxy } = await started(await storeUpstream([7]));
     // Held before the proxy started, and no credential proven yet: a correct server's refusal, not judged.

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
+  ContractError,
   DEFAULT_SPEC_PATH,
   errorBody,
   loadContract,
@@ -91,6 +92,7 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const url = parseUpstream(options.upstream);
   const contract = await loadContract(options.spec ?? DEFAULT_SPEC_PATH);
+  await refuseForeignAuthentication(contract);
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROXY_TIMEOUT_MS;
   const sweeper = new Sweeper(timeoutMs);
   const upstream = createUpstream(url, {
@@ -222,6 +224,20 @@ const OPERATION_METHOD = OPERATION.method.toUpperCase();
 
 /** A log line, redacted of the fixed secrets and of the exchange's own credential. */
 type LogLine = (line: string, authorization?: string) => void;
+
+/** Credentials the proxy reads: those sent as `Authorization: Bearer <token>`, or none asked. */
+const BEARER_LIKE: ReadonlySet<string> = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optional']);
+
+/**
+ * Refuses a document whose POST /plants takes an API key, Basic or mutual TLS, as `plantstore test` does: the
+ * proxy reads the credential as a bearer token, so it would call every request the client's break.
+ */
+async function refuseForeignAuthentication(contract: Contract): Promise<void> {
+  if (BEARER_LIKE.has(contract.auth)) return;
+  const { foreignAuthentication } = await import('../runner/run-settings.js');
+  const problem = foreignAuthentication(contract) ?? `POST /plants authenticates with ${contract.auth}`;
+  throw new ContractError(`${contract.source}: ${problem}`);
+}
 
 /** What judging needs, the same for every exchange. */
 interface JudgeSetup {
