@@ -171,6 +171,7 @@ export async function dereferenceDocument(
     const found =
       read.exact === undefined ? new Map<object, Map<string, bigint>>() : findExactIntegers(read.exact, copied);
     if (dialect === 'openapi-3.0') booleanExclusiveBounds(copied, found);
+    else refsBesideKeywordsAsAllOf(copied);
     if (read.exact !== undefined) exactIntegers = found;
     return copied;
   };
@@ -217,6 +218,68 @@ function lowerCaseBearerSchemes(document: JsonObject): void {
 
 /** Members whose values are data, not schemas: a walk for schema keywords does not enter them. */
 const DATA_MEMBERS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/** The JSON Schema keywords that constrain a value (assertions and applicators); annotations are not among them. */
+const CONSTRAINING = new Set([
+  'type',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'required',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
+
+/**
+ * In OpenAPI 3.1 (JSON Schema 2020-12) a `$ref` beside other keywords applies with them, as one more `allOf`
+ * branch. swagger-parser instead copies the named schema and lets each sibling replace its member of the same
+ * name (a sibling `required: [id]` dropped the named schema's `required: [name]`), so such a `$ref` is moved
+ * into `allOf` first, in place. A `$ref` beside annotations only (`description`) is left as it is.
+ */
+function refsBesideKeywordsAsAllOf(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) refsBesideKeywordsAsAllOf(item);
+    return;
+  }
+  if (!isObject(node)) return;
+  if (typeof node.$ref === 'string' && Object.keys(node).some((key) => CONSTRAINING.has(key))) {
+    const branches = Array.isArray(node.allOf) ? (node.allOf as unknown[]) : [];
+    node.allOf = [{ $ref: node.$ref }, ...branches];
+    delete node.$ref;
+  }
+  for (const [key, value] of Object.entries(node)) if (!DATA_MEMBERS.has(key)) refsBesideKeywordsAsAllOf(value);
+}
 
 /**
  * Writes a numeric `exclusiveMinimum`/`exclusiveMaximum` of an OpenAPI 3.0 document (JSON Schema 2020-12's

@@ -113,6 +113,23 @@ describe('loadContract', () => {
     expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":"palm"}'))).not.toEqual([]);
   });
 
+  it('applies the keywords beside a $ref in a 3.1 document together with the schema it names', async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/ref-siblings-3.1.yaml', import.meta.url)),
+    );
+    // Before: the sibling `required: [id]` replaced the Plant's `required: [name]`, so a NewPlant without a name passed.
+    expect(contract.check.newPlant(parseExactJson('{"id":1}')).map((v) => v.message)).toEqual([
+      'field "name" is required but missing',
+    ]);
+    expect(contract.check.newPlant(parseExactJson('{"name":"Fern"}')).map((v) => v.message)).toEqual([
+      'field "id" is required but missing',
+    ]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":null}'))).toEqual([]);
+    expect(contract.check.newPlant(parseExactJson(`{"id":1,"name":"${'a'.repeat(41)}"}`))).not.toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":""}'))).not.toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","x":1}'))).not.toEqual([]);
+  });
+
   it('loads an OpenAPI 3.1 JSON document, a later patch release too', async () => {
     const contract = await loadContract(write(plantStore('3.1.7'), 'json'));
     expect(contract).toMatchObject({ dialect: 'openapi-3.1', version: '3.1.7' });
