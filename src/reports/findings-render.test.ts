@@ -95,8 +95,7 @@ describe('findings come first in every reporter, then the per-check detail', () 
 describe('the findings of a run that could not judge the target', () => {
   const couldNotJudge = { code: 'credential-refused', reason: 'Every valid NewPlant was answered 401.', options: [] };
   const report = { ...withFindings(), verdict: 'could-not-judge' as const, couldNotJudge };
-  const caveat =
-    /could not judge the target \(credential-refused\): what its answers showed below may be the setup/;
+  const caveat = /could not judge the target \(credential-refused\): what its answers showed below may be the setup/;
 
   it('report.html says, above them, that they may be the setup’s doing (the console shows the reason alone)', () => {
     expect(consoleText(report)).not.toContain('F1 ');
