@@ -407,6 +407,26 @@ describe('keywords whose value is not what JSON Schema asks', () => {
   });
 });
 
+describe('format float (a Java or C# float, a Rust f32)', () => {
+  test('valid numbers keep to 6 significant digits inside the float range, so a float holds and writes them back', () => {
+    const schema = compileSchema({ type: 'number', format: 'float' }, { dialect: 'openapi-3.0', subject: 'a price' });
+    const texts = fc.sample(schema.valid, { numRuns: 300, seed: 5 }).map((value) => stringifyExactJson(value));
+    const significant = (text: string): number =>
+      (text.split(/e/i)[0] ?? '').replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+    expect(texts.filter((text) => significant(text) > 6)).toEqual([]);
+    expect(texts.filter((text) => Math.abs(Number(text)) > 3.4e38)).toEqual([]);
+    // Each is the shortest text of its float: what Float.toString and Jackson write back.
+    const shortest = (text: string): boolean => {
+      const float = Math.fround(Number(text));
+      return Number(float.toPrecision(significant(text) || 1)) === Number(text);
+    };
+    expect(texts.filter((text) => !shortest(text))).toEqual([]);
+    const doubles = compileSchema({ type: 'number' }, { dialect: 'openapi-3.0', subject: 'a height' });
+    const wide = fc.sample(doubles.valid, { numRuns: 300, seed: 5 }).map((value) => stringifyExactJson(value));
+    expect(wide.some((text) => significant(text) > 6)).toBe(true);
+  });
+});
+
 describe("NSwag's format guid (a .NET System.Guid)", () => {
   test('valid values are UUIDs, the forms Guid.Parse reads are valid, and only strings it refuses are sent as invalid', () => {
     const schema = compileSchema({ type: 'string', format: 'guid' }, { dialect: 'openapi-3.0', subject: 'a batch id' });

@@ -2,7 +2,14 @@ import type fc from 'fast-check';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
 import { childPointer } from './keywords.js';
-import { integerArbitrary, integerRange, numberArbitrary, numericBounds, type IntegerRange } from './numbers.js';
+import {
+  FLOAT_DIGITS,
+  integerArbitrary,
+  integerRange,
+  numberArbitrary,
+  numericBounds,
+  type IntegerRange,
+} from './numbers.js';
 
 type Node = Record<string, unknown>;
 
@@ -43,7 +50,7 @@ export function numberLeaf(schema: Node, place: Place, context: Context): fc.Arb
   if (typeof schema.format === 'string' && INTEGER_FORMATS.has(schema.format))
     return integerLeaf(schema, place, context);
   const bounds = numericBounds(schema);
-  const arbitrary = numberArbitrary(bounds);
+  const arbitrary = schema.format === 'float' ? numberArbitrary(bounds, FLOAT_DIGITS) : numberArbitrary(bounds);
   if (arbitrary === undefined) {
     const keyword = bounds.upper?.keyword ?? bounds.lower?.keyword ?? 'multipleOf';
     throw context.refuse(

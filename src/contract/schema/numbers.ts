@@ -156,6 +156,12 @@ const INTEROPERABLE = TWO_53 - 1n;
  * section 6), so a server that reads numbers as doubles, as most do, stores the value sent.
  */
 const DECIMAL_DIGITS = 10n ** 15n;
+/**
+ * Under `format: float` (a Java or C# `float`, a Rust `f32`), 6 significant digits: every such decimal is
+ * told apart by a binary32 float and is the shortest text of it, so a server holding the value as a float
+ * writes back what it was sent (`Float.toString`, Jackson, System.Text.Json, serde).
+ */
+export const FLOAT_DIGITS = 10n ** 6n;
 
 /** Integers of a range as bigints, weighted toward its edges; shrinking moves toward zero. */
 export function integerArbitrary(range: IntegerRange): fc.Arbitrary<bigint> {
@@ -205,32 +211,37 @@ const SCALES = [0, 1, 2, 3, 6, 17];
  * Numbers of a range (as lossless decimal text), exactly: multiples of `multipleOf`, or decimals
  * of several precisions and doubles. `undefined` when the range holds no number.
  */
-export function numberArbitrary(bounds: NumericBounds): fc.Arbitrary<ExactJson> | undefined {
-  // A range that holds no number of 15 significant digits asks for longer ones: it gets them.
-  return numbersOf(bounds, true) ?? numbersOf(bounds, false);
+export function numberArbitrary(
+  bounds: NumericBounds,
+  digits: bigint = DECIMAL_DIGITS,
+): fc.Arbitrary<ExactJson> | undefined {
+  // A range that holds no number of 15 (a float's 6) significant digits asks for longer ones: it gets them.
+  return numbersOf(bounds, true, digits) ?? numbersOf(bounds, false, digits);
 }
 
-function numbersOf(bounds: NumericBounds, interoperable: boolean): fc.Arbitrary<ExactJson> | undefined {
-  if (bounds.multipleOf !== undefined) return multiplesArbitrary(bounds, bounds.multipleOf, interoperable, true);
+function numbersOf(bounds: NumericBounds, interoperable: boolean, digits: bigint): fc.Arbitrary<ExactJson> | undefined {
+  if (bounds.multipleOf !== undefined)
+    return multiplesArbitrary(bounds, bounds.multipleOf, { interoperable, digits, documented: true });
   const finest = Math.max(bounds.lower?.value.scale ?? 0, bounds.upper?.value.scale ?? 0) + 1;
   const scales = [...new Set([...SCALES, finest])];
   const parts = scales
-    .map((scale) => multiplesArbitrary(bounds, { digits: 1n, scale }, interoperable))
+    .map((scale) => multiplesArbitrary(bounds, { digits: 1n, scale }, { interoperable, digits }))
     .filter((arbitrary): arbitrary is fc.Arbitrary<ExactJson> => arbitrary !== undefined);
   if (parts.length === 0) return undefined;
-  return fc.oneof(...parts, ...(doublesFit(bounds) ? [doubleArbitrary(bounds)] : []));
+  // Doubles are no floats: under format float the decimals alone.
+  const doubles = digits === DECIMAL_DIGITS && doublesFit(bounds);
+  return fc.oneof(...parts, ...(doubles ? [doubleArbitrary(bounds)] : []));
 }
 
 function multiplesArbitrary(
   bounds: NumericBounds,
   unit: Decimal,
-  interoperable: boolean,
-  documented = false,
+  { interoperable, digits, documented = false }: { interoperable: boolean; digits: bigint; documented?: boolean },
 ): fc.Arbitrary<ExactJson> | undefined {
   const range = multiplesIn(bounds, unit);
   if (range === undefined) return undefined;
   // Multiples keep to 15 significant digits (what a double keeps); doubles cover the far range.
-  const wide = (DECIMAL_DIGITS - 1n) / (unit.digits < 0n ? -unit.digits : unit.digits);
+  const wide = (digits - 1n) / (unit.digits < 0n ? -unit.digits : unit.digits);
   const [lower, upper] = range;
   const first = lower === undefined || (interoperable && lower < -wide) ? -wide : lower;
   const last = upper === undefined || (interoperable && upper > wide) ? wide : upper;
