@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../fixtures/cli-io.js';
+import { created201 } from '../fixtures/faulty/status-defects.js';
 import { createReferenceServer } from '../reference/server.js';
 import { runCli } from './main.js';
 
@@ -54,12 +55,31 @@ describe('plantstore proxy', () => {
       expect(cli.out()).toMatch(/POST \/plants 200 .*conforms/);
       expect(cli.out()).toMatch(/POST \/plants 401 .*client broke the contract: sent no Authorization header/);
       expect(cli.out()).toMatch(
-        /2 POST \/plants exchanges judged; the server failed 0 checks; the client broke the contract \(client-requests\); reports: /,
+        /2 POST \/plants exchanges judged; the server failed no check; the client broke the contract \(client-requests\); reports: /,
       );
       const written = [cli.out(), cli.err(), ...files.map((file) => readFileSync(file, 'utf8'))].join('\n');
       expect(written).not.toContain(TOKEN);
     } finally {
       await reference.close();
+    }
+  });
+
+  it('names the checks the server failed in its closing line, exit 1', async () => {
+    const faulty = await created201.start();
+    const cli = io({ PLANTSTORE_TOKEN: faulty.token });
+    try {
+      const exit = runCli(['proxy', '--upstream', faulty.url, '--port', '0', '--out', 'out'], cli);
+      await expect.poll(() => /listening on (http:\/\/\S+),/.exec(cli.out())?.[1], { timeout: 10_000 }).toBeTruthy();
+      const url = /listening on (http:\/\/\S+),/.exec(cli.out())?.[1] ?? '';
+      const headers = { authorization: `Bearer ${faulty.token}`, 'content-type': 'application/json' };
+      await (await fetch(`${url}/plants`, { method: 'POST', headers, body: '{"id":7,"name":"Fern"}' })).text();
+      cli.stop();
+      expect(await exit).toBe(1);
+      expect(cli.out()).toMatch(
+        /1 POST \/plants exchanges judged; the server failed 1 check \(documented-status\); the client kept the contract; reports: /,
+      );
+    } finally {
+      await faulty.close();
     }
   });
 

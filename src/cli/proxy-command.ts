@@ -106,12 +106,23 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
  * client broke the contract (the `client-requests` check, a warning), and any other warning.
  */
 function closingCounts(report: Report): string {
-  const { cases, failed, warnings } = report.summary;
+  const { cases } = report.summary;
+  const ids = (status: string, except?: string): string[] =>
+    report.checks.filter((check) => check.status === status && check.id !== except).map((check) => String(check.id));
+  const failed = ids('fail');
   const clientBroke = report.checks.some((check) => check.id === 'client-requests' && check.status === 'warn');
   const client = clientBroke ? 'the client broke the contract (client-requests)' : 'the client kept the contract';
-  const others = warnings - (clientBroke ? 1 : 0);
-  const warned = others > 0 ? `; ${others} other checks warned` : '';
-  return `${cases} POST /plants exchanges judged; the server failed ${failed} checks; ${client}${warned}`;
+  const others = ids('warn', 'client-requests');
+  const warned = others.length > 0 ? `; ${counted(others.length, 'other check')} warned (${others.join(', ')})` : '';
+  const server =
+    failed.length > 0
+      ? `the server failed ${counted(failed.length, 'check')} (${failed.join(', ')})`
+      : 'the server failed no check';
+  return `${cases} POST /plants exchanges judged; ${server}; ${client}${warned}`;
+}
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Why a run that judged no POST /plants exits 2: the report's notes past the first (which only counts). */
