@@ -238,8 +238,15 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
       ? `${unsent} cases were not sent and ${unjudged} not judged`
       : `${unjudged} cases cut then are not judged; the run went on with the ${resumed} cases not yet sent`;
   const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-  if (cause.kind === 'caused')
-    return `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${transportErrorOf(cause.run) ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}${resumed === undefined ? ': a run after the fix sends them' : ''}.`;
+  if (cause.kind === 'caused') {
+    const failure = transportErrorOf(cause.run);
+    // A target slow on every request meets the deadline again alone: the same words would blame a crash.
+    const slow =
+      failure === 'timeout' && !cause.stoppedAgain
+        ? ' If the target is only slow (it answered other requests meanwhile), raise `timeoutMs` and run again.'
+        : '';
+    return `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${failure ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}${resumed === undefined ? ': a run after the fix sends them' : ''}.${slow}`;
+  }
   if (cause.kind === 'restarted') {
     const alone =
       suspects.length === 0

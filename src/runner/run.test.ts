@@ -358,6 +358,29 @@ describe('a target that stops answering mid-run', () => {
     }
   });
 
+  it('says a target slow on every POST (but answering otherwise) may only need a longer timeout', async () => {
+    const target = await startTarget((req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+      const late = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 2_000);
+      res.on('close', () => clearTimeout(late));
+    });
+    try {
+      const report = await runConformance({
+        ...QUICK,
+        concurrency: 1,
+        timeoutMs: 200,
+        baseUrl: target.url,
+        token: TOKEN,
+      });
+      const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
+      expect(stopped?.message, report.notes.join('\n')).toMatch(
+        /was cut again \(timeout\) while the target stayed up.*If the target is only slow .* raise `timeoutMs`/,
+      );
+    } finally {
+      await target.close();
+    }
+  });
+
   it('judges nothing of an outage that sending each request again alone does not repeat', async () => {
     let handled = 0;
     const target = await startMortalTarget(() => ++handled === 60, 300);
