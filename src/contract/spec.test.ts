@@ -1,10 +1,11 @@
+import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseExactJson } from './exact-json.js';
+import { parseExactJson, stringifyExactJson } from './exact-json.js';
 import { ContractError, DEFAULT_SPEC_PATH, inspectDocument, loadContract } from './spec.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plantstore-spec-'));
@@ -128,6 +129,30 @@ describe('loadContract', () => {
     expect(contract.check.newPlant(parseExactJson(`{"id":1,"name":"${'a'.repeat(41)}"}`))).not.toEqual([]);
     expect(contract.check.newPlant(parseExactJson('{"id":1,"name":""}'))).not.toEqual([]);
     expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","x":1}'))).not.toEqual([]);
+  });
+
+  it.each([
+    [
+      'springdoc-float-3.0.yaml',
+      'price',
+      (text: string) =>
+        /^-?\d*\.?\d*$/.test(text) && text.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length <= 6,
+    ],
+    [
+      'nswag-guid-3.0.json',
+      'batchId',
+      (text: string) => text === 'null' || /^"[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}"$/i.test(text),
+    ],
+  ])('sends, in %s, each valid %s as the declared format holds it', async (file, member, holds) => {
+    const contract = await loadContract(
+      fileURLToPath(new URL(`../fixtures/documents/reduced/${file}`, import.meta.url)),
+    );
+    const texts = fc.sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 11 }).flatMap((value) => {
+      const match = new RegExp(`"${member}":("[^"]*"|[^,}]+)`).exec(stringifyExactJson(value));
+      return match?.[1] === undefined ? [] : [match[1]];
+    });
+    expect(texts.length).toBeGreaterThan(10);
+    expect(texts.filter((text) => !holds(text))).toEqual([]);
   });
 
   it('loads an OpenAPI 3.1 JSON document, a later patch release too', async () => {
