@@ -123,7 +123,10 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
   if (!operation) throw new Error(`Prism found no ${OPERATION.method.toUpperCase()} ${path} operation`);
   const resources: Operation[] = [operation];
   const others = operations.filter((candidate) => candidate !== operation);
-  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, { logger: silentLogger });
+  // Cast: pino 6 ships no types, so tsc takes whichever pino it finds further up the tree (a checkout inside a
+  // folder whose node_modules holds a typed pino failed to compile); Prism only calls these methods.
+  const components = { logger: silentLogger } as unknown as Parameters<typeof createInstance>[1];
+  const prism = createInstance({ ...BASE_CONFIG, mock: { dynamic } }, components);
   const decisions = new BoundedMemo<PrismDecision>(DECISIONS_KEPT);
   // Callbacks are requests Prism makes per answer: with any, every answer is Prism's afresh.
   const memoizable = !operation.callbacks?.length;
