@@ -41,7 +41,8 @@ export function isRepeatWarning(run: CaseRun, verdict: CaseVerdict, contract: Co
  * same plant is sent again with other ids; accepted, the refusal was the repeat. Refused again, a plain
  * NewPlant (the preflight's kind, which the target accepts) goes at once with the same id: accepted, that id
  * was free, so the plant was refused for what it holds, and the check judges it as on a target holding
- * nothing (a failure, whose curl lines send both). Refused too, the id was taken: another id is tried.
+ * nothing (a failure; its curl line sends the refused plant, which a fresh target refuses as well, and its
+ * reason tells of the control). Refused too, the id was taken: another id is tried.
  * `undefined`: the warning stands (accepted, or nothing conclusive).
  */
 export async function settleRepeatWarning(
