@@ -205,7 +205,9 @@ function allowedStatuses(plan: PlannedRequest, success: SuccessStatus): readonly
     return [success.status, 400, 401, 403, 415];
   }
   // HTTP's own answer to a body over the server's limit, which the contract leaves open.
-  if (intent.kind === 'invalid-body' && isLargeBody(plan)) return [success.status, 400, 401, 403, 413];
+  // (A body of unpredictable meaning that large is one the proxy saw over its judging cap.)
+  if ((intent.kind === 'invalid-body' || intent.kind === 'unpredictable') && isLargeBody(plan))
+    return [success.status, 400, 401, 403, 413];
   return [success.status, 400, 401, 403];
 }
 

@@ -361,6 +361,24 @@ describe('faults', () => {
     expect(proxy.report().notes.join(' ')).toMatch(/larger than the proxy judges/);
   });
 
+  it("judges the status of an answer to a body over the judging cap: an undocumented 201 fails, HTTP's 413 does not", async () => {
+    const huge = Buffer.alloc(256 * 1024, 'a');
+    const answeredWith = async (status: number) => {
+      const upstream = await recordingUpstream((_req, res) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(status === 413 ? '{"error":413,"message":"too large"}' : '{"name":"x"}');
+      });
+      const { proxy } = await started(upstream, { judgeBytes: 64 * 1024 });
+      await post(proxy, huge);
+      return proxy
+        .report()
+        .checks.filter((check) => check.status === 'fail')
+        .map((check) => check.id);
+    };
+    expect(await answeredWith(201)).toEqual(['documented-status']);
+    expect(await answeredWith(413)).toEqual([]);
+  });
+
   it('blames no one when the upstream refuses a large body early and resets, and passes its early answer on when it came first', async () => {
     // As Fastify does past its bodyLimit: the answer as soon as the head is read, then the connection
     // closed with the body unread (a reset). Either the answer is read before the proxy's next write

@@ -26,8 +26,8 @@ export function proxyChecks(): CheckDefinition[] {
   return BUILT_IN_SUITES.flatMap((suite) => suite.checks).filter((check) => wanted.has(check.id));
 }
 
-/** Checks that still judge an answer to a body over the cap: its form, never its content. */
-const OVER_CAP_CHECKS = new Set(['content-type', 'no-server-error']);
+/** Checks that still judge an answer to a body over the cap: its form and status, never its content. */
+const OVER_CAP_CHECKS = new Set(['content-type', 'no-server-error', 'documented-status']);
 
 /** One POST /plants exchange judged: the server's verdicts and the client's side. */
 export interface JudgedExchange {
