@@ -87,6 +87,24 @@ describe('the intent of a request the proxy saw', () => {
     expect(charset).toMatchObject({ kind: 'valid-variant', writtenAs: { aspect: 'media-type' } });
   });
 
+  it('a media type the document declares beside JSON is no break: text/json read as a NewPlant, a form type unpredictable', () => {
+    const declaring = {
+      ...contract,
+      requestMediaTypes: ['application/json', 'text/json', 'application/x-www-form-urlencoded'],
+    };
+    const seen = { ...context(), contract: declaring };
+    const json = inferIntent(observed('Bearer t', 'text/json; charset=utf-8', PLANT), seen);
+    expect(json.intent).toMatchObject({ kind: 'valid-variant', writtenAs: { aspect: 'media-type' } });
+    expect(json.clientBreak).toBeUndefined();
+    const form = inferIntent(observed('Bearer t', 'application/x-www-form-urlencoded', 'id=1&name=Fern'), seen);
+    expect(form.intent).toMatchObject({ kind: 'unpredictable' });
+    expect(form.clientBreak).toBeUndefined();
+    // Not declared by the seed's document: the client's break, as before.
+    expect(inferIntent(observed('Bearer t', 'text/json', PLANT), context()).intent).toMatchObject({
+      kind: 'media-type',
+    });
+  });
+
   it('another media type is named as plantstore test names it (Content-Type text/plain), so one defect has one fingerprint in both', () => {
     // The runner's media-type probe says `Content-Type ${contentType}`: the finding's title and fingerprint follow it.
     for (const contentType of ['text/plain', 'Text/Plain;charset=UTF-8', 'text/plain; charset=utf-8']) {

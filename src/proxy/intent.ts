@@ -1,5 +1,5 @@
 import { checkMediaType, type Contract, type ProblemKind } from '../contract/index.js';
-import { mediaTypeEssence } from '../contract/media-types.js';
+import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
@@ -85,7 +85,13 @@ function requestIntent(request: ObservedRequest, context: IntentContext): Inferr
       clientBreak: `sent ${what}`,
     };
   }
-  const media = mediaTypeIntent(request.contentType);
+  const declared = declaredOtherType(request.contentType, context.contract);
+  if (declared !== undefined && !declared.json) {
+    // A form or other non-JSON body the document also takes: plantstore reads NewPlants as JSON only.
+    const what = `a body in ${declared.essence}, a type the document takes beside JSON: only the answer's form is judged`;
+    return { intent: { kind: 'unpredictable', what }, auth };
+  }
+  const media = declared === undefined ? mediaTypeIntent(request.contentType) : undefined;
   if (media) {
     const sent = media.missing === true ? media.what : `Content-Type "${(request.contentType ?? '').slice(0, 60)}"`;
     return { intent: media, auth, clientBreak: `sent ${sent}; the contract's request is application/json` };
@@ -185,6 +191,21 @@ function describeAuth(parts: { scheme: string; token: string } | undefined): Aut
   if (parts === undefined) return { kind: 'none' };
   if (parts.token === '') return { kind: 'token-variant', variant: 'bare' };
   return { kind: 'token', scheme: schemeName(parts.scheme) };
+}
+
+/**
+ * The media type of a request body the document declares besides `application/json` (Swashbuckle's
+ * `text/json` and `application/*+json`, a form type): not the client's break, as `plantstore test` never sends
+ * one as a wrong type. `json` when it says JSON (`+json`, or a `…/json` subtype), so its body is read as a NewPlant.
+ */
+function declaredOtherType(
+  contentType: string | undefined,
+  contract: Contract,
+): { essence: string; json: boolean } | undefined {
+  if (contentType === undefined || contentType === 'application/json') return undefined;
+  const essence = mediaTypeEssence(contentType);
+  if (essence === 'application/json' || !contract.requestMediaTypes.includes(essence)) return undefined;
+  return { essence, json: isJsonEssence(essence) || essence.endsWith('/json') };
 }
 
 function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kind: 'media-type' }> | undefined {

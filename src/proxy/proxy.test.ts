@@ -211,6 +211,9 @@ describe('judging', () => {
     expect(upstream.received[0]?.url).toBe('/v1/plants');
     expect(log[0]).toMatch(/^POST \/v1\/plants 201 .*server/);
     expect(proxy.report().summary.cases).toBe(1);
+    // The reproduction calls the path the client called, where the upstream answered (not its /plants: a 404).
+    const failure = proxy.report().checks.flatMap((check) => check.failures)[0];
+    expect(failure?.curl).toContain(`'${upstream.url}/v1/plants'`);
   });
 
   it("does not judge /v1/plants when the upstream URL already ends with the server's /v1: it reaches /v1/v1/plants", async () => {

@@ -245,8 +245,8 @@ interface JudgeSetup {
   readonly checks: readonly CheckDefinition[];
   readonly context: JudgeContext;
   readonly intentContext: IntentContext;
-  /** Where the curl lines of reports send POST /plants: the upstream's. */
-  readonly plantsUrl: string;
+  /** The upstream's URL: reports' curl lines send POST /plants to it, at the path the client called. */
+  readonly upstreamUrl: string;
   readonly annotate: boolean;
   readonly log: LogLine | undefined;
   /** The session's credentials that got a valid NewPlant accepted, for {@link FRESH_ID_CHECK}. */
@@ -268,7 +268,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
       rememberId: idMemory(REMEMBERED_IDS),
       ...(readParameters === undefined ? {} : { readParameters }),
     },
-    plantsUrl: `${shownUrl(state.upstream.url)}${calledPlantsPath(state.contract.operationPath)}`,
+    upstreamUrl: shownUrl(state.upstream.url),
     annotate: options.annotate === true,
     freshIds: new FreshIdRefusals(state.contract.refusal, state.contract.auth === 'none'),
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
@@ -321,7 +321,7 @@ class JudgedRequest implements ExchangeHooks {
   }
 
   judge(forwarded: Forwarded): JudgedExchange {
-    return (this.verdict ??= judgeForwarded(this.head, this.authorization, forwarded, this.setup));
+    return (this.verdict ??= judgeForwarded(this.head, this.path, this.authorization, forwarded, this.setup));
   }
 
   settled(forwarded: Forwarded): void {
@@ -435,6 +435,7 @@ function printable(text: string): string {
 /** Infers the request's intent, builds the runner's `Exchange` and judges it. */
 function judgeForwarded(
   head: RequestHead,
+  path: string,
   authorization: string | undefined,
   forwarded: Forwarded,
   setup: JudgeSetup,
@@ -451,8 +452,9 @@ function judgeForwarded(
     rawHeaders: head.rawHeaders,
   };
   const inferred = inferIntent(observed, setup.intentContext);
+  // The path the client called (`/v1/plants` under a document's server path), as the upstream got it.
   const exchange = observedExchange(
-    setup.plantsUrl,
+    `${setup.upstreamUrl}${path}`,
     observed,
     inferred,
     {
