@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../mock/mock-server.js';
+import { describe, expect, it } from 'vitest';
 import { DEV_TOKEN } from '../mock/dev-token.js';
-import { createReferenceServer, type ReferenceServer } from './server.js';
+import { serveDocumentForTests } from '../fixtures/served-document.js';
 
 const TOKEN = 'prefixed-slash-test-token';
 // drf-spectacular writes the operation as /api/plants/: below /api, with Django's trailing slash.
 const DOCUMENT = 'src/fixtures/documents/reduced/drf-null-enum-3.0.yaml';
 
-let server: ReferenceServer;
-let mock: MockServer;
-beforeAll(async () => {
-  server = await createReferenceServer({ tokens: [TOKEN], spec: DOCUMENT });
-  mock = await createMockServer({ spec: DOCUMENT });
-});
-afterAll(async () => {
-  await server.close();
-  await mock.close();
-});
+const served = serveDocumentForTests(DOCUMENT, TOKEN);
 
 async function status(url: string, token: string, id: number): Promise<number> {
   const response = await fetch(url, {
@@ -36,7 +26,7 @@ describe('a document whose POST is /api/plants/ (a prefix and a trailing slash)'
     ['/api/plants/', 2],
     ['/plants', 3],
   ])('is served at %s by serve and by mock', async (path, id) => {
-    expect(await status(`${server.url}${path}`, TOKEN, id)).toBe(201);
-    expect(await status(`${mock.url}${path}`, DEV_TOKEN, id)).toBe(201);
+    expect(await status(`${served.reference.url}${path}`, TOKEN, id)).toBe(201);
+    expect(await status(`${served.mock.url}${path}`, DEV_TOKEN, id)).toBe(201);
   });
 });

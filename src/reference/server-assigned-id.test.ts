@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockServer, type MockServer } from '../mock/mock-server.js';
+import { describe, expect, it } from 'vitest';
 import { DEV_TOKEN } from '../mock/dev-token.js';
-import { createReferenceServer, type ReferenceServer } from './server.js';
+import { serveDocumentForTests } from '../fixtures/served-document.js';
 
 const TOKEN = 'assigned-id-test-token';
 const DOCUMENT = 'src/fixtures/documents/reduced/server-assigned-id-3.0.yaml';
 
-let server: ReferenceServer;
-let mock: MockServer;
-beforeAll(async () => {
-  server = await createReferenceServer({ tokens: [TOKEN], spec: DOCUMENT });
-  mock = await createMockServer({ spec: DOCUMENT });
-});
-afterAll(async () => {
-  await server.close();
-  await mock.close();
-});
+const served = serveDocumentForTests(DOCUMENT, TOKEN);
 
 async function createdIds(url: string, token: string, count: number): Promise<unknown[]> {
   const ids: unknown[] = [];
@@ -34,13 +24,13 @@ async function createdIds(url: string, token: string, count: number): Promise<un
 
 describe('a Plant id the server assigns (readOnly, not in the create model)', () => {
   it('is a new integer for each plant serve creates, not one value for all', async () => {
-    const ids = await createdIds(server.url, TOKEN, 3);
+    const ids = await createdIds(served.reference.url, TOKEN, 3);
     expect(ids.every((id) => Number.isSafeInteger(id))).toBe(true);
     expect(new Set(ids).size).toBe(3);
   });
 
   it('is a new integer for each plant the mock creates', async () => {
-    const ids = await createdIds(mock.url, DEV_TOKEN, 3);
+    const ids = await createdIds(served.mock.url, DEV_TOKEN, 3);
     expect(new Set(ids).size).toBe(3);
   });
 });
