@@ -179,6 +179,27 @@ export const DOUBLES_DEFECT = 'integers beyond 2^53 go through floating point (d
  */
 export const SPELLING_READ_AS_ANOTHER_ID = 'an integer id written as 1.0, 1e2 or -0 read as another id';
 
+/**
+ * Strings echoed with the whitespace at either end cut (Django REST framework's `CharField`, pydantic's
+ * `str_strip_whitespace`): one finding whatever the fields (`suites/echo-habits.ts` names it).
+ */
+export const TRIMMED = 'strings trimmed of whitespace at either end';
+
+/**
+ * What positive-acceptance says of a valid NewPlant it saw refused that the document refuses once the
+ * whitespace at the ends of its strings is cut (`"   "` under `minLength: 1`): beside echoes trimmed, the
+ * same trimming refused it.
+ */
+export const REFUSED_ONCE_TRIMMED =
+  'With the whitespace at the ends of its strings cut, this NewPlant is one the document refuses';
+
+/**
+ * What negative-rejection says of an invalid body it saw accepted that is a valid NewPlant once the whitespace
+ * at the ends of its strings is cut (a name one over `maxLength`, its last character a space).
+ */
+export const ACCEPTED_ONCE_TRIMMED =
+  'With the whitespace at the ends of its strings cut, this body is a valid NewPlant';
+
 const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const SAFE = 2 ** 53;
 

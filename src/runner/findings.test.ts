@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
-import { DOUBLES_DEFECT, requestKind, SPELLING_READ_AS_ANOTHER_ID } from './defects.js';
+import {
+  ACCEPTED_ONCE_TRIMMED,
+  DOUBLES_DEFECT,
+  REFUSED_ONCE_TRIMMED,
+  requestKind,
+  SPELLING_READ_AS_ANOTHER_ID,
+  TRIMMED,
+} from './defects.js';
 import {
   defectIdentity,
   failureFingerprint,
@@ -10,6 +17,8 @@ import {
   withAbsentEchoesFolded,
   withDoublesFolded,
   withLeadingDigitsFolded,
+  withRootCausesFolded,
+  withTrimmedRefusalsFolded,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
@@ -199,6 +208,33 @@ describe('findingsOf', () => {
     expect(titles([failed('integer-spellings', [misread])])).toEqual([
       [SPELLING_READ_AS_ANOTHER_ID, ['integer-spellings']],
     ]);
+  });
+
+  it('folds a valid NewPlant refused once trimmed, or an invalid body valid once trimmed, into strings echoed trimmed: one trimming reader', () => {
+    const trimmedEcho = { defect: TRIMMED, reason: '"name" was sent as " ! " but came back as "!"' };
+    const refusal = `A valid NewPlant with the token you gave was answered 422. ${REFUSED_ONCE_TRIMMED} (name: too short).`;
+    const blank = { defect: 'status 422 for a valid NewPlant', reason: refusal };
+    const other = { defect: 'status 422 for a valid NewPlant', reason: 'A valid NewPlant was answered 422.' };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withTrimmedRefusalsFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    // pydantic's str_strip_whitespace under the document's minLength 1: "   " refused, "  Fern " echoed "Fern".
+    expect(titles([failed('positive-acceptance', [blank]), failed('echo', [trimmedEcho])])).toEqual([
+      [TRIMMED, ['positive-acceptance', 'echo']],
+    ]);
+    expect(
+      findingsOf(withRootCausesFolded([failed('positive-acceptance', [blank]), failed('echo', [trimmedEcho])])),
+    ).toHaveLength(1);
+    // A name one over maxLength accepted because its trailing space was cut: the same trimming.
+    const tooLong = { defect: 'an invalid body (x) accepted', reason: `Accepted. ${ACCEPTED_ONCE_TRIMMED}: …` };
+    expect(titles([failed('negative-rejection', [tooLong]), failed('echo', [trimmedEcho])])).toEqual([
+      [TRIMMED, ['negative-rejection', 'echo']],
+    ]);
+    expect(
+      titles([failed('negative-rejection', [{ ...tooLong, reason: 'Accepted.' }]), failed('echo', [trimmedEcho])]),
+    ).toHaveLength(2);
+    // No trimmed echo (a blank check, as Bean Validation's @NotBlank), or a refusal trimming does not explain: its own.
+    expect(titles([failed('positive-acceptance', [blank])])).toEqual([[blank.defect, ['positive-acceptance']]]);
+    expect(titles([failed('positive-acceptance', [other]), failed('echo', [trimmedEcho])])).toHaveLength(2);
   });
 
   it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {

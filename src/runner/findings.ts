@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
+  ACCEPTED_ONCE_TRIMMED,
   causeOf,
   DOUBLES_DEFECT,
   namedKeyword,
+  REFUSED_ONCE_TRIMMED,
   requestKind,
   SPELLING_READ_AS_ANOTHER_ID,
+  TRIMMED,
   withoutQuotedValues,
 } from './defects.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
@@ -211,9 +214,31 @@ export function withLeadingDigitsFolded(checks: readonly CheckResult[]): CheckRe
   );
 }
 
+/**
+ * A valid NewPlant refused that the document refuses once its strings are trimmed ({@link REFUSED_ONCE_TRIMMED}:
+ * `"   "` under `minLength: 1`), or an invalid body accepted that is valid once trimmed ({@link ACCEPTED_ONCE_TRIMMED}:
+ * a name one over `maxLength` ending in a space), beside strings echoed trimmed ({@link TRIMMED}) is one root
+ * cause, a reader that trims every string before validating it (pydantic's `str_strip_whitespace=True`): one line
+ * fixes all three, so they are folded into the trimming's finding. Without trimmed echoes (a blank check), each
+ * stays its own.
+ */
+export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const trimmed = checks
+    .find((check) => check.id === 'echo' && check.status === 'fail')
+    ?.failures.find((failure) => failure.foldedInto === undefined && failure.defect === TRIMMED);
+  if (trimmed === undefined) return [...checks];
+  const into = identityOf('echo', trimmed).fingerprint;
+  return withFolded(checks, (checkId, failure) =>
+    (checkId === 'positive-acceptance' && failure.reason.includes(REFUSED_ONCE_TRIMMED)) ||
+    (checkId === 'negative-rejection' && failure.reason.includes(ACCEPTED_ONCE_TRIMMED))
+      ? into
+      : undefined,
+  );
+}
+
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  return withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)));
+  return withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs))));
 }
 
 /**
