@@ -32,6 +32,7 @@ import {
   isRefusalStatus,
   isSuccessStatus,
   numberText,
+  parseExactJson,
   refusesNullAt,
   type SchemaCheck,
   type SuccessStatus,
@@ -48,12 +49,13 @@ import {
   DOUBLES_DEFECT,
   notJsonDefect,
   redirectDefect,
+  REFUSED_ONCE_TRIMMED,
   roundedAt,
   SPELLING_READ_AS_ANOTHER_ID,
   undeclaredAuthDefect,
 } from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
-import { stringHabit } from './echo-habits.js';
+import { stringHabit, trimmedJsonText } from './echo-habits.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -163,6 +165,21 @@ function utf16Hint(exchange: Exchange): string | undefined {
 }
 
 /**
+ * A 4xx to a valid NewPlant that the document refuses once the whitespace at the ends of its strings is cut
+ * (`"   "` under `minLength: 1`): a reader that trims before validating (pydantic's `str_strip_whitespace`)
+ * refuses it. Said on every such refusal; beside strings echoed trimmed the runner folds it into that finding.
+ */
+function trimHint(exchange: Exchange, check: SchemaCheck): string | undefined {
+  const { response, plan } = exchange;
+  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  const trimmed = plan.body === null ? undefined : trimmedJsonText(plan.body);
+  if (trimmed === undefined) return undefined;
+  const [violation] = check(parseExactJson(trimmed));
+  if (violation === undefined) return undefined;
+  return `${REFUSED_ONCE_TRIMMED} (${violation.message}): a target that trims strings before validating them (pydantic's str_strip_whitespace) refuses it, and echoes trimmed strings.`;
+}
+
+/**
  * A request planned on the connection of the one before it went on a new connection when that answer
  * closed it (`Connection: close`, or no answer): a note about reusing the connection is then untrue.
  */
@@ -213,6 +230,7 @@ export const positiveAcceptance = defineCheck({
       prototypeHint(intent.prototypeKey, exchange),
       nulNameHint(exchange),
       utf16Hint(exchange),
+      trimHint(exchange, context.contract.check.newPlant),
     ]
       .map((text) => (text ? ` ${text}` : ''))
       .join('');

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
 import type { Exchange } from '../src/runner/http/client.js';
-import { DOUBLES_DEFECT, SPELLING_READ_AS_ANOTHER_ID } from '../src/runner/defects.js';
+import {
+  ACCEPTED_ONCE_TRIMMED,
+  DOUBLES_DEFECT,
+  REFUSED_ONCE_TRIMMED,
+  SPELLING_READ_AS_ANOTHER_ID,
+} from '../src/runner/defects.js';
 import type { Intent, WrittenAs } from '../src/runner/probe.js';
 import type { RecordedResponse } from '../src/runner/report.js';
 import { echo, integerSpellingsCheck, positiveAcceptance } from './acceptance.js';
@@ -135,6 +140,19 @@ describe('acceptance checks', () => {
     expect(reason(astral, lengthError)).toContain('UTF-16 units');
     expect(reason(VALID, lengthError)).not.toContain('UTF-16 units');
     expect(reason(astral, '{"error":400,"message":"tag: Invalid enum value"}')).not.toContain('UTF-16 units');
+  });
+
+  it('positive-acceptance: says when the document refuses the NewPlant once its strings are trimmed', async () => {
+    const lengths = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/01-name-length.yaml', import.meta.url)),
+    );
+    const reason = (name: string, ctx: JudgeContext) =>
+      positiveAcceptance.judge(exchange({ ...VALID, strings: { name } }, 422, '{"detail":[]}'), ctx, [])?.reason ?? '';
+    // name has minLength 1 there: "   " trimmed is "", which pydantic's str_strip_whitespace then refuses.
+    expect(reason('   ', { ...context, contract: lengths })).toContain(REFUSED_ONCE_TRIMMED);
+    // Trimmed and still valid, or a document without minLength (the seed's): no such word.
+    expect(reason('  Fern ', { ...context, contract: lengths })).not.toContain(REFUSED_ONCE_TRIMMED);
+    expect(reason('   ', context)).not.toContain(REFUSED_ONCE_TRIMMED);
   });
 
   it('positive-acceptance: throttling (429, 503) is not judged', () => {
@@ -522,6 +540,24 @@ describe('rejection and authentication', () => {
     expect(negativeRejection.judge(sent('{"id":7,"name":"Fern"}'), context, [])).toBeUndefined();
     expect(outcome(negativeRejection, sent('{"id":7.5,"name":"Fern"}'))).toBe('fail');
     expect(outcome(negativeRejection, sent('{"id":7,"name":"Fern",}'))).toBe('fail');
+  });
+
+  it('negative-rejection: says when an invalid body accepted is a valid NewPlant once its strings are trimmed', async () => {
+    const lengths = {
+      ...context,
+      contract: await loadContract(
+        fileURLToPath(new URL('../src/fixtures/documents/01-name-length.yaml', import.meta.url)),
+      ),
+    };
+    const accepted = (body: string): Exchange => {
+      const base = exchange({ kind: 'invalid-body', what: 'name longer than maxLength 64' }, 200, '{"name":"x"}');
+      return { ...base, plan: { ...base.plan, body }, request: { ...base.request, body } };
+    };
+    const reason = (body: string) => negativeRejection.judge(accepted(body), lengths, [])?.reason ?? '';
+    // 65 code points, the last a space: 64 once pydantic's str_strip_whitespace has cut it.
+    expect(reason(`{"id":7,"name":"${'x'.repeat(64)} "}`)).toContain(ACCEPTED_ONCE_TRIMMED);
+    expect(reason(`{"id":7,"name":"${'x'.repeat(65)}"}`)).not.toContain(ACCEPTED_ONCE_TRIMMED);
+    expect(reason(`{"id":7,"name":"${'x'.repeat(64)}  x"}`)).not.toContain(ACCEPTED_ONCE_TRIMMED);
   });
 
   it('an invalid body accepted and echoed as an invalid Plant is one defect for negative-rejection and response-schema', () => {

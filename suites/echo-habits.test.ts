@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HTML_ESCAPED, NONCHARACTERS_REPLACED, stringHabit, TRIMMED } from './echo-habits.js';
+import { HTML_ESCAPED, NONCHARACTERS_REPLACED, stringHabit, TRIMMED, trimmedJsonText } from './echo-habits.js';
 
 describe('stringHabit', () => {
   it('names trimming at either end or both, as JavaScript, Python and Go trim', () => {
@@ -36,5 +36,18 @@ describe('stringHabit', () => {
     expect(stringHabit('a\ufffe', 'a')).toBeUndefined();
     expect(stringHabit('12', 12)).toBeUndefined();
     expect(stringHabit('same', 'same')).toBeUndefined();
+  });
+});
+
+describe('trimmedJsonText', () => {
+  it('cuts the whitespace at the ends of string values at any depth, never of member names', () => {
+    expect(trimmedJsonText('{"id":1,"name":"  Fern\\u3000","care":{" water ":" \\n x"}}')).toBe(
+      '{"id":1,"name":"Fern","care":{" water ":"x"}}',
+    );
+    expect(trimmedJsonText('{"name" : "\\" a \\" "}')).toBe('{"name" : "\\" a \\""}');
+  });
+
+  it('is undefined when no string changes', () => {
+    expect(trimmedJsonText('{"id":1,"name":"Fern"," tag ":"x y"}')).toBeUndefined();
   });
 });

@@ -1,3 +1,7 @@
+import { TRIMMED } from '../src/runner/defects.js';
+
+export { TRIMMED };
+
 /**
  * Changes a server makes to every string it echoes, whatever the field: a reader's or writer's habit
  * (Django REST framework's `CharField` trimming, Perl's strict UTF-8 encoder under Mojolicious), so one
@@ -15,7 +19,6 @@ export function stringHabit(sent: unknown, got: unknown): string | undefined {
   return undefined;
 }
 
-export const TRIMMED = 'strings trimmed of whitespace at either end';
 export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
 export const HTML_ESCAPED = 'strings HTML-escaped (& < > " \' written as entities)';
 
@@ -47,6 +50,30 @@ const HTML_ENTITY = /&#?[a-z0-9]+;/gi;
  */
 // eslint-disable-next-line no-control-regex -- control characters are what Java's trim and Python's strip cut
 const CUT = /^[\s\u0000-\u0020\u0085]*$/;
+
+// eslint-disable-next-line no-control-regex -- the characters CUT judges, at either end
+const CUT_ENDS = /^[\s\u0000-\u0020\u0085]+|[\s\u0000-\u0020\u0085]+$/g;
+
+/** A JSON string token, and the colon after it when it names a member. */
+const STRING_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
+
+/**
+ * The JSON text with the whitespace at the ends of every string value cut (member names kept), as a
+ * reader that trims what it reads sees it (pydantic's `str_strip_whitespace`); `undefined` when no
+ * string changes.
+ */
+export function trimmedJsonText(text: string): string | undefined {
+  let changed = false;
+  const trimmed = text.replace(STRING_TOKEN, (token, colon: string | undefined) => {
+    if (colon !== undefined) return token;
+    const value = JSON.parse(token) as string;
+    const cut = value.replace(CUT_ENDS, '');
+    if (cut === value) return token;
+    changed = true;
+    return JSON.stringify(cut);
+  });
+  return changed ? trimmed : undefined;
+}
 
 /** Whether `got` is `sent` with some of the whitespace at its start, its end or both cut off. */
 function trimmedOf(sent: string, got: string): boolean {

@@ -18,9 +18,17 @@ import {
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
 import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
-import { DOUBLES_DEFECT, requestKind, roundedAt, statusDefect, undeclaredAuthDefect } from '../src/runner/defects.js';
+import {
+  ACCEPTED_ONCE_TRIMMED,
+  DOUBLES_DEFECT,
+  requestKind,
+  roundedAt,
+  statusDefect,
+  undeclaredAuthDefect,
+} from '../src/runner/defects.js';
 import { isValidNewPlant } from '../src/runner/generate/new-plant.js';
 import { sentObject } from './acceptance.js';
+import { trimmedJsonText } from './echo-habits.js';
 
 /**
  * The defect of a request the target should have refused and accepted: for an invalid body, its kind;
@@ -95,7 +103,7 @@ export const negativeRejection = defineCheck({
     if (isSuccess(status) && plan.body !== null && isValidNewPlant(context.contract, plan.body)) return undefined;
     if (isSuccess(status))
       return fail(
-        `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.`,
+        `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.${trimHint(plan, context)}`,
         { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
     return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
@@ -103,6 +111,17 @@ export const negativeRejection = defineCheck({
     });
   },
 });
+
+/**
+ * An invalid body that is a valid NewPlant once the whitespace at the ends of its strings is cut: a reader that
+ * trims before validating (pydantic's `str_strip_whitespace`) accepts it. Beside strings echoed trimmed the
+ * runner folds the acceptance into that finding.
+ */
+function trimHint(plan: PlannedRequest, context: JudgeContext): string {
+  const trimmed = plan.body === null ? undefined : trimmedJsonText(plan.body);
+  if (trimmed === undefined || !isValidNewPlant(context.contract, trimmed)) return '';
+  return ` ${ACCEPTED_ONCE_TRIMMED}: a target that trims strings before validating them (pydantic's str_strip_whitespace) accepts it, and echoes trimmed strings.`;
+}
 
 /** The place an invalid body breaks, as its description names it first: `"id" holds 9223372036854775808: ...`, `"id" set to 2^53+N.5`. */
 const BROKEN_PLACE = /^"([^"]+)" (?:holds|set to) /;
