@@ -50,4 +50,11 @@ describe('trimmedJsonText', () => {
   it('is undefined when no string changes', () => {
     expect(trimmedJsonText('{"id":1,"name":"Fern"," tag ":"x y"}')).toBeUndefined();
   });
+
+  it('is undefined, never a throw, for an invalid body holding a string JSON cannot read', () => {
+    // A raw control character and a bad escape, as negative-rejection's invalid bodies send them.
+    // (In these TypeScript literals \u0007 and \t are the raw characters, which JSON does not allow in a string.)
+    expect(trimmedJsonText('{"name":"\u0007 x\t ","tag":" a "}')).toBeUndefined();
+    expect(trimmedJsonText('{"name": "\\ ", "tag": " a "}')).toBeUndefined();
+  });
 });
