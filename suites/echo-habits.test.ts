@@ -47,7 +47,9 @@ describe('trimmedJsonText', () => {
     expect(trimmedJsonText('{"name" : "\\" a \\" "}')).toBe('{"name" : "\\" a \\""}');
   });
 
-  it('is undefined when no string changes', () => {
+  it('is undefined when no string changes, or for a text that is not JSON', () => {
+    expect(trimmedJsonText('{"name": "\\ "}')).toBeUndefined();
+    expect(trimmedJsonText('"\u0001 "')).toBeUndefined();
     expect(trimmedJsonText('{"id":1,"name":"Fern"," tag ":"x y"}')).toBeUndefined();
   });
 

@@ -60,9 +60,15 @@ const STRING_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
 /**
  * The JSON text with the whitespace at the ends of every string value cut (member names kept), as a
  * reader that trims what it reads sees it (pydantic's `str_strip_whitespace`); `undefined` when no
- * string changes.
+ * string changes or the text is not JSON.
  */
 export function trimmedJsonText(text: string): string | undefined {
+  // An invalid body may not be JSON at all: its strings are not known.
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
   let changed = false;
   let unreadable = false;
   const trimmed = text.replace(STRING_TOKEN, (token, colon: string | undefined) => {
