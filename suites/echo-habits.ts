@@ -70,29 +70,15 @@ export function trimmedJsonText(text: string): string | undefined {
     return undefined;
   }
   let changed = false;
-  let unreadable = false;
   const trimmed = text.replace(STRING_TOKEN, (token, colon: string | undefined) => {
-    if (colon !== undefined || unreadable) return token;
-    // An invalid body may hold a string JSON cannot read (a raw control character, a bad escape): no trimming then.
-    const value = readString(token);
-    if (value === undefined) {
-      unreadable = true;
-      return token;
-    }
+    if (colon !== undefined) return token;
+    const value = JSON.parse(token) as string;
     const cut = value.replace(CUT_ENDS, '');
     if (cut === value) return token;
     changed = true;
     return JSON.stringify(cut);
   });
-  return changed && !unreadable ? trimmed : undefined;
-}
-
-function readString(token: string): string | undefined {
-  try {
-    return JSON.parse(token) as string;
-  } catch {
-    return undefined;
-  }
+  return changed ? trimmed : undefined;
 }
 
 /** Whether `got` is `sent` with some of the whitespace at its start, its end or both cut off. */
