@@ -128,7 +128,6 @@ export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeC
  */
 export const CANARY_ID = 1_123_581_321n;
 
-/** Valid NewPlants of the document for the preflight, drawn from the run's nonce (so each run's differ). */
 /**
  * A plain valid NewPlant (the preflight's kind) whose id slot holds the id `idOf` reads for the slot's key,
  * with the document's parameters: the control that tells a free id from a taken one. `undefined` when the
@@ -156,6 +155,7 @@ export function plainPlantWithId(
 /** How many other ids the preflight's plant is sent with when refused with an id an earlier run may have stored. */
 const PREFLIGHT_RETRIES = 4;
 
+/** Valid NewPlants of the document for the preflight, drawn from the run's nonce (so each run's differ). */
 function preflightDrafts(contract: Contract, fresh: FreshIds, count: number): PlantDraft[] {
   const seed = Number(fresh.bits('preflight-seed') % 2_147_483_647n);
   const drafts = fc.sample(newPlantArbitrary(contract), { seed, numRuns: count * 4 }).map(withFreshIds);
