@@ -194,6 +194,18 @@ function answerLacks(failure: Failure, field: string): boolean {
   }
 }
 
+/** The fingerprint of the failed check's first failure, not folded, whose defect passes `test`: a fold's target. */
+function ownFingerprint(
+  checks: readonly CheckResult[],
+  checkId: string,
+  test: (defect: string) => boolean,
+): string | undefined {
+  const failure = checks
+    .find((check) => check.id === checkId && check.status === 'fail')
+    ?.failures.find((candidate) => candidate.foldedInto === undefined && test(candidate.defect ?? ''));
+  return failure === undefined ? undefined : identityOf(checkId, failure).fingerprint;
+}
+
 /** `an invalid body ("id" holds #: … a number with a fraction …) accepted`: an id's fraction let through. */
 const FRACTION_ACCEPTED = /^an invalid body \(.*a number with a fraction.*\) accepted$/;
 
@@ -204,11 +216,8 @@ const FRACTION_ACCEPTED = /^an invalid body \(.*a number with a fraction.*\) acc
  * spelling's failure is folded into the fraction's finding.
  */
 export function withLeadingDigitsFolded(checks: readonly CheckResult[]): CheckResult[] {
-  const fraction = checks
-    .find((check) => check.id === 'negative-rejection' && check.status === 'fail')
-    ?.failures.find((failure) => failure.foldedInto === undefined && FRACTION_ACCEPTED.test(failure.defect ?? ''));
-  if (fraction === undefined) return [...checks];
-  const into = identityOf('negative-rejection', fraction).fingerprint;
+  const into = ownFingerprint(checks, 'negative-rejection', (defect) => FRACTION_ACCEPTED.test(defect));
+  if (into === undefined) return [...checks];
   return withFolded(checks, (checkId, failure) =>
     checkId === 'integer-spellings' && failure.defect === SPELLING_READ_AS_ANOTHER_ID ? into : undefined,
   );
@@ -223,11 +232,8 @@ export function withLeadingDigitsFolded(checks: readonly CheckResult[]): CheckRe
  * stays its own.
  */
 export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): CheckResult[] {
-  const trimmed = checks
-    .find((check) => check.id === 'echo' && check.status === 'fail')
-    ?.failures.find((failure) => failure.foldedInto === undefined && failure.defect === TRIMMED);
-  if (trimmed === undefined) return [...checks];
-  const into = identityOf('echo', trimmed).fingerprint;
+  const into = ownFingerprint(checks, 'echo', (defect) => defect === TRIMMED);
+  if (into === undefined) return [...checks];
   return withFolded(checks, (checkId, failure) =>
     (checkId === 'positive-acceptance' && failure.reason.includes(REFUSED_ONCE_TRIMMED)) ||
     (checkId === 'negative-rejection' && failure.reason.includes(ACCEPTED_ONCE_TRIMMED))
