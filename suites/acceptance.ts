@@ -70,12 +70,23 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
   const code = errorCodeOf(exchange);
   if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
   const saysRepeat =
-    (context.repeatCodeIsDistinct === true && code === context.repeatErrorCode) ||
+    ownRepeatCode(exchange, context) !== undefined ||
     (context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape);
   if (!saysRepeat && context.targetHoldsEarlierRun !== true) return undefined;
   return warn(
     `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered ${status}. This target rejects repeated ids and ${saysRepeat ? 'its answer says this id is already stored' : 'holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id'}, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
   );
+}
+
+/**
+ * The `error` value this answer carries when it is the target's own value for a repeat and no other refusal's
+ * (`repeatCodeIsDistinct`): the target read the request as a NewPlant whose id it holds.
+ */
+export function ownRepeatCode(exchange: Exchange, context: JudgeContext): string | undefined {
+  const code = errorCodeOf(exchange);
+  return context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode
+    ? code
+    : undefined;
 }
 
 /**
@@ -408,8 +419,8 @@ export const integerSpellingsCheck = defineCheck({
     if (response.status !== 400) return undefined;
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
-    const code = errorCodeOf(exchange);
-    if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
+    const code = ownRepeatCode(exchange, context);
+    if (code !== undefined) {
       return fail(
         `A valid NewPlant whose id is written ${spelling} was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, and this run sent that id nowhere else, so the target read ${spelling} as another integer, one it holds (a reader taking the leading digits reads 1e2 as 1).`,
         { defect: SPELLING_READ_AS_ANOTHER_ID },

@@ -1,6 +1,5 @@
 import {
   defineCheck,
-  errorCodeOf,
   defineSuite,
   fail,
   invalidBodies,
@@ -27,7 +26,7 @@ import {
   undeclaredAuthDefect,
 } from '../src/runner/defects.js';
 import { isValidNewPlant } from '../src/runner/generate/new-plant.js';
-import { sentObject } from './acceptance.js';
+import { ownRepeatCode, sentObject } from './acceptance.js';
 import { trimmedJsonText } from './echo-habits.js';
 
 /**
@@ -88,8 +87,8 @@ export const negativeRejection = defineCheck({
     // HTTP's answer to a body over the server's limit; the contract shows no limit.
     if (status === 413 && isLargeBody(plan)) return PASS;
     if (isRefusalStatus(context.contract.refusal, status)) {
-      const code = errorCodeOf(exchange);
-      if (context.repeatCodeIsDistinct === true && code !== undefined && code === context.repeatErrorCode) {
+      const code = ownRepeatCode(exchange, context);
+      if (code !== undefined) {
         return fail(
           `An invalid body (${intent.what}) was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise: a target that does not hold that id accepts it).`,
           // One defect with the acceptance below: which answer shows it depends on what the target holds.
