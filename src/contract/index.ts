@@ -27,7 +27,7 @@ export {
   type Violation,
   type ViolationKind,
 } from './schemas.js';
-export { type ContractAuth } from './security.js';
+export { takesBearerToken, type ContractAuth } from './security.js';
 export { isSuccessStatus, type SuccessStatus } from './success-status.js';
 export type { ResponseHeader } from './response-headers.js';
 export { carriesError, isRefusalStatus, type RefusalStatus } from './refusal-status.js';

@@ -15,6 +15,14 @@ function isObject(value: unknown): value is JsonObject {
 export type ContractAuth =
   'bearer' | 'none' | 'optional' | 'basic' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mutualTLS' | 'other';
 
+/** Authentications whose credential travels as `Authorization: Bearer <token>` (or none is asked). */
+const BEARER_LIKE: ReadonlySet<ContractAuth> = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optional']);
+
+/** Whether a client sending `Authorization: Bearer <token>` (or nothing, where none is asked) meets `auth`. */
+export function takesBearerToken(auth: ContractAuth): boolean {
+  return BEARER_LIKE.has(auth);
+}
+
 /** The operation's authentication and the security scheme names it comes from. */
 export interface OperationAuth {
   readonly auth: ContractAuth;

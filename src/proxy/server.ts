@@ -10,6 +10,7 @@ import {
   operationPath,
   problem,
   requestPath,
+  takesBearerToken,
   type Contract,
 } from '../contract/index.js';
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
@@ -225,15 +226,12 @@ const OPERATION_METHOD = OPERATION.method.toUpperCase();
 /** A log line, redacted of the fixed secrets and of the exchange's own credential. */
 type LogLine = (line: string, authorization?: string) => void;
 
-/** Credentials the proxy reads: those sent as `Authorization: Bearer <token>`, or none asked. */
-const BEARER_LIKE: ReadonlySet<string> = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optional']);
-
 /**
  * Refuses a document whose POST /plants takes an API key, Basic or mutual TLS, as `plantstore test` does: the
  * proxy reads the credential as a bearer token, so it would call every request the client's break.
  */
 async function refuseForeignAuthentication(contract: Contract): Promise<void> {
-  if (BEARER_LIKE.has(contract.auth)) return;
+  if (takesBearerToken(contract.auth)) return;
   const { foreignAuthentication } = await import('../runner/run-settings.js');
   const problem = foreignAuthentication(contract) ?? `POST /plants authenticates with ${contract.auth}`;
   throw new ContractError(`${contract.source}: ${problem}`);

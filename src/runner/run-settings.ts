@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { ContractError, DEFAULT_SPEC_PATH, loadContract, type Contract } from '../contract/index.js';
+import { ContractError, DEFAULT_SPEC_PATH, loadContract, takesBearerToken, type Contract } from '../contract/index.js';
 import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import { DEFAULTS, type RunnerOptions } from './options.js';
 import { parseReplay, type ReplaySpec } from './replay.js';
@@ -49,16 +49,13 @@ export async function resolveSettings(options: RunnerOptions): Promise<RunSettin
   };
 }
 
-/** Schemes whose credentials travel as `Authorization: Bearer <token>`, which is what the runner sends. */
-const BEARER_LIKE = new Set(['bearer', 'oauth2', 'openIdConnect', 'none', 'optional']);
-
 /**
  * Why the runner cannot judge a document whose POST /plants authenticates some other way (an API
  * key, Basic, mutual TLS): every valid case would be refused for the credential alone, and the
  * target blamed for the runner's limits. `undefined` when its credentials travel as bearer tokens.
  */
 export function foreignAuthentication(contract: Contract): string | undefined {
-  if (BEARER_LIKE.has(contract.auth)) return undefined;
+  if (takesBearerToken(contract.auth)) return undefined;
   const names = contract.authSchemes;
   const kind = FOREIGN_NAMES[contract.auth] ?? contract.auth;
   const how =
