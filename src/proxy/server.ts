@@ -334,14 +334,7 @@ function faultAnswer(upstream: Upstream, status: 502 | 504, transportError: stri
     body: errorBody(
       status === 504
         ? problem('upstreamTimeout', `${where} sent nothing for ${upstream.timeoutMs} ms.`)
-        : problem(
-            'upstreamUnreachable',
-            unreached(transportError)
-              ? `${where} could not be reached (${transportError}).`
-              : unforwardable(transportError)
-                ? `${where} answered with something that is not HTTP the proxy can forward (${transportError}).`
-                : `${where} closed the connection before a complete answer (${transportError}).`,
-          ),
+        : problem('upstreamUnreachable', `${where} ${badGateway(transportError)} (${transportError}).`),
     ),
   };
 }
@@ -410,6 +403,14 @@ function unforwardable(transportError: string | undefined): boolean {
   );
 }
 
+/** What the upstream did that made the proxy answer 502, in words (its Error body and its log line say it). */
+function badGateway(transportError: string | undefined): string {
+  if (unreached(transportError)) return 'could not be reached';
+  return unforwardable(transportError)
+    ? 'answered with something that is not HTTP the proxy can forward'
+    : 'closed the connection before a complete answer';
+}
+
 /** The start of an exchange's log line: method, path, status and time. */
 function logHead(request: RequestHead, path: string, forwarded: Forwarded): string {
   return `${request.method.slice(0, 16)} ${printable(path)} ${forwarded.answeredByProxy ?? forwarded.status} ${forwarded.durationMs.toFixed(1)}ms`;
@@ -417,12 +418,12 @@ function logHead(request: RequestHead, path: string, forwarded: Forwarded): stri
 
 function faultText(forwarded: Forwarded): string {
   if (forwarded.answeredByProxy === 504) return ` (upstream silent: the proxy answered 504)`;
-  if (forwarded.answeredByProxy === 502)
-    return unreached(forwarded.transportError)
-      ? ` (upstream unreachable, ${forwarded.transportError ?? '?'}: the proxy answered 502)`
-      : unforwardable(forwarded.transportError)
-        ? ` (the upstream answered with something that is not HTTP the proxy can forward, ${forwarded.transportError ?? '?'}: the proxy answered 502)`
-        : ` (the upstream closed the connection before a complete answer, ${forwarded.transportError ?? '?'}: the proxy answered 502)`;
+  if (forwarded.answeredByProxy === 502) {
+    const { transportError } = forwarded;
+    return unreached(transportError)
+      ? ` (upstream unreachable, ${transportError ?? '?'}: the proxy answered 502)`
+      : ` (the upstream ${badGateway(transportError)}, ${transportError ?? '?'}: the proxy answered 502)`;
+  }
   return forwarded.transportError === undefined ? '' : ` (the upstream's answer was cut: ${forwarded.transportError})`;
 }
 
