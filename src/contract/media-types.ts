@@ -7,3 +7,25 @@ export function mediaTypeEssence(mediaType: string): string {
 export function isJsonEssence(essence: string): boolean {
   return essence === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence);
 }
+
+const READERS = new WeakMap<readonly string[], (essence: string) => boolean>();
+
+/**
+ * The request media types a document declares that read as JSON: JSON types (`+json` ones too), `text/json`
+ * (ASP.NET Core's input formatter reads it, and Swashbuckle lists it) and a range of `+json` types
+ * (`application/*+json`). Form and other types are not JSON. One reader per list (a contract's), shared by serve,
+ * the mock and the proxy.
+ */
+export function declaredJsonTypes(declared: readonly string[]): (essence: string) => boolean {
+  const known = READERS.get(declared);
+  if (known !== undefined) return known;
+  const exact = new Set(declared.filter((essence) => isJsonEssence(essence) || essence === 'text/json'));
+  const ranges = declared.flatMap((essence) => {
+    const range = /^([a-z0-9!#$&^_.+-]+)\/\*\+json$/.exec(essence);
+    return range?.[1] === undefined ? [] : [range[1]];
+  });
+  const reads = (essence: string): boolean =>
+    exact.has(essence) || (isJsonEssence(essence) && ranges.some((type) => essence.startsWith(`${type}/`)));
+  READERS.set(declared, reads);
+  return reads;
+}

@@ -9,7 +9,7 @@ import {
   type Problem,
   type SchemaCheck,
 } from '../contract/index.js';
-import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
+import { declaredJsonTypes, isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { objectView } from '../contract/object-view.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
@@ -341,21 +341,6 @@ function answerTemplate(
 function answerContentType(declared: string): string {
   const essence = jsonMediaType(declared);
   return essence === 'application/json' ? JSON_CONTENT_TYPE : essence;
-}
-
-/**
- * The request media types a document declares that read as JSON: JSON types (`+json` ones too), `text/json`
- * (ASP.NET Core's input formatter reads it, and Swashbuckle lists it) and a range of `+json` types
- * (`application/*+json`). Form and other types are not JSON, so they stay refused.
- */
-function declaredJsonTypes(declared: readonly string[]): (essence: string) => boolean {
-  const exact = new Set(declared.filter((essence) => isJsonEssence(essence) || essence === 'text/json'));
-  const ranges = declared.flatMap((essence) => {
-    const range = /^([a-z0-9!#$&^_.+-]+)\/\*\+json$/.exec(essence);
-    return range?.[1] === undefined ? [] : [range[1]];
-  });
-  return (essence) =>
-    exact.has(essence) || (isJsonEssence(essence) && ranges.some((type) => essence.startsWith(`${type}/`)));
 }
 
 /** The essence of a declared JSON media type; `application/json` for anything else (a range such as `application/*`). */

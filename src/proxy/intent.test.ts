@@ -99,6 +99,14 @@ describe('the intent of a request the proxy saw', () => {
     const form = inferIntent(observed('Bearer t', 'application/x-www-form-urlencoded', 'id=1&name=Fern'), seen);
     expect(form.intent).toMatchObject({ kind: 'unpredictable' });
     expect(form.clientBreak).toBeUndefined();
+    // A type inside a declared range (application/*+json) is read as serve and the mock read it: as JSON.
+    const ranged = {
+      ...context(),
+      contract: { ...contract, requestMediaTypes: ['application/json', 'application/*+json'] },
+    };
+    const vendor = inferIntent(observed('Bearer t', 'application/vnd.plants+json', PLANT), ranged);
+    expect(vendor.intent).toMatchObject({ kind: 'valid-variant', writtenAs: { aspect: 'media-type' } });
+    expect(vendor.clientBreak).toBeUndefined();
     // Not declared by the seed's document: the client's break, as before.
     expect(inferIntent(observed('Bearer t', 'text/json', PLANT), context()).intent).toMatchObject({
       kind: 'media-type',

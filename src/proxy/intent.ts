@@ -1,5 +1,5 @@
 import { checkMediaType, type Contract, type ProblemKind } from '../contract/index.js';
-import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
+import { declaredJsonTypes, mediaTypeEssence } from '../contract/media-types.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
 import type { AuthHeader } from '../runner/generate/auth-probe.js';
 import type { Intent } from '../runner/probe.js';
@@ -196,7 +196,8 @@ function describeAuth(parts: { scheme: string; token: string } | undefined): Aut
 /**
  * The media type of a request body the document declares besides `application/json` (Swashbuckle's
  * `text/json` and `application/*+json`, a form type): not the client's break, as `plantstore test` never sends
- * one as a wrong type. `json` when it says JSON (`+json`, or a `…/json` subtype), so its body is read as a NewPlant.
+ * one as a wrong type. `json` when serve and the mock read it as JSON too ({@link declaredJsonTypes}), so its
+ * body is read as a NewPlant.
  */
 function declaredOtherType(
   contentType: string | undefined,
@@ -204,8 +205,9 @@ function declaredOtherType(
 ): { essence: string; json: boolean } | undefined {
   if (contentType === undefined || contentType === 'application/json') return undefined;
   const essence = mediaTypeEssence(contentType);
-  if (essence === 'application/json' || !contract.requestMediaTypes.includes(essence)) return undefined;
-  return { essence, json: isJsonEssence(essence) || essence.endsWith('/json') };
+  if (essence === 'application/json') return undefined;
+  const json = declaredJsonTypes(contract.requestMediaTypes)(essence);
+  return json || contract.requestMediaTypes.includes(essence) ? { essence, json } : undefined;
 }
 
 function mediaTypeIntent(contentType: string | undefined): Extract<Intent, { kind: 'media-type' }> | undefined {
