@@ -18,6 +18,7 @@ import {
   withDoublesFolded,
   withLeadingDigitsFolded,
   withRootCausesFolded,
+  withSharedRefusalBodiesFolded,
   withTrimmedRefusalsFolded,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
@@ -235,6 +236,32 @@ describe('findingsOf', () => {
     // No trimmed echo (a blank check, as Bean Validation's @NotBlank), or a refusal trimming does not explain: its own.
     expect(titles([failed('positive-acceptance', [blank])])).toEqual([[blank.defect, ['positive-acceptance']]]);
     expect(titles([failed('positive-acceptance', [other]), failed('echo', [trimmedEcho])])).toHaveLength(2);
+  });
+
+  it('folds refusals of several statuses whose bodies break the schema at one field with one value into the lowest status: one error builder', () => {
+    const refusal = (status: number, body: string, keyword = 'enum', field = 'error'): Partial<Failure> => ({
+      defect: `the ${status} body is not a valid Error (${keyword} at "${field}")`,
+      reason: `The ${status} body is not a valid Error.`,
+      response: { ...base.response, status, body },
+    });
+    const titles = (failures: Partial<Failure>[]) =>
+      findingsOf(withSharedRefusalBodiesFolded([failed('response-schema', failures)])).map((finding) => finding.title);
+    const code1001 = (status: number) => refusal(status, `{"error":1001,"message":"no"}`);
+    // An ogen-style service answering its own code 1001 (outside the document's enum) in every refusal.
+    expect(titles([code1001(401), code1001(400)])).toEqual(['the 400 body is not a valid Error (enum at "error")']);
+    expect(findingsOf(withRootCausesFolded([failed('response-schema', [code1001(401), code1001(400)])]))).toHaveLength(
+      1,
+    );
+    // Another value (an auth layer's own body), another keyword, or the field absent: each stays its own.
+    expect(titles([code1001(400), refusal(401, '{"error":"unauthorized","message":"no"}')])).toHaveLength(2);
+    expect(titles([code1001(400), refusal(401, '{"error":1001,"message":"no"}', 'maximum')])).toHaveLength(2);
+    expect(
+      titles([refusal(400, '{"message":"no"}', 'required'), refusal(401, '{"message":"no"}', 'required')]),
+    ).toHaveLength(2);
+    // A success body is the echo's business: never folded here.
+    expect(
+      titles([code1001(400), { ...code1001(400), defect: 'the 200 body is not a valid Plant (enum at "error")' }]),
+    ).toHaveLength(2);
   });
 
   it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {

@@ -242,9 +242,57 @@ export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): Check
   );
 }
 
+/** `the 401 body is not a valid Error (enum at "error")`: a refusal's body breaking its schema at a field. */
+const REFUSAL_BROKEN = /^the (4\d\d|5\d\d) body is not (.+) \((\w+) at "([^"]+)"\)$/;
+
+/**
+ * Refusals of several statuses whose bodies break the schema at the same field with the same value (the 400's
+ * and the 401's `"error": 1001`, outside the document's enum) are one root cause, the service's one error
+ * builder: the later statuses' failures fold into the lowest status's finding. A value of another kind (a 401
+ * built by an auth layer of its own) or a field absent from the body (`required`: nothing shows one builder)
+ * stays its own finding.
+ */
+export function withSharedRefusalBodiesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const shapes = new Map<Failure, { status: number; key: string }>();
+  const lowest = new Map<string, { status: number; fingerprint: string }>();
+  const failed = checks.find((check) => check.id === 'response-schema' && check.status === 'fail');
+  for (const failure of failed?.failures ?? []) {
+    const match = failure.foldedInto === undefined ? REFUSAL_BROKEN.exec(failure.defect ?? '') : null;
+    const value = match === null ? undefined : valueAt(failure.response.body, match[4] ?? '');
+    if (match === null || value === undefined) continue;
+    const shape = { status: Number(match[1]), key: `${match[2]}|${match[3]}|${match[4]}|${value}` };
+    shapes.set(failure, shape);
+    const held = lowest.get(shape.key);
+    if (held === undefined || shape.status < held.status)
+      lowest.set(shape.key, { status: shape.status, fingerprint: identityOf('response-schema', failure).fingerprint });
+  }
+  return withFolded(checks, (checkId, failure) => {
+    const shape = checkId === 'response-schema' ? shapes.get(failure) : undefined;
+    const into = shape === undefined ? undefined : lowest.get(shape.key);
+    return into === undefined || into.status === shape?.status ? undefined : into.fingerprint;
+  });
+}
+
+/** The JSON text of the value at a dotted field of a JSON object body, when it holds one. */
+function valueAt(body: string | null | undefined, field: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body ?? '');
+  } catch {
+    return undefined;
+  }
+  for (const key of field.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return JSON.stringify(value);
+}
+
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  return withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs))));
+  return withSharedRefusalBodiesFolded(
+    withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)))),
+  );
 }
 
 /**
