@@ -17,6 +17,7 @@ import {
   withAbsentEchoesFolded,
   withDoublesFolded,
   withLeadingDigitsFolded,
+  withNonFiniteEchoesFolded,
   withRootCausesFolded,
   withSharedRefusalBodiesFolded,
   withTrimmedRefusalsFolded,
@@ -262,6 +263,31 @@ describe('findingsOf', () => {
     expect(
       titles([code1001(400), { ...code1001(400), defect: 'the 200 body is not a valid Plant (enum at "error")' }]),
     ).toHaveLength(2);
+  });
+
+  it('folds a success body not JSON only for a bare Infinity where a finite number was sent into that property not echoed: one float column', () => {
+    const echoed = { defect: '"height" not echoed as sent', reason: '"height" was sent as 5e-324 but came back as 0' };
+    const overflow = (
+      answer: string,
+      sent = '{"id":1,"name":"","height":3.4028235677973366e+38}',
+    ): Partial<Failure> => ({
+      defect: 'the 200 body is not JSON',
+      reason: 'The 200 answer should carry a Plant, but it is not JSON.',
+      request: { ...base.request, body: sent },
+      response: { ...base.response, status: 200, body: answer },
+    });
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withNonFiniteEchoesFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    const infinity = overflow('{"id": 1, "name": "", "height": Infinity}');
+    expect(titles([failed('echo', [infinity, echoed]), failed('response-schema', [infinity])])).toEqual([
+      [echoed.defect, ['echo', 'response-schema']],
+    ]);
+    expect(findingsOf(withRootCausesFolded([failed('echo', [infinity, echoed])]))).toHaveLength(1);
+    // Another property, a body broken otherwise, a non-finite value sent, or no echo failure: each stays its own.
+    expect(titles([failed('echo', [overflow('{"id": 1, "name": "", "width": NaN}'), echoed])])).toHaveLength(2);
+    expect(titles([failed('echo', [overflow('{"id": 1, "name": "", "height": Infinity'), echoed])])).toHaveLength(2);
+    expect(titles([failed('echo', [overflow('{"height": Infinity}', '{"height":"x"}'), echoed])])).toHaveLength(2);
+    expect(titles([failed('echo', [infinity])])).toEqual([['the 200 body is not JSON', ['echo']]]);
   });
 
   it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {

@@ -242,6 +242,53 @@ export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): Check
   );
 }
 
+/** A bare `Infinity`, `-Infinity` or `NaN` where a JSON value goes: Python's `json.dumps` of a non-finite float. */
+const NON_FINITE = /([:,[]\s*)-?(?:Infinity|NaN)(?=\s*[,}\]])/g;
+const NON_FINITE_MARK = 'plantstore:non-finite';
+
+/**
+ * A success body that is not JSON only for a bare `Infinity` or `NaN` in a property the request sent as a finite
+ * number, beside that property not echoed as sent, is one root cause: a double kept in a float column loses the
+ * digits of small values and overflows on large ones. The not-JSON failure folds into the echo's finding.
+ */
+export function withNonFiniteEchoesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const echoes = new Map<string, string>();
+  const failed = checks.find((check) => check.id === 'echo' && check.status === 'fail');
+  for (const failure of failed?.failures ?? []) {
+    const field = failure.foldedInto === undefined ? NOT_ECHOED.exec(failure.defect ?? '')?.[1] : undefined;
+    if (field !== undefined && !echoes.has(field)) echoes.set(field, identityOf('echo', failure).fingerprint);
+  }
+  if (echoes.size === 0) return [...checks];
+  return withFolded(checks, (_checkId, failure) => {
+    if (!/^the 2\d\d body is not JSON$/.test(failure.defect ?? '')) return undefined;
+    const field = nonFiniteField(failure);
+    return field === undefined ? undefined : echoes.get(field);
+  });
+}
+
+/** The property of a success body holding a bare non-finite number where the request sent a finite one. */
+function nonFiniteField(failure: Failure): string | undefined {
+  const { body, truncated } = failure.response;
+  if (body === null || truncated === true) return undefined;
+  let answer: unknown;
+  let sent: unknown;
+  try {
+    answer = JSON.parse(body.replace(NON_FINITE, `$1"${NON_FINITE_MARK}"`));
+    sent = JSON.parse(failure.request.body ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!isObject(answer) || !isObject(sent)) return undefined;
+  return Object.keys(answer).find((key) => {
+    const number = sent[key];
+    return answer[key] === NON_FINITE_MARK && typeof number === 'number' && Number.isFinite(number);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** `the 401 body is not a valid Error (enum at "error")`: a refusal's body breaking its schema at a field. */
 const REFUSAL_BROKEN = /^the (4\d\d|5\d\d) body is not (.+) \((\w+) at "([^"]+)"\)$/;
 
@@ -291,7 +338,9 @@ function valueAt(body: string | null | undefined, field: string): string | undef
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
   return withSharedRefusalBodiesFolded(
-    withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)))),
+    withNonFiniteEchoesFolded(
+      withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)))),
+    ),
   );
 }
 
@@ -358,6 +407,6 @@ function smallest(failures: readonly Failure[]): Failure {
  * How large a counterexample's body looks, its numbers of int64 size counted as one character: the fresh
  * ids of two cases differ in length by chance, while a 10,000-digit id is what makes a body large.
  */
-export function counterexampleSize(failure: Failure): number {
+export function counterexampleSize(failure: Pick<Failure, 'request'>): number {
   return (failure.request.bodyBase64 ?? failure.request.body ?? '').replace(/-?\d{1,20}(?!\d)/g, '0').length;
 }
