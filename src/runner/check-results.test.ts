@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CORRECT_STEPS, faultyTarget } from '../fixtures/base/plant-service.js';
 import { runConformance } from '../index.js';
+import { counterexampleSize } from './findings.js';
 import type { Finding } from './report.js';
 import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
@@ -174,6 +175,40 @@ describe('a check keeps one counterexample per root cause', () => {
         for (const keyword of ['maximum', 'multipleOf'])
           expect(titles.filter((title) => title.includes(`"${field}"`) && title.includes(keyword))).toHaveLength(1);
       expect(titles.length).toBeGreaterThan(6);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('shrinks the first case of a defect several probes meet and keeps their later cases, no smaller, as found', async () => {
+    // Every tag is echoed trimmed of its last character: plain plants, spelled schemes and media types, precision
+    // pairs all meet it, each with a reason of its own values.
+    const tagCut = faultyTarget(
+      { name: 'tag-cut', defect: 'a tag is stored without its last character', expectedFailures: [] },
+      {
+        readTag: (value) => (typeof value === 'string' && value.length > 1 ? value.slice(0, -1) : (value as undefined)),
+      },
+    );
+    const target = await tagCut.start();
+    try {
+      const report = await runConformance({
+        baseUrl: target.url,
+        token: target.token,
+        seed: 20261128,
+        runs: 60,
+        concurrency: 4,
+        checks: ['echo'],
+      });
+      const failures = report.checks.find((check) => check.id === 'echo')?.failures ?? [];
+      const shrunk = failures.filter((failure) => failure.shrinkSteps > 0);
+      expect(shrunk.length).toBeGreaterThan(0);
+      expect(shrunk.length).toBeLessThan(failures.length);
+      // Each finding still shows the smallest case of its defect, a shrunk one.
+      for (const finding of report.findings ?? []) {
+        const cases = failures.filter((failure) => failure.defect === finding.title);
+        expect(counterexampleSize(finding.counterexample)).toBe(Math.min(...cases.map((f) => counterexampleSize(f))));
+        expect(finding.counterexample.shrinkSteps).toBeGreaterThan(0);
+      }
     } finally {
       await target.close();
     }

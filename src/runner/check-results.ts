@@ -11,7 +11,7 @@ import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
-import { shrinkCounterexample, type Counterexample } from './shrink.js';
+import { defectShape, shrinkCounterexample, type Counterexample } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
 
 /** A case run on which a check failed or warned, kept as a counterexample. */
@@ -102,7 +102,15 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     const failures: Failure[] = [];
     const fields = new Map<Failure, { field: string; what: string } | undefined>();
     const deadline = Math.min(options.deadline, Date.now() + SHRINK_MS_PER_CHECK);
+    // Several probes meeting one defect (a precision loss met by plain plants, spelled schemes and media types):
+    // a case no smaller than one already shrunk to that defect could never be the counterexample shown, so it
+    // is kept as found, sparing a sequential shrink of up to SHRINK_STEPS requests.
+    const smallestShrunk = new Map<string, number>();
     for (const { run, verdict } of tally.failures) {
+      const shape = defectShape(check, verdict);
+      const found = run.exchanges[verdict.exchangeIndex] ?? run.exchanges[run.exchanges.length - 1];
+      const best = smallestShrunk.get(shape);
+      const shrinks = options.shrink && (best === undefined || found === undefined || counterexampleSize(found) < best);
       const first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
       const { counterexample, steps } = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
@@ -122,11 +130,12 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         fresh: options.fresh,
         judgeContext: options.judgeContext,
         arbitrary: options.arbitraries(run.generated.probe, run.generated.index),
-        maxSteps: options.shrink ? SHRINK_STEPS : 0,
+        maxSteps: shrinks ? SHRINK_STEPS : 0,
         deadline,
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
       const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
+      if (shrinks) smallestShrunk.set(shape, Math.min(best ?? Infinity, counterexampleSize(failure)));
       // Shrunk cases of several probes often meet in one defect: report it once, by its smallest request (a
       // parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too).
       const same = failures.findIndex((other) => other.reason === failure.reason);

@@ -90,10 +90,16 @@ export async function shrinkCounterexample(
  * status beside an accepted out-of-range id) would trade the defect found for the one already shown.
  */
 export function sameDefect(check: Pick<CheckDefinition, 'id'>, candidate: CaseVerdict, current: CaseVerdict): boolean {
+  return defectShape(check, candidate) === defectShape(check, current);
+}
+
+/** What a failing verdict is a case of, whatever the values it was found with: its defect, else its reason's shape. */
+export function defectShape(
+  check: Pick<CheckDefinition, 'id'>,
+  verdict: Pick<CaseVerdict, 'defect' | 'reason'>,
+): string {
   // A reason's shape keeps small numbers (statuses, counts): a string shrunk from 22 to 21 units is the same defect.
-  const identity = (verdict: CaseVerdict): string =>
-    verdict.defect ?? reasonShape(String(check.id), verdict.reason ?? 'failed').replace(/\d+/g, '#');
-  return identity(candidate) === identity(current);
+  return verdict.defect ?? reasonShape(String(check.id), verdict.reason ?? 'failed').replace(/\d+/g, '#');
 }
 
 /** Whether every planned request's body is still what its intent says: valid or invalid for the document. */
