@@ -39,7 +39,7 @@ describe('baselines', () => {
   it('never excuse a run that could not judge the target', () => {
     const report = withFindings(sampleReport());
     const baseline = compareWithBaseline(report, baselineOf(report), 'b.json');
-    const reason = { code: 'not-found', reason: 'r', options: ['baseUrl'] };
+    const reason = { code: 'not-found', reason: 'r', options: ['baseUrl'], setupsDoing: true };
     expect(reportExitCode({ ...report, baseline, verdict: 'could-not-judge', couldNotJudge: reason })).toBe(2);
     const unjudged = { ...report, findings: [], verdict: 'could-not-judge' as const, couldNotJudge: reason };
     expect(compareWithBaseline(unjudged, baselineOf(report), 'b.json').fixed).toEqual([]);

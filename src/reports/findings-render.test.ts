@@ -81,7 +81,12 @@ describe('findings come first in every reporter, then the per-check detail', () 
   });
 
   it('a run that could not judge shows the reason alone on the console, and says so in every file', () => {
-    const couldNotJudge = { code: 'not-found', reason: 'Every valid NewPlant was answered 404.', options: [] };
+    const couldNotJudge = {
+      code: 'not-found',
+      reason: 'Every valid NewPlant was answered 404.',
+      options: [],
+      setupsDoing: true,
+    };
     const failed = { ...withFindings(), verdict: 'could-not-judge' as const, couldNotJudge };
     const text = consoleText(failed);
     expect(text).toContain('COULD NOT JUDGE: Every valid NewPlant was answered 404.');
@@ -93,7 +98,12 @@ describe('findings come first in every reporter, then the per-check detail', () 
 });
 
 describe('the findings of a run that could not judge the target', () => {
-  const couldNotJudge = { code: 'credential-refused', reason: 'Every valid NewPlant was answered 401.', options: [] };
+  const couldNotJudge = {
+    code: 'credential-refused',
+    reason: 'Every valid NewPlant was answered 401.',
+    options: [],
+    setupsDoing: true,
+  };
   const report = { ...withFindings(), verdict: 'could-not-judge' as const, couldNotJudge };
   const caveat = /could not judge the target \(credential-refused\): what its answers showed below may be the setup/;
 
@@ -104,8 +114,10 @@ describe('the findings of a run that could not judge the target', () => {
     expect(html.search(caveat)).toBeLessThan(html.indexOf('<h3>F1 '));
   });
 
-  it('keeps a run whose ids were all taken without the caveat: its other checks judged real answers', () => {
-    const taken = { ...report, couldNotJudge: { ...couldNotJudge, code: 'ids-taken' } };
-    expect(renderHtmlReport(taken)).not.toMatch(/may be the setup/);
+  it('keeps a run whose ids were all taken, or that got no answer, without the caveat: its failures stand', () => {
+    for (const code of ['ids-taken', 'no-answer']) {
+      const standing = { ...report, couldNotJudge: { ...couldNotJudge, code, setupsDoing: false } };
+      expect(renderHtmlReport(standing)).not.toMatch(/may be the setup/);
+    }
   });
 });

@@ -154,10 +154,15 @@ describe('junit.xml', () => {
 });
 
 describe('a run that could not judge the target', () => {
-  const unjudged = (code: string) => ({
+  const unjudged = (code: string, setupsDoing = true) => ({
     ...sampleReport(),
     verdict: 'could-not-judge' as const,
-    couldNotJudge: { code, reason: 'Every valid NewPlant was answered 401: check the token.', options: ['token'] },
+    couldNotJudge: {
+      code,
+      reason: 'Every valid NewPlant was answered 401: check the token.',
+      options: ['token'],
+      setupsDoing,
+    },
   });
   const failures = (xml: string): string[] => [...xml.matchAll(/<failure [^>]*type="([^"]+)"/g)].map((m) => m[1]!);
 
@@ -188,9 +193,11 @@ describe('a run that could not judge the target', () => {
     expect(failure.text).toContain('Every valid NewPlant was answered 401: check the token.');
   });
 
-  it('keeps the failures of a run whose valid ids were all taken: its other checks judged real answers', () => {
-    const xml = renderJunitReport(unjudged('ids-taken'));
-    expect(failures(xml).length).toBeGreaterThan(1);
+  it('keeps the failures of a run whose valid ids were all taken, or that got no answer: as report.json does', () => {
+    for (const code of ['ids-taken', 'no-answer']) {
+      const xml = renderJunitReport(unjudged(code, false));
+      expect(failures(xml).length, code).toBeGreaterThan(1);
+    }
   });
 });
 

@@ -148,12 +148,12 @@ function knownOnly(report: Report): Map<CheckResult['id'], readonly string[]> {
  * Why the failures of a run that could not judge the target are skipped rather than failed: its premise
  * was wrong (a refused token, a wrong base path, not a Plant Store), so what its checks saw is the
  * setup's doing, and a CI view would otherwise blame the target for it; the could-not-judge testcase
- * fails instead. Not for `ids-taken`, whose checks other than acceptance judged real answers.
+ * fails instead: `setupsDoing`, as the runner decided it. Not for `ids-taken` or `no-answer`, whose failures stand.
  */
 function unjudgedMessage(report: Report): string | undefined {
-  const code = report.couldNotJudge?.code;
-  if (code === undefined || code === 'ids-taken') return undefined;
-  return `not judged: the run could not judge the target (${code}), so this failure may be the setup's, not the target's; see the could-not-judge testcase`;
+  const unjudged = report.couldNotJudge;
+  if (unjudged?.setupsDoing !== true) return undefined;
+  return `not judged: the run could not judge the target (${unjudged.code}), so this failure may be the setup's, not the target's; see the could-not-judge testcase`;
 }
 
 function knownMessage(fingerprints: readonly string[], report: Report): string {

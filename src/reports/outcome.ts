@@ -30,10 +30,11 @@ export function incompleteReason(report: Report): string {
 
 /**
  * Above the findings of a run that could not judge the target: they may be the setup's doing (a refused
- * token's 401s, a wrong base path's 404s). Not for `ids-taken`, whose other checks judged real answers.
+ * token's 401s, a wrong base path's 404s): `setupsDoing`, as the runner decided it. Not for `ids-taken` or
+ * `no-answer`, whose failures stand.
  */
 export function unjudgedCaveat(report: Report): string | undefined {
-  const code = report.couldNotJudge?.code;
-  if (code === undefined || code === 'ids-taken') return undefined;
-  return `The run could not judge the target (${code}): what its answers showed below may be the setup's doing, not the target's; fix the cause named above and run again.`;
+  const unjudged = report.couldNotJudge;
+  if (unjudged?.setupsDoing !== true) return undefined;
+  return `The run could not judge the target (${unjudged.code}): what its answers showed below may be the setup's doing, not the target's; fix the cause named above and run again.`;
 }

@@ -57,6 +57,15 @@ describe('couldNotJudge: every id of a narrow id range may be taken', () => {
   it('keeps credential-refused for 401s, though a 4XX document lists them as refusals', () => {
     expect(verdictOf([validPlant(401, true)], refusalStatusOf('4XX', ['200', '4XX']))?.code).toBe('credential-refused');
   });
+
+  it('says whether the setup made the answers: a refused token or a wrong path, not ids taken', () => {
+    const refused = verdictOf([validPlant(401, false)]);
+    const missing = verdictOf([validPlant(404, false)]);
+    const taken = verdictOf([validPlant(400, true)]);
+    expect([refused?.code, refused?.setupsDoing]).toEqual(['credential-refused', true]);
+    expect([missing?.code, missing?.setupsDoing]).toEqual(['not-found', true]);
+    expect([taken?.code, taken?.setupsDoing]).toEqual(['ids-taken', false]);
+  });
 });
 
 describe('RunEvidence: ids with a small fraction', () => {

@@ -117,8 +117,11 @@ export function countsText(counts: ReadonlyMap<string, number>): string {
     .join(', ');
 }
 
+/** Could-not-judge codes whose answers the setup made ({@link CouldNotJudge.setupsDoing}). */
+const SETUPS_DOING = new Set(['not-http', 'tls', 'credential-refused', 'not-found', 'redirected', 'html']);
+
 function verdict(code: string, reason: string): CouldNotJudge {
-  return { code, reason, options: optionsNamedIn(reason) };
+  return { code, reason, options: optionsNamedIn(reason), setupsDoing: SETUPS_DOING.has(code) };
 }
 
 /**

@@ -110,6 +110,13 @@ export interface CouldNotJudge {
   readonly reason: string;
   /** The options the reason names, in order. */
   readonly options: readonly string[];
+  /**
+   * Whether the setup made the target's answers (a refused token, a wrong base path, scheme or port, a redirect
+   * to another origin, another server's HTML pages): then no check failed for them and no finding was made.
+   * False for `ids-taken` and `no-answer`, whose failures stand (the store, or a target hanging on every
+   * request, may be the defect).
+   */
+  readonly setupsDoing: boolean;
 }
 
 /**

@@ -160,7 +160,7 @@ function conclude(
       : undefined;
   // What the setup made the target answer (a refused token, a wrong base path or scheme, no HTTP at all) is no
   // Plant Store's defect to blame: the verdict's reason says it, and no check fails for it.
-  const setupsDoing = unjudgeable !== undefined && SETUPS_DOING.has(unjudgeable.code);
+  const setupsDoing = unjudgeable?.setupsDoing === true;
   const folded = withRootCausesFolded(
     settled.map(({ result }) => (setupsDoing && result.status === 'fail' ? unjudged(result) : result)),
     { smallFractionsRefused: evidence.smallFractionRefused > 0 && evidence.smallFractionAccepted === 0 },
@@ -176,14 +176,6 @@ function conclude(
 
 /** Could-not-judge codes of a URL whose every request met another protocol or a failed TLS handshake. */
 const SPOKE_NO_HTTP = new Set(['not-http', 'tls']);
-
-/**
- * Could-not-judge codes whose answers the setup made: the token refused, no POST /plants at that path, a
- * redirect to another origin, another server's HTML pages, no HTTP. Not `ids-taken` (the document's range
- * and the store: its refusals stay findings to look at) nor `no-answer` (a target that hangs or resets on
- * every request may be the defect itself).
- */
-const SETUPS_DOING = new Set([...SPOKE_NO_HTTP, 'credential-refused', 'not-found', 'redirected', 'html']);
 
 /** A check's result with nothing judged: its skip reason is worked out from the run's evidence. */
 function unjudged(result: CheckResult): CheckResult {
