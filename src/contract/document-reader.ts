@@ -9,6 +9,7 @@ import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
 import { isObject } from './operations.js';
 import { locatedParserProblems } from './ref-problems.js';
+import { anchorRefsAsPointers } from './schema-anchors.js';
 import { condenseSchemaErrors, type SchemaErrorDetail } from './schema-error-problems.js';
 import type { SchemaDialect } from './schema/compiled-schema.js';
 
@@ -171,7 +172,10 @@ export async function dereferenceDocument(
     const found =
       read.exact === undefined ? new Map<object, Map<string, bigint>>() : findExactIntegers(read.exact, copied);
     if (dialect === 'openapi-3.0') booleanExclusiveBounds(copied, found);
-    else refsBesideKeywordsAsAllOf(copied);
+    else {
+      anchorRefsAsPointers(copied);
+      refsBesideKeywordsAsAllOf(copied);
+    }
     if (read.exact !== undefined) exactIntegers = found;
     return copied;
   };

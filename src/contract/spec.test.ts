@@ -131,6 +131,20 @@ describe('loadContract', () => {
     expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","x":1}'))).not.toEqual([]);
   });
 
+  it('follows a 3.1 $ref that names a schema by its $id and $anchor', async () => {
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/schema-anchors-3.1.yaml', import.meta.url)),
+    );
+    // Before: refused with `Invalid $ref pointer "newPlant". Pointers must begin with "#/"`.
+    const messages = (text: string) => contract.check.newPlant(parseExactJson(text)).map((v) => v.message);
+    expect(messages('{"id":1,"name":"Fern","tag":"cactus"}')).toEqual([]);
+    expect(messages('{"name":"Fern"}')).toEqual(['field "id" is required but missing']);
+    expect(messages('{"id":0,"name":"Fern"}')).not.toEqual([]);
+    expect(messages(`{"id":1,"name":"${'a'.repeat(41)}"}`)).not.toEqual([]);
+    expect(messages('{"id":1,"name":"Fern","tag":"rose"}')).not.toEqual([]);
+    expect(contract.check.plant(parseExactJson('{"tag":"fern"}'))).not.toEqual([]);
+  });
+
   it.each([
     [
       'springdoc-float-3.0.yaml',
