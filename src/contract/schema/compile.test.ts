@@ -303,6 +303,26 @@ describe('the variants name what they break', () => {
     expect(names('^.+$', 'replaced by U+FEFF')).toEqual([]);
   });
 
+  test.each([
+    ['date', ['20240101', '2024-W01-1']],
+    ['time', ['120000Z', '12:00Z']],
+    ['date-time', ['2024-01-01T00:00:00', '20240101T000000Z', '2024-01-01T00:00Z']],
+  ])(
+    "a %s is broken, every run, with the forms Python's fromisoformat or Java's java.time parsers read and RFC 3339 does not",
+    (format, texts) => {
+      const schema = compileSchema(
+        { type: 'object', required: ['at'], properties: { at: { type: 'string', format } } },
+        { dialect: 'openapi-3.1', subject: 'a NewPlant' },
+      );
+      const lenient = schema.boundaries.filter(
+        (variant) => variant.keyword === 'format' && /reads it$/.test(variant.label),
+      );
+      expect(lenient.every((variant) => !variant.valid && schema.invalid.includes(variant))).toBe(true);
+      const sent = lenient.flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 3, seed: 1 }));
+      expect([...new Set(sent.map((value) => (value as Record<string, string>).at))].sort()).toEqual([...texts].sort());
+    },
+  );
+
   test("a pattern's classes take, as valid boundaries, the characters ECMA-262 reads into them and other engines do not: Java's . and U+0085, Java's and Go's \\s and a no-break space, Python's \\s and U+FEFF", () => {
     const valid = (pattern: string, words: string): string[] =>
       compileSchema(

@@ -193,6 +193,26 @@ export const INVALID_FORMAT_TEXT: Readonly<Record<string, readonly string[]>> = 
   byte: ['!', 'a', 'abc', '====', 'a b='],
 };
 
+/**
+ * Strings a format refuses that a common parser of another language reads as one, each with the parser: a
+ * server checking the format with it accepts them. Each is sent every run, as an invalid boundary.
+ */
+export const LENIENT_FORMAT_TEXT: Readonly<Record<string, readonly { text: string; reader: string }[]>> = {
+  date: [
+    { text: '20240101', reader: "Python's date.fromisoformat" },
+    { text: '2024-W01-1', reader: "Python's date.fromisoformat" },
+  ],
+  time: [
+    { text: '120000Z', reader: "Python's time.fromisoformat" },
+    { text: '12:00Z', reader: "Java's OffsetTime.parse" },
+  ],
+  'date-time': [
+    { text: '2024-01-01T00:00:00', reader: "Python's datetime.fromisoformat and Java's LocalDateTime.parse" },
+    { text: '20240101T000000Z', reader: "Python's datetime.fromisoformat" },
+    { text: '2024-01-01T00:00Z', reader: "Java's OffsetDateTime.parse" },
+  ],
+};
+
 const YEAR = '(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])';
 const DAY = '(?:0[1-9]|1[0-9]|2[0-8])';
 const MONTH = '(?:0[1-9]|1[0-2])';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Context } from './context.js';
-import { FORMAT_SHAPES, formatArbitrary, INVALID_FORMAT_TEXT } from './formats.js';
+import { FORMAT_SHAPES, formatArbitrary, INVALID_FORMAT_TEXT, LENIENT_FORMAT_TEXT } from './formats.js';
 import { PatternLanguage } from './pattern-strings.js';
 import { at, type Candidate } from './leaf-variants.js';
 import { bounded, matchesWithin, patternCandidates, safeRegex } from './pattern-variants.js';
@@ -35,7 +35,17 @@ export function stringCandidates(site: Site, context: Context): Candidate[] {
       at(site, 'format', false, `not a valid ${String(schema.format)}`, fc.constantFrom(...invalidFormat), false),
     );
   }
+  candidates.push(...lenientFormatCandidates(site));
   return candidates;
+}
+
+/** The strings a format refuses and another language's parser of it reads (see {@link LENIENT_FORMAT_TEXT}). */
+function lenientFormatCandidates(site: Site): Candidate[] {
+  const format = site.schema.format;
+  if (typeof format !== 'string' || !Object.hasOwn(LENIENT_FORMAT_TEXT, format)) return [];
+  return (LENIENT_FORMAT_TEXT[format] ?? []).map(({ text, reader }) =>
+    at(site, 'format', false, `not a valid ${format}, though ${reader} reads it`, fc.constant(text)),
+  );
 }
 
 /**
