@@ -18,10 +18,17 @@ const STRAY_NULLABLE =
 const OPEN_ENUM =
   '`nullable: true` beside an `enum` without null reads two ways in OpenAPI 3.0; null is neither sent nor faulted here (list null in the enum to allow it, or remove `nullable`)';
 
+const NEITHER_WAY =
+  '`readOnly` and `writeOnly` both true: the property travels neither way, never sent and not expected in answers (keep the one that says where it travels)';
+const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
+  'both true:',
+  'both true, which OpenAPI 3.0 forbids ("MUST NOT be marked as both"):',
+);
+
 /**
  * Where the tested schemas (NewPlant, Plant, Error) say something that reads two ways, which `test` then
- * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, and a stray `nullable`
- * in a 3.1 document. Each schema object is reported once, at the first pointer it is met by.
+ * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, a stray `nullable`
+ * in a 3.1 document, and a property both `readOnly` and `writeOnly`. Each schema object is reported once, at the first pointer it is met by.
  */
 export function documentReadings(
   schemas: readonly { readonly schema: unknown; readonly location: string }[],
@@ -48,6 +55,8 @@ export function documentReadings(
 }
 
 function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
+  if (node.readOnly === true && node.writeOnly === true)
+    return dialect === 'openapi-3.0' ? NEITHER_WAY_3_0 : NEITHER_WAY;
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
   return Array.isArray(node.enum) && !node.enum.includes(null) ? OPEN_ENUM : undefined;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { documentReadings } from './document-readings.js';
+
+const plant = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string' }, secret: { type: 'string', readOnly: true, writeOnly: true } },
+};
+
+describe('documentReadings', () => {
+  it('names a property both readOnly and writeOnly, which travels neither way, and says 3.0 forbids it', () => {
+    const [reading, ...rest] = documentReadings(
+      [{ schema: plant, location: '#/components/schemas/Plant' }],
+      'openapi-3.0',
+    );
+    expect(rest).toEqual([]);
+    expect(reading?.pointer).toBe('#/components/schemas/Plant/properties/secret');
+    expect(reading?.reading).toContain('travels neither way');
+    expect(reading?.reading).toContain('OpenAPI 3.0 forbids');
+    const [in31] = documentReadings([{ schema: plant, location: '#/components/schemas/Plant' }], 'openapi-3.1');
+    expect(in31?.reading).not.toContain('OpenAPI 3.0 forbids');
+  });
+
+  it('says nothing of a property that is only readOnly or only writeOnly', () => {
+    const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
+    expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);
+  });
+});
