@@ -4,6 +4,7 @@ import type { Canonical, Schema } from './canonicalise.js';
 import { UnsupportedSchemaError, type CompileOptions, type ExactJson } from './compiled-schema.js';
 import { asParsed } from './json.js';
 import { boundedFilter } from './bounded-filter.js';
+import { foreignRegexHint } from './foreign-regex.js';
 
 /** Draws a filter may take per value, for a predicate that passes every time in the sample; more for rarer ones. */
 const FILTER_DRAWS = 20;
@@ -54,7 +55,9 @@ export class Context {
       try {
         regex = new RegExp(pattern, 'u');
       } catch (error) {
-        throw this.refuse('pattern', schemaPointer, `not a valid regular expression: ${(error as Error).message}`);
+        const hint = foreignRegexHint(pattern);
+        const reason = `not a valid regular expression: ${(error as Error).message}`;
+        throw this.refuse('pattern', schemaPointer, hint === undefined ? reason : `${reason}; ${hint}`);
       }
       this.regexes.set(pattern, regex);
     }

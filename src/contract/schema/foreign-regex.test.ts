@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { compileSchema, UnsupportedSchemaError } from './index.js';
+import { foreignRegexHint } from './foreign-regex.js';
+
+function refusal(pattern: string): string {
+  try {
+    compileSchema({ type: 'string', pattern }, { dialect: 'openapi-3.1', subject: 'a NewPlant' });
+  } catch (error) {
+    if (error instanceof UnsupportedSchemaError) return error.message;
+    throw error;
+  }
+  throw new Error(`${pattern} was compiled`);
+}
+
+describe('a pattern in another language than ECMA-262', () => {
+  it.each([
+    ['(?i)^[a-z]+$', 'ECMA-262 has none, so spell the cases out'],
+    ['^(?P<name>[a-z]+)$', 'ECMA-262 writes (?<name>…)'],
+    ['\\A[a-z]+\\z', 'ECMA-262 writes ^ and $'],
+    ['^[[:alpha:]]+$', 'POSIX class'],
+    ['^[a-z&&[^q]]+$', 'class intersection'],
+    ['^\\h+$', 'Java or PCRE escapes'],
+    ['^[a-z]++$', 'possessive quantifier'],
+    ['^[a-z]+$(?#why)', 'comment'],
+  ])('is refused with what %s borrows and how ECMA-262 writes it', (pattern, words) => {
+    const message = refusal(pattern);
+    expect(message).toContain('not a valid regular expression');
+    expect(message).toContain(words);
+  });
+
+  it('has no hint for an ECMA-262 pattern or an error of its own', () => {
+    expect(foreignRegexHint('^[A-Za-z]+$')).toBeUndefined();
+    expect(foreignRegexHint('^(?<name>[a-z]+)$')).toBeUndefined();
+    expect(refusal('^[a-z$')).not.toContain(';');
+  });
+});

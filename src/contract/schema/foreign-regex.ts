@@ -1,0 +1,23 @@
+/**
+ * What a `pattern` that ECMA-262 cannot read borrows from another regular expression language, with how
+ * JSON Schema (whose `pattern` is ECMA-262) writes it; `undefined` when no such borrowing is recognised.
+ * Documents generated from Python, Java or Go code carry their validators' patterns over as written.
+ */
+export function foreignRegexHint(pattern: string): string | undefined {
+  for (const [shape, hint] of FOREIGN) if (shape.test(pattern)) return hint;
+  return undefined;
+}
+
+const FOREIGN: readonly (readonly [RegExp, string])[] = [
+  [
+    /\(\?[aiLmsux]+\)/,
+    'an inline flag such as (?i) is Python, Java or PCRE syntax: ECMA-262 has none, so spell the cases out ([A-Za-z])',
+  ],
+  [/\(\?P[<=>]/, "(?P<name>…) is Python's named group: ECMA-262 writes (?<name>…)"],
+  [/\(\?#/, 'a (?#…) comment is Python, Java or PCRE syntax: remove it'],
+  [/\\[AzZ]/, '\\A, \\z and \\Z are Python, Java or PCRE anchors: ECMA-262 writes ^ and $'],
+  [/\[\[:[a-z]+:\]\]/, 'a POSIX class such as [[:alpha:]] is not ECMA-262: write the class ([A-Za-z], or \\p{L})'],
+  [/&&\[/, "a class intersection ([a-z&&[^q]]) is Java's: ECMA-262 has none, so list the class ([a-pr-z])"],
+  [/\\[hHR]/, '\\h, \\H and \\R are Java or PCRE escapes: ECMA-262 writes [ \\t] or \\s, and \\r?\\n'],
+  [/[*+?}][+]/, "a possessive quantifier (a++) is Java's or PCRE's: ECMA-262 has none, write a+"],
+];
