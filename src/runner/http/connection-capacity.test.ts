@@ -6,7 +6,7 @@ import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixt
 import { createReferenceHandler } from '../../reference/server.js';
 import { reportExitCode } from '../../reports/outcome.js';
 import { runConformance } from '../../index.js';
-import { probeConnectionCapacity } from './connection-capacity.js';
+import { CONNECTIONS_AT_ONCE, inWaves, probeConnectionCapacity } from './connection-capacity.js';
 
 const TOKEN = 'capacity-token-5d1e';
 const contract = await loadContract();
@@ -65,6 +65,29 @@ describe('probeConnectionCapacity', () => {
     const target = await listenOnLoopback(slow, TOKEN);
     started.push(target);
     expect(await probeConnectionCapacity(target.url, 10_000, 8)).toBe(8);
+  });
+
+  it('opens its connections a few at a time, each wave once the last is answered: a listen backlog of 5 loses none', async () => {
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => void (ticking && (turn++, setImmediate(tick)));
+    tick();
+    const turns: number[] = [];
+    // Answered a turn later, as a server's answers come; one answer is slow, and its wave's time runs out first.
+    const answered = await inWaves(
+      Array.from({ length: 15 }, (_, index) => index),
+      (index) => {
+        turns.push(turn);
+        return new Promise<number>((resolve) =>
+          index === 5 ? setTimeout(() => resolve(index), 200) : setImmediate(() => resolve(index)),
+        );
+      },
+    );
+    ticking = false;
+    expect(answered).toEqual(Array.from({ length: 15 }, (_, index) => index));
+    const perTurn = [...new Set(turns)].map((one) => turns.filter((other) => other === one).length);
+    expect(perTurn).toEqual([4, 4, 4, 3]);
+    expect(CONNECTIONS_AT_ONCE).toBe(4);
   });
 
   it('knows nothing about a target where nothing listens', async () => {
