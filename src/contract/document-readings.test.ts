@@ -25,4 +25,15 @@ describe('documentReadings', () => {
     const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
     expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);
   });
+
+  it("names Swagger 2.0's x-nullable left in an OpenAPI 3 document, unless the schema lets null in another way", () => {
+    const tag = { type: 'object', properties: { tag: { type: 'string', 'x-nullable': true } } };
+    const [reading] = documentReadings([{ schema: tag, location: '#/P' }], 'openapi-3.0');
+    expect(reading?.pointer).toBe('#/P/properties/tag');
+    expect(reading?.reading).toContain('write `nullable: true`');
+    const both = { type: 'object', properties: { tag: { type: 'string', nullable: true, 'x-nullable': true } } };
+    expect(documentReadings([{ schema: both, location: '#/P' }], 'openapi-3.0')).toEqual([]);
+    const typed = { type: 'object', properties: { tag: { type: ['string', 'null'], 'x-nullable': true } } };
+    expect(documentReadings([{ schema: typed, location: '#/P' }], 'openapi-3.1')).toEqual([]);
+  });
 });

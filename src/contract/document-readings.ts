@@ -18,6 +18,8 @@ const STRAY_NULLABLE =
 const OPEN_ENUM =
   '`nullable: true` beside an `enum` without null reads two ways in OpenAPI 3.0; null is neither sent nor faulted here (list null in the enum to allow it, or remove `nullable`)';
 
+const SWAGGER_NULLABLE =
+  "`x-nullable: true` is Swagger 2.0's extension (NSwag's and go-swagger's), no keyword of OpenAPI 3; read as null refused, so null is sent as an invalid value (write `nullable: true` in 3.0, `type: [..., 'null']` in 3.1, to allow null)";
 const NEITHER_WAY =
   '`readOnly` and `writeOnly` both true: the property travels neither way, never sent and not expected in answers (keep the one that says where it travels)';
 const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
@@ -28,7 +30,7 @@ const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
 /**
  * Where the tested schemas (NewPlant, Plant, Error) say something that reads two ways, which `test` then
  * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, a stray `nullable`
- * in a 3.1 document, and a property both `readOnly` and `writeOnly`. Each schema object is reported once, at the first pointer it is met by.
+ * in a 3.1 document, Swagger 2.0's `x-nullable` left in, and a property both `readOnly` and `writeOnly`. Each schema object is reported once, at the first pointer it is met by.
  */
 export function documentReadings(
   schemas: readonly { readonly schema: unknown; readonly location: string }[],
@@ -57,9 +59,14 @@ export function documentReadings(
 function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
   if (node.readOnly === true && node.writeOnly === true)
     return dialect === 'openapi-3.0' ? NEITHER_WAY_3_0 : NEITHER_WAY;
+  if (node['x-nullable'] === true && node.nullable !== true && !allowsNull(node)) return SWAGGER_NULLABLE;
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
   return Array.isArray(node.enum) && !node.enum.includes(null) ? OPEN_ENUM : undefined;
+}
+
+function allowsNull(node: Record<string, unknown>): boolean {
+  return (Array.isArray(node.type) && node.type.includes('null')) || node.type === 'null';
 }
 
 function escapePointer(key: string): string {
