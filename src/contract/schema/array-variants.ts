@@ -3,7 +3,7 @@ import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
 import { domainSize } from './domain.js';
-import { jsonKey } from './json.js';
+import { exactObject, jsonKey } from './json.js';
 import { childPointer } from './keywords.js';
 import { at, type Candidate } from './leaf-variants.js';
 import { validArbitrary } from './valid.js';
@@ -53,8 +53,41 @@ export function arrayCandidates(site: Site, context: Context): Candidate[] {
       return [...array, array[0] ?? null];
     });
     candidates.push(at(site, 'uniqueItems', false, 'with a repeated item (uniqueItems)', repeated, false));
+    if (membersAlways(schema.items, 2)) {
+      const reordered = ofLength(Math.max(1, min - 1)).map((value) => {
+        const array = value as ExactJson[];
+        return [...array, reversedMembers(array[0] ?? null)];
+      });
+      const label = 'with a repeated item, its members in another order (uniqueItems)';
+      candidates.push(at(site, 'uniqueItems', false, label, reordered));
+    }
   }
   return candidates;
+}
+
+/** Whether every valid item is an object with at least `count` members (its `required` names them). */
+function membersAlways(items: unknown, count: number): boolean {
+  const required = typeof items === 'object' && items !== null ? (items as Node).required : undefined;
+  return Array.isArray(required) && new Set(required).size >= count;
+}
+
+/**
+ * The same JSON value with each object's members in reverse order: equal under JSON Schema, but not to a
+ * server that compares items by their JSON text (`json.dumps(item)` in a set, `new Set(items.map(JSON.stringify))`).
+ */
+function reversedMembers(value: ExactJson): ExactJson {
+  if (Array.isArray(value)) return value.map(reversedMembers);
+  if (value === null || typeof value !== 'object' || !isPlainObject(value)) return value;
+  return exactObject(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reversedMembers(item)] as const),
+  );
+}
+
+function isPlainObject(value: object): value is { [key: string]: ExactJson } {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === null || prototype === Object.prototype;
 }
 
 /** Arrays of exactly `minItems`/`maxItems` items, and one fewer or more. */

@@ -323,6 +323,32 @@ describe('the variants name what they break', () => {
     },
   );
 
+  test('uniqueItems over objects is broken, every run, by a repeat with its members in another order', () => {
+    const item = {
+      type: 'object',
+      required: ['day', 'ml'],
+      properties: { day: { type: 'string' }, ml: { type: 'integer' } },
+    };
+    const schema = compileSchema(
+      { type: 'object', required: ['slots'], properties: { slots: { type: 'array', uniqueItems: true, items: item } } },
+      { dialect: 'openapi-3.1', subject: 'a NewPlant' },
+    );
+    const reordered = schema.boundaries.filter((variant) => variant.label.includes('members in another order'));
+    expect(reordered.length).toBe(1);
+    expect(reordered[0]?.valid).toBe(false);
+    for (const value of fc.sample(reordered[0]!.arbitrary, { numRuns: 20, seed: 3 })) {
+      const slots = (value as { slots: Record<string, unknown>[] }).slots;
+      const [first, last] = [slots[0]!, slots.at(-1)!];
+      expect(Object.keys(last)).toEqual(Object.keys(first).reverse());
+      expect(stringifyExactJson(last as ExactJson)).not.toBe(stringifyExactJson(first as ExactJson));
+    }
+    const strings = compileSchema(
+      { type: 'array', uniqueItems: true, items: { type: 'string' } },
+      { dialect: 'openapi-3.1', subject: 'labels' },
+    );
+    expect(strings.boundaries.filter((variant) => variant.label.includes('members in another order'))).toEqual([]);
+  });
+
   test("a pattern's classes take, as valid boundaries, the characters ECMA-262 reads into them and other engines do not: Java's . and U+0085, Java's and Go's \\s and a no-break space, Python's \\s and U+FEFF", () => {
     const valid = (pattern: string, words: string): string[] =>
       compileSchema(
