@@ -37,6 +37,17 @@ describe('id slots', () => {
     expect(slots[1]).toMatchObject({ min: 1n, max: 10n, ofNumber: true });
   });
 
+  it('takes no integer with an enum or a const as a slot: its values are the listed ones', () => {
+    const slots = idSlots({
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        potSize: { type: 'integer', enum: [10, 12, 14] },
+        version: { type: 'integer', const: 3 },
+      },
+    });
+    expect(slots.map((slot) => slot.key)).toEqual(['id']);
+  });
+
   it('keeps every materialized id inside its slot, whatever the shape', () => {
     const narrow = idSlots({ properties: { id: { type: 'integer', minimum: -5, maximum: 40, multipleOf: 5 } } })[0];
     const wide = idSlots({ properties: { id: { type: 'integer', minimum: 1 } } })[0];

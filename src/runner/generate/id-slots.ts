@@ -63,6 +63,8 @@ function isNumberId(key: string, schema: JsonSchema): boolean {
 
 function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
   if (!isIntegerSchema(schema) && !isNumberId(key, schema)) return undefined;
+  // A listed set of values (`potSize: {type: integer, enum: [10, 12, 14]}`) is no range to draw fresh ids from.
+  if (schema.enum !== undefined || schema.const !== undefined) return undefined;
   const step = integerOf(schema.multipleOf) ?? 1n;
   if (step <= 0n || (schema.multipleOf !== undefined && integerOf(schema.multipleOf) === undefined)) return undefined;
   let { min, max } = rangeOf(
