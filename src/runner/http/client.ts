@@ -5,6 +5,7 @@ import { responseHeaders } from './response-headers.js';
 import type { AuthHeader } from '../generate/auth-probe.js';
 import { PLANTS_PATH, type PlannedRequest } from '../probe.js';
 import type { RecordedRequest, RecordedResponse } from '../report.js';
+import { DelayedBodies } from './delayed-bodies.js';
 import { describeTransportError } from './transport-errors.js';
 import { redact, TOKEN_VARIABLE } from '../../contract/secrets.js';
 
@@ -70,8 +71,9 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   // Errors of idle sockets (a target resetting connections) surface on requests; nothing else to do.
   pool.on('connectionError', () => undefined);
   const urlBase = `${base.origin}${basePath}`;
-  const sendOver = (dispatcher: Dispatcher, plan: PlannedRequest): Promise<Exchange> =>
-    sendOne(dispatcher, urlBase, basePath, plan, options);
+  const delayedBodies = new DelayedBodies();
+  const sendOver = (dispatcher: Dispatcher, plan: PlannedRequest, pooled?: DelayedBodies): Promise<Exchange> =>
+    sendOne(dispatcher, urlBase, basePath, plan, options, pooled);
   async function sendOnOneConnection(plans: readonly PlannedRequest[]): Promise<Exchange[]> {
     const connection = new Client(base.origin, connectionOptions);
     connection.on('connectionError', () => undefined);
@@ -84,7 +86,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
     }
   }
   return {
-    send: (plan) => sendOver(pool, plan),
+    send: (plan) => sendOver(pool, plan, delayedBodies),
     // One pooled connection already keeps a sequence on one connection, and a target that serves one
     // connection at a time would never get to a second.
     ...(options.concurrency === 1 ? {} : { sendOnOneConnection }),
@@ -99,6 +101,7 @@ async function sendOne(
   basePath: string,
   plan: PlannedRequest,
   options: TargetClientOptions,
+  pooled?: DelayedBodies,
 ): Promise<Exchange> {
   const path = options.plantsPath === undefined ? plan.path : calledPath(plan.path, options.plantsPath);
   const headers: Record<string, string> = { ...REQUEST_HEADERS, ...plan.headers };
@@ -124,10 +127,13 @@ async function sendOne(
       path: `${basePath}${path}`,
       headers: split ? { ...headers, 'content-length': split.length } : headers,
       body: split ? split.body : plan.body,
+      ...(pooled?.connectionPerRequest === true ? { reset: true } : {}),
     });
     const { status, headers: answerHeaders, chunks, truncated, timedOut } = response;
-    if (error === undefined)
+    if (error === undefined) {
+      pooled?.observe(response.headersAt - started, performance.now() - response.headersAt, response.size);
       return exchange(plan, request, { status, headers: answerHeaders, chunks, truncated, started });
+    }
     const kind = describeTransportError(error, timedOut);
     // The status line arrived, then the connection died: the body is what is missing.
     const transportError = status !== 0 && kind === 'connection-reset' ? 'incomplete-body' : kind;
@@ -149,7 +155,10 @@ class ResponseCollector {
   readonly chunks: Buffer[] = [];
   truncated = false;
   timedOut = false;
-  private size = 0;
+  /** `performance.now()` when the final head came. */
+  headersAt = 0;
+  /** Body bytes kept. */
+  size = 0;
   private abortRequest: ((reason: Error) => void) | undefined;
   private settle: ((error: unknown) => void) | undefined;
   private settled = false;
@@ -183,6 +192,7 @@ class ResponseCollector {
     // 1xx answers are interim: the final one follows.
     if (statusCode < 200) return true;
     this.status = statusCode;
+    this.headersAt = performance.now();
     this.headers = responseHeaders(rawHeaders);
     return true;
   }
