@@ -154,6 +154,26 @@ describe('an id the document writes as a string', () => {
     for (const text of ids) expect(text).toMatch(/^[1-9]\d*$/);
   });
 
+  it.each([
+    [
+      'oneOf integer or digits',
+      {
+        oneOf: [
+          { type: 'integer', minimum: 1 },
+          { type: 'string', pattern: '^[1-9][0-9]*$' },
+        ],
+      },
+    ],
+    ['type [integer, string]', { type: ['integer', 'string'], format: 'int64' }],
+  ])('gets one of the run own values per case for an id of either kind (%s)', async (_name, id) => {
+    const contract = await stringIdContract(id);
+    const fresh = createFreshIds('union-ids');
+    const drafts = fc.sample(newPlantArbitrary(contract), { seed: 3, numRuns: 200 });
+    const sent = drafts.map((draft, index) => renderPlant(draft, fresh, `case:${index}`).text);
+    const ids = sent.map((text) => /"id":("[^"]*"|[^,}]*)/.exec(text)?.[1] ?? '');
+    expect(new Set(ids).size).toBe(200);
+  });
+
   it('keeps the drawn id, and says it may repeat, when no value of its own fits the schema', async () => {
     const contract = await stringIdContract({ type: 'string', enum: ['a', 'b'] });
     const [draft] = fc.sample(newPlantArbitrary(contract), { seed: 3, numRuns: 1 });

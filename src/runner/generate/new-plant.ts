@@ -63,23 +63,30 @@ function generatorOf(contract: Contract): PlantGenerator {
 interface TextIdSlot {
   readonly key: string;
   /** A fresh value for `bits` that keeps `body` a valid NewPlant, or `undefined` when none does. */
-  readonly fresh: (bits: bigint, body: Record<string, ExactJson>) => string | undefined;
+  readonly fresh: (bits: bigint, body: Record<string, ExactJson>) => ExactJson | undefined;
+  /** Whether drawn integers are replaced too: a union id (`oneOf` integer or text) has no integer slot. */
+  readonly integers: boolean;
 }
 
 /** The text id slot of a run, by its integer slots (the array every draft of the run shares). */
 const textIdSlots = new WeakMap<readonly IdSlot[], TextIdSlot>();
 
 function textIdSlotOf(contract: Contract, slots: readonly IdSlot[]): TextIdSlot | undefined {
-  if (slots.some((slot) => slot.key === 'id')) return undefined;
   const declared = objectView(contract.compiled.newPlant.schema).properties.get('id');
-  const type = declared?.type;
-  if (!(type === 'string' || (Array.isArray(type) && type.includes('string')))) return undefined;
-  const spellings = (bits: bigint): string[] => {
+  if (declared === undefined) return undefined;
+  const type = declared.type;
+  const text = type === 'string' || (Array.isArray(type) && type.includes('string'));
+  // A union the schema spells without `type` (`oneOf: [{type: integer}, {type: string}]`) may draw either.
+  const union = type === undefined && ['oneOf', 'anyOf'].some((keyword) => Array.isArray(declared[keyword]));
+  const integers = union && !slots.some((slot) => slot.key === 'id');
+  if (!text && !union) return undefined;
+  const spellings = (bits: bigint): ExactJson[] => {
     const hex = bits.toString(16).padStart(12, '0');
-    return [`${bits}`, `00000000-0000-4000-8000-${hex}`, `plant-${bits.toString(36)}`];
+    return [...(integers ? [bits] : []), `${bits}`, `00000000-0000-4000-8000-${hex}`, `plant-${bits.toString(36)}`];
   };
   return {
     key: 'id',
+    integers,
     fresh: (bits, body) => spellings(bits).find((id) => isValidNewPlant(contract, stringifyExactJson({ ...body, id }))),
   };
 }
@@ -149,7 +156,9 @@ export function renderPlant(
     define(body, slot.key, id);
   });
   const textId = textIdSlots.get(draft.slots);
-  if (textId && typeof body[textId.key] === 'string' && !raw.has(textId.key) && !keep.has(textId.key)) {
+  const drawnId = textId === undefined ? undefined : body[textId.key];
+  const replaced = typeof drawnId === 'string' || (textId?.integers === true && typeof drawnId === 'bigint');
+  if (textId && replaced && !raw.has(textId.key) && !keep.has(textId.key)) {
     const id = textId.fresh(fresh.bits(`${salt}:${textId.key}`), body);
     if (id === undefined) idMayRepeat = true;
     else define(body, textId.key, id);
