@@ -323,6 +323,35 @@ describe('the variants name what they break', () => {
     },
   );
 
+  test('a closed part of an allOf that shuts out a name another part requires is refused by that name, with how to close the composed schema', () => {
+    const plant = {
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: { type: 'string' } },
+    };
+    const withId = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
+    for (const allOf of [
+      [plant, withId],
+      [withId, plant],
+    ]) {
+      let thrown: unknown;
+      try {
+        compileSchema({ allOf }, { dialect: 'openapi-3.0', subject: 'a NewPlant' });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(UnsupportedSchemaError);
+      expect((thrown as UnsupportedSchemaError).message).toContain('"id" is required by one part of this allOf');
+      expect((thrown as UnsupportedSchemaError).message).toContain('unevaluatedProperties: false');
+    }
+    // Listed in the closed part, the name is no conflict.
+    const listed = { ...plant, properties: { ...plant.properties, id: { type: 'integer' } } };
+    expect(() =>
+      compileSchema({ allOf: [listed, withId] }, { dialect: 'openapi-3.0', subject: 'a NewPlant' }),
+    ).not.toThrow();
+  });
+
   test('uniqueItems over objects is broken, every run, by a repeat with its members in another order', () => {
     const item = {
       type: 'object',

@@ -30,6 +30,14 @@ export function validArbitrary(schema: Schema, place: Place, context: Context): 
   if (arbitrary === null) return null;
   for (const [index, extra] of ((allOf as Schema[] | undefined) ?? []).entries()) {
     const keyword = childPointer(childPointer(place.schemaPointer, 'allOf'), index);
+    const shut = shutOut(base, extra);
+    if (shut !== undefined) {
+      throw context.refuse(
+        'allOf',
+        keyword,
+        `"${shut}" is required by one part of this allOf and shut out by another's additionalProperties: false, which does not list it, so no value satisfies both (list "${shut}" in the closed part, or drop its additionalProperties: false and close the composed schema instead: unevaluatedProperties: false in OpenAPI 3.1, one object with all the properties and additionalProperties: false in 3.0)`,
+      );
+    }
     arbitrary = context.filtered(arbitrary, (value) => context.accepts(extra, value), {
       keyword: 'allOf',
       schemaPointer: keyword,
@@ -45,6 +53,24 @@ export function validArbitrary(schema: Schema, place: Place, context: Context): 
     });
   }
   return arbitrary;
+}
+
+/**
+ * A name one side requires that the other, closed by `additionalProperties: false`, shuts out (neither among
+ * its properties nor matched by its patternProperties): the usual mistake of composing a closed Plant into a
+ * NewPlant that adds `id`. The sides are the schema merged so far and one `allOf` part it could not merge.
+ */
+function shutOut(base: Node, part: Schema): string | undefined {
+  // Without `type: object` a value of another type satisfies both sides (their keywords judge only objects).
+  if (typeof part === 'boolean' || (base.type !== 'object' && part.type !== 'object')) return undefined;
+  return shutOutBy(base, part) ?? shutOutBy(part, base);
+}
+
+function shutOutBy(closed: Node, requiring: Node): string | undefined {
+  if (closed.additionalProperties !== false || closed.patternProperties !== undefined) return undefined;
+  const listed = typeof closed.properties === 'object' && closed.properties !== null ? closed.properties : {};
+  const required: unknown[] = Array.isArray(requiring.required) ? requiring.required : [];
+  return required.find((name): name is string => typeof name === 'string' && !Object.hasOwn(listed, name));
 }
 
 /** A `$ref` to a recursive part: expanded up to the recursion limit, then only what can stop. */
