@@ -24,6 +24,24 @@ describe('lenient JSON', () => {
     }
   });
 
+  it('sends NaN and Infinity under one label, and every run in a member of its own (Python json takes them there)', () => {
+    const nonFinite = syntaxMutations().filter((mutation) => /NaN|Infinity/.test(mutation.what));
+    expect(new Set(nonFinite.map((mutation) => mutation.what))).toEqual(
+      new Set(['NaN or Infinity in place of a number']),
+    );
+    const sent = nonFinite.flatMap((mutation) => [0, 1, 2].map((place) => mutation.apply(BODY, place)));
+    expect(sent.some((text) => text.includes('NaN'))).toBe(true);
+    expect(sent.some((text) => text.includes('Infinity'))).toBe(true);
+    // Whatever place a run draws, one of them leaves every number of the body as it was.
+    const ownMember = nonFinite.filter((mutation) =>
+      [0, 1, 2, 3, 4, 5].every((place) => {
+        const text = mutation.apply(BODY, place);
+        return text === `{"plantstore": NaN,${BODY.slice(1)}`;
+      }),
+    );
+    expect(ownMember).toHaveLength(1);
+  });
+
   it('labels say what was sent, never the stack it is aimed at (they show against every server)', () => {
     const schema = {
       type: 'object',

@@ -98,6 +98,12 @@ function atToken(
 
 const isValueString = (token: Token): boolean => token.kind === 'string' && !token.key;
 
+/**
+ * One label for `NaN`, `Infinity` and `-Infinity` wherever they stand: a parser that reads one reads the others
+ * (Python's `json`, Jackson's ALLOW_NON_NUMERIC_NUMBERS, JSON5), one root cause and one fix, so one finding.
+ */
+const NON_FINITE = 'NaN or Infinity in place of a number';
+
 /** Lenient-parser rewrites that break JSON's grammar, anywhere in the body. */
 export function syntaxMutations(): TextMutation[] {
   return [
@@ -114,16 +120,24 @@ export function syntaxMutations(): TextMutation[] {
       '/* plantstore */ 1',
     ),
     atToken(
-      'NaN in place of a number',
+      NON_FINITE,
       (token) => token.kind === 'number',
       (text, token) => splice(text, token.start, token.end, 'NaN'),
       'NaN',
     ),
     atToken(
-      'Infinity in place of a number',
+      NON_FINITE,
       (token) => token.kind === 'number',
       (text, token) => splice(text, token.start, token.end, text[token.start] === '-' ? '-Infinity' : 'Infinity'),
       'Infinity',
+    ),
+    // A server that checks each declared member's type refuses a NaN id; only a member of its own shows that
+    // the parser took it. The numbers above are the id alone in most bodies, so this one is sent every run.
+    atToken(
+      NON_FINITE,
+      () => false,
+      (text) => text,
+      'NaN',
     ),
     atToken(
       'a number with a leading +',
