@@ -27,7 +27,8 @@ export interface BodyToCompile {
  */
 export function compileBody(body: BodyToCompile): { compiled?: CompiledSchema; problems: DocumentProblem[] } {
   const problems: DocumentProblem[] = [];
-  let schema = forDirection(body.schema, body.name === 'NewPlant' ? 'request' : 'response');
+  const directed = forDirection(body.schema, body.name === 'NewPlant' ? 'request' : 'response');
+  let schema = body.name === 'NewPlant' ? withoutNullAtRoot(directed, body.dialect) : directed;
   for (;;) {
     try {
       const compiled = compileSchema(schema, { dialect: body.dialect, subject: body.subject });
@@ -46,6 +47,24 @@ export function compileBody(body: BodyToCompile): { compiled?: CompiledSchema; p
       schema = next;
     }
   }
+}
+
+/**
+ * The NewPlant without null at its root (3.0's `nullable: true`, 3.1's `"null"` among its types): the contract's
+ * body is "Required. A NewPlant object", and a null body creates no Plant, as an empty one does not (NSwag writes
+ * `nullable: true` on every body of a reference type). Null inside the NewPlant is left as written.
+ */
+export function withoutNullAtRoot(schema: Record<string, unknown>, dialect: SchemaDialect): Record<string, unknown> {
+  if (dialect === 'openapi-3.0' && schema.nullable === true) {
+    const copy = { ...schema };
+    delete copy.nullable;
+    return copy;
+  }
+  if (Array.isArray(schema.type) && schema.type.includes('null')) {
+    const types = (schema.type as unknown[]).filter((type) => type !== 'null');
+    return { ...schema, type: types.length === 1 ? types[0] : types };
+  }
+  return schema;
 }
 
 function refusal(error: UnsupportedSchemaError, pointer: string | undefined, body: BodyToCompile): DocumentProblem {

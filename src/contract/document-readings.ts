@@ -20,6 +20,8 @@ const OPEN_ENUM =
 
 const SWAGGER_NULLABLE =
   "`x-nullable: true` is Swagger 2.0's extension (NSwag's and go-swagger's), no keyword of OpenAPI 3; read as null refused, so null is sent as an invalid value (write `nullable: true` in 3.0, `type: [..., 'null']` in 3.1, to allow null)";
+const NULL_BODY =
+  'null allowed at the root of the NewPlant: the body is read as the contract\'s "Required. A NewPlant object", so a null body is never sent as a valid NewPlant, and serve and mock refuse it (remove `nullable` there, as the request body\'s `required: true` says)';
 const NEITHER_WAY =
   '`readOnly` and `writeOnly` both true: the property travels neither way, never sent and not expected in answers (keep the one that says where it travels)';
 const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
@@ -71,4 +73,12 @@ function allowsNull(node: Record<string, unknown>): boolean {
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The reading of a NewPlant whose root lets null in (see `withoutNullAtRoot`), or `undefined`. */
+export function nullRootReading(schema: unknown, dialect: SchemaDialect): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const node = schema as Record<string, unknown>;
+  const nullable = dialect === 'openapi-3.0' ? node.nullable === true : allowsNull(node);
+  return nullable ? NULL_BODY : undefined;
 }

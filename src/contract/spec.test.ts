@@ -131,6 +131,18 @@ describe('loadContract', () => {
     expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","x":1}'))).not.toEqual([]);
   });
 
+  it('reads null at the root of the NewPlant as no NewPlant, keeps null inside it, and says so', async () => {
+    const file = fileURLToPath(new URL('../fixtures/documents/reduced/nswag-nullable-body-3.0.yaml', import.meta.url));
+    const contract = await loadContract(file);
+    // Before: null was a valid NewPlant, and test crashed reading its id ("Cannot read properties of null").
+    expect(contract.check.newPlant(parseExactJson('null'))).not.toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":null}'))).toEqual([]);
+    const sample = fc.sample(contract.compiled.newPlant.valid, { numRuns: 50, seed: 1 });
+    expect(sample.every((value) => value !== null && typeof value === 'object')).toBe(true);
+    const { readings = [] } = await inspectDocument(file);
+    expect(readings.map((r) => r.reading).filter((text) => text.includes('root of the NewPlant'))).toHaveLength(1);
+  });
+
   it('follows a 3.1 $ref that names a schema by its $id and $anchor', async () => {
     const contract = await loadContract(
       fileURLToPath(new URL('../fixtures/documents/reduced/schema-anchors-3.1.yaml', import.meta.url)),

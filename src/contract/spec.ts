@@ -2,7 +2,7 @@ import { findBodies, responseBody, type BodySchema } from './body-schemas.js';
 import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
 import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
-import { documentReadings, type DocumentReading } from './document-readings.js';
+import { documentReadings, nullRootReading, type DocumentReading } from './document-readings.js';
 import {
   answerKeys,
   documentedAnswers,
@@ -200,7 +200,9 @@ function writtenReadings(contract: Contract, { raw, files }: Readings): Document
     schema: schemas[name],
     location: locations[name],
   }));
-  return documentReadings(tested, dialect).map(({ pointer, reading }) => {
+  const root = nullRootReading(schemas.newPlant, dialect);
+  const rootReadings = root === undefined ? [] : [{ pointer: locations.newPlant, reading: root }];
+  return [...rootReadings, ...documentReadings(tested, dialect)].map(({ pointer, reading }) => {
     const located = documentPointer(raw, '', pointer, files);
     return { pointer: isWritten(raw, located, files) ? located : pointer, reading };
   });
