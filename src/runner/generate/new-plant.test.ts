@@ -165,6 +165,7 @@ describe('an id the document writes as a string', () => {
       },
     ],
     ['type [integer, string]', { type: ['integer', 'string'], format: 'int64' }],
+    ['no type at all', { description: 'any identifier' }],
   ])('gets one of the run own values per case for an id of either kind (%s)', async (_name, id) => {
     const contract = await stringIdContract(id);
     const fresh = createFreshIds('union-ids');

@@ -64,7 +64,7 @@ interface TextIdSlot {
   readonly key: string;
   /** A fresh value for `bits` that keeps `body` a valid NewPlant, or `undefined` when none does. */
   readonly fresh: (bits: bigint, body: Record<string, ExactJson>) => ExactJson | undefined;
-  /** Whether drawn integers are replaced too: a union id (`oneOf` integer or text) has no integer slot. */
+  /** Whether drawn values of any kind are replaced: an id without `type` (a `oneOf` union, none) has no integer slot. */
   readonly integers: boolean;
 }
 
@@ -76,8 +76,8 @@ function textIdSlotOf(contract: Contract, slots: readonly IdSlot[]): TextIdSlot 
   if (declared === undefined) return undefined;
   const type = declared.type;
   const text = type === 'string' || (Array.isArray(type) && type.includes('string'));
-  // A union the schema spells without `type` (`oneOf: [{type: integer}, {type: string}]`) may draw either.
-  const union = type === undefined && ['oneOf', 'anyOf'].some((keyword) => Array.isArray(declared[keyword]));
+  // Without `type` (a union, `oneOf: [{type: integer}, {type: string}]`, or no constraint at all) any kind may be drawn.
+  const union = type === undefined;
   const integers = union && !slots.some((slot) => slot.key === 'id');
   if (!text && !union) return undefined;
   const spellings = (bits: bigint): ExactJson[] => {
@@ -157,7 +157,7 @@ export function renderPlant(
   });
   const textId = textIdSlots.get(draft.slots);
   const drawnId = textId === undefined ? undefined : body[textId.key];
-  const replaced = typeof drawnId === 'string' || (textId?.integers === true && typeof drawnId === 'bigint');
+  const replaced = typeof drawnId === 'string' || (textId?.integers === true && drawnId !== undefined);
   if (textId && replaced && !raw.has(textId.key) && !keep.has(textId.key)) {
     const id = textId.fresh(fresh.bits(`${salt}:${textId.key}`), body);
     if (id === undefined) idMayRepeat = true;
