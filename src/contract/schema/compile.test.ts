@@ -345,6 +345,17 @@ describe('the variants name what they break', () => {
       expect((thrown as UnsupportedSchemaError).message).toContain('"id" is required by one part of this allOf');
       expect((thrown as UnsupportedSchemaError).message).toContain('unevaluatedProperties: false');
     }
+    // An additionalProperties schema that refuses the required name: the refusal says which name it judges.
+    const typedRest = { ...plant, additionalProperties: { type: 'string' } };
+    let judged: unknown;
+    try {
+      compileSchema({ allOf: [typedRest, withId] }, { dialect: 'openapi-3.0', subject: 'a NewPlant' });
+    } catch (error) {
+      judged = error;
+    }
+    expect((judged as UnsupportedSchemaError).message).toContain(
+      'whose additionalProperties {"type":"string"} judges it',
+    );
     // Listed in the closed part, the name is no conflict.
     const listed = { ...plant, properties: { ...plant.properties, id: { type: 'integer' } } };
     expect(() =>

@@ -41,7 +41,7 @@ export function validArbitrary(schema: Schema, place: Place, context: Context): 
     arbitrary = context.filtered(arbitrary, (value) => context.accepts(extra, value), {
       keyword: 'allOf',
       schemaPointer: keyword,
-      reason: 'values of the other branches rarely satisfy this branch, so valid values cannot be generated',
+      reason: `values of the other branches rarely satisfy this branch, so valid values cannot be generated${judgedByAdditional(base, extra)}`,
     });
   }
   if (not !== undefined) {
@@ -66,9 +66,34 @@ function shutOut(base: Node, part: Schema): string | undefined {
   return shutOutBy(base, part) ?? shutOutBy(part, base);
 }
 
+/**
+ * The likely cause of an `allOf` no generated value satisfies, when one side's `additionalProperties` schema
+ * judges a name the other requires (a Plant of `additionalProperties: {type: string}` and a NewPlant adding an
+ * integer `id`), as words to add to the refusal; else ''.
+ */
+function judgedByAdditional(base: Node, part: Schema): string {
+  if (typeof part === 'boolean') return '';
+  for (const [open, requiring] of [
+    [base, part],
+    [part, base],
+  ] as const) {
+    const name = unlisted(open, requiring);
+    const judge = open.additionalProperties;
+    if (name !== undefined && typeof judge === 'object' && judge !== null && open.patternProperties === undefined) {
+      return `: "${name}" is required by one part and not among the properties of another, whose additionalProperties ${JSON.stringify(judge)} judges it (list "${name}" in that part's properties)`;
+    }
+  }
+  return '';
+}
+
 function shutOutBy(closed: Node, requiring: Node): string | undefined {
   if (closed.additionalProperties !== false || closed.patternProperties !== undefined) return undefined;
-  const listed = typeof closed.properties === 'object' && closed.properties !== null ? closed.properties : {};
+  return unlisted(closed, requiring);
+}
+
+/** A name `requiring` requires that is not among the properties of `other`. */
+function unlisted(other: Node, requiring: Node): string | undefined {
+  const listed = typeof other.properties === 'object' && other.properties !== null ? other.properties : {};
   const required: unknown[] = Array.isArray(requiring.required) ? requiring.required : [];
   return required.find((name): name is string => typeof name === 'string' && !Object.hasOwn(listed, name));
 }
