@@ -20,3 +20,13 @@ describe('the notes about repeats', () => {
     expect(messageOf(usual, 'repeats-fresh')).toContain(`id ${CANARY_ID})`);
   });
 });
+
+describe('the note about bodies held back', () => {
+  it('says why later requests went on a connection each, and names no finding', () => {
+    const held = runNotes(dispatched, { rejectsRepeats: true, delaysBodies: true }, settings, false);
+    expect(messageOf(held, 'delayed-bodies')).toMatch(/about 40 ms after their heads.*Not a contract matter/);
+    expect(
+      messageOf(runNotes(dispatched, { rejectsRepeats: true }, settings, false), 'delayed-bodies'),
+    ).toBeUndefined();
+  });
+});

@@ -153,6 +153,13 @@ function targetNotes(traits: TargetTraits): RunNote[] {
         `The first valid NewPlant of the run (generated from the document, like every valid case) was answered ${traits.preflightRefused}, so nothing was learned about how the target treats repeated ids; positive-acceptance judges that refusal like any other.`,
       ),
     );
+  if (traits.delaysBodies === true)
+    notes.push(
+      note(
+        'delayed-bodies',
+        "The target sent small answers' bodies about 40 ms after their heads on keep-alive connections (head and body in two writes with Nagle's algorithm on, which waits for the client's delayed ACK: Python's http.server and Java's com.sun.net.httpserver do so), so later requests went on a connection each. Not a contract matter; its clients pay 40 ms an exchange, which one write per answer or TCP_NODELAY spares.",
+      ),
+    );
   return notes;
 }
 

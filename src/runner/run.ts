@@ -126,7 +126,15 @@ async function testTarget(
     startedAt: new Date(settings.started).toISOString(),
     summary,
     checks,
-    ...notesOf(runNotes(sent.dispatched, traits, settings, target.embedded, spokeNoHttp ? undefined : sent.outage)),
+    ...notesOf(
+      runNotes(
+        sent.dispatched,
+        { ...traits, delaysBodies: client.delaysBodies?.() === true },
+        settings,
+        target.embedded,
+        spokeNoHttp ? undefined : sent.outage,
+      ),
+    ),
     verdict: runVerdict(checks, summary, couldNotJudge),
     ...(couldNotJudge === undefined ? {} : { couldNotJudge }),
     findings,

@@ -106,6 +106,11 @@ export interface TargetTraits {
   readonly repeatCodeIsDistinct?: boolean;
   /** Its repeat answer's message, numbers as `#`, when that differs from its messages for bad ids. */
   readonly repeatMessageShape?: string;
+  /**
+   * Small answers came with their body some 40 ms after the head (two writes with Nagle's algorithm on, meeting
+   * the client's delayed ACK), so later requests went on a connection each (see `DelayedBodies`).
+   */
+  readonly delaysBodies?: boolean;
 }
 
 /** The judge context of a run whose preflight learned `traits`. */

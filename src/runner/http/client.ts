@@ -38,6 +38,8 @@ export interface TargetClient {
    * leaves behind on a keep-alive connection (an unread body) then meets the next one.
    */
   sendOnOneConnection?(plans: readonly PlannedRequest[]): Promise<Exchange[]>;
+  /** Whether answers came as a server holding each body back does, so requests now go on a connection each. */
+  delaysBodies?(): boolean;
   /** Hides the token in text about to be shown or stored (a target may echo it back). */
   readonly redact: (text: string) => string;
   close(): Promise<void>;
@@ -90,6 +92,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
     // One pooled connection already keeps a sequence on one connection, and a target that serves one
     // connection at a time would never get to a second.
     ...(options.concurrency === 1 ? {} : { sendOnOneConnection }),
+    delaysBodies: () => delayedBodies.connectionPerRequest,
     redact: (text) => redact(text, options.token),
     close: () => pool.destroy().catch(() => undefined),
   };

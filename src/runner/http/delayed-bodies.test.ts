@@ -61,6 +61,7 @@ describe('a target client in front of a server that holds each body back after i
       expect(switched).toBeGreaterThanOrEqual(3);
       expect(connectionHeaders.slice(0, switched).every((value) => value === 'keep-alive')).toBe(true);
       expect(connectionHeaders.slice(switched).every((value) => value === 'close')).toBe(true);
+      expect(client.delaysBodies?.()).toBe(true);
     } finally {
       await client.close();
       await target.close();
