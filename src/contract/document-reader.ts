@@ -189,7 +189,7 @@ export async function dereferenceDocument(
         problems,
       };
     } catch (error) {
-      problems = parserProblems(error, raw, source);
+      problems = withoutNamedLicenseProblem(parserProblems(error, raw, source), raw);
       if (!hasDetails(error)) return { problems };
     }
   }
@@ -202,6 +202,21 @@ export async function dereferenceDocument(
   } catch (error) {
     return { problems: [...problems, ...parserProblems(error, raw, source)] };
   }
+}
+
+/**
+ * The problems without the one swagger-parser's OpenAPI 3.1 schema (of 2021) reports for a license with a name
+ * only: it asks for exactly one of `identifier` and `url`, where OpenAPI 3.1 requires neither (they are only
+ * mutually exclusive; the schema of 2022-10-07 says so), so `license: {name: MIT}` was refused.
+ */
+function withoutNamedLicenseProblem(problems: DocumentProblem[], document: JsonObject): DocumentProblem[] {
+  const info = document.info;
+  const license = isObject(info) ? info.license : undefined;
+  if (!isObject(license) || license.identifier !== undefined || license.url !== undefined) return problems;
+  return problems.filter(
+    (problem) =>
+      !(problem.pointer === '/info/license' && problem.message.includes("must have required property 'identifier'")),
+  );
 }
 
 /**

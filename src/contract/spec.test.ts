@@ -143,6 +143,15 @@ describe('loadContract', () => {
     expect(readings.map((r) => r.reading).filter((text) => text.includes('root of the NewPlant'))).toHaveLength(1);
   });
 
+  it('takes a 3.1 license with a name only, which OpenAPI 3.1 allows, and still refuses one with both identifier and url', async () => {
+    const withLicense = (license: object) =>
+      write(plantStore('3.1.0', {}, { info: { title: 'Plant Store', version: '1.0.0', license } }));
+    // Before: "must have required property 'identifier'; must have required property 'url'; ..." (swagger-parser's 2021 schema).
+    expect(await problemsOf(withLicense({ name: 'MIT' }))).toEqual([]);
+    expect(await problemsOf(withLicense({ name: 'MIT', identifier: 'MIT' }))).toEqual([]);
+    expect(await problemsOf(withLicense({ name: 'MIT', identifier: 'MIT', url: 'https://mit.edu' }))).not.toEqual([]);
+  });
+
   it('follows a 3.1 $ref that names a schema by its $id and $anchor', async () => {
     const contract = await loadContract(
       fileURLToPath(new URL('../fixtures/documents/reduced/schema-anchors-3.1.yaml', import.meta.url)),
