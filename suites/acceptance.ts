@@ -2,6 +2,7 @@ import {
   errorCodeOf,
   messageShapeOf,
   exactIds,
+  prototypeKeyPlants,
   type Exchange,
   defineCheck,
   defineSuite,
@@ -214,6 +215,7 @@ export const positiveAcceptance = defineCheck({
   probes: [
     exactIds,
     validPlants,
+    prototypeKeyPlants,
     boundaryPlants,
     precisionPairs,
     schemeSpellings,

@@ -4,6 +4,7 @@ export {
   boundaryPlants,
   exactIds,
   integerSpellings,
+  prototypeKeyPlants,
   repeatedIds,
   schemeSpellings,
   validPlants,

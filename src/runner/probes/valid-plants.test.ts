@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
-import { validPlants } from './valid-plants.js';
+import { isValidNewPlant } from '../generate/new-plant.js';
+import { positiveAcceptance } from '../../../suites/acceptance.js';
+import { prototypeKeyPlants, validPlants } from './valid-plants.js';
 
 const contract = await loadContract();
 
@@ -45,5 +47,22 @@ describe('validPlants', () => {
       { numRuns: 2000, seed: 9 },
     );
     expect(found).toBeGreaterThan(200);
+  });
+});
+
+describe('prototypeKeyPlants', () => {
+  it('sends, every run, a valid NewPlant whose extra member holds {"__proto__": 1}, and one holding {"constructor": 1}', () => {
+    expect(positiveAcceptance.probes).toContain(prototypeKeyPlants);
+    const variants = prototypeKeyPlants.variants?.(contract) ?? 1;
+    const bodies = Array.from({ length: variants }, (_, variant) => {
+      const [value] = fc.sample(prototypeKeyPlants.arbitrary(contract, variant), { seed: 5, numRuns: 1 });
+      if (value === undefined) throw new Error('no value');
+      const [plan] = prototypeKeyPlants.plan(value, { contract, fresh: createFreshIds('0b'), salt: `key-${variant}` });
+      expect(plan?.intent.kind === 'valid' && plan.intent.prototypeKey).toBe(value.key);
+      expect(isValidNewPlant(contract, plan?.body ?? '')).toBe(true);
+      return plan?.body ?? '';
+    });
+    expect(bodies.some((body) => body.includes('"plantstore":{"__proto__":1}'))).toBe(true);
+    expect(bodies.some((body) => body.includes('"plantstore":{"constructor":1}'))).toBe(true);
   });
 });

@@ -105,6 +105,33 @@ export const boundaryPlants = defineProbe<{ draft: PlantDraft; keep: string | un
   },
 });
 
+/** Member names JavaScript stacks trip on: parsers refuse them as "prototype poisoning", copiers rebuild through them. */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor'] as const;
+
+/**
+ * A valid NewPlant with an extra member holding `{"__proto__": 1}` or `{"constructor": 1}`, each once per run:
+ * drawn by chance such keys are rare. Koa's and Fastify's parsers refuse them (a 400), and NestJS's ValidationPipe
+ * (class-transformer's `new value.constructor()`) answers the second one 500. A document whose NewPlant takes no
+ * such member gets the plain valid NewPlant instead.
+ */
+export const prototypeKeyPlants = defineProbe<{ draft: PlantDraft; key: string }>({
+  name: 'prototype-key',
+  title: 'valid NewPlants with an extra member holding {"__proto__": 1} or {"constructor": 1}',
+  share: 0,
+  variants: () => PROTOTYPE_KEYS.length,
+  arbitrary: (contract, variant) =>
+    fc.record({
+      draft: newPlantArbitrary(contract),
+      key: fc.constant(PROTOTYPE_KEYS[variant % PROTOTYPE_KEYS.length] ?? 'constructor'),
+    }),
+  plan: ({ draft, key }, { contract, fresh, salt }) => {
+    const member = new Map([['plantstore', `{${JSON.stringify(key)}:1}`]]);
+    const { rendered, rewritten } = renderIfValid(contract, draft, fresh, salt, member);
+    const request = validRequest(rendered);
+    return [rewritten ? { ...request, intent: { ...request.intent, prototypeKey: key } } : request];
+  },
+});
+
 /** The first `__proto__` or `constructor` key of the draft, at any depth: some frameworks refuse them by default. */
 function prototypeKey(draft: PlantDraft): string | undefined {
   return prototypeKeyIn(draft.value, 0);
