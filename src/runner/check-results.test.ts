@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CORRECT_STEPS, faultyTarget } from '../fixtures/base/plant-service.js';
+import { longNameHang } from '../fixtures/faulty/crash-defects.js';
 import { runConformance } from '../index.js';
 import { counterexampleSize } from './findings.js';
 import type { Finding } from './report.js';
@@ -211,6 +212,27 @@ describe('a check keeps one counterexample per root cause', () => {
       }
     } finally {
       await target.close();
+    }
+  }, 60_000);
+
+  it('gives a request the target never answered a curl line that times out as the run did (--max-time)', async () => {
+    const hanging = await longNameHang.start();
+    try {
+      const report = await runConformance({
+        baseUrl: hanging.url,
+        token: hanging.token,
+        seed: 20261128,
+        runs: 30,
+        concurrency: 4,
+        timeoutMs: 400,
+        budgetMs: 20_000,
+        checks: ['no-server-error'],
+      });
+      const [failure] = report.checks.find((check) => check.id === 'no-server-error')?.failures ?? [];
+      expect(failure?.response.transportError).toBe('timeout');
+      expect(failure?.curl).toMatch(/^curl -sS -i --max-time 2 -X POST /);
+    } finally {
+      await hanging.close();
     }
   }, 60_000);
 

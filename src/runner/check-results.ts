@@ -5,7 +5,7 @@ import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
-import { curlCommands } from './http/curl.js';
+import { curlCommands, type CurlOptions } from './http/curl.js';
 import { messageShapeOf } from './judge.js';
 import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint } from './findings.js';
@@ -263,12 +263,19 @@ function toFailure(
       sequence.map((exchange) => exchange.request),
       oneConnection,
       sequence.map((exchange) => exchange.plan.splitBody === true),
+      timedOutWait(failing.response),
     ),
     ...replay,
     shrinkSteps,
     ...(verdict.defect === undefined ? {} : { defect: verdict.defect }),
     fingerprint,
   };
+}
+
+/** A curl line's `--max-time` for an answer that never came: a second past the runner's own wait. */
+function timedOutWait(response: RecordedResponse): CurlOptions {
+  if (response.transportError !== 'timeout') return {};
+  return { maxTimeSeconds: Math.ceil(response.durationMs / 1000) + 1 };
 }
 
 function redactResponse(response: RecordedResponse, redact: (text: string) => string): RecordedResponse {

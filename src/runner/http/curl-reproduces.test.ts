@@ -117,4 +117,20 @@ describe('a curl reproduction, run by the real curl in dash', () => {
     expect(received[0]?.headers['transfer-encoding']).toBeUndefined();
     expect(received[0]?.authorization).toBe('Bearer aB3c');
   });
+
+  it('ends a request the target never answers as the run did, with curl timing out (exit 28), not waiting for ever', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    onTestFinished(() => new Promise<void>((done) => (silent.closeAllConnections(), silent.close(() => done()))));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/plants`;
+    const request: RecordedRequest = { method: 'POST', url, headers: {}, body: '[[[[]]]]' };
+    const command = curlCommands([request], false, [], { maxTimeSeconds: 1 });
+    const ended = await run('dash', ['-c', `${command} > /dev/null`], {
+      env: { PATH: process.env.PATH },
+      timeout: 10_000,
+    })
+      .then(() => 0)
+      .catch((error: { code?: number }) => error.code);
+    expect(ended).toBe(28);
+  });
 });

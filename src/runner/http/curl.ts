@@ -8,10 +8,19 @@ import { TOKEN_VARIABLE } from '../../contract/secrets.js';
  * (control, invisible or non-UTF-8 characters, which reports would spell `<U+XXXX>`) are piped in
  * from base64.
  */
-export function curlLine(request: RecordedRequest): string {
-  const { args, stdin } = curlArguments(request);
+export function curlLine(request: RecordedRequest, options: CurlOptions = {}): string {
+  const { args, stdin } = curlArguments(request, options);
   const command = ['curl', ...args].join(' ');
   return stdin === undefined ? command : `printf '%s' ${shellQuote(stdin)} | base64 -d | ${command}`;
+}
+
+/** How a curl command waits. */
+export interface CurlOptions {
+  /**
+   * `--max-time`: for a request the target never answered, so that the command ends as the runner's request
+   * did (curl's exit 28, "Operation timed out") instead of waiting for ever.
+   */
+  readonly maxTimeSeconds?: number;
 }
 
 /**
@@ -24,12 +33,13 @@ export function curlCommands(
   requests: readonly RecordedRequest[],
   sameConnection: boolean,
   split: readonly boolean[] = [],
+  options: CurlOptions = {},
 ): string {
   const [only] = requests;
   if (requests.length === 1 && only !== undefined && split[0] === true && only.body !== null)
-    return splitLine(only, only.body);
-  if (!sameConnection || requests.length < 2) return requests.map(curlLine).join('\n');
-  const parts = requests.map(curlArguments);
+    return splitLine(only, only.body, options);
+  if (!sameConnection || requests.length < 2) return requests.map((request) => curlLine(request, options)).join('\n');
+  const parts = requests.map((request) => curlArguments(request, options));
   const piped = parts.filter((part) => part.stdin !== undefined);
   if (piped.length > 1) return withBodyFiles(parts);
   const command = ['curl', ...parts.flatMap((part, index) => [...(index > 0 ? ['--next'] : []), ...part.args])];
@@ -62,8 +72,8 @@ function withBodyFiles(parts: readonly { args: string[]; stdin?: string }[]): st
  * written by the shell {@link SPLIT_PAUSE} apart, streamed by curl as it comes (`-T -`, with the
  * Content-Length of the whole, no chunked encoding, no `Expect`).
  */
-function splitLine(request: RecordedRequest, body: string): string {
-  const { args } = curlArguments({ ...request, body: null });
+function splitLine(request: RecordedRequest, body: string, options: CurlOptions): string {
+  const { args } = curlArguments({ ...request, body: null }, options);
   const bytes = request.bodyBase64 === undefined ? Buffer.from(body) : Buffer.from(request.bodyBase64, 'base64');
   const middle = Math.floor(bytes.length / 2);
   const half = (part: Buffer): string => `printf '%s' ${shellQuote(part.toString('base64'))} | base64 -d`;
@@ -78,8 +88,9 @@ function splitLine(request: RecordedRequest, body: string): string {
 const SPLIT_PAUSE = SPLIT_BODY_PAUSE_MS / 1000;
 
 /** curl's arguments for one request (after `curl` or `--next`), and the base64 of a body sent on stdin. */
-function curlArguments(request: RecordedRequest): { args: string[]; stdin?: string } {
-  const args = ['-sS', '-i', '-X', request.method, shellQuote(request.url)];
+function curlArguments(request: RecordedRequest, options: CurlOptions): { args: string[]; stdin?: string } {
+  const wait = options.maxTimeSeconds === undefined ? [] : ['--max-time', String(options.maxTimeSeconds)];
+  const args = ['-sS', '-i', ...wait, '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     // The runner's usual Accept (application/json) is what curl's */* gets too; a document's own types are kept.
     if ((name === 'accept' && value === 'application/json') || name === 'user-agent') continue;
