@@ -307,8 +307,10 @@ describe('the variants name what they break', () => {
     ['date', ['20240101', '2024-W01-1']],
     ['time', ['120000Z', '12:00Z']],
     ['date-time', ['2024-01-01T00:00:00', '20240101T000000Z', '2024-01-01T00:00Z']],
+    ['duration', ['pt1h', 'PT1.5S', '-PT1H']],
+    ['ipv4', ['127.1', '0x7f.0.0.1']],
   ])(
-    "a %s is broken, every run, with the forms Python's fromisoformat or Java's java.time parsers read and RFC 3339 does not",
+    "a %s is broken, every run, with the forms a common parser reads (Python's fromisoformat or inet_aton, Java's java.time) and the format does not",
     (format, texts) => {
       const schema = compileSchema(
         { type: 'object', required: ['at'], properties: { at: { type: 'string', format } } },

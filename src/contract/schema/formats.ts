@@ -206,6 +206,15 @@ export const LENIENT_FORMAT_TEXT: Readonly<Record<string, readonly { text: strin
     { text: '120000Z', reader: "Python's time.fromisoformat" },
     { text: '12:00Z', reader: "Java's OffsetTime.parse" },
   ],
+  duration: [
+    { text: 'pt1h', reader: "Java's Duration.parse" },
+    { text: 'PT1.5S', reader: "Java's Duration.parse" },
+    { text: '-PT1H', reader: "Java's Duration.parse" },
+  ],
+  ipv4: [
+    { text: '127.1', reader: "Python's socket.inet_aton" },
+    { text: '0x7f.0.0.1', reader: "Python's socket.inet_aton" },
+  ],
   'date-time': [
     { text: '2024-01-01T00:00:00', reader: "Python's datetime.fromisoformat and Java's LocalDateTime.parse" },
     { text: '20240101T000000Z', reader: "Python's datetime.fromisoformat" },
