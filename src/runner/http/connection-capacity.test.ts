@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
+import { HAS_PYTHON } from '../../fixtures/documents/python-server.js';
 import { listenOnLoopback, type StartedTarget } from '../../fixtures/target-fixture.js';
 import { createReferenceHandler } from '../../reference/server.js';
 import { reportExitCode } from '../../reports/outcome.js';
@@ -89,6 +92,28 @@ describe('probeConnectionCapacity', () => {
     expect(perTurn).toEqual([4, 4, 4, 3]);
     expect(CONNECTIONS_AT_ONCE).toBe(4);
   });
+
+  // A listen backlog of 1 that nothing drains after the first connection: the later ones never get accepted.
+  const NEVER_ACCEPTS = [
+    'import socket, time',
+    'server = socket.create_server(("127.0.0.1", 0), backlog=1)',
+    'print(server.getsockname()[1], flush=True)',
+    'first, _ = server.accept()',
+    'first.recv(65536)',
+    'first.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Type: application/json\\r\\nContent-Length: 2\\r\\n\\r\\n{}")',
+    'time.sleep(60)',
+  ].join('\n');
+
+  it.runIf(HAS_PYTHON)(
+    'gives up on connections the target never accepts at its own wait, not at the connect timeout (10 s)',
+    async () => {
+      const child = spawn('python3', ['-c', NEVER_ACCEPTS], { stdio: ['ignore', 'pipe', 'inherit'] });
+      started.push({ close: () => Promise.resolve(void child.kill()) });
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      expect(await probeConnectionCapacity(`http://127.0.0.1:${line.toString().trim()}`, 3_000, 16)).toBe(1);
+    },
+    8_000,
+  );
 
   it('knows nothing about a target where nothing listens', async () => {
     const gone = await startLimited(handler);

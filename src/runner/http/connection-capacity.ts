@@ -28,19 +28,24 @@ export async function probeConnectionCapacity(
 ): Promise<ConnectionCapacity> {
   const url = new URL(baseUrl);
   const path = `${url.pathname.replace(/\/+$/, '')}${plantsPath}`;
-  const clients = Array.from({ length: Math.max(1, wanted) }, (_, index) => {
-    const client = new Client(url.origin, index === 0 ? { keepAliveTimeout: 30_000 } : {});
+  const clients: Client[] = [];
+  const open = (options: ConstructorParameters<typeof Client>[1]): Client => {
+    const client = new Client(url.origin, options);
     // Errors of idle sockets surface on requests; nothing else to do.
     client.on('connectionError', () => undefined);
+    clients.push(client);
     return client;
-  });
+  };
   try {
-    const [first, ...others] = clients;
-    if (!first) return undefined;
+    const firstWait = Math.min(timeoutMs, 10_000);
+    const first = open({ keepAliveTimeout: 30_000, connectTimeout: firstWait });
     const started = performance.now();
-    if (!(await answers(first, path, Math.min(timeoutMs, 10_000)))) return undefined;
+    if (!(await answers(first, path, firstWait))) return undefined;
     const firstAnswerMs = performance.now() - started;
     const wait = Math.ceil(Math.min(timeoutMs, Math.max(OTHER_CONNECTIONS_WAIT_MS, 3 * firstAnswerMs)));
+    // A connection the target never accepts (its listen backlog full, the one thread busy with the first) must
+    // give up at `wait` too: undici's connect timeout (10 s by default) does not heed the request's abort signal.
+    const others = Array.from({ length: Math.max(0, wanted - 1) }, () => open({ connectTimeout: wait }));
     const served = await inWaves(others, (client) => answers(client, path, wait));
     return 1 + served.filter(Boolean).length;
   } finally {
