@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer } from './mock-server.js';
@@ -34,5 +37,66 @@ describe('the mock of a 201 whose document requires a Location header', () => {
   it('lets a page on another origin read it', async () => {
     const answered = await create({ origin: 'http://localhost:5173' });
     expect(answered.headers.get('access-control-expose-headers')).toContain('Location');
+  });
+});
+
+describe('the mock of a 201 answered with a named example of the document', () => {
+  const exampled = `openapi: 3.0.3
+info: {title: Created with examples, version: 1.0.0}
+security: [{bearer: []}]
+paths:
+  /plants:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Plant'}
+      responses:
+        '201':
+          description: Created
+          headers:
+            Location: {required: true, schema: {type: string}}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Plant'}
+              examples:
+                rose: {value: {id: 7, name: Rose}}
+        '400':
+          description: Refused
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [error, message]
+                properties: {error: {type: integer}, message: {type: string}}
+components:
+  securitySchemes:
+    bearer: {type: http, scheme: bearer}
+  schemas:
+    Plant:
+      type: object
+      required: [id, name]
+      properties: {id: {type: integer, format: int64}, name: {type: string}}
+`;
+  let exampledMock: MockServer;
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mock-location-'));
+    const spec = join(dir, 'created-examples.yaml');
+    await writeFile(spec, exampled);
+    exampledMock = await createMockServer({ spec });
+  });
+  afterAll(() => exampledMock.close());
+
+  it('still writes the required Location, naming the example plant', async () => {
+    const answered = await fetch(`${exampledMock.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json', prefer: 'example=rose' },
+      body: '{"id": 12, "name": "Fern"}',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(answered.status).toBe(201);
+    expect(await answered.json()).toEqual({ id: 7, name: 'Rose' });
+    expect(answered.headers.get('location')).toBe('/plants/7');
   });
 });

@@ -42,7 +42,11 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
   if (status >= 400 && context.preferences.exampleKey === undefined && !context.exampled(status)) {
     return forcedError(status);
   }
-  return { status: response.statusCode, body: JSON.stringify(response.body ?? null) };
+  const body = JSON.stringify(response.body ?? null);
+  // A success from the document's example names the example's plant, as a generated one does.
+  if (isSuccessStatus(context.served.contract.success, status))
+    return withSuccessHeaders({ status, body }, context, true);
+  return { status, body };
 }
 
 /**
@@ -136,9 +140,13 @@ function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
 }
 
 /** A success answer with the headers the document requires on it (a 201's `Location`). */
-function withSuccessHeaders(answer: { status: number; body: string }, context: AnswerContext): Outcome {
-  // A generated plant is the one created: its id, where it has one, is what a Location names.
-  const created = context.dynamic ? generatedOf(answer.body, context.accepted) : context.accepted;
+function withSuccessHeaders(
+  answer: { status: number; body: string },
+  context: AnswerContext,
+  madeUp = context.dynamic,
+): Outcome {
+  // A generated plant (or an example) is the one created: its id, where it has one, is what a Location names.
+  const created = madeUp ? generatedOf(answer.body, context.accepted) : context.accepted;
   const headers = context.served.successHeaders(created);
   return headers === undefined ? answer : { ...answer, headers };
 }
