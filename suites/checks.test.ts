@@ -466,6 +466,15 @@ describe('response checks', () => {
     expect(outcome(documentedStatus, exchange(VALID, 307, ''))).toBe('fail');
     expect(outcome(documentedStatus, exchange({ kind: 'invalid-body', what: 'x' }, 422, ''))).toBe('fail');
   });
+
+  it("documented-status: a 201 to JSON of unpredictable meaning is the valid NewPlant's 201 (NestJS's @Post()), one defect", () => {
+    const defect = (intent: Intent, status: number) =>
+      documentedStatus.judge(exchange(intent, status, '{}'), context, [])?.defect;
+    const unpredictable: Intent = { kind: 'unpredictable', what: 'a lone surrogate' };
+    expect(defect(unpredictable, 201)).toBe('status 201 for a valid NewPlant');
+    expect(defect(unpredictable, 201)).toBe(defect(VALID, 201));
+    expect(defect(unpredictable, 422)).toBe('status 422 for JSON of unpredictable meaning');
+  });
 });
 
 describe('ids through floating point', () => {

@@ -234,10 +234,21 @@ export const documentedStatus = defineCheck({
     ];
     return fail(
       `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).`,
-      { defect: statusDefect(response.status, plan) },
+      { defect: undocumentedStatusDefect(response.status, plan) },
     );
   },
 });
+
+/**
+ * The defect of an undocumented status. JSON of unpredictable meaning a target took is a NewPlant to it: its
+ * undocumented success (NestJS's `@Post()` answers 201) is the valid NewPlant's defect, not a second one.
+ */
+function undocumentedStatusDefect(status: number, plan: PlannedRequest): string {
+  const takenAsValid = status >= 200 && status <= 299 && plan.intent.kind === 'unpredictable';
+  return statusDefect(status, takenAsValid ? { ...plan, intent: TAKEN_AS_VALID } : plan);
+}
+
+const TAKEN_AS_VALID: PlannedRequest['intent'] = { kind: 'valid', strings: {}, idMayRepeat: false };
 
 /** The form of every answer: status, body schema, media type. */
 export default defineSuite({
