@@ -304,7 +304,7 @@ describe('the variants name what they break', () => {
   });
 
   test.each([
-    ['date', ['20240101', '2024-W01-1']],
+    ['date', ['20240101', '2024-W01-1', '2024-1-5', '2024/01/05']],
     ['time', ['120000Z', '12:00Z']],
     ['date-time', ['2024-01-01T00:00:00', '20240101T000000Z', '2024-01-01T00:00Z']],
     ['duration', ['pt1h', 'PT1.5S', '-PT1H']],
@@ -317,7 +317,7 @@ describe('the variants name what they break', () => {
         { dialect: 'openapi-3.1', subject: 'a NewPlant' },
       );
       const lenient = schema.boundaries.filter(
-        (variant) => variant.keyword === 'format' && /reads it$/.test(variant.label),
+        (variant) => variant.keyword === 'format' && /, though read as one by /.test(variant.label),
       );
       expect(lenient.every((variant) => !variant.valid && schema.invalid.includes(variant))).toBe(true);
       const sent = lenient.flatMap((variant) => fc.sample(variant.arbitrary, { numRuns: 3, seed: 1 }));

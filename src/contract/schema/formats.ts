@@ -201,6 +201,8 @@ export const LENIENT_FORMAT_TEXT: Readonly<Record<string, readonly { text: strin
   date: [
     { text: '20240101', reader: "Python's date.fromisoformat" },
     { text: '2024-W01-1', reader: "Python's date.fromisoformat" },
+    { text: '2024-1-5', reader: "Python's strptime('%Y-%m-%d') and JavaScript's Date.parse" },
+    { text: '2024/01/05', reader: "JavaScript's Date.parse" },
   ],
   time: [
     { text: '120000Z', reader: "Python's time.fromisoformat" },

@@ -44,7 +44,7 @@ function lenientFormatCandidates(site: Site): Candidate[] {
   const format = site.schema.format;
   if (typeof format !== 'string' || !Object.hasOwn(LENIENT_FORMAT_TEXT, format)) return [];
   return (LENIENT_FORMAT_TEXT[format] ?? []).map(({ text, reader }) =>
-    at(site, 'format', false, `not a valid ${format}, though ${reader} reads it`, fc.constant(text)),
+    at(site, 'format', false, `not a valid ${format}, though read as one by ${reader}`, fc.constant(text)),
   );
 }
 
