@@ -253,12 +253,15 @@ describe('findingsOf', () => {
     expect(findingsOf(withRootCausesFolded([failed('response-schema', [code1001(401), code1001(400)])]))).toHaveLength(
       1,
     );
-    // Another value (an auth layer's own body), another keyword, or the field absent: each stays its own.
+    // Another value (an auth layer's own body) or another keyword: each stays its own.
     expect(titles([code1001(400), refusal(401, '{"error":"unauthorized","message":"no"}')])).toHaveLength(2);
     expect(titles([code1001(400), refusal(401, '{"error":1001,"message":"no"}', 'maximum')])).toHaveLength(2);
-    expect(
-      titles([refusal(400, '{"message":"no"}', 'required'), refusal(401, '{"message":"no"}', 'required')]),
-    ).toHaveLength(2);
+    // A member missing from bodies of one shape (one helper writing {"code", "message"}): one builder, one finding.
+    const coded = (status: number) => refusal(status, `{"code":${status},"message":"no"}`, 'required');
+    expect(titles([coded(401), coded(400)])).toEqual(['the 400 body is not a valid Error (required at "error")']);
+    // FastAPI: a 401 {"detail": "Not authenticated"} and a 422 {"detail": [ … ]}, two handlers: two findings.
+    const detail = refusal(422, '{"detail":[{"loc":["body","id"]}]}', 'required');
+    expect(titles([detail, refusal(401, '{"detail":"Not authenticated"}', 'required')])).toHaveLength(2);
     // A success body is the echo's business: never folded here.
     expect(
       titles([code1001(400), { ...code1001(400), defect: 'the 200 body is not a valid Plant (enum at "error")' }]),

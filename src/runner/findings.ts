@@ -295,9 +295,9 @@ const REFUSAL_BROKEN = /^the (4\d\d|5\d\d) body is not (.+) \((\w+) at "([^"]+)"
 /**
  * Refusals of several statuses whose bodies break the schema at the same field with the same value (the 400's
  * and the 401's `"error": 1001`, outside the document's enum) are one root cause, the service's one error
- * builder: the later statuses' failures fold into the lowest status's finding. A value of another kind (a 401
- * built by an auth layer of its own) or a field absent from the body (`required`: nothing shows one builder)
- * stays its own finding.
+ * builder: the later statuses' failures fold into the lowest status's finding. So do bodies missing one member,
+ * when they hold the same members of the same types (`{"code": …, "message": …}` for every status). A value of
+ * another kind, or a body of another shape (a 401 built by an auth layer of its own), stays its own finding.
  */
 export function withSharedRefusalBodiesFolded(checks: readonly CheckResult[]): CheckResult[] {
   const shapes = new Map<Failure, { status: number; key: string }>();
@@ -305,7 +305,7 @@ export function withSharedRefusalBodiesFolded(checks: readonly CheckResult[]): C
   const failed = checks.find((check) => check.id === 'response-schema' && check.status === 'fail');
   for (const failure of failed?.failures ?? []) {
     const match = failure.foldedInto === undefined ? REFUSAL_BROKEN.exec(failure.defect ?? '') : null;
-    const value = match === null ? undefined : valueAt(failure.response.body, match[4] ?? '');
+    const value = match === null ? undefined : brokenValue(failure.response.body, match[3] ?? '', match[4] ?? '');
     if (match === null || value === undefined) continue;
     const shape = { status: Number(match[1]), key: `${match[2]}|${match[3]}|${match[4]}|${value}` };
     shapes.set(failure, shape);
@@ -320,19 +320,35 @@ export function withSharedRefusalBodiesFolded(checks: readonly CheckResult[]): C
   });
 }
 
-/** The JSON text of the value at a dotted field of a JSON object body, when it holds one. */
-function valueAt(body: string | null | undefined, field: string): string | undefined {
+/**
+ * What a refusal's body holds where it breaks its schema: the JSON text of the value at the dotted field, or, for a
+ * member missing (`required`), the body's own shape (its members and their JSON types): one builder writes
+ * `{"code": 401, "message": …}` as it writes `{"code": 400, "message": …}`, while FastAPI's 401
+ * `{"detail": "Not authenticated"}` and its 422 `{"detail": [ … ]}` come from two handlers.
+ */
+function brokenValue(body: string | null | undefined, keyword: string, field: string): string | undefined {
   let value: unknown;
   try {
     value = JSON.parse(body ?? '');
   } catch {
     return undefined;
   }
+  const whole = value;
   for (const key of field.split('.')) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key))
+      return keyword === 'required' ? `absent from ${shapeOf(whole)}` : undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return JSON.stringify(value);
+}
+
+/** The members of a JSON object and the JSON type of each, in order of name: `{code:number,message:string}`. */
+function shapeOf(value: unknown): string {
+  if (!isObject(value)) return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+  const members = Object.keys(value)
+    .sort()
+    .map((key) => `${key}:${Array.isArray(value[key]) ? 'array' : value[key] === null ? 'null' : typeof value[key]}`);
+  return `{${members.join(',')}}`;
 }
 
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
