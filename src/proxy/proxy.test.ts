@@ -278,7 +278,7 @@ describe('judging', () => {
     });
     const { proxy } = await started(upstream, { annotate: true });
     const response = await post(proxy, '{"id":1,"name":"x"}');
-    expect(response.headers['plantstore-violations']).toBe('server:documented-status');
+    expect(response.headers['plantstore-violations']).toBe('server:positive-acceptance, server:documented-status');
     // Readable by a page on another origin: the header is exposed beside the upstream's CORS answer.
     expect(response.headers['access-control-expose-headers']).toBe('Plantstore-Violations');
     expect(response.body.toString()).toBe('{"name":"x"}');
