@@ -76,7 +76,7 @@ describe('plantstore proxy', () => {
       cli.stop();
       expect(await exit).toBe(1);
       expect(cli.out()).toMatch(
-        /1 POST \/plants exchanges judged; the server failed 1 check \(documented-status\); the client kept the contract; reports: /,
+        /1 POST \/plants exchanges judged; the server failed 2 checks \(positive-acceptance, documented-status\); the client kept the contract; reports: /,
       );
     } finally {
       await faulty.close();
