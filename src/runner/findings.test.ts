@@ -20,6 +20,7 @@ import {
   withNonFiniteEchoesFolded,
   withRootCausesFolded,
   withSharedRefusalBodiesFolded,
+  withSharedRefusalLabelsFolded,
   withTrimmedRefusalsFolded,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
@@ -266,6 +267,24 @@ describe('findingsOf', () => {
     expect(
       titles([code1001(400), { ...code1001(400), defect: 'the 200 body is not a valid Plant (enum at "error")' }]),
     ).toHaveLength(2);
+  });
+
+  it('folds refusals of several 4xx statuses labelled alike, or not JSON alike, into the lowest status: one error writer', () => {
+    const labelled = (status: number, label = 'text/plain'): Partial<Failure> => ({
+      defect: `the ${status} answer is labelled ${label}`,
+      reason: `The ${status} answer is labelled ${label}.`,
+      response: { ...base.response, status, body: 'Unauthorized' },
+    });
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withSharedRefusalLabelsFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    // Koa's default error handler: ctx.throw(400) and ctx.throw(401) both written as text/plain.
+    expect(
+      titles([failed('content-type', [labelled(401), labelled(400)]), failed('response-schema', [labelled(401)])]),
+    ).toEqual([['the 400 answer is labelled text/plain', ['content-type', 'response-schema']]]);
+    expect(findingsOf(withRootCausesFolded([failed('content-type', [labelled(401), labelled(400)])]))).toHaveLength(1);
+    // Another label, or a 5xx (a crash's own page): each stays its own.
+    expect(titles([failed('content-type', [labelled(400), labelled(401, 'text/html')])])).toHaveLength(2);
+    expect(titles([failed('content-type', [labelled(400), labelled(500)])])).toHaveLength(2);
   });
 
   it('folds a success body not JSON only for a bare Infinity where a finite number was sent into that property not echoed: one float column', () => {

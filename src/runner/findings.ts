@@ -300,21 +300,56 @@ const REFUSAL_BROKEN = /^the (4\d\d|5\d\d) body is not (.+) \((\w+) at "([^"]+)"
  * another kind, or a body of another shape (a 401 built by an auth layer of its own), stays its own finding.
  */
 export function withSharedRefusalBodiesFolded(checks: readonly CheckResult[]): CheckResult[] {
-  const shapes = new Map<Failure, { status: number; key: string }>();
-  const lowest = new Map<string, { status: number; fingerprint: string }>();
-  const failed = checks.find((check) => check.id === 'response-schema' && check.status === 'fail');
-  for (const failure of failed?.failures ?? []) {
-    const match = failure.foldedInto === undefined ? REFUSAL_BROKEN.exec(failure.defect ?? '') : null;
+  return foldedIntoLowestStatus(checks, (checkId, failure) => {
+    const match = checkId === 'response-schema' ? REFUSAL_BROKEN.exec(failure.defect ?? '') : null;
     const value = match === null ? undefined : brokenValue(failure.response.body, match[3] ?? '', match[4] ?? '');
-    if (match === null || value === undefined) continue;
-    const shape = { status: Number(match[1]), key: `${match[2]}|${match[3]}|${match[4]}|${value}` };
-    shapes.set(failure, shape);
-    const held = lowest.get(shape.key);
-    if (held === undefined || shape.status < held.status)
-      lowest.set(shape.key, { status: shape.status, fingerprint: identityOf('response-schema', failure).fingerprint });
+    if (match === null || value === undefined) return undefined;
+    return { status: Number(match[1]), key: `${match[2]}|${match[3]}|${match[4]}|${value}` };
+  });
+}
+
+/** `the 401 answer is labelled text/plain`, `the 401 body is not JSON`: a refusal's label or body not JSON. */
+const REFUSAL_NOT_JSON = /^the (4\d\d) (answer is labelled .+|body is not JSON)$/;
+
+/**
+ * Refusals of several 4xx statuses labelled alike (Koa's default error handler writing `text/plain` for
+ * `ctx.throw(400)` and `ctx.throw(401)`, nginx's `error_page` HTML) or whose JSON-labelled bodies are not JSON
+ * are one root cause, the service's one way of writing errors: the later statuses' failures fold into the
+ * lowest status's finding.
+ */
+export function withSharedRefusalLabelsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  return foldedIntoLowestStatus(checks, (_checkId, failure) => {
+    const match = REFUSAL_NOT_JSON.exec(failure.defect ?? '');
+    return match === null ? undefined : { status: Number(match[1]), key: match[2] ?? '' };
+  });
+}
+
+/** A failure's status among refusals one builder may have written, and what it shares with the others. */
+interface RefusalShape {
+  readonly status: number;
+  readonly key: string;
+}
+
+/** The failures of one shape ({@link RefusalShape}, not yet folded) folded into the finding of the lowest status's. */
+function foldedIntoLowestStatus(
+  checks: readonly CheckResult[],
+  shapeOf: (checkId: string, failure: Failure) => RefusalShape | undefined,
+): CheckResult[] {
+  const shapes = new Map<Failure, RefusalShape>();
+  const lowest = new Map<string, { status: number; fingerprint: string }>();
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const shape = failure.foldedInto === undefined ? shapeOf(String(check.id), failure) : undefined;
+      if (shape === undefined) continue;
+      shapes.set(failure, shape);
+      const held = lowest.get(shape.key);
+      if (held === undefined || shape.status < held.status)
+        lowest.set(shape.key, { status: shape.status, fingerprint: identityOf(String(check.id), failure).fingerprint });
+    }
   }
-  return withFolded(checks, (checkId, failure) => {
-    const shape = checkId === 'response-schema' ? shapes.get(failure) : undefined;
+  return withFolded(checks, (_checkId, failure) => {
+    const shape = shapes.get(failure);
     const into = shape === undefined ? undefined : lowest.get(shape.key);
     return into === undefined || into.status === shape?.status ? undefined : into.fingerprint;
   });
@@ -353,9 +388,11 @@ function shapeOf(value: unknown): string {
 
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  return withSharedRefusalBodiesFolded(
-    withNonFiniteEchoesFolded(
-      withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)))),
+  return withSharedRefusalLabelsFolded(
+    withSharedRefusalBodiesFolded(
+      withNonFiniteEchoesFolded(
+        withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)))),
+      ),
     ),
   );
 }
