@@ -1,4 +1,4 @@
-import { isRefusalStatus, type RefusalStatus } from '../contract/index.js';
+import { isRefusalStatus, type RefusalStatus, type SuccessStatus } from '../contract/index.js';
 import { PASS, warn, type CheckDefinition, type Verdict } from '../runner/check.js';
 import type { Intent } from '../runner/probe.js';
 
@@ -33,6 +33,7 @@ export class FreshIdRefusals {
   constructor(
     private readonly refusal: RefusalStatus,
     private readonly open: boolean,
+    private readonly success: SuccessStatus,
   ) {}
 
   /**
@@ -50,7 +51,7 @@ export class FreshIdRefusals {
     if (!proven || intent.idMayRepeat) return undefined;
     if (NOT_ABOUT_THE_PLANT.has(status) || !isRefusalStatus(this.refusal, status)) return undefined;
     return warn(
-      `A valid NewPlant whose id no earlier request of this session carried was refused ${status}, with a credential the server accepted a valid NewPlant with earlier in the session. A correct server refuses it only when it held that id before the proxy started (an earlier session, another client); otherwise it refuses a valid NewPlant (rule 1: 200 with a Plant). Run plantstore test against it started empty to tell (positive-acceptance).`,
+      `A valid NewPlant whose id no earlier request of this session carried was refused ${status}, with a credential the server accepted a valid NewPlant with earlier in the session. A correct server refuses it only when it held that id before the proxy started (an earlier session, another client); otherwise it refuses a valid NewPlant (rule 1: ${this.success.documented} with a Plant). Run plantstore test against it started empty to tell (positive-acceptance).`,
       { defect: `status ${status} for a valid NewPlant with an id new to the session` },
     );
   }

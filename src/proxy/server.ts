@@ -268,7 +268,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
     },
     upstreamUrl: shownUrl(state.upstream.url),
     annotate: options.annotate === true,
-    freshIds: new FreshIdRefusals(state.contract.refusal, state.contract.auth === 'none'),
+    freshIds: new FreshIdRefusals(state.contract.refusal, state.contract.auth === 'none', state.contract.success),
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
   // `/plants/` too when the document writes the operation with its trailing slash.
