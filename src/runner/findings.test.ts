@@ -172,6 +172,25 @@ describe('findingsOf', () => {
     expect(titles([failed('positive-acceptance', [pair]), failed('negative-rejection', [far])])).toHaveLength(2);
   });
 
+  it('folds 2^63-1 refused (2^63 as a double, out of range) beside 2^53+N.5 accepted into the doubles defect', () => {
+    const refusedEdge = {
+      defect: 'status 400 for a valid NewPlant',
+      reason: 'A valid NewPlant was answered 400.',
+      request: { ...base.request, body: '{"name":" ","id":9223372036854775807}' },
+    };
+    const half = { defect: 'an invalid body ("id" set to 2^53+N.5) accepted', reason: 'accepted' };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withDoublesFolded(checks, { smallFractionsRefused: true })).map((finding) => finding.title);
+    // Node's JSON.parse under a range check: one root cause.
+    expect(titles([failed('positive-acceptance', [refusedEdge]), failed('negative-rejection', [half])])).toEqual([
+      DOUBLES_DEFECT,
+    ]);
+    // Alone (an off-by-one bound), or an id a double holds whole: its own finding.
+    expect(titles([failed('positive-acceptance', [refusedEdge])])).toEqual([refusedEdge.defect]);
+    const small = { ...refusedEdge, request: { ...base.request, body: '{"name":" ","id":9007199254740991}' } };
+    expect(titles([failed('positive-acceptance', [small]), failed('negative-rejection', [half])])).toHaveLength(2);
+  });
+
   it('folds an echo failure for a property the answer left out into response-schema\'s "required at" finding', () => {
     const required = 'the 200 body is not a valid Plant (required at "tag")';
     const answer = (body: string) => ({ ...base.response, status: 200, body });

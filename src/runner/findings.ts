@@ -87,7 +87,8 @@ const SAFE_INTEGER = 2n ** 53n;
  * Failures that are integers read as doubles ({@link DOUBLES_DEFECT}) on a target that shows that defect:
  * an id echoed with other digits, or a precision pair's second id refused (two ids one apart, one double)
  * beside `2^53+N.5` accepted where small fractions are refused (a double holds it whole) or beside 2^63
- * (or -2^63-1) taken for the int64 edge it equals as a double (accepted, or refused as a repeat of it).
+ * (or -2^63-1) taken for the int64 edge it equals as a double (accepted, or refused as a repeat of it); or
+ * 2^63-1 itself refused (as a double it is 2^63, out of range) beside either of those two.
  * Then the pair refused, `2^53+N.5` accepted, the edge's neighbour taken for it, and a valid NewPlant
  * refused for an id beyond 2^53 (2^63-2, the same double as 2^63-1 sent before) are that one root cause.
  * One sign alone stays its own finding: a store keyed by double that answers every id as sent; PHP's
@@ -103,7 +104,7 @@ export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSign
   const pair = (failure: Failure): boolean => failure.reason.includes(SAME_DOUBLE);
   const doubles =
     own('', (failure) => failure.defect === DOUBLES_DEFECT) ||
-    (own('positive-acceptance', pair) &&
+    (own('positive-acceptance', (f) => pair(f) || edgeRefused(f)) &&
       own('negative-rejection', (f) => half(f) || holdsEdgeNeighbour(f.request.body)));
   if (!doubles) return [...checks];
   const folds = (checkId: string, failure: Failure): boolean => {
@@ -140,6 +141,18 @@ function holdsEdgeNeighbour(body: string | null | undefined): boolean {
       (value > INT64_MAX && Number(value) === Number(INT64_MAX)) ||
       (value < INT64_MIN && Number(value) === Number(INT64_MIN)),
   );
+}
+
+/**
+ * A valid NewPlant refused whose id, read as a double, falls outside int64 (2^63-1 is 2^63 as a double): a target
+ * comparing the double with its range refuses it.
+ */
+function edgeRefused(failure: Failure): boolean {
+  if (!/^status \d{3} for a valid NewPlant$/.test(failure.defect ?? '')) return false;
+  return integersOf(failure.request.body).some((value) => {
+    const read = BigInt(Number(value));
+    return read > INT64_MAX || read < INT64_MIN;
+  });
 }
 
 /** The long integers of a JSON body (16 digits or more), outside its strings. */
