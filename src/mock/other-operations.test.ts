@@ -82,6 +82,22 @@ describe("the document's other operations", () => {
     });
   });
 
+  it('takes every int64 id of the document exactly, past 2^53, and refuses one past 2^63-1', async () => {
+    // Before: 400 "the path parameter id must be <= 9007199254740991" for the int64 id 2^63-1.
+    for (const id of ['9223372036854775807', '-9223372036854775808', '9007199254740993']) {
+      expect((await get(`/plants/${id}`, AUTHORIZED)).status).toBe(200);
+    }
+    const beyond: [string, string][] = [
+      ['9223372036854775808', 'must be <= 9223372036854775807'],
+      ['-9223372036854775809', 'must be >= -9223372036854775808'],
+    ];
+    for (const [id, said] of beyond) {
+      const refused = await get(`/plants/${id}`, AUTHORIZED);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text)).toMatchObject({ error: 1015, message: expect.stringContaining(said) as string });
+    }
+  });
+
   it('answers HEAD for a GET operation with its status and headers, without a body', async () => {
     const response = await fetch(`${mock.url}/plants`, { method: 'HEAD', signal: AbortSignal.timeout(10_000) });
     expect(response.status).toBe(200);

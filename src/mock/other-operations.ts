@@ -112,7 +112,14 @@ export function createOtherOperations(
       );
       settings.engine
         .answerOther(
-          { method, path, query, accept: req.headers.accept, headers: headerTexts(req) },
+          {
+            method,
+            path,
+            query,
+            accept: req.headers.accept,
+            headers: headerTexts(req),
+            pathParameters: pathParameterTexts(route.written, path),
+          },
           {
             code: prefer.preferences.code,
             exampleKey: prefer.preferences.exampleKey,
@@ -176,6 +183,24 @@ function headerTexts(req: IncomingMessage): Record<string, string> {
     if (value === undefined || name === 'authorization') continue;
     texts[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  return texts;
+}
+
+/** The texts of the path's parameters by name (`{id: '5'}` for `/plants/{id}` and `/plants/5`), decoded. */
+function pathParameterTexts(written: string, path: string): Record<string, string> {
+  const names = [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? '');
+  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  const values = new RegExp(`^${parts.join('([^/]+)')}/?$`).exec(path)?.slice(1) ?? [];
+  const texts: Record<string, string> = {};
+  names.forEach((name, index) => {
+    const value = values[index];
+    if (value === undefined) return;
+    try {
+      texts[name] = decodeURIComponent(value);
+    } catch {
+      texts[name] = value;
+    }
+  });
   return texts;
 }
 

@@ -53,6 +53,8 @@ export interface OtherRequest {
   readonly accept: string | undefined;
   /** The request's other headers, for the operation's header parameters. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The path parameters' texts by name, as the request wrote them (`{id: '5'}`). */
+  readonly pathParameters?: Readonly<Record<string, string>>;
 }
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
@@ -187,7 +189,9 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       const mock = { dynamic, ...definedOnly(preferences) };
       // Parameters are judged as the document says; the body is not sent to Prism, so its findings are not.
       const judged = await ask(input, { ...BASE_CONFIG, validateRequest: true, mock }, others);
-      const found = (judged.violations ?? []).filter(({ location }) => location[0] !== 'body');
+      const found = (judged.violations ?? [])
+        .filter(({ location }) => location[0] !== 'body')
+        .flatMap((violation) => int64Read(violation, request));
       if (found.length > 0) return { ...judged, violations: found };
       return judged.violations === undefined ? judged : ask(input, { ...BASE_CONFIG, mock: { ...mock } }, others);
     },
@@ -214,6 +218,34 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       return decision;
     },
   };
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+const SAFE_LIMIT = /must be ([<>]=) (-?)9007199254740991$/;
+
+/**
+ * Prism bounds an int64 parameter by JavaScript's safe integers (±2^53-1): an id of the document past
+ * them (2^63-1) was refused. Such a violation is dropped for a decimal integer within int64, and said
+ * with int64's own bounds otherwise. A document writing `maximum: 9007199254740991` itself reads as int64.
+ */
+function int64Read(violation: RequestViolation, request: OtherRequest): RequestViolation[] {
+  const limit = SAFE_LIMIT.exec(violation.message);
+  if (limit === null) return [violation];
+  const [where, name = ''] = violation.location;
+  const text =
+    where === 'path'
+      ? request.pathParameters?.[name]
+      : where === 'query'
+        ? [request.query[name] ?? []].flat()[0]
+        : where === 'header'
+          ? request.headers[name.toLowerCase()]
+          : undefined;
+  if (text !== undefined && /^-?\d{1,20}$/.test(text.trim())) {
+    const value = BigInt(text.trim());
+    if (value >= -INT64_MAX - 1n && value <= INT64_MAX) return [];
+  }
+  const bound = limit[1] === '<=' ? '9223372036854775807' : '-9223372036854775808';
+  return [{ ...violation, message: violation.message.replace(SAFE_LIMIT, `must be ${limit[1] ?? ''} ${bound}`) }];
 }
 
 /** The memo key of a question without Accept, a preferred status or an example (see `keyOf`). */
