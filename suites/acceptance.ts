@@ -187,8 +187,22 @@ function trimHint(exchange: Exchange, check: SchemaCheck): string | undefined {
   const trimmed = plan.body === null ? undefined : trimmedJsonText(plan.body);
   if (trimmed === undefined) return undefined;
   const [violation] = check(parseExactJson(trimmed));
-  if (violation === undefined) return undefined;
+  if (violation === undefined || blamesAnotherMember(response.body, plan, violation.field)) return undefined;
   return `${REFUSED_ONCE_TRIMMED} (${violation.message}): a target that trims strings before validating them (pydantic's str_strip_whitespace) refuses it, and echoes trimmed strings.`;
+}
+
+/**
+ * Whether the refusal names members of the body sent, but not `field`'s: `{"message": "id out of range"}` to a
+ * NewPlant whose blank name trimming would break speaks of the id (a double's 2^63), not of trimming.
+ */
+function blamesAnotherMember(body: string | null, plan: Exchange['plan'], field: string): boolean {
+  const sent = sentObject(plan);
+  if (body === null || sent === undefined) return false;
+  const named = (key: string) =>
+    new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(body);
+  const member = field.split('.')[0] ?? field;
+  const others = Object.keys(sent).filter((key) => key !== member);
+  return !named(member) && others.some(named);
 }
 
 /**

@@ -153,6 +153,15 @@ describe('acceptance checks', () => {
     // Trimmed and still valid, or a document without minLength (the seed's): no such word.
     expect(reason('  Fern ', { ...context, contract: lengths })).not.toContain(REFUSED_ONCE_TRIMMED);
     expect(reason('   ', context)).not.toContain(REFUSED_ONCE_TRIMMED);
+    // An answer that speaks of another member (Node's JSON.parse taking 2^63-1 for 2^63): no such word.
+    const refusal = (body: string) =>
+      positiveAcceptance.judge(
+        exchange({ ...VALID, strings: { name: ' ' } }, 400, body),
+        { ...context, contract: lengths },
+        [],
+      )?.reason ?? '';
+    expect(refusal('{"error":400,"message":"id out of range"}')).not.toContain(REFUSED_ONCE_TRIMMED);
+    expect(refusal('{"error":400,"message":"name: too short"}')).toContain(REFUSED_ONCE_TRIMMED);
   });
 
   it('positive-acceptance: throttling (429, 503) is not judged', () => {
