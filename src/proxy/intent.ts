@@ -259,7 +259,9 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
   const idMayRepeat = context.rememberId(idMemoryKey(read));
   const sent = read.parsed;
   const contentType = request.contentType ?? '';
-  if (contentType === 'application/json') return { intent: { kind: 'valid', strings, idMayRepeat }, auth, sent };
+  // The document's own media type, as written there (`application/json; charset=utf-8`), is the plain request.
+  if (contentType === 'application/json' || contentType === context.contract.mediaTypes.newPlant)
+    return { intent: { kind: 'valid', strings, idMayRepeat }, auth, sent };
   const writtenAs = { aspect: 'media-type', written: contentType } as const;
   return { intent: { kind: 'valid-variant', writtenAs, strings, idMayRepeat }, auth, sent };
 }

@@ -50,6 +50,12 @@ describe('positive-acceptance as one exchange shows it', () => {
     expect(verdictOf('positive-acceptance')?.reason).toContain("the document's success response is 201");
   });
 
+  it("reads a NewPlant sent with the document's own media type, as written there, as a plain valid one", () => {
+    const documented = 'application/json; charset=utf-8';
+    const verdictOf = judged(created, '{"id": "5", "name": "Fern"}', 200, documented);
+    expect(verdictOf('positive-acceptance')?.outcome).toBe('fail');
+  });
+
   it('passes the documented success, and leaves a refusal or a server error unjudged (an id held before, a token)', () => {
     expect(judged(contract, '{"id": 6, "name": "Fern"}', 200)('positive-acceptance')?.outcome).toBe('pass');
     expect(judged(contract, '{"id": 7, "name": "Fern"}', 400)('positive-acceptance')).toBeUndefined();
