@@ -39,6 +39,10 @@ export interface TrafficCounts {
   uploadCuts: number;
   /** POST /plants exchanges that never reached the upstream (refused, not found, TLS): not judged. */
   unreached: number;
+  /** POST /plants exchanges the upstream read and closed its connection on before answering (judged failures). */
+  resetBeforeAnswer: number;
+  /** Of the unreached POST /plants exchanges, those after such a reset: the upstream had stopped. */
+  unreachedAfterReset: number;
 }
 
 /**
@@ -56,6 +60,8 @@ export class Observations {
     cutByStop: 0,
     uploadCuts: 0,
     unreached: 0,
+    resetBeforeAnswer: 0,
+    unreachedAfterReset: 0,
   };
   private readonly startedAt = new Date();
   private readonly started = performance.now();
@@ -172,6 +178,10 @@ function notes(exchanges: number, counts: TrafficCounts): string[] {
   if (counts.unreached > 0)
     notes.push(
       `${counts.unreached} POST /plants requests never reached the upstream (its connection refused, its host not found, or its TLS certificate not trusted): not judged. Check that the upstream runs at the URL the proxy forwards to, and that the proxy trusts its certificate's CA.`,
+    );
+  if (counts.resetBeforeAnswer > 0 && counts.unreachedAfterReset > 0)
+    notes.push(
+      `${counts.resetBeforeAnswer} POST /plants exchanges ended with the upstream closing its connection before answering, and later requests found it unreachable: it stopped, from a crash these requests caused or from outside (SIGKILL, an out-of-memory kill, a restart that does not drain its requests). They stay no-server-error failures, since the proxy cannot send a POST again to tell the two apart: send their curl lines to the restarted upstream to tell.`,
     );
   if (counts.overCap > 0)
     notes.push(

@@ -369,6 +369,7 @@ function settle(
   if (forwarded.answeredByProxy === 502 && unreached(forwarded.transportError)) {
     // The note counts POST /plants requests: another path meeting a down upstream is not one of them.
     if (judged !== undefined) counts.unreached++;
+    if (judged !== undefined && counts.resetBeforeAnswer > 0) counts.unreachedAfterReset++;
     return log?.(
       `${logHead(request, path, forwarded)} upstream unreachable (${forwarded.transportError ?? '?'}): the proxy answered 502; not judged, the request never reached it`,
     );
@@ -380,6 +381,7 @@ function settle(
     );
   }
   const result = judged.judge(forwarded);
+  if (forwarded.answeredByProxy === 502 && forwarded.transportError === 'connection-reset') counts.resetBeforeAnswer++;
   record(setup.state, result, judged.authorization);
   log?.(`${logHead(request, path, forwarded)} ${verdictText(result)}${faultText(forwarded)}`, judged.authorization);
 }

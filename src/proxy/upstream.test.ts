@@ -162,3 +162,36 @@ describe('the upstream connection cap', () => {
     expect(log.every((line) => line.includes('the proxy answered 504'))).toBe(true);
   });
 });
+
+describe('an upstream that stops with a request in flight', () => {
+  it('fails that exchange (no-server-error) and, when later requests find it unreachable, says in a note that it stopped', async () => {
+    const server: Server = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      // Reads the request, then dies as a SIGKILL leaves it: the connection reset, nothing listening.
+      socket.once('data', () => {
+        socket.destroy();
+        server.close();
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const { proxy, log } = await started(`http://127.0.0.1:${port}`);
+    expect(await rawExchange(proxy, plantRequest(1), 1)).toEqual(['HTTP/1.1 502']);
+    expect(await rawExchange(proxy, plantRequest(2), 1)).toEqual(['HTTP/1.1 502']);
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    const report = proxy.report();
+    expect(report.checks.find((check) => check.id === 'no-server-error')?.status).toBe('fail');
+    expect(report.notes.join('\n')).toMatch(
+      /1 POST \/plants exchanges ended with the upstream closing its connection before answering, and later requests found it unreachable: it stopped/,
+    );
+  });
+
+  it('adds no such note when the upstream still answers after a reset', async () => {
+    let requests = 0;
+    const upstream = await rawUpstream((socket) => (++requests === 1 ? socket.destroy() : socket.write(ANSWER)));
+    const { proxy } = await started(upstream.url);
+    expect(await rawExchange(proxy, plantRequest(1), 1)).toEqual(['HTTP/1.1 502']);
+    expect(await rawExchange(proxy, plantRequest(2), 1)).toEqual(['HTTP/1.1 200']);
+    expect(proxy.report().notes.join('\n')).not.toMatch(/it stopped/);
+  });
+});
