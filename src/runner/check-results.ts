@@ -4,6 +4,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
+import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
 import { messageShapeOf } from './judge.js';
@@ -83,6 +84,8 @@ export interface CheckResultOptions {
   readonly arbitraries: ArbitraryCache;
   /** `Date.now()` after which no more shrinking starts. */
   readonly deadline: number;
+  /** The valid NewPlant the target accepted in the preflight (see `RepeatSettlingOptions`). */
+  readonly controlPlant?: PlantDraft;
   /** Builds the replay text and options of a counterexample. */
   replayCommand(run: CaseRun, path: readonly number[], alwaysFresh: boolean): Pick<Failure, 'replay' | 'rerun'>;
   /** Called before each candidate sent while shrinking. */

@@ -4,6 +4,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence, type CaseRun } from './execute.js';
 import { alwaysFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
+import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import type { Counterexample } from './shrink.js';
 import { plainPlantWithId } from './target.js';
@@ -19,6 +20,8 @@ export interface RepeatSettlingOptions {
   readonly client: TargetClient;
   readonly fresh: FreshIds;
   readonly judgeContext: JudgeContext;
+  /** The valid NewPlant the target accepted in the preflight: the control, with the refused plant's id. */
+  readonly controlPlant?: PlantDraft;
 }
 
 /**
@@ -80,7 +83,8 @@ function controlFor(plan: PlannedRequest, options: RepeatSettlingOptions): Plann
   } catch {
     return undefined;
   }
-  return plainPlantWithId(options.contract, options.fresh, (key) => idText((body as Record<string, unknown>)[key]));
+  const idOf = (key: string) => idText((body as Record<string, unknown>)[key]);
+  return plainPlantWithId(options.contract, options.fresh, idOf, options.controlPlant);
 }
 
 /** An id as `parseExactJson` reads it (a safe integer as a number, a larger one as a bigint), as JSON text. */

@@ -8,6 +8,7 @@ import {
   type GeneratedCase,
 } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
+import type { PlantDraft } from './generate/new-plant.js';
 import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
@@ -110,6 +111,7 @@ async function testTarget(
     judgeContext,
     planned,
     onProgress,
+    ...(traits.acceptedPlant === undefined ? {} : { controlPlant: traits.acceptedPlant }),
   });
   const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits);
   // Its outage is no outage: the could-not-judge reason says what every request met.
@@ -352,6 +354,7 @@ async function settleChecks(
     judgeContext: JudgeContext;
     planned: number;
     onProgress: Progress;
+    controlPlant?: PlantDraft;
   },
 ): Promise<{ check: CheckDefinition | undefined; result: CheckResult }[]> {
   const { replay, fresh } = settings;

@@ -12,6 +12,7 @@ import {
   idSlotOf,
   newPlantArbitrary,
   renderIfValid,
+  isValidNewPlant,
   renderPlant,
   withFreshIds,
   type PlantDraft,
@@ -111,6 +112,8 @@ export interface TargetTraits {
    * the client's delayed ACK), so later requests went on a connection each (see `DelayedBodies`).
    */
   readonly delaysBodies?: boolean;
+  /** The preflight's valid NewPlant the target accepted: a control it takes when the id is free. */
+  readonly acceptedPlant?: PlantDraft;
 }
 
 /** The judge context of a run whose preflight learned `traits`. */
@@ -134,7 +137,8 @@ export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeC
 export const CANARY_ID = 1_123_581_321n;
 
 /**
- * A plain valid NewPlant (the preflight's kind) whose id slot holds the id `idOf` reads for the slot's key,
+ * A plain valid NewPlant (`accepted`, the one the target took in the preflight, else the preflight's first)
+ * whose id slot holds the id `idOf` reads for the slot's key,
  * with the document's parameters: the control that tells a free id from a taken one. `undefined` when the
  * plant has no id slot, `idOf` has no id for it, or the plant would not be valid with it.
  */
@@ -142,8 +146,9 @@ export function plainPlantWithId(
   contract: Contract,
   fresh: FreshIds,
   idOf: (key: string) => string | undefined,
+  accepted?: PlantDraft,
 ): PlannedRequest | undefined {
-  const [plant] = preflightDrafts(contract, fresh, 1);
+  const plant = accepted ?? preflightDrafts(contract, fresh, 1)[0];
   const found = plant === undefined ? undefined : idSlotOf(plant);
   const id = found === undefined ? undefined : idOf(found.slot.key);
   if (plant === undefined || found === undefined || id === undefined) return undefined;
@@ -162,11 +167,49 @@ const PREFLIGHT_RETRIES = 4;
 
 /** Valid NewPlants of the document for the preflight, drawn from the run's nonce (so each run's differ). */
 function preflightDrafts(contract: Contract, fresh: FreshIds, count: number): PlantDraft[] {
+  return preflightPool(contract, fresh).slice(0, count);
+}
+
+/** The preflight's sample of valid NewPlants, those that hold an id first (so the repeat of one is a repeat by id). */
+function preflightPool(contract: Contract, fresh: FreshIds): PlantDraft[] {
   const seed = Number(fresh.bits('preflight-seed') % 2_147_483_647n);
-  const drafts = fc.sample(newPlantArbitrary(contract), { seed, numRuns: count * 4 }).map(withFreshIds);
-  // Prefer drafts that hold an id, so the repeat of one is a repeat by id.
+  const drafts = fc.sample(newPlantArbitrary(contract), { seed, numRuns: PREFLIGHT_SAMPLE }).map(withFreshIds);
   const withId = drafts.filter((draft) => idSlotOf(draft) !== undefined);
-  return [...withId, ...drafts].slice(0, count);
+  return [...withId, ...drafts.filter((draft) => idSlotOf(draft) === undefined)];
+}
+
+/** Valid NewPlants the preflight draws. */
+const PREFLIGHT_SAMPLE = 8;
+
+/**
+ * The simplest NewPlant of the preflight's sample holding an id (fewest members, then the shortest text), without
+ * the members the document lets it do without. A target refusing the first one for what the document allows
+ * (extra members, long strings) may take this one, and then tells how it treats repeats.
+ */
+function simplestDraft(contract: Contract, pool: readonly PlantDraft[], fresh: FreshIds): PlantDraft | undefined {
+  const size = (draft: PlantDraft): [number, number] => [
+    Object.keys(draft.value as object).length,
+    renderPlant(draft, fresh, 'preflight-size').text.length,
+  ];
+  const sized = pool.filter((draft) => idSlotOf(draft) !== undefined).map((draft) => ({ draft, size: size(draft) }));
+  sized.sort((a, b) => a.size[0] - b.size[0] || a.size[1] - b.size[1]);
+  const [simplest] = sized;
+  return simplest === undefined ? undefined : barest(contract, simplest.draft, fresh);
+}
+
+/** The draft without each top-level member (but its ids) the document lets it do without. */
+function barest(contract: Contract, draft: PlantDraft, fresh: FreshIds): PlantDraft {
+  let current = draft;
+  const { value } = draft;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return draft;
+  for (const key of Object.keys(value)) {
+    if (draft.slots.some((slot) => slot.key === key)) continue;
+    const rest: Record<string, ExactJson> = { ...(current.value as Record<string, ExactJson>) };
+    delete rest[key];
+    const candidate = { ...current, value: rest };
+    if (isValidNewPlant(contract, renderPlant(candidate, fresh, 'preflight-barest').text)) current = candidate;
+  }
+  return current;
 }
 
 /**
@@ -182,7 +225,9 @@ export async function probeTarget(
   baseUrl: string,
 ): Promise<TargetTraits> {
   const client = withParametersOf(contract, target);
-  const [plant, other] = preflightDrafts(contract, fresh, 2);
+  const pool = preflightPool(contract, fresh);
+  let [plant] = pool;
+  const other = pool[1];
   if (!plant) return { rejectsRepeats: undefined };
   let rendered = renderPlant(plant, fresh, 'preflight');
   let first = await client.send(validRequest(rendered));
@@ -192,11 +237,23 @@ export async function probeTarget(
     rendered = renderPlant(plant, fresh, `preflight-${again}`);
     first = await client.send(validRequest(rendered));
   }
+  const simplest = isRefusalStatus(contract.refusal, first.response.status)
+    ? simplestDraft(contract, pool, fresh)
+    : undefined;
+  if (simplest !== undefined && simplest !== plant) {
+    // Taken, it stands in for the first (whose refusal the cases show anyway), so repeats are learned.
+    const retried = renderPlant(simplest, fresh, 'preflight-simplest');
+    const answer = await client.send(validRequest(retried));
+    if (isSuccessStatus(contract.success, answer.response.status))
+      [plant, rendered, first] = [simplest, retried, answer];
+  }
   const failure = first.response.transportError;
   // A TLS failure is evidence like any other answer: the run ends could-not-judge, with its reports.
   if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
   if (first.response.status === 0) return { rejectsRepeats: undefined };
-  return { ...(await traitsAfter(client, contract, fresh, { first, plant, other, rendered })), answered: true };
+  const traits = await traitsAfter(client, contract, fresh, { first, plant, other, rendered });
+  const accepted = isSuccessStatus(contract.success, first.response.status);
+  return { ...traits, answered: true, ...(accepted ? { acceptedPlant: plant } : {}) };
 }
 
 /** What the rest of the preflight learns once its first valid NewPlant got an HTTP answer. */

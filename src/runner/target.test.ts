@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { faultyTarget, refuse } from '../fixtures/base/plant-service.js';
+import { loadContract } from '../contract/index.js';
+import { createFreshIds } from './generate/fresh-ids.js';
+import { createTargetClient } from './http/client.js';
+import { probeTarget } from './target.js';
+
+/** Joi's `object()` without `.unknown()`, class-validator's `forbidNonWhitelisted`: members beyond id, name, tag refused. */
+const closedObject = faultyTarget(
+  {
+    name: 'closed-object',
+    defect: 'members the document allows beyond id, name and tag refused',
+    expectedFailures: [],
+  },
+  {
+    readExtra: (record) =>
+      Object.keys(record).some((key) => !['id', 'name', 'tag'].includes(key))
+        ? refuse(400, 'unknown member')
+        : undefined,
+  },
+);
+
+describe('probeTarget', () => {
+  it('learns how a target treats repeats though it refuses the first plant for members the document allows', async () => {
+    const contract = await loadContract();
+    const target = await closedObject.start();
+    const client = createTargetClient({
+      baseUrl: target.url,
+      token: target.token,
+      concurrency: 2,
+      timeoutMs: 5_000,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const learned: (boolean | undefined)[] = [];
+      // Nonces whose first preflight plant holds extra members, and some whose first does not.
+      for (let nonce = 0; nonce < 8; nonce++) {
+        const traits = await probeTarget(
+          client,
+          contract,
+          createFreshIds(nonce.toString(16).padStart(16, '0')),
+          target.url,
+        );
+        learned.push(traits.rejectsRepeats === true && traits.acceptedPlant !== undefined);
+      }
+      expect(learned).toEqual(Array.from({ length: 8 }, () => true));
+    } finally {
+      await client.close();
+      await target.close();
+    }
+  });
+});
