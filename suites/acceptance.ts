@@ -272,7 +272,7 @@ export const positiveAcceptance = defineCheck({
         { defect: undeclared },
       );
     return fail(
-      `A valid NewPlant with the token you gave was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
+      `A valid NewPlant, sent with the credential, was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
       { defect: redirectDefect(response.status) ?? `status ${response.status} for a valid NewPlant` },
     );
   },

@@ -164,6 +164,12 @@ describe('acceptance checks', () => {
     expect(refusal('{"error":400,"message":"name: too short"}')).toContain(REFUSED_ONCE_TRIMMED);
   });
 
+  it('positive-acceptance: its reason assumes no token was given by the reader (the proxy judges traffic it did not send)', () => {
+    const reason = positiveAcceptance.judge(exchange(VALID, 201, '{"id":7}'), context, [])?.reason ?? '';
+    expect(reason).toMatch(/^A valid NewPlant, sent with the credential, was answered 201;/);
+    expect(reason).not.toContain('token you gave');
+  });
+
   it('positive-acceptance: throttling (429, 503) is not judged', () => {
     expect(outcome(positiveAcceptance, exchange(VALID, 429, ''))).toBeUndefined();
     expect(outcome(positiveAcceptance, exchange(VALID, 503, ''))).toBeUndefined();
