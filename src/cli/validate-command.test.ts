@@ -205,7 +205,7 @@ describe('plantstore validate', () => {
     const { code, out } = await validate(write('oauth2.yaml', document(post, components)));
     expect(code).toBe(0);
     expect(out).toContain(
-      'NewPlant, Plant (200) and Error (default) as application/json, application/json; charset=utf-8; oauth2 authentication (key)',
+      'NewPlant as application/json, Plant (200) as application/json; charset=utf-8 and Error (default) as application/json; oauth2 authentication (key)',
     );
     // An API key is no bearer token: test would refuse the document, so validate does.
     const apiKey = { components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } } };

@@ -79,11 +79,13 @@ async function serverProblems(contract: Contract): Promise<DocumentProblem[]> {
 export function summarise(file: string, contract: Contract): string[] {
   const operations = contract.otherOperations.filter((name) => !name.startsWith('webhook ')).length + 1;
   const { mediaTypes, errorStatus, success } = contract;
-  const media = new Set(Object.values(mediaTypes));
+  const bodies =
+    new Set(Object.values(mediaTypes)).size === 1
+      ? `NewPlant, Plant (${success.documented}) and Error (${errorStatus}) as ${mediaTypes.plant}`
+      : `NewPlant as ${mediaTypes.newPlant}, Plant (${success.documented}) as ${mediaTypes.plant} and Error (${errorStatus}) as ${mediaTypes.error}`;
   const lines = [
     `${file}: valid OpenAPI ${contract.version} document, ${operations} operation${operations === 1 ? '' : 's'}`,
-    `  tested: POST ${contract.operationPath}${operationIdShown(contract)}: NewPlant, Plant (${success.documented}) and Error (${errorStatus}) ` +
-      `as ${[...media].join(', ')}; ${describeAuth(contract)}`,
+    `  tested: POST ${contract.operationPath}${operationIdShown(contract)}: ${bodies}; ${describeAuth(contract)}`,
   ];
   if (contract.basePath !== '') {
     lines.push(
