@@ -201,7 +201,7 @@ function answerLacks(failure: Failure, field: string): boolean {
   if (body === null || truncated === true) return false;
   try {
     const value: unknown = JSON.parse(body);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, field);
+    return isObject(value) && !Object.hasOwn(value, field);
   } catch {
     return false;
   }
@@ -384,31 +384,40 @@ function brokenValue(body: string | null | undefined, keyword: string, field: st
   const whole = value;
   for (const key of field.split('.')) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key))
-      return keyword === 'required' ? `absent from ${shapeOf(whole)}` : undefined;
+      return keyword === 'required' ? `absent from ${membersOf(whole)}` : undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return JSON.stringify(value);
 }
 
 /** The members of a JSON object and the JSON type of each, in order of name: `{code:number,message:string}`. */
-function shapeOf(value: unknown): string {
-  if (!isObject(value)) return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+function membersOf(value: unknown): string {
+  if (!isObject(value)) return jsonType(value);
   const members = Object.keys(value)
     .sort()
-    .map((key) => `${key}:${Array.isArray(value[key]) ? 'array' : value[key] === null ? 'null' : typeof value[key]}`);
+    .map((key) => `${key}:${jsonType(value[key])}`);
   return `{${members.join(',')}}`;
+}
+
+/** A parsed JSON value's type as JSON names it: `array` and `null` apart from `object`. */
+function jsonType(value: unknown): string {
+  return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
 }
 
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  return withSharedRefusalLabelsFolded(
-    withSharedRefusalBodiesFolded(
-      withNonFiniteEchoesFolded(
-        withTrimmedRefusalsFolded(withLeadingDigitsFolded(withAbsentEchoesFolded(withDoublesFolded(checks, signs)))),
-      ),
-    ),
-  );
+  return FOLDS.reduce((folded, fold) => fold(folded), withDoublesFolded(checks, signs));
 }
+
+/** The folds after the doubles', in order: each sees the failures the ones before it left unfolded. */
+const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
+  withAbsentEchoesFolded,
+  withLeadingDigitsFolded,
+  withTrimmedRefusalsFolded,
+  withNonFiniteEchoesFolded,
+  withSharedRefusalBodiesFolded,
+  withSharedRefusalLabelsFolded,
+];
 
 /**
  * The failed checks' counterexamples grouped by fingerprint: one finding per root cause, with the
