@@ -117,8 +117,11 @@ export function countsText(counts: ReadonlyMap<string, number>): string {
     .join(', ');
 }
 
+/** Could-not-judge codes of a URL whose every request met another protocol or a failed TLS handshake. */
+export const SPOKE_NO_HTTP: ReadonlySet<string> = new Set(['not-http', 'tls']);
+
 /** Could-not-judge codes whose answers the setup made ({@link CouldNotJudge.setupsDoing}). */
-const SETUPS_DOING = new Set(['not-http', 'tls', 'credential-refused', 'not-found', 'redirected', 'html']);
+const SETUPS_DOING = new Set([...SPOKE_NO_HTTP, 'credential-refused', 'not-found', 'redirected', 'html']);
 
 function verdict(code: string, reason: string): CouldNotJudge {
   return { code, reason, options: optionsNamedIn(reason), setupsDoing: SETUPS_DOING.has(code) };

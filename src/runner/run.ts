@@ -17,7 +17,7 @@ import { deliver, endRun, type RunEvent } from './events.js';
 import { rerunCall } from './option-text.js';
 import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
-import { couldNotJudge, RunEvidence } from './evidence.js';
+import { couldNotJudge, RunEvidence, SPOKE_NO_HTTP } from './evidence.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
 import { settleOutage, transportErrorOf, unjudgedCases, type Outage } from './outage.js';
@@ -183,9 +183,6 @@ function conclude(
   });
   return { checks, findings, couldNotJudge: unjudgeable };
 }
-
-/** Could-not-judge codes of a URL whose every request met another protocol or a failed TLS handshake. */
-const SPOKE_NO_HTTP = new Set(['not-http', 'tls']);
 
 /** A check's result with nothing judged: its skip reason is worked out from the run's evidence. */
 function unjudged(result: CheckResult): CheckResult {
