@@ -60,10 +60,13 @@ function compareText(a: string, b: string): number {
 /** What is wrong on the way to an operation, or the operation itself. */
 export type Located<T> = { readonly found: T; readonly pointer: string } | { readonly missing: string };
 
-/** A path as the document writes it (`/plants/{id}`) as a pattern of request paths: each template part one segment. */
+/**
+ * A path as the document writes it (`/plants/{id}`) as a pattern of request paths: each template part one segment,
+ * captured in the order the parts stand.
+ */
 export function pathTemplatePattern(written: string): RegExp {
   const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+')}/?$`);
+  return new RegExp(`^${parts.join('([^/]+)')}/?$`);
 }
 
 /** A request path as the document's paths write it: below the first server's path `base` (`/api/v1`), else as it is. */

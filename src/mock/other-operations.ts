@@ -118,7 +118,7 @@ export function createOtherOperations(
             query,
             accept: req.headers.accept,
             headers: headerTexts(req),
-            pathParameters: pathParameterTexts(route.written, path),
+            pathParameters: pathParameterTexts(route, path),
           },
           {
             code: prefer.preferences.code,
@@ -187,10 +187,9 @@ function headerTexts(req: IncomingMessage): Record<string, string> {
 }
 
 /** The texts of the path's parameters by name (`{id: '5'}` for `/plants/{id}` and `/plants/5`), decoded. */
-function pathParameterTexts(written: string, path: string): Record<string, string> {
-  const names = [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? '');
-  const parts = written.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-  const values = new RegExp(`^${parts.join('([^/]+)')}/?$`).exec(path)?.slice(1) ?? [];
+function pathParameterTexts(route: Pick<Route, 'written' | 'pattern'>, path: string): Record<string, string> {
+  const names = [...route.written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? '');
+  const values = route.pattern.exec(path)?.slice(1) ?? [];
   const texts: Record<string, string> = {};
   names.forEach((name, index) => {
     const value = values[index];
