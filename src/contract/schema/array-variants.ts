@@ -3,7 +3,7 @@ import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
 import { domainSize } from './domain.js';
-import { exactObject, jsonKey } from './json.js';
+import { exactObject, isExactObject, jsonKey } from './json.js';
 import { childPointer } from './keywords.js';
 import { at, type Candidate } from './leaf-variants.js';
 import { validArbitrary } from './valid.js';
@@ -77,17 +77,12 @@ function membersAlways(items: unknown, count: number): boolean {
  */
 function reversedMembers(value: ExactJson): ExactJson {
   if (Array.isArray(value)) return value.map(reversedMembers);
-  if (value === null || typeof value !== 'object' || !isPlainObject(value)) return value;
+  if (!isExactObject(value)) return value;
   return exactObject(
     Object.entries(value)
       .reverse()
       .map(([key, item]) => [key, reversedMembers(item)] as const),
   );
-}
-
-function isPlainObject(value: object): value is { [key: string]: ExactJson } {
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === null || prototype === Object.prototype;
 }
 
 /** Arrays of exactly `minItems`/`maxItems` items, and one fewer or more. */

@@ -13,6 +13,13 @@ export function exactObject(entries: Iterable<readonly [string, ExactJson]>): { 
   return object;
 }
 
+/** Whether an exact JSON value is an object of members: not null, an array, nor a number kept as a LosslessNumber. */
+export function isExactObject(value: ExactJson): value is { [key: string]: ExactJson } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === null || prototype === Object.prototype;
+}
+
 /** A value found in a schema (`enum`, `const`) as generation writes values: exact numbers, bare objects. */
 export function toExact(value: unknown): ExactJson {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { isLosslessNumber } from 'lossless-json';
 import { parseExactJson, stringifyExactJson, type Contract } from '../../contract/index.js';
 import type { ExactJson } from '../../contract/schema/index.js';
+import { isExactObject } from '../../contract/schema/json.js';
 import { withClaim, type FreshIds } from './fresh-ids.js';
 import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
 import { objectView } from '../../contract/object-view.js';
@@ -138,7 +139,7 @@ export function renderPlant(
   keep: ReadonlySet<string> = new Set(),
 ): RenderedPlant {
   const source = draft.value;
-  if (source === null || typeof source !== 'object' || Array.isArray(source) || !isPlainObject(source)) {
+  if (!isExactObject(source)) {
     return { text: stringifyExactJson(source), strings: {}, ids: [], idMayRepeat: false };
   }
   const body = copyObject(source);
@@ -200,11 +201,6 @@ function heldByCase(fresh: FreshIds, slotSalt: string): FreshIds {
     }
     return true;
   });
-}
-
-function isPlainObject(value: object): value is { [key: string]: ExactJson } {
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === null || prototype === Object.prototype;
 }
 
 /** A copy without a prototype, where assignment makes an own property of every key, `__proto__` too. */
