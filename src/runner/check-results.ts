@@ -3,7 +3,7 @@ import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
-import type { TargetClient } from './http/client.js';
+import type { Exchange, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
@@ -111,7 +111,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     const smallestShrunk = new Map<string, number>();
     for (const { run, verdict } of tally.failures) {
       const shape = defectShape(check, verdict);
-      const found = run.exchanges[verdict.exchangeIndex] ?? run.exchanges[run.exchanges.length - 1];
+      const found = failingExchange(run.exchanges, verdict);
       const best = smallestShrunk.get(shape);
       const shrinks = options.shrink && (best === undefined || found === undefined || counterexampleSize(found) < best);
       const first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
@@ -248,7 +248,7 @@ function toFailure(
   redact: (text: string) => string,
 ): Failure {
   const { exchanges, verdict } = counterexample;
-  const failing = exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
+  const failing = failingExchange(exchanges, verdict);
   if (!failing) throw new Error('a counterexample without an exchange');
   const sequence = exchanges.slice(0, verdict.exchangeIndex + 1);
   const oneConnection = sequence.some((exchange) => exchange.plan.sameConnection === true);
@@ -273,6 +273,11 @@ function toFailure(
     ...(verdict.defect === undefined ? {} : { defect: verdict.defect }),
     fingerprint,
   };
+}
+
+/** The exchange a verdict judged, else the case's last. */
+function failingExchange(exchanges: readonly Exchange[], verdict: CaseVerdict): Exchange | undefined {
+  return exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
 }
 
 /** A curl line's `--max-time` for an answer that never came: a second past the runner's own wait. */

@@ -148,7 +148,7 @@ export function plainPlantWithId(
   idOf: (key: string) => string | undefined,
   accepted?: PlantDraft,
 ): PlannedRequest | undefined {
-  const plant = accepted ?? preflightDrafts(contract, fresh, 1)[0];
+  const plant = accepted ?? preflightPool(contract, fresh)[0];
   const found = plant === undefined ? undefined : idSlotOf(plant);
   const id = found === undefined ? undefined : idOf(found.slot.key);
   if (plant === undefined || found === undefined || id === undefined) return undefined;
@@ -165,12 +165,10 @@ export function plainPlantWithId(
 /** How many other ids the preflight's plant is sent with when refused with an id an earlier run may have stored. */
 const PREFLIGHT_RETRIES = 4;
 
-/** Valid NewPlants of the document for the preflight, drawn from the run's nonce (so each run's differ). */
-function preflightDrafts(contract: Contract, fresh: FreshIds, count: number): PlantDraft[] {
-  return preflightPool(contract, fresh).slice(0, count);
-}
-
-/** The preflight's sample of valid NewPlants, those that hold an id first (so the repeat of one is a repeat by id). */
+/**
+ * The preflight's valid NewPlants, drawn from the run's nonce (so each run's differ), those that hold an id first
+ * (so the repeat of one is a repeat by id).
+ */
 function preflightPool(contract: Contract, fresh: FreshIds): PlantDraft[] {
   const seed = Number(fresh.bits('preflight-seed') % 2_147_483_647n);
   const drafts = fc.sample(newPlantArbitrary(contract), { seed, numRuns: PREFLIGHT_SAMPLE }).map(withFreshIds);
