@@ -1,5 +1,9 @@
+import fc from 'fast-check';
+import { isLosslessNumber } from 'lossless-json';
 import type { Contract, ResponseHeader } from '../contract/index.js';
-import { numberText } from '../contract/exact-json.js';
+import { numberText, stringifyExactJson } from '../contract/exact-json.js';
+import type { SchemaDialect } from '../contract/schema/compiled-schema.js';
+import { compileSchema } from '../contract/schema/index.js';
 import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
 
 /** The headers of a success answer: one per header the document requires there, `undefined` when none. */
@@ -9,12 +13,13 @@ export type SuccessHeaders = (accepted: AcceptedNewPlant) => Readonly<Record<str
  * The required headers of the success response, each with a value its schema accepts: a `Location`
  * names the created plant (`/plants/12`, below the document's base path) as a server does; any other
  * (or a `Location` whose schema refuses that path, `format: uri`) its schema's `default`, `example` or
- * first `examples` entry, else, for a plain string, the header's name. One no such value fits is left out.
+ * first `examples` entry, else, for a plain string, the header's name, else a value drawn from its schema
+ * (a `format: uuid` request id). One no such value fits is left out.
  */
 export function createSuccessHeaders(contract: Contract): SuccessHeaders {
   const required = contract.successHeaders.filter((header) => header.required);
   if (required.length === 0) return () => undefined;
-  const fixed = new Map(required.map((header) => [header, fixedValue(header)]));
+  const fixed = new Map(required.map((header) => [header, fixedValue(header, contract.dialect)]));
   const plantsPath = `${contract.basePath}/plants`;
   return (accepted) => {
     const headers: Record<string, string> = {};
@@ -36,12 +41,34 @@ function locationOf(plantsPath: string, { parsed }: AcceptedNewPlant): string | 
   return undefined;
 }
 
-/** A value of the header's schema the document gives, else its name for a string without constraints. */
-function fixedValue(header: ResponseHeader): string | undefined {
+/** A value of the header's schema the document gives, else its name for a string without constraints, else one drawn. */
+function fixedValue(header: ResponseHeader, dialect: SchemaDialect): string | undefined {
   const schema = (header.schema ?? {}) as Record<string, unknown>;
   const examples: unknown[] = Array.isArray(schema.examples) ? schema.examples : [];
   const candidates = [schema.default, schema.example, ...examples, header.name]
     .filter((value) => ['string', 'number', 'boolean'].includes(typeof value))
     .map(String);
-  return candidates.find((value) => header.problem(value) === undefined);
+  return candidates.find((value) => header.problem(value) === undefined) ?? drawnValue(header, dialect);
+}
+
+/** At most this many values of the header's schema are drawn before giving up on it. */
+const DRAWS = 40;
+const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** A scalar of the header's schema HTTP carries as it is (visible ASCII), the same on every start. */
+function drawnValue(header: ResponseHeader, dialect: SchemaDialect): string | undefined {
+  if (header.schema === undefined) return undefined;
+  let valid: fc.Arbitrary<unknown>;
+  try {
+    ({ valid } = compileSchema(header.schema, { dialect, subject: `the ${header.name} header` }));
+  } catch {
+    return undefined;
+  }
+  for (let seed = 0; seed < DRAWS; seed++) {
+    const [value] = fc.sample(valid, { seed, numRuns: 1 });
+    const scalar = ['string', 'boolean', 'bigint'].includes(typeof value) || isLosslessNumber(value);
+    const text = scalar ? (typeof value === 'string' ? value : stringifyExactJson(value)) : undefined;
+    if (text !== undefined && HEADER_VALUE.test(text) && header.problem(text) === undefined) return text;
+  }
+  return undefined;
 }
