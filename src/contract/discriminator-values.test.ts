@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DISCRIMINATOR_VALUES, markDiscriminatorValues } from './discriminator-values.js';
+import {
+  discriminatedBasesAsOneOf,
+  DISCRIMINATOR_VALUES,
+  INHERITED_BASE,
+  markDiscriminatorValues,
+} from './discriminator-values.js';
 import { parseExactJson, stringifyExactJson } from './exact-json.js';
 import { loadContract } from './spec.js';
 
@@ -60,5 +65,43 @@ describe('a oneOf of Jackson subtypes with a discriminator (kind any string in t
     expect(invalid.filter((variant) => variant.pointer === '/kind' && variant.keyword === 'enum')).toEqual([]);
     expect(invalid.filter((variant) => variant.label.includes('more than one'))).toEqual([]);
     expect(invalid.map((variant) => `${variant.keyword} ${variant.pointer}`)).toContain('maximum /heightM');
+  });
+});
+
+describe('a base schema with a discriminator that its subtypes inherit through allOf (NSwag, Swashbuckle)', () => {
+  const INHERITED = fileURLToPath(
+    new URL('../fixtures/documents/reduced/nswag-inherited-discriminator-3.0.json', import.meta.url),
+  );
+
+  it('stands for its subtypes: valid NewPlants carry a kind the mapping lists, with its subtype', async () => {
+    const contract = await loadContract(INHERITED);
+    const plants = fc
+      .sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 5 })
+      .map((value) => parseExactJson(stringifyExactJson(value)) as Record<string, unknown>);
+    expect(new Set(plants.map((plant) => plant.kind))).toEqual(new Set(['tree', 'herb']));
+    for (const plant of plants.filter((each) => each.kind === 'tree'))
+      expect(Object.hasOwn(plant, 'heightM')).toBe(true);
+  });
+
+  it("keeps the base's own members for its subtypes' allOf and for a $ref into it", () => {
+    const base = { type: 'object', discriminator: { propertyName: 'kind' }, properties: { name: { type: 'string' } } };
+    const parent = { $ref: '#/components/schemas/Plant' };
+    const into = { $ref: '#/components/schemas/Plant/properties/name' };
+    const body = { $ref: '#/components/schemas/Plant' };
+    const document = {
+      paths: { '/plants': { post: { requestBody: { content: { 'application/json': { schema: body } } } } } },
+      components: { schemas: { Plant: base, Tree: { allOf: [parent, { required: ['heightM'] }] }, Name: into } },
+    };
+    discriminatedBasesAsOneOf(document);
+    expect(document.components.schemas.Plant).toEqual({
+      oneOf: [{ $ref: '#/components/schemas/Tree' }],
+      discriminator: { propertyName: 'kind' },
+      [DISCRIMINATOR_VALUES]: [['Tree']],
+      [INHERITED_BASE]: base,
+    });
+    expect(base).not.toHaveProperty('discriminator');
+    expect(parent.$ref).toBe(`#/components/schemas/Plant/${INHERITED_BASE}`);
+    expect(into.$ref).toBe(`#/components/schemas/Plant/${INHERITED_BASE}/properties/name`);
+    expect(body.$ref).toBe('#/components/schemas/Plant');
   });
 });

@@ -47,3 +47,94 @@ function discriminatorValues(schema: Record<string, unknown>): string[][] | unde
 function asReference(target: string): string {
   return target.includes('/') || target.startsWith('#') ? target : `${COMPONENT}${target}`;
 }
+
+/** Where a base schema with a discriminator keeps its own members once it stands for its subtypes. */
+export const INHERITED_BASE = 'x-plantstore-inherited';
+
+/**
+ * OpenAPI's inheritance with a discriminator, as NSwag and Swashbuckle write it: a base schema with a
+ * `discriminator` and no `oneOf`/`anyOf`, and subtypes whose `allOf` names it. A payload of the base "is
+ * validated against" the subtype its discriminating value names, so each such base component is made
+ * the `oneOf` of its subtypes (the `mapping`'s targets, and the components naming it in their `allOf`
+ * by their own names), with {@link DISCRIMINATOR_VALUES} written; its own members move to
+ * {@link INHERITED_BASE}, which the subtypes' `allOf` (and any `$ref` into the base) now name. Object
+ * identities are kept, so what was found by object stays true. Run before `$ref`s are resolved.
+ */
+export function discriminatedBasesAsOneOf(document: Record<string, unknown>): void {
+  const components = document.components;
+  const schemas = isRecord(components) && isRecord(components.schemas) ? components.schemas : undefined;
+  if (schemas === undefined) return;
+  const moved = new Map<string, Set<object>>();
+  for (const [name, base] of Object.entries(schemas)) {
+    const rewritten = asOneOfSubtypes(name, base, schemas);
+    if (rewritten === undefined) continue;
+    schemas[name] = rewritten.schema;
+    moved.set(`${COMPONENT}${escapeToken(name)}`, rewritten.inheriting);
+  }
+  if (moved.size > 0) pointIntoInheritedBases(document, moved, new Set());
+}
+
+function asOneOfSubtypes(
+  name: string,
+  base: unknown,
+  schemas: Record<string, unknown>,
+): { schema: Record<string, unknown>; inheriting: Set<object> } | undefined {
+  if (!isRecord(base) || 'oneOf' in base || 'anyOf' in base || !isRecord(base.discriminator)) return undefined;
+  const { propertyName, mapping } = base.discriminator;
+  if (typeof propertyName !== 'string') return undefined;
+  const self = `${COMPONENT}${escapeToken(name)}`;
+  const inheriting = new Map<string, object>();
+  for (const [child, schema] of Object.entries(schemas)) {
+    const parts: unknown[] = isRecord(schema) && Array.isArray(schema.allOf) ? schema.allOf : [];
+    const parent = parts.find((part) => refOf(part) === self);
+    if (isRecord(parent)) inheriting.set(`${COMPONENT}${escapeToken(child)}`, parent);
+  }
+  const values = new Map<string, string[]>();
+  for (const [value, target] of Object.entries(isRecord(mapping) ? mapping : {})) {
+    if (typeof target === 'string')
+      values.set(asReference(target), [...(values.get(asReference(target)) ?? []), value]);
+  }
+  for (const child of inheriting.keys()) {
+    if (!values.has(child)) values.set(child, [decodeToken(child.slice(COMPONENT.length))]);
+  }
+  if (values.size === 0 || ![...values.keys()].every((ref) => ref === self || inheriting.has(ref))) return undefined;
+  const { discriminator } = base;
+  delete base.discriminator;
+  const branches = [...values.keys()].map((ref) => ({ $ref: ref === self ? `${self}/${INHERITED_BASE}` : ref }));
+  return {
+    schema: { oneOf: branches, discriminator, [DISCRIMINATOR_VALUES]: [...values.values()], [INHERITED_BASE]: base },
+    inheriting: new Set(inheriting.values()),
+  };
+}
+
+/** Each `$ref` into a moved base (and a subtype's `allOf` entry naming the base) now names its {@link INHERITED_BASE}. */
+function pointIntoInheritedBases(node: unknown, moved: Map<string, Set<object>>, seen: Set<object>): void {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  if (isRecord(node) && typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    for (const [base, inheriting] of moved) {
+      if (ref.startsWith(`${base}/${INHERITED_BASE}`)) continue;
+      if ((ref === base && inheriting.has(node)) || ref.startsWith(`${base}/`)) {
+        node.$ref = `${base}/${INHERITED_BASE}${ref.slice(base.length)}`;
+      }
+    }
+  }
+  for (const child of Object.values(node)) pointIntoInheritedBases(child, moved, seen);
+}
+
+function refOf(value: unknown): unknown {
+  return isRecord(value) ? value.$ref : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function escapeToken(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function decodeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
-import { markDiscriminatorValues } from './discriminator-values.js';
+import { discriminatedBasesAsOneOf, markDiscriminatorValues } from './discriminator-values.js';
 import type { DocumentFiles } from './document-pointer.js';
 import { parserVersion } from './openapi-version.js';
 import { isObject } from './operations.js';
@@ -176,6 +176,7 @@ export async function dereferenceDocument(
       anchorRefsAsPointers(copied);
       refsBesideKeywordsAsAllOf(copied);
     }
+    discriminatedBasesAsOneOf(copied);
     if (read.exact !== undefined) exactIntegers = found;
     return copied;
   };
