@@ -113,3 +113,23 @@ describe('echo comparison of a value with itself', () => {
     expect(difference('9007199254740993', '9007199254740992')).toBe('/v');
   });
 });
+
+describe('echo of a nested member the Plant does not declare where the NewPlant does', () => {
+  it("lets an offshoot's id go missing when the Plant's offshoots are Plants without one, and compares the rest", async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/recursive-offshoots-3.1.yaml');
+    const schema = echoedProperties(contract).schemas.get('offshoots');
+    const at = (sent: string, got: string): string | undefined =>
+      firstDifference(
+        located(parseExactJson(`{"v":${sent}}`) as object, 'v'),
+        located(parseExactJson(`{"v":${got}}`) as object, 'v'),
+        '/offshoots',
+        schema,
+      );
+    expect(at('[{"id":0,"name":""}]', '[{"name":""}]')).toBeUndefined();
+    expect(
+      at('[{"id":0,"name":"a","offshoots":[{"id":1,"name":"b"}]}]', '[{"name":"a","offshoots":[{"name":"b"}]}]'),
+    ).toBeUndefined();
+    expect(at('[{"id":0,"name":"a"}]', '[{"name":"b"}]')).toBe('/offshoots/0/name');
+    expect(at('[{"id":0,"name":"a"}]', '[{"id":1,"name":"a"}]')).toBe('/offshoots/0/id');
+  });
+});

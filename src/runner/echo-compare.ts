@@ -21,6 +21,8 @@ export interface EchoedProperties {
 }
 
 const echoedByContract = new WeakMap<Contract, EchoedProperties>();
+/** The Plant's schema of an echoed property, by the NewPlant's (see `firstDifference`'s `answer`). */
+const answerSchemas = new WeakMap<JsonSchema, JsonSchema>();
 
 /** The {@link EchoedProperties} of a contract, computed once. */
 export function echoedProperties(contract: Contract): EchoedProperties {
@@ -43,6 +45,11 @@ export function echoedProperties(contract: Contract): EchoedProperties {
     // As written (dereferenced): a nested `default` is an annotation the canonical schema drops.
     const declared = objectView(contract.schemas.newPlant).properties;
     const schemas = new Map(echoed.map((name) => [name, declared.get(name) ?? newPlant.get(name) ?? {}]));
+    const answered = objectView(contract.schemas.plant).properties;
+    for (const [name, schema] of schemas) {
+      const answer = answered.get(name);
+      if (answer !== undefined && answer !== schema) answerSchemas.set(schema, answer);
+    }
     const requestDeclarations = objectView(contract.schemas.newPlant).declarations;
     const requestDefaults = new Map<string, unknown[]>();
     for (const name of echoed) {
@@ -99,6 +106,17 @@ function mayDrop(schema: JsonSchema | undefined, key: string): boolean {
 }
 
 /**
+ * Whether a member sent may be missing because the answer's schema at its place does not declare it,
+ * where the NewPlant's does (an offshoot's `id`, when a NewPlant's offshoots are NewPlants and a
+ * Plant's are Plants): a server answering with its Plant type drops it, as it drops the top-level id.
+ */
+function answerDrops(answer: JsonSchema | undefined, key: string): boolean {
+  if (answer === undefined || answer.patternProperties !== undefined) return false;
+  const view = objectView(answer);
+  return typeof view.additionalProperties === 'boolean' && !view.declarations.has(key);
+}
+
+/**
  * Whether a member not sent may be in the answer all the same: a declared one written as null (as Go,
  * Jackson and pydantic write an unset field) or filled from its `default` (ajv's `useDefaults`), as at
  * the top level.
@@ -123,9 +141,16 @@ function itemSchema(schema: JsonSchema | undefined, index: number): JsonSchema |
  * digits beyond 2^53 count), strings code unit for code unit, objects regardless of key order. Given
  * the sent value's `schema`, a member sent that the schema neither declares nor constrains may be
  * missing from the answer, and a declared one not sent may be there as null or its default, at any
- * depth (see `mayDrop`, `mayFill`).
+ * depth (see `mayDrop`, `mayFill`); given the `answer`'s schema (by default the Plant's of an echoed
+ * property), so may one it does not declare (see `answerDrops`).
  */
-export function firstDifference(sent: Located, got: Located, pointer = '', schema?: JsonSchema): string | undefined {
+export function firstDifference(
+  sent: Located,
+  got: Located,
+  pointer = '',
+  schema?: JsonSchema,
+  answer: JsonSchema | undefined = schema === undefined ? undefined : answerSchemas.get(schema),
+): string | undefined {
   const a = sent.value;
   const b = got.value;
   if (typeof a === 'number' || typeof b === 'number') {
@@ -140,6 +165,7 @@ export function firstDifference(sent: Located, got: Located, pointer = '', schem
         { value: b[index], parent: b, key: index },
         `${pointer}/${index}`,
         itemSchema(schema, index),
+        itemSchema(answer, index),
       );
       if (found !== undefined) return found;
     }
@@ -148,10 +174,13 @@ export function firstDifference(sent: Located, got: Located, pointer = '', schem
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     const left = a as Record<string, unknown>;
     const right = b as Record<string, unknown>;
-    const keys = Object.keys(left).filter((key) => Object.hasOwn(right, key) || !mayDrop(schema, key));
+    const keys = Object.keys(left).filter(
+      (key) => Object.hasOwn(right, key) || !(mayDrop(schema, key) || answerDrops(answer, key)),
+    );
     const filled = Object.keys(right).filter((key) => !Object.hasOwn(left, key) && mayFill(schema, key, right[key]));
     if (keys.length !== Object.keys(right).length - filled.length) return pointer;
     const properties = schema === undefined ? undefined : objectView(schema).properties;
+    const answered = answer === undefined ? undefined : objectView(answer).properties;
     for (const key of keys) {
       if (!Object.hasOwn(right, key)) return `${pointer}/${escapePointer(key)}`;
       const found = firstDifference(
@@ -159,6 +188,7 @@ export function firstDifference(sent: Located, got: Located, pointer = '', schem
         { value: right[key], parent: right, key },
         `${pointer}/${escapePointer(key)}`,
         properties?.get(key),
+        answered?.get(key),
       );
       if (found !== undefined) return found;
     }
