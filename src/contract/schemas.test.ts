@@ -18,3 +18,14 @@ describe('compileSchemaCheck and trusted schemas', () => {
     expect(() => compileSchemaCheck({ ...invalid }, 'a name')).toThrow(/schema is invalid/);
   });
 });
+
+describe('a break inside a recursive branch', () => {
+  it("is explained by its combinator alone, as in a branch that is not a reference: a graft's stock too long", async () => {
+    const contract = await loadContract('src/fixtures/documents/reduced/recursive-offshoots-3.1.yaml');
+    const { parseExactJson } = await import('./exact-json.js');
+    const value = parseExactJson(`{"id":1,"name":"a","graft":{"cultivar":"${'x'.repeat(31)}"}}`);
+    expect(contract.compiled.newPlant.check(value).map(({ keyword, pointer }) => [keyword, pointer])).toEqual([
+      ['oneOf', '/graft'],
+    ]);
+  });
+});

@@ -183,10 +183,11 @@ function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
   const exactPaths = new Set(errors.filter(isIntegerError).map((e) => e.instancePath));
   const seen = new Set<string>();
   const violations: Violation[] = [];
-  for (const error of errors) {
+  for (const [index, error] of errors.entries()) {
     if (exactPaths.has(error.instancePath) && !isIntegerError(error)) continue;
     // A branch's complaint is explained by its combinator's (anyOf, oneOf, contains, propertyNames).
     if (errors.some((outer) => outer !== error && error.schemaPath.startsWith(`${outer.schemaPath}/`))) continue;
+    if (errors.slice(index + 1).some((outer) => isReferencedBranchError(error, outer))) continue;
     const violation = describeError(error, subject);
     const key = `${violation.field}\u0000${violation.message}`;
     if (seen.has(key)) continue;
@@ -194,6 +195,19 @@ function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
     violations.push(violation);
   }
   return violations;
+}
+
+/**
+ * Whether `error` comes from a branch of the `anyOf`/`oneOf` that `outer` reports, reached through a
+ * `$ref` (a recursive schema's definition: its schema path starts at that definition, not below the
+ * combinator). Ajv lists a failed combinator's branch errors before it, at or below its instance.
+ */
+function isReferencedBranchError(error: ErrorObject, outer: ErrorObject): boolean {
+  if (outer.keyword !== 'anyOf' && outer.keyword !== 'oneOf') return false;
+  const at = outer.instancePath;
+  if (error.instancePath !== at && !error.instancePath.startsWith(`${at}/`)) return false;
+  const owner = outer.schemaPath.slice(0, outer.schemaPath.length - outer.keyword.length);
+  return !error.schemaPath.startsWith(owner);
 }
 
 function describeError(error: ErrorObject, subject: string): Violation {
