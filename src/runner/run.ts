@@ -13,6 +13,7 @@ import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
+import { honouringRetryAfter } from './http/retry-after.js';
 import { deliver, endRun, type RunEvent } from './events.js';
 import { rerunCall } from './option-text.js';
 import type { RunnerOptions } from './options.js';
@@ -73,7 +74,8 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
       plantsPath,
     });
     try {
-      return await testTarget(settings, target, client, onProgress);
+      const patient = honouringRetryAfter(client, { deadline: settings.deadline });
+      return await testTarget(settings, target, patient, onProgress);
     } finally {
       await client.close();
     }
