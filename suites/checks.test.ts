@@ -686,6 +686,24 @@ describe('robustness', () => {
     expect(defect(VALID, 500)).not.toBe(defect(invalid, 500));
   });
 
+  it('no-server-error: a 5xx or a dropped answer to a body with no Content-Type and to one of another type is one defect', () => {
+    // Express 5 leaves req.body undefined when no parser ran: a handler that never checks the label fails on both,
+    // and each run sends both; which came first in a seed's order must not name the finding (a baseline would churn).
+    const defect = (intent: Intent, extra: Partial<RecordedResponse> = {}) => {
+      const ex = exchange(intent, extra.transportError ? 0 : 500, '', extra);
+      const verdict = noServerError.judge(ex, context, [ex]);
+      return verdict?.outcome === 'fail' ? verdict.defect : undefined;
+    };
+    const missing: Intent = { kind: 'media-type', what: 'no Content-Type', missing: true };
+    const text: Intent = { kind: 'media-type', what: 'Content-Type text/plain' };
+    expect(defect(missing)).toBe(defect(text));
+    expect(defect(missing, { transportError: 'connection-reset' })).toBe(
+      defect(text, { transportError: 'connection-reset' }),
+    );
+    expect(defect(missing)).toBe('status 500 for a body with a missing or wrong Content-Type');
+    expect(defect(missing)).not.toBe(defect(VALID));
+  });
+
   it('repeated-id: 200 and 400 pass after a stored original; anything else fails', () => {
     const first = exchange(VALID, 200, '{"name":"Fern"}');
     const again = (status: number) => exchange({ kind: 'repeat' }, status, '');
