@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HTML_ESCAPED, NONCHARACTERS_REPLACED, stringHabit, TRIMMED, trimmedJsonText } from './echo-habits.js';
+import {
+  CUT_AT_NUL,
+  HTML_ESCAPED,
+  NONCHARACTERS_REPLACED,
+  stringHabit,
+  TRIMMED,
+  trimmedJsonText,
+} from './echo-habits.js';
 
 describe('stringHabit', () => {
   it('names trimming at either end or both, as JavaScript, Python and Go trim', () => {
@@ -27,6 +34,17 @@ describe('stringHabit', () => {
     // Entities decoded (the opposite), or another character escaped: not this habit.
     expect(stringHabit('&lt;', '<')).toBeUndefined();
     expect(stringHabit('é', '&eacute;')).toBeUndefined();
+  });
+
+  it('names strings cut at their first U+0000, as C strings (cJSON valuestring)', () => {
+    expect(stringHabit('a\u0000b', 'a')).toBe(CUT_AT_NUL);
+    expect(stringHabit('\u0000!', '')).toBe(CUT_AT_NUL);
+    // All that follows the NUL is whitespace too: still the one habit, not trimming besides it (one finding for cJSON).
+    expect(stringHabit('\u0000', '')).toBe(CUT_AT_NUL);
+    expect(stringHabit(' x\u0000 ', ' x')).toBe(CUT_AT_NUL);
+    // Cut at both ends (Java's trim cuts U+0000 as it cuts spaces): trimming.
+    expect(stringHabit('\u0000x\u0000', 'x')).toBe(TRIMMED);
+    expect(stringHabit('a\u0000b\u0000c', 'a\u0000b')).toBeUndefined();
   });
 
   it('names nothing for other changes: cut inside, another value, case, a value of another type', () => {

@@ -4,11 +4,12 @@ export { TRIMMED };
 
 /**
  * Changes a server makes to every string it echoes, whatever the field: a reader's or writer's habit
- * (Django REST framework's `CharField` trimming, Perl's strict UTF-8 encoder under Mojolicious), so one
- * root cause, one finding, named without the field. `undefined` for any other difference.
+ * (Django REST framework's `CharField` trimming, Perl's strict UTF-8 encoder under Mojolicious, cJSON's C
+ * strings), so one root cause, one finding, named without the field. `undefined` for any other difference.
  */
 export function stringHabit(sent: unknown, got: unknown): string | undefined {
   if (typeof sent !== 'string' || typeof got !== 'string' || sent === got) return undefined;
+  if (cutAtNul(sent, got)) return CUT_AT_NUL;
   if (trimmedOf(sent, got)) return TRIMMED;
   if (got === sent.replace(NONCHARACTER, '\uFFFD')) return NONCHARACTERS_REPLACED;
   if (
@@ -19,6 +20,7 @@ export function stringHabit(sent: unknown, got: unknown): string | undefined {
   return undefined;
 }
 
+export const CUT_AT_NUL = 'strings cut at their first U+0000 (read as C strings)';
 export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
 export const HTML_ESCAPED = 'strings HTML-escaped (& < > " \' written as entities)';
 
@@ -88,6 +90,17 @@ function trimmedOf(sent: string, got: string): boolean {
     if (got === '') return false;
   }
   return false;
+}
+
+/**
+ * Whether `got` is `sent` up to its first U+0000: a C string's end (cJSON's `valuestring`, `strlen`, `%s`). Judged
+ * before trimming: a cut there that leaves only whitespace behind (`"\u0000"` echoed `""`) is the same cut, and
+ * naming it trimming would make a second finding of one habit (Java's `trim`, which cuts U+0000 as it cuts spaces,
+ * shows itself at the start of a string, where a C string keeps everything).
+ */
+function cutAtNul(sent: string, got: string): boolean {
+  const at = sent.indexOf('\u0000');
+  return at >= 0 && got === sent.slice(0, at);
 }
 
 /** Unicode noncharacters: U+FDD0..U+FDEF and the last two code points of every plane (U+FFFE, U+10FFFF). */
