@@ -140,10 +140,16 @@ function holdsNulName(value: unknown, depth = 0): boolean {
   return Object.values(value).some((inner) => holdsNulName(inner, depth + 1));
 }
 
-/** A 400 to a body with a member name starting with NUL: what PHP's json_decode into objects refuses. */
+/**
+ * A 400 to a body with a member name starting with NUL: what PHP's json_decode into objects refuses, and C's
+ * jansson whatever its flags.
+ */
 function nulNameHint(exchange: Exchange): string | undefined {
   if (exchange.response.status !== 400 || !holdsNulName(sentObject(exchange.plan))) return undefined;
-  if (!/property name|decod|json|malformed|u0000|\bnul/i.test(exchange.response.body ?? '')) return undefined;
+  const body = exchange.response.body ?? '';
+  if (!/property name|decod|json|malformed|u0000|\bnul/i.test(body)) return undefined;
+  if (/NUL byte in object key/i.test(body))
+    return 'The body has a member whose name starts with "\\u0000": an ordinary JSON member name. jansson refuses it whatever its flags ("NUL byte in object key not supported": JSON_ALLOW_NUL lets U+0000 into string values only), so a server reading bodies with jansson cannot take it.';
   return 'The body has a member whose name starts with "\\u0000": an ordinary JSON member name. PHP\'s json_decode refuses it when decoding into objects ("The decoded property name is invalid"); decode into arrays (json_decode($body, true)) instead.';
 }
 

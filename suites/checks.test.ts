@@ -130,6 +130,10 @@ describe('acceptance checks', () => {
     expect(reason(withNul(php))).toContain('json_decode($body, true)');
     expect(reason(withNul('{"error":400,"message":"name too long"}'))).not.toContain('json_decode');
     expect(reason(exchange(VALID, 400, php))).not.toContain('json_decode');
+    // jansson refuses it whatever its flags: the PHP advice would send a C developer the wrong way.
+    const jansson = '{"error":1001,"message":"NUL byte in object key not supported near \'\\"\\\\u0000\\"\'"}';
+    expect(reason(withNul(jansson))).toContain('jansson');
+    expect(reason(withNul(jansson))).not.toContain('json_decode');
   });
 
   it('positive-acceptance: the UTF-16 hint only where the body holds astral characters and the answer speaks of lengths', () => {
