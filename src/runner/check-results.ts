@@ -3,7 +3,7 @@ import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
-import type { Exchange, TargetClient } from './http/client.js';
+import type { Exchange, SendOptions, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
@@ -12,7 +12,7 @@ import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
-import { defectShape, shrinkCounterexample, type Counterexample } from './shrink.js';
+import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
 import type { CaseVerdict } from './verdicts.js';
 
 /** A case run on which a check failed or warned, kept as a counterexample. */
@@ -92,6 +92,8 @@ export interface CheckResultOptions {
   onShrinkStep?(): void;
   /** False when replaying: the case named by the replay string is reported as it is. */
   readonly shrink: boolean;
+  /** How a counterexample that timed out is shrunk, when the target answered everything else quickly. */
+  readonly hangs?: HangShrinking;
 }
 
 const SHRINK_STEPS = 300;
@@ -118,12 +120,12 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       const { counterexample, steps } = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
         client: {
-          send: (plan) => (options.onShrinkStep?.(), options.client.send(plan)),
+          send: (plan, sending) => (options.onShrinkStep?.(), options.client.send(plan, sending)),
           ...(options.client.sendOnOneConnection
             ? {
-                sendOnOneConnection: (plans: readonly PlannedRequest[]) => (
+                sendOnOneConnection: (plans: readonly PlannedRequest[], sending?: SendOptions) => (
                   options.onShrinkStep?.(),
-                  options.client.sendOnOneConnection!(plans)
+                  options.client.sendOnOneConnection!(plans, sending)
                 ),
               }
             : {}),
@@ -135,6 +137,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         arbitrary: options.arbitraries(run.generated.probe, run.generated.index),
         maxSteps: shrinks ? SHRINK_STEPS : 0,
         deadline,
+        ...(options.hangs ? { hangs: options.hangs } : {}),
       });
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
       const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);

@@ -31,6 +31,8 @@ const SMALL_FRACTION = /^"[^"]+" set to (?:N\.5|-N\.25|1e-3|N1e-1)$/;
 export class RunEvidence {
   exchanges = 0;
   answered = 0;
+  /** The longest a complete answer took (ms). */
+  slowestAnswerMs = 0;
   html = 0;
   /** Distinct HTML bodies, up to a few (hashes): one page for everything is a front proxy. */
   readonly htmlPages = new Set<string>();
@@ -76,6 +78,8 @@ export class RunEvidence {
       if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
       if (exchange.response.status === 0) continue;
       this.answered++;
+      if (exchange.response.transportError === undefined)
+        this.slowestAnswerMs = Math.max(this.slowestAnswerMs, exchange.response.durationMs);
       if (!isHtml(exchange)) continue;
       this.html++;
       if (this.htmlPages.size < 8) {

@@ -1,5 +1,5 @@
 import type { GeneratedCase } from './cases.js';
-import type { Exchange, TargetClient } from './http/client.js';
+import type { Exchange, SendOptions, TargetClient } from './http/client.js';
 import { isThrottled } from './judge.js';
 import { PLANTS_PATH, type PlannedRequest } from './probe.js';
 
@@ -62,10 +62,15 @@ export async function answersNow(client: TargetClient): Promise<boolean> {
 }
 
 /** Sends a case's requests one after another (a repeat must follow its original). */
-export async function sendSequence(client: TargetClient, plans: readonly PlannedRequest[]): Promise<Exchange[]> {
-  if (client.sendOnOneConnection && plans.some((plan) => plan.sameConnection)) return client.sendOnOneConnection(plans);
+export async function sendSequence(
+  client: TargetClient,
+  plans: readonly PlannedRequest[],
+  options?: SendOptions,
+): Promise<Exchange[]> {
+  if (client.sendOnOneConnection && plans.some((plan) => plan.sameConnection))
+    return client.sendOnOneConnection(plans, options);
   const exchanges: Exchange[] = [];
-  for (const plan of plans) exchanges.push(await client.send(plan));
+  for (const plan of plans) exchanges.push(await client.send(plan, options));
   return exchanges;
 }
 

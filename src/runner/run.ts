@@ -19,6 +19,7 @@ import { rerunCall } from './option-text.js';
 import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence, SPOKE_NO_HTTP } from './evidence.js';
+import { hangShrinking } from './shrink.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
 import { settleOutage, transportErrorOf, unjudgedCases, type Outage } from './outage.js';
@@ -384,6 +385,8 @@ async function settleChecks(
       failed: sent.failedCases,
       phase: 'shrink',
     });
+  const { answered, slowestAnswerMs, transport } = sent.evidence;
+  const hangs = hangShrinking(settings, { answered, slowestAnswerMs, timeouts: transport.get('timeout') ?? 0 });
   const checks: { check: CheckDefinition | undefined; result: CheckResult }[] = [];
   for (const entry of settings.selection.ordered) {
     if ('skipReason' in entry) {
@@ -398,6 +401,7 @@ async function settleChecks(
       replayCommand,
       shrink: replay === undefined,
       onShrinkStep,
+      ...(hangs ? { hangs } : {}),
     });
     checks.push({ check: entry.check, result });
   }

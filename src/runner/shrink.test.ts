@@ -4,7 +4,21 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, errorBody, loadContract, readNewPlant, type NewPlant } from '../contract/index.js';
 import { runConformance } from '../index.js';
-import { sameDefect } from './shrink.js';
+import type { GeneratedCase } from './cases.js';
+import { fail, PASS, type CheckDefinition, type JudgeContext } from './check.js';
+import { sendSequence } from './execute.js';
+import { bodySize } from './findings.js';
+import { createFreshIds } from './generate/fresh-ids.js';
+import type { Exchange, TargetClient } from './http/client.js';
+import type { Probe } from './probe.js';
+import {
+  HANGS_CONFIRMED_AT_ONCE,
+  hangShrinking,
+  sameDefect,
+  shrinkCounterexample,
+  type HangShrinking,
+} from './shrink.js';
+import { judgeCase } from './verdicts.js';
 
 const TOKEN = 'shrink-test-token';
 const contract = await loadContract();
@@ -129,5 +143,152 @@ describe('a shrink candidate is taken only for the same defect', () => {
     const dropped = verdict('"name" was sent as "a " but the 200 Plant has no "name".');
     expect(sameDefect(echo, shorter, longer)).toBe(true);
     expect(sameDefect(echo, dropped, longer)).toBe(false);
+  });
+});
+
+describe('shrinking a request the target never answers', () => {
+  const hangProbe: Probe<string> = {
+    name: 'hang-test',
+    title: 'a name the fake target never answers when it holds an x',
+    share: 1,
+    arbitrary: () => fc.string({ minLength: 1, maxLength: 30 }),
+    plan: (name) => [
+      {
+        method: 'POST',
+        path: '/plants',
+        auth: { kind: 'none' },
+        contentType: 'application/json',
+        body: JSON.stringify({ id: 1, name }),
+        intent: { kind: 'unpredictable', what: 'a name' },
+      },
+    ],
+  };
+  const timeoutCheck: CheckDefinition = {
+    id: 'no-server-error',
+    title: 'answers',
+    rule: 'every request is answered',
+    probes: [hangProbe],
+    judge: (exchange) => (exchange.response.transportError === 'timeout' ? fail('No complete answer: timeout.') : PASS),
+  };
+  const TIMEOUT_MS = 10_000;
+
+  /** A fake client: a name holding `x` is never answered (a timeout after the wait it was given), unless `answersLate`. */
+  function fakeTarget(answersLate: (name: string) => boolean = () => false) {
+    const waits: { name: string; waitMs: number }[] = [];
+    const client: TargetClient = {
+      send: (plan, sending) => {
+        const { name } = JSON.parse(plan.body ?? '{}') as { name: string };
+        const waitMs = Math.min(TIMEOUT_MS, sending?.timeoutMs ?? TIMEOUT_MS);
+        waits.push({ name, waitMs });
+        const hangs = name.includes('x') && !(answersLate(name) && waitMs === TIMEOUT_MS);
+        const response = hangs
+          ? { status: 0, headers: {}, body: null, durationMs: waitMs, transportError: 'timeout' }
+          : { status: 200, headers: {}, body: '{}', durationMs: 1 };
+        return Promise.resolve({ plan, request: {} as Exchange['request'], response });
+      },
+      redact: (text) => text,
+      close: () => Promise.resolve(),
+    };
+    return { client, waits };
+  }
+
+  async function shrinkHang(client: TargetClient, hangs: HangShrinking | undefined) {
+    const start = new fc.Value<unknown>('abcxdefghijxk', undefined);
+    const fresh = createFreshIds('0123456789abcdef');
+    const plans = hangProbe.plan('abcxdefghijxk', { contract, fresh, salt: 'hang-test:0:' });
+    const generated: GeneratedCase = {
+      probe: hangProbe,
+      index: 0,
+      value: start,
+      plans,
+      claimedIds: [],
+    };
+    const judgeContext: JudgeContext = { contract, targetRejectsRepeats: undefined };
+    const exchanges = await sendSequence(client, plans);
+    const verdict = judgeCase(timeoutCheck, exchanges, judgeContext)!;
+    return shrinkCounterexample(
+      timeoutCheck,
+      generated,
+      { value: start, path: [], exchanges, verdict },
+      {
+        contract,
+        client,
+        fresh,
+        judgeContext,
+        arbitrary: fc.string({ minLength: 1, maxLength: 30 }),
+        maxSteps: 300,
+        deadline: Date.now() + 60_000,
+        ...(hangs ? { hangs } : {}),
+      },
+    );
+  }
+  const HANGS: HangShrinking = { candidateWaitMs: 1_000, confirmBy: Date.now() + 600_000 };
+
+  it('gives candidates the short wait and confirms the smallest with the whole timeout', async () => {
+    const { client, waits } = fakeTarget();
+    const { counterexample } = await shrinkHang(client, HANGS);
+    const shown = counterexample.exchanges[0]!;
+    const shrunkName = (JSON.parse(shown.plan.body ?? '{}') as { name: string }).name;
+    expect(shrunkName).toContain('x');
+    expect(shrunkName.length).toBeLessThanOrEqual(2);
+    expect(shown.response.durationMs).toBe(TIMEOUT_MS);
+    const [original, ...rest] = waits;
+    expect(original?.waitMs).toBe(TIMEOUT_MS);
+    const confirmations = rest.filter((wait) => wait.waitMs === TIMEOUT_MS);
+    expect(confirmations.length).toBeLessThanOrEqual(HANGS_CONFIRMED_AT_ONCE);
+    expect(confirmations.map((wait) => wait.name)).toContain(shrunkName);
+    expect(rest.filter((wait) => wait.waitMs === HANGS.candidateWaitMs).length).toBeGreaterThan(0);
+  });
+
+  it('sends only candidates smaller than the hang so far', async () => {
+    const { client, waits } = fakeTarget();
+    await shrinkHang(client, HANGS);
+    const lengths = waits.slice(1).filter((wait) => wait.waitMs < TIMEOUT_MS);
+    // Each candidate sent is shorter than the last one taken (which, in this target, is every one holding an x).
+    let smallest = 'abcxdefghijxk'.length;
+    for (const { name } of lengths) {
+      expect(name.length).toBeLessThan(smallest);
+      if (name.includes('x')) smallest = name.length;
+    }
+    expect(lengths.length).toBeGreaterThan(0);
+  });
+
+  it('keeps the case as found when no small candidate stays unanswered for the whole timeout', async () => {
+    const { client } = fakeTarget((name) => name.length < 13);
+    const { counterexample } = await shrinkHang(client, HANGS);
+    expect(counterexample.path).toEqual([]);
+    expect((JSON.parse(counterexample.exchanges[0]!.plan.body ?? '{}') as { name: string }).name).toBe('abcxdefghijxk');
+  });
+
+  it('ends as small as a shrink waiting the whole timeout for every candidate', async () => {
+    const whole = fakeTarget();
+    const slow = await shrinkHang(whole.client, undefined);
+    expect(whole.waits.every((wait) => wait.waitMs === TIMEOUT_MS)).toBe(true);
+    const quick = await shrinkHang(fakeTarget().client, HANGS);
+    // The same size, not always the same characters: a hang's candidates no smaller ("xk" to "x ") are not sent.
+    expect(bodySize(quick.counterexample.exchanges[0]?.plan.body ?? '')).toBe(
+      bodySize(slow.counterexample.exchanges[0]?.plan.body ?? ''),
+    );
+  });
+});
+
+describe('when timeouts are shrunk with a shorter wait', () => {
+  const run = { timeoutMs: 10_000, deadline: 100_000 };
+
+  it('waits ten times the slowest answer, at least a second, and confirms before the deadline', () => {
+    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 3.2, timeouts: 1 })).toEqual({
+      candidateWaitMs: 1_000,
+      confirmBy: 90_000,
+    });
+    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 420.5, timeouts: 1 })?.candidateWaitMs).toBe(4_205);
+  });
+
+  it('waits the whole timeout when the run met no timeout, or the target answered nothing or slowly', () => {
+    expect(hangShrinking(run, { answered: 0, slowestAnswerMs: 0, timeouts: 1 })).toBeUndefined();
+    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 501, timeouts: 1 })).toBeUndefined();
+    expect(
+      hangShrinking({ ...run, timeoutMs: 1_500 }, { answered: 9, slowestAnswerMs: 1, timeouts: 1 }),
+    ).toBeUndefined();
+    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 1, timeouts: 0 })).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { isValidNewPlant } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { UNREACHABLE } from './http/transport-errors.js';
-import { reasonShape } from './findings.js';
+import { bodySize, reasonShape } from './findings.js';
 import { judgeCase, type CaseVerdict } from './verdicts.js';
 import type { Contract } from '../contract/index.js';
 
@@ -32,6 +32,43 @@ export interface ShrinkOptions {
   readonly maxSteps: number;
   /** `Date.now()` after which shrinking stops with the smallest failure so far. */
   readonly deadline: number;
+  /** Set when the target answered every other request well within the timeout: see {@link HangShrinking}. */
+  readonly hangs?: HangShrinking;
+}
+
+/**
+ * How a run that met timeouts, against a target that answers everything else quickly, shrinks: every
+ * candidate is given `candidateWaitMs` (far longer than the target took to answer anything), not the
+ * run's whole timeout, so a candidate another check's case turns into a hang costs that, not a timeout.
+ * A counterexample that timed out takes the candidates unanswered that long, then the smallest ones are
+ * sent again together with the whole timeout; the smallest still unanswered is the counterexample, else
+ * the case as found. So a hang costs one whole timeout to shrink, not one per step.
+ */
+export interface HangShrinking {
+  readonly candidateWaitMs: number;
+  /** `Date.now()` after which no confirmation starts: the case as found is kept. */
+  readonly confirmBy: number;
+}
+
+/** How many of the smallest hanging candidates are sent again, at once, with the whole timeout. */
+export const HANGS_CONFIRMED_AT_ONCE = 3;
+/** Shortest wait a candidate of a hang gets, however quick the target's answers. */
+const HANG_WAIT_FLOOR_MS = 1_000;
+/** A candidate of a hang waits this many times the slowest answer of the run. */
+const HANG_WAIT_FACTOR = 10;
+
+/**
+ * How a run shrinks ({@link HangShrinking}): when it met timeouts, and ten times the target's slowest
+ * complete answer (at least a second) is at most half the timeout; else (also when it met none) every
+ * candidate waits the whole timeout.
+ */
+export function hangShrinking(
+  run: { readonly timeoutMs: number; readonly deadline: number },
+  answers: { readonly answered: number; readonly slowestAnswerMs: number; readonly timeouts: number },
+): HangShrinking | undefined {
+  const candidateWaitMs = Math.ceil(Math.max(HANG_WAIT_FLOOR_MS, HANG_WAIT_FACTOR * answers.slowestAnswerMs));
+  if (answers.timeouts === 0 || answers.answered === 0 || 2 * candidateWaitMs > run.timeoutMs) return undefined;
+  return { candidateWaitMs, confirmBy: run.deadline - run.timeoutMs };
 }
 
 /**
@@ -51,6 +88,9 @@ export async function shrinkCounterexample(
     exchanges.some((exchange) => exchange.response.status >= 200 && exchange.response.status < 300);
   let stored = storedSome(first.exchanges);
   let current: Counterexample = { ...first, alwaysFresh: stored };
+  const hangs = options.hangs !== undefined && timedOut(first) ? options.hangs : undefined;
+  // The candidates taken while waiting less than the timeout, smallest last, with what was sent.
+  const unconfirmed: { counterexample: Counterexample; plans: readonly PlannedRequest[] }[] = [];
   let sent = 0;
   let improved = true;
   while (improved) {
@@ -68,8 +108,14 @@ export async function shrinkCounterexample(
       // A candidate must stay in its class: a valid case valid and an invalid one invalid, or the
       // smaller counterexample would show another defect than the one found.
       if (!keepsValidityClass(options.contract, plans)) continue;
+      // Each candidate of a hang costs a wait: only one that sends less is worth it.
+      if (hangs && sentSize(plans) >= sentSize(current.exchanges.map((exchange) => exchange.plan))) continue;
       sent++;
-      const exchanges = await sendSequence(options.client, plans);
+      const exchanges = await sendSequence(
+        options.client,
+        plans,
+        options.hangs ? { timeoutMs: options.hangs.candidateWaitMs } : undefined,
+      );
       // The target went away (e.g. the case crashed it): nothing sent now can fail for the defect.
       if (newlyUnreachable(exchanges, current.exchanges))
         return { counterexample: current, steps: current.path.length };
@@ -77,12 +123,49 @@ export async function shrinkCounterexample(
       const verdict = judgeCase(check, exchanges, options.judgeContext);
       if (verdict?.outcome === 'fail' && sameDefect(check, verdict, current.verdict)) {
         current = { value: candidate, path, exchanges, verdict, alwaysFresh };
+        if (hangs) unconfirmed.push({ counterexample: current, plans });
         improved = true;
         break;
       }
     }
   }
+  if (hangs) current = await confirmedHang(check, first, unconfirmed, hangs, options);
   return { counterexample: current, steps: current.path.length };
+}
+
+/**
+ * The smallest of the last {@link HANGS_CONFIRMED_AT_ONCE} hanging candidates still unanswered when sent
+ * again with the run's whole timeout (all at once: one timeout for them all), else `first`, which was.
+ */
+async function confirmedHang(
+  check: CheckDefinition,
+  first: Counterexample,
+  unconfirmed: readonly { counterexample: Counterexample; plans: readonly PlannedRequest[] }[],
+  hangs: HangShrinking,
+  options: ShrinkOptions,
+): Promise<Counterexample> {
+  if (unconfirmed.length === 0 || Date.now() > hangs.confirmBy) return first;
+  const smallest = unconfirmed.slice(-HANGS_CONFIRMED_AT_ONCE);
+  const again = await Promise.all(smallest.map(({ plans }) => sendSequence(options.client, plans)));
+  for (let index = smallest.length - 1; index >= 0; index--) {
+    const exchanges = again[index]!;
+    const verdict = judgeCase(check, exchanges, options.judgeContext);
+    const { counterexample } = smallest[index]!;
+    if (verdict?.outcome === 'fail' && sameDefect(check, verdict, first.verdict) && timedOut({ exchanges, verdict }))
+      return { ...counterexample, exchanges, verdict };
+  }
+  return first;
+}
+
+/** The bodies a case sends, measured as a finding's request is ({@link bodySize}). */
+function sentSize(plans: readonly PlannedRequest[]): number {
+  return plans.reduce((size, plan) => size + bodySize(plan.body ?? ''), 0);
+}
+
+/** Whether a failing case's judged exchange (else its last) got no answer within its wait. */
+function timedOut({ exchanges, verdict }: Pick<Counterexample, 'exchanges' | 'verdict'>): boolean {
+  const judged = exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
+  return judged?.response.transportError === 'timeout';
 }
 
 /**

@@ -29,15 +29,21 @@ export interface TargetClientOptions {
   readonly plantsPath?: string;
 }
 
+/** How one sending may differ from the client's defaults. */
+export interface SendOptions {
+  /** A deadline shorter than the client's `timeoutMs` (a longer one is ignored): its request times out sooner. */
+  readonly timeoutMs?: number;
+}
+
 /** Sends planned requests to the target over a pool of keep-alive connections. */
 export interface TargetClient {
   /** Sends one request; the exchange holds the answer exactly as it came, to be judged as it is. */
-  send(plan: PlannedRequest): Promise<Exchange>;
+  send(plan: PlannedRequest, options?: SendOptions): Promise<Exchange>;
   /**
    * Sends requests in order over one new connection of their own, closed afterwards: what a request
    * leaves behind on a keep-alive connection (an unread body) then meets the next one.
    */
-  sendOnOneConnection?(plans: readonly PlannedRequest[]): Promise<Exchange[]>;
+  sendOnOneConnection?(plans: readonly PlannedRequest[], options?: SendOptions): Promise<Exchange[]>;
   /** Whether answers came as a server holding each body back does, so requests now go on a connection each. */
   delaysBodies?(): boolean;
   /** Hides the token in text about to be shown or stored (a target may echo it back). */
@@ -74,21 +80,29 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
   pool.on('connectionError', () => undefined);
   const urlBase = `${base.origin}${basePath}`;
   const delayedBodies = new DelayedBodies();
-  const sendOver = (dispatcher: Dispatcher, plan: PlannedRequest, pooled?: DelayedBodies): Promise<Exchange> =>
-    sendOne(dispatcher, urlBase, basePath, plan, options, pooled);
-  async function sendOnOneConnection(plans: readonly PlannedRequest[]): Promise<Exchange[]> {
+  const sendOver = (
+    dispatcher: Dispatcher,
+    plan: PlannedRequest,
+    sending: SendOptions | undefined,
+    pooled?: DelayedBodies,
+  ): Promise<Exchange> => {
+    const shorter = sending?.timeoutMs !== undefined && sending.timeoutMs < options.timeoutMs;
+    const sendOptions = shorter ? { ...options, timeoutMs: sending.timeoutMs } : options;
+    return sendOne(dispatcher, urlBase, basePath, plan, sendOptions, pooled);
+  };
+  async function sendOnOneConnection(plans: readonly PlannedRequest[], sending?: SendOptions): Promise<Exchange[]> {
     const connection = new Client(base.origin, connectionOptions);
     connection.on('connectionError', () => undefined);
     try {
       const exchanges: Exchange[] = [];
-      for (const plan of plans) exchanges.push(await sendOver(connection, plan));
+      for (const plan of plans) exchanges.push(await sendOver(connection, plan, sending));
       return exchanges;
     } finally {
       await connection.destroy().catch(() => undefined);
     }
   }
   return {
-    send: (plan) => sendOver(pool, plan, delayedBodies),
+    send: (plan, sending) => sendOver(pool, plan, sending, delayedBodies),
     // One pooled connection already keeps a sequence on one connection, and a target that serves one
     // connection at a time would never get to a second.
     ...(options.concurrency === 1 ? {} : { sendOnOneConnection }),
