@@ -30,8 +30,10 @@ export type SiteSampler = (site: Site, leaf: fc.Arbitrary<ExactJson>, tries: num
 
 const sampleSite: SiteSampler = (site, leaf, tries) => sampleInFrame(site.frame, leaf, tries);
 
-/** How deep in objects and arrays variants are made. */
-const MAX_DEPTH = 6;
+/** How deep in objects and arrays variants are made (`$ref`s and branches followed on the way are not counted). */
+const MAX_DEPTH = 8;
+/** How many sites, of any kind, a path may pass through (a branch naming its own schema ends here). */
+const MAX_HOPS = 24;
 
 /**
  * The boundary and invalid variants of every keyword at every place of the schema. Each variant's
@@ -50,7 +52,7 @@ export function variantsOf(
   const rootValid = generating.options.integer === undefined ? valid : validArbitrary(root, rootPlace(), context);
   const boundaries: ValueVariant[] = [];
   const invalid: ValueVariant[] = [];
-  const visit = (site: Site, depth: number, judged?: Judged): void => {
+  const visit = (site: Site, depth: number, hops: number, judged?: Judged): void => {
     for (const candidate of candidatesAt(site, context)) {
       // At a branch itself, a value of another type is the combinator's own "matching none" variant.
       if (judged?.pointer === site.place.pointer && candidate.keyword === 'type') continue;
@@ -59,15 +61,17 @@ export function variantsOf(
       if (candidate.boundary) boundaries.push(variant);
       if (!variant.valid) invalid.push(variant);
     }
-    if (depth >= MAX_DEPTH) return;
-    for (const child of childSites(site, context)) visit(child, depth + 1, judged);
+    if (depth >= MAX_DEPTH || hops >= MAX_HOPS) return;
+    // A nested object's members three arrays down (beds[].rows[].pots[].size) are as much the document's rule.
+    const deeper = (child: Site): number => (child.place.pointer === site.place.pointer ? depth : depth + 1);
+    for (const child of childSites(site, context)) visit(child, deeper(child), hops + 1, judged);
     for (const [branch, keyword] of branchSites(site, context)) {
       const reported = judgedAsAnyOf(site, context, keyword) ? 'anyOf' : keyword;
-      visit(branch, depth + 1, judged ?? { keyword: reported, pointer: site.place.pointer });
+      visit(branch, depth, hops + 1, judged ?? { keyword: reported, pointer: site.place.pointer });
     }
   };
   if (rootValid !== null) {
-    visit({ schema: root, place: rootPlace(), valid: rootValid, whole: (leaf) => leaf, frame: NO_FRAME }, 0);
+    visit({ schema: root, place: rootPlace(), valid: rootValid, whole: (leaf) => leaf, frame: NO_FRAME }, 0, 0);
   }
   return { boundaries, invalid };
 }
@@ -182,15 +186,27 @@ function branchSites(site: Site, context: Context): [Site, 'anyOf' | 'oneOf'][] 
       const resolved = dereferenced(branch, context);
       const merged = resolved === undefined ? undefined : mergeSchemas(base, resolved);
       if (merged === undefined || merged === 'conflict' || typeof merged !== 'object') return;
+      // A branch naming a schema on the path is followed as a `$ref` site is: once more, no deeper.
+      const name = referencedName(branch);
+      const refs = name === undefined ? site.place.refs : [...site.place.refs, name];
+      if (name !== undefined && site.place.refs.filter((each) => each === name).length > 1) return;
       const place: Place = {
         ...site.place,
         schemaPointer: childPointer(childPointer(site.place.schemaPointer, keyword), index),
+        refs,
       };
       const valid = safeValid(merged, place, context);
       if (valid !== undefined) sites.push([{ ...site, schema: merged, place, valid }, keyword]);
     });
   }
   return sites;
+}
+
+/** The definition a lone `$ref` branch names, else `undefined`. */
+function referencedName(branch: unknown): string | undefined {
+  if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) return undefined;
+  const ref = (branch as Node).$ref;
+  return typeof ref === 'string' ? decodeURIComponent(ref.replace(/^#\/\$defs\//, '')) : undefined;
 }
 
 /** A branch as a schema object, a lone local `$ref` read through to its definition. */
@@ -302,11 +318,13 @@ function safeRegex(source: string): RegExp | undefined {
   }
 }
 
-/** A `$ref` site continues at the referenced schema, once per path (recursion is not unrolled for variants). */
+/** A `$ref` site continues at the referenced schema, at most twice per path (recursion is unrolled once for variants). */
 function referencedSite(site: Site, context: Context): Site[] {
   const name = decodeURIComponent(String(site.schema.$ref).replace(/^#\/\$defs\//, ''));
   const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
-  if (typeof target !== 'object' || site.place.refs.includes(name) || Object.keys(site.schema).length > 1) return [];
+  // A recursive reference is followed once more, so a value nested in itself (an offshoot of a plant) gets its cases.
+  const entered = site.place.refs.filter((each) => each === name).length;
+  if (typeof target !== 'object' || entered > 1 || Object.keys(site.schema).length > 1) return [];
   return [
     {
       ...site,
