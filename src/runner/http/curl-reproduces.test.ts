@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RecordedRequest } from '../report.js';
 import { curlCommands } from './curl.js';
+import { SPLIT_BODY_PAUSE_MS } from './client.js';
 
 const run = promisify(execFile);
 
@@ -103,7 +104,11 @@ describe('a curl reproduction, run by the real curl in dash', () => {
       headers: { 'content-type': 'application/json', authorization: 'Bearer $PLANTSTORE_TOKEN' },
       body,
     };
-    await run('dash', ['-c', `${curlCommands([request], false, [true])} > /dev/null`], {
+    const command = curlCommands([request], false, [true]);
+    // The runner's pause, stretched here so that a loaded machine still reads the halves apart.
+    expect(command).toContain(`sleep ${SPLIT_BODY_PAUSE_MS / 1000};`);
+    const patient = command.replace(`sleep ${SPLIT_BODY_PAUSE_MS / 1000};`, 'sleep 1;');
+    await run('dash', ['-c', `${patient} > /dev/null`], {
       env: { PATH: process.env.PATH, PLANTSTORE_TOKEN: 'aB3c' },
       timeout: 10_000,
     });
