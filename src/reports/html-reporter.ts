@@ -102,12 +102,14 @@ function summarySection(report: Report): string {
   });
   return `<section>
 <h2>Summary</h2>
+<div class="wide">
 <table>
 <thead><tr><th>Check</th><th>Title</th><th>Cases</th><th>Status</th><th>First counterexample</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
 </table>
+</div>
 </section>`;
 }
 

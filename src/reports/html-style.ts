@@ -1,11 +1,14 @@
 /** The inline stylesheet of report.html: the file must open from a CI artifact with no other request. */
 export const HTML_STYLE = `
 :root { color-scheme: light dark; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --skip: #6e7781; --line: #d0d7de; }
-body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; }
+/* Text from the target may be one long word (a generated tag, base64): it breaks rather than run off the side. */
+body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; overflow-wrap: break-word; }
 h1 { margin-bottom: 0.25rem; }
 dl.run { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 1rem; }
 dl.run dt { font-weight: 600; }
 dl.run dd { margin: 0; overflow-wrap: anywhere; }
+/* A table wider than a phone scrolls on its own; the page never runs off the side. */
+.wide { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
