@@ -129,6 +129,23 @@ describe('plantstore test', () => {
     expect(withoutCredential.length).toBeGreaterThan(sent.length / 2);
   });
 
+  it('refuses a --base-url with a user, password, query or fragment, which the runner never sends, without showing it', async () => {
+    const secret = 'gateway-secret-3f9a';
+    for (const [value, what] of [
+      [`https://ci:${secret}@127.0.0.1:9/api/v2`, 'a user name or password'],
+      [`https://${secret}@127.0.0.1:9/api/v2`, 'a user name or password'],
+      [`https://127.0.0.1:9/api/v2?access_token=${secret}`, 'a query string'],
+      [`https://127.0.0.1:9/api/v2#${secret}`, 'a fragment'],
+    ] as const) {
+      const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+      expect(await runCli(['test', '--base-url', value, '--runs', '1'], cli)).toBe(2);
+      expect(cli.err()).toBe(
+        `plantstore test: --base-url https://127.0.0.1:9/api/v2 carries ${what}, which plantstore never sends (it calls the base path + /plants with the token as Authorization: Bearer) and would show in every report: remove it.\n`,
+      );
+      expect(cli.out() + reportFiles(cli.cwd)).not.toContain(secret);
+    }
+  });
+
   it('says a --base-url without a scheme is not a URL and shows it with http://', async () => {
     for (const [value, example] of [
       ['localhost:18431', 'http://localhost:18431'],
