@@ -46,6 +46,11 @@ export interface Contract {
   readonly source: string;
   /** The validated, fully dereferenced OpenAPI document (recursive schemas are cyclic objects). */
   readonly document: Record<string, unknown>;
+  /**
+   * The document's integers a double cannot hold (an example's id 2^63-1), by the object of `document`
+   * holding each and its key: `document` has them rounded, as JSON.parse and YAML parsers read them.
+   */
+  readonly exactIntegers: ExactIntegers;
   /** The document's `openapi` field, e.g. `3.0.3`. */
   readonly version: string;
   /** The schema dialect of its Schema Objects. */
@@ -246,6 +251,7 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
   const contract: Contract = {
     source,
     document,
+    exactIntegers: readings.exact,
     version: String(document.openapi),
     dialect,
     operationId: typeof operationId === 'string' ? operationId : 'addPlant',

@@ -1,4 +1,6 @@
-import { OPERATION, type Contract } from '../contract/index.js';
+import { withExactIntegers } from '../contract/compile-bodies.js';
+import type { ExactIntegers } from '../contract/document-reader.js';
+import { OPERATION, stringifyExactJson, type Contract } from '../contract/index.js';
 import { isObject } from '../contract/operations.js';
 
 /**
@@ -12,19 +14,82 @@ export function documentedExampleOf(contract: Contract): (status: number) => boo
   return exampledResponses(paths[contract.operationPath]?.[OPERATION.method]);
 }
 
+/** {@link exactExampleText} for POST /plants. */
+export function documentedExampleTextOf(contract: Contract): (status: number, body: unknown) => string | undefined {
+  const paths = contract.document.paths as Record<string, Record<string, unknown> | undefined>;
+  const operation = paths[contract.operationPath]?.[OPERATION.method];
+  return (status, body) => exactExampleText(operation, status, body, contract.exactIntegers);
+}
+
 /** {@link documentedExampleOf} for any operation object of the document. */
 export function exampledResponses(operation: unknown): (status: number) => boolean {
-  const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
   const answers = new Map<number, boolean>();
   return (status) => {
     let known = answers.get(status);
     if (known === undefined) {
-      const response = responses[String(status)] ?? responses[`${String(status)[0] ?? ''}XX`] ?? responses.default;
-      known = hasExample(response);
+      known = hasExample(documentedResponse(operation, status));
       answers.set(status, known);
     }
     return known;
   };
+}
+
+/** The response object an operation answers `status` with: keyed by the status, else `4XX`-style, else `default`. */
+function documentedResponse(operation: unknown, status: number): unknown {
+  const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
+  return responses[String(status)] ?? responses[`${String(status)[0] ?? ''}XX`] ?? responses.default;
+}
+
+/** Each response's examples as Prism gives them (JSON of the document's values) and as the document writes them. */
+const exampleTexts = new WeakMap<object, ReadonlyMap<string, string>>();
+
+/**
+ * The JSON text, with the document's own digits, of the example of `operation`'s `status` answer that
+ * `body` is: Prism answers with a copy of the document's value, whose integers past 2^53 the document's
+ * parser rounded (an example's id 2^63-1 came out as 9223372036854776000). `undefined` when the document
+ * has no such integer or `body` is none of its examples (a generated sample).
+ */
+export function exactExampleText(
+  operation: unknown,
+  status: number,
+  body: unknown,
+  exact: ExactIntegers,
+): string | undefined {
+  const response = documentedResponse(operation, status);
+  if (exact.size === 0 || !isObject(response) || !isObject(response.content)) return undefined;
+  let texts = exampleTexts.get(response);
+  if (texts === undefined) {
+    texts = new Map(documentedValues(response.content, exact));
+    exampleTexts.set(response, texts);
+  }
+  return texts.get(JSON.stringify(body ?? null));
+}
+
+/** Each example of a response's media types, as JSON.stringify writes it and with its integers exact. */
+function documentedValues(content: Record<string, unknown>, exact: ExactIntegers): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const media of Object.values(content)) {
+    if (!isObject(media)) continue;
+    const named = isObject(media.examples) ? Object.values(media.examples) : [];
+    const holders: [unknown, string][] = [
+      [media, 'example'],
+      [media.schema, 'example'],
+      ...named.map((one) => [one, 'value'] as [unknown, string]),
+    ];
+    for (const [holder, key] of holders) {
+      if (!isObject(holder)) continue;
+      const value = holder[key];
+      if (value === undefined) continue;
+      // An example that is one number is held, exact, by its holder; one that is an object or array holds its own.
+      const exactValue =
+        exact.get(holder)?.get(key) ??
+        (value !== null && typeof value === 'object'
+          ? withExactIntegers(value as Record<string, unknown>, exact)
+          : value);
+      pairs.push([JSON.stringify(value), stringifyExactJson(exactValue)]);
+    }
+  }
+  return pairs;
 }
 
 function hasExample(response: unknown): boolean {

@@ -7,7 +7,7 @@ import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { mockFailure } from './answers.js';
-import { documentedExampleOf } from './documented-examples.js';
+import { documentedExampleOf, documentedExampleTextOf } from './documented-examples.js';
 import { createOtherOperations } from './other-operations.js';
 import { parsePrefer } from './prefer.js';
 import { renderDecision } from './prism-answer.js';
@@ -62,6 +62,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
   const documentedStatuses = documentedStatusesOf(settings.served.contract);
   const vendorTypes = vendorJsonTypes(settings.served.contract);
   const exampled = documentedExampleOf(settings.served.contract);
+  const exampleText = documentedExampleTextOf(settings.served.contract);
   const plantRequired = objectView(settings.served.contract.compiled.plant.schema).required;
   let generated = 0;
   return (accepted, req) => {
@@ -90,6 +91,7 @@ function askPrism(settings: MockHandlerSettings): Answer {
         documentedStatuses,
         generatedPlant: () => settings.generatePlant(settings.seed + serial),
         exampled,
+        exampleText,
         plantRequired,
       });
     // A remembered decision is answered at once, without waiting a turn for a promise.

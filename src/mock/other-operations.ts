@@ -8,7 +8,8 @@ import type { Failure } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import { loggedTarget, type RequestLogEntry } from '../http/server-kit.js';
 import { MOCK_PROBLEMS } from './answers.js';
-import { exampledResponses } from './documented-examples.js';
+import type { ExactIntegers } from '../contract/document-reader.js';
+import { exactExampleText, exampledResponses } from './documented-examples.js';
 import { parsePrefer } from './prefer.js';
 import type { PrismDecision, PrismEngine } from './prism-engine.js';
 
@@ -32,6 +33,8 @@ interface Route {
   readonly authenticate: RequestAuthentication;
   /** Whether the document gives the answer of this status an example of its own. */
   readonly exampled: (status: number) => boolean;
+  /** The document's example Prism's `body` is a copy of, with the document's own digits (see `exactExampleText`). */
+  readonly exampleText: (status: number, body: unknown) => string | undefined;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -52,6 +55,7 @@ export function createOtherOperations(
     settings.served.contract.document,
     settings.served.contract.operationPath,
     settings.checkBearer,
+    settings.served.contract.exactIntegers,
   );
   if (routes.length === 0) return undefined;
   const base = serverBasePath(settings.served.contract.document);
@@ -173,7 +177,8 @@ function answer(
   }
   const contentType = headerValue(headers, 'content-type') ?? 'application/json';
   if (body === undefined) finish(statusCode, '', contentType);
-  else finish(statusCode, typeof body === 'string' ? body : JSON.stringify(body), contentType);
+  else if (typeof body === 'string') finish(statusCode, body, contentType);
+  else finish(statusCode, route.exampleText(statusCode, body) ?? JSON.stringify(body), contentType);
 }
 
 /** The request's headers as Prism reads them, repeated ones joined (Authorization left out). */
@@ -215,13 +220,15 @@ function headerValue(headers: Readonly<Record<string, unknown>> | undefined, nam
 
 /** The other operations the mock answers, as the contract lists them: `GET /plants/{id}`. */
 export function otherOperationLabels(document: JsonObject, served: string): readonly string[] {
-  return routesOf(document, served, () => undefined).map((route) => `${route.method} ${route.written}`);
+  return routesOf(document, served, () => undefined, new Map()).map((route) => `${route.method} ${route.written}`);
 }
 
 /** The document's operations other than POST /plants, each with its path pattern and authentication. */
-function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck): Route[] {
+function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck, exact: ExactIntegers): Route[] {
   const paths = (document.paths ?? {}) as Record<string, JsonObject | undefined>;
-  return Object.entries(paths).flatMap(([written, item]) =>
+  // OpenAPI matches concrete paths before templated ones (`/plants/count` before `/plants/{id}`), as Prism does.
+  const concreteFirst = Object.entries(paths).sort(([a], [b]) => templatedParts(a) - templatedParts(b));
+  return concreteFirst.flatMap(([written, item]) =>
     METHODS.filter(
       (method) => item?.[method] !== undefined && !(method === OPERATION.method && written === served),
     ).map((method) => ({
@@ -230,6 +237,12 @@ function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck
       pattern: pathTemplatePattern(written),
       authenticate: operationAuthentication(document, item?.[method] as JsonObject, checkBearer),
       exampled: exampledResponses(item?.[method]),
+      exampleText: (status: number, body: unknown) => exactExampleText(item?.[method], status, body, exact),
     })),
   );
+}
+
+/** How many of a path template's segments are templated: `/plants/{id}` has one. */
+function templatedParts(written: string): number {
+  return written.split('/').filter((segment) => segment.includes('{')).length;
 }

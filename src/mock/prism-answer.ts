@@ -23,6 +23,8 @@ export interface AnswerContext {
   readonly plantRequired: ReadonlySet<string>;
   /** Whether the document gives the answer of this status an example of its own. */
   readonly exampled: (status: number) => boolean;
+  /** The document's example Prism's `body` is a copy of, with the document's own digits (see `exactExampleText`). */
+  readonly exampleText: (status: number, body: unknown) => string | undefined;
 }
 
 /** Turns Prism's decision into the mock's answer, closing the gaps between Prism and the contract. */
@@ -42,7 +44,7 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
   if (status >= 400 && context.preferences.exampleKey === undefined && !context.exampled(status)) {
     return forcedError(status);
   }
-  const body = JSON.stringify(response.body ?? null);
+  const body = context.exampleText(status, response.body) ?? JSON.stringify(response.body ?? null);
   // A success from the document's example names the example's plant, as a generated one does.
   if (isSuccessStatus(context.served.contract.success, status))
     return withSuccessHeaders({ status, body }, context, true);
