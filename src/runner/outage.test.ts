@@ -8,9 +8,9 @@ import type { PlannedRequest } from './probe.js';
 
 type Outcome = number | string;
 
-function cutRun(order: number, failure: string): CaseRun {
+function cutRun(order: number, failure: string, requests = 1): CaseRun {
   const plan = { method: 'POST', path: '/plants', body: `{"n":${order}}` } as unknown as PlannedRequest;
-  const generated = { index: order, plans: [plan] } as unknown as GeneratedCase;
+  const generated = { index: order, plans: Array.from({ length: requests }, () => plan) } as unknown as GeneratedCase;
   const response = { status: 0, headers: {}, body: null, durationMs: 0, transportError: failure };
   return { generated, order, exchanges: [{ plan, request: {}, response } as unknown as Exchange] };
 }
@@ -80,5 +80,16 @@ describe('settleOutage', () => {
     const outage = await settleOutage(resetting, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
     expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
     expect(outage.judged?.order).toBe(2);
+  });
+
+  it('sends a case of one request again before one of several, each of which may wait a whole timeout', async () => {
+    const twoThenOne = { after: 40, runs: [cutRun(5, 'timeout', 2), cutRun(6, 'timeout')] };
+    const { client: hanging, sent } = client((plan) => (plan.method === 'GET' ? 404 : 'timeout'));
+    const outage = await settleOutage(hanging, twoThenOne, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
+    expect(outage.judged?.order).toBe(6);
+    expect(sent).toEqual(['GET', '{"n":6}', 'GET']);
+    // The suspects stay as they ended: the first of them is what a target gone for good is judged by.
+    expect(outage.suspects.map((run) => run.order)).toEqual([5, 6]);
   });
 });

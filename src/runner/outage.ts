@@ -57,8 +57,9 @@ export function transportErrorOf(run: CaseRun): string | undefined {
 
 /**
  * Waits up to `waitMs` for a target that stopped answering to answer again; if it does, sends each
- * request it had when it stopped again, alone and in order, until one stops it again: that one is
- * the cause, with an exact reproduction. The waiting never goes past `deadline`.
+ * request it had when it stopped again, alone (cases of one request first, else in the order they
+ * ended), until one stops it again: that one is the cause, with an exact reproduction. The waiting
+ * never goes past `deadline`.
  */
 export async function settleOutage(
   client: TargetClient,
@@ -74,7 +75,10 @@ export async function settleOutage(
     return { cut, suspects, cause, ...(first ? { judged: first } : {}) };
   }
   const afterMs = Date.now() - started;
-  for (const suspect of suspects) {
+  // Fewest requests first (a stable sort keeps the order they ended in otherwise): each request of a case
+  // that hangs costs a whole timeout, and one request alone is the simpler reproduction.
+  const inResendOrder = [...suspects].sort((a, b) => a.generated.plans.length - b.generated.plans.length);
+  for (const suspect of inResendOrder) {
     if (Date.now() > options.deadline) break;
     const exchanges = await sendSequence(client, suspect.generated.plans);
     const again: CaseRun = { ...suspect, exchanges };
