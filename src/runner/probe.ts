@@ -124,7 +124,7 @@ function withRequiredParameters(plans: PlannedRequest[], context: PlanContext): 
   return plans.map((plan, index) =>
     plan.intent.kind === 'invalid-parameter'
       ? withDocumentMediaType(plan, context.contract)
-      : withDocumentParameters(plan, context.contract, `${context.salt}:${index}`),
+      : withDocumentParameters(plan, context.contract, `${context.fresh.nonce}:${context.salt}:${index}`),
   );
 }
 
@@ -150,7 +150,8 @@ export function withDocumentMediaType(plan: PlannedRequest, contract: Contract):
 /**
  * `plan` with the document's required header, query and cookie parameters added (valid values, the same
  * for the same `salt`); `plan` itself when the document requires none. For requests sent outside a
- * probe, such as the preflight's.
+ * probe, such as the preflight's. The salt names the run's nonce too: a server storing what it saw (an
+ * `Idempotency-Key` with its body) meets another run's value only with that run's body.
  */
 export function withDocumentParameters(given: PlannedRequest, contract: Contract, salt: string): PlannedRequest {
   const plan = withDocumentMediaType(given, contract);

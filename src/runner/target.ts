@@ -159,7 +159,9 @@ export function plainPlantWithId(
     'repeat-control',
     new Map([[found.slot.key, id]]),
   );
-  return rewritten ? withDocumentParameters(validRequest(rendered), contract, 'repeat-control') : undefined;
+  return rewritten
+    ? withDocumentParameters(validRequest(rendered), contract, `${fresh.nonce}:repeat-control`)
+    : undefined;
 }
 
 /** How many other ids the preflight's plant is sent with when refused with an id an earlier run may have stored. */
@@ -222,7 +224,7 @@ export async function probeTarget(
   fresh: FreshIds,
   baseUrl: string,
 ): Promise<TargetTraits> {
-  const client = withParametersOf(contract, target);
+  const client = withParametersOf(contract, target, fresh.nonce);
   const pool = preflightPool(contract, fresh);
   let [plant] = pool;
   const other = pool[1];
@@ -304,9 +306,10 @@ async function traitsAfter(
 }
 
 /** The client, its requests carrying the document's required parameters (each its own values). */
-function withParametersOf(contract: Contract, client: TargetClient): TargetClient {
+function withParametersOf(contract: Contract, client: TargetClient, nonce: string): TargetClient {
   let sent = 0;
-  return { ...client, send: (plan) => client.send(withDocumentParameters(plan, contract, `preflight:${sent++}`)) };
+  const salt = (): string => `${nonce}:preflight:${sent++}`;
+  return { ...client, send: (plan) => client.send(withDocumentParameters(plan, contract, salt())) };
 }
 
 /**
