@@ -19,7 +19,7 @@ export const authEnforced = defineCheck({
   title: 'Requests without a valid bearer token are refused',
   rule: 'Authentication 1–2: the whole interface is secured with bearerAuth; every request carries `Authorization: Bearer <ACCESS_TOKEN>`. A missing, malformed, foreign-scheme or wrong credential is never answered 2xx (400, 401 and 403 are all accepted). Where a document lets POST /plants be called without a credential (`security: []`, or an empty requirement among its alternatives), a valid NewPlant with no Authorization header is not refused with 401 or 403.',
   probes: [authProbes],
-  judge(exchange, { contract }) {
+  judge(exchange, { contract }, caseExchanges) {
     const { plan, response } = exchange;
     if (plan.intent.kind !== 'auth' || !isJudgeable(response) || isServerError(response.status)) return undefined;
     if (contract.auth === 'none' || contract.auth === 'optional') return anonymousVerdict(exchange, contract);
@@ -30,11 +30,22 @@ export const authEnforced = defineCheck({
       );
     }
     return fail(
-      `A request with ${plan.intent.what} was answered ${response.status}; bearerAuth secures every request.`,
+      `A request with ${plan.intent.what} was answered ${response.status}; bearerAuth secures every request.${afterRightToken(exchange, caseExchanges)}`,
       { defect: `${requestKind(plan, true)} accepted` },
     );
   },
 });
+
+/**
+ * Why a credential accepted right after the right token on the same connection may be refused on a fresh one:
+ * the case's curl line sends both (`--next`), which a single request would not reproduce.
+ */
+function afterRightToken(exchange: Exchange, caseExchanges: readonly Exchange[]): string {
+  const at = caseExchanges.indexOf(exchange);
+  const before = at > 0 ? caseExchanges[at - 1] : undefined;
+  if (!exchange.plan.sameConnection || before?.plan.intent.kind !== 'valid') return '';
+  return " It was sent on one keep-alive connection right after a valid NewPlant with the right token: if it is refused on a connection of its own, the HTTP parser handed back the header it cached from the request before, matched ignoring case (Jetty 9.4's default header cache; HttpConfiguration.setHeaderCacheSize(0) turns it off).";
+}
 
 /**
  * On a document that lets POST /plants be called without a credential: a valid NewPlant sent with no

@@ -641,6 +641,19 @@ describe('rejection and authentication', () => {
     for (const status of [400, 401, 403]) expect(outcome(authEnforced, exchange(auth, status, ''))).toBe('pass');
     expect(outcome(authEnforced, exchange(auth, 200, '{"name":"x"}'))).toBe('fail');
   });
+
+  it("auth-enforced: a credential accepted right after the right token on one connection names the parser's header cache", () => {
+    const flipped: Intent = { kind: 'auth', what: 'the right token with every letter in the other case' };
+    const onOneConnection = (ex: Exchange): Exchange => ({ ...ex, plan: { ...ex.plan, sameConnection: true } });
+    const right = onOneConnection(exchange(VALID, 200, '{"name":"Fern"}'));
+    const accepted = onOneConnection(exchange(flipped, 200, '{"name":"x"}'));
+    const reason = (all: readonly Exchange[]) => authEnforced.judge(accepted, context, all)?.reason ?? '';
+    expect(reason([right, accepted])).toContain('setHeaderCacheSize(0)');
+    expect(reason([accepted])).not.toContain('setHeaderCacheSize');
+    expect(authEnforced.judge(accepted, context, [right, accepted])?.defect).toBe(
+      'a request with the right token with every letter in the other case accepted',
+    );
+  });
 });
 
 describe('a document that asks for no credential (security: [] or none declared)', () => {

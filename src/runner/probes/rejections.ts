@@ -8,7 +8,8 @@ import {
   type InvalidBody,
 } from '../generate/invalid-body.js';
 import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
-import { defineProbe, PLANTS_PATH } from '../probe.js';
+import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
+import { validRequest } from './valid-plants.js';
 import type { Contract } from '../../contract/index.js';
 import { mediaTypeEssence } from '../../contract/media-types.js';
 
@@ -78,7 +79,12 @@ export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: str
   ],
 });
 
-/** A valid NewPlant with a missing, malformed, foreign or wrong credential. */
+/**
+ * A valid NewPlant with a missing, malformed, foreign or wrong credential. The right token in the other letter
+ * case goes on one keep-alive connection right after a valid NewPlant with the right token: an HTTP parser that
+ * caches header fields per connection and finds them ignoring case (Jetty 9.4's default header cache) hands the
+ * cached right token back, which a fresh connection (and a curl line of one request) never shows.
+ */
 export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
   name: 'auth',
   title: 'a valid NewPlant with no or a bad credential',
@@ -86,18 +92,25 @@ export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
   variants: () => AUTH_PROBE_KINDS.length,
   arbitrary: (contract, variant) =>
     fc.record({ draft: newPlantArbitrary(contract), probe: authProbeArbitrary(variant) }),
-  plan: ({ draft, probe }, { fresh, salt }) => [
-    {
+  plan: ({ draft, probe }, { fresh, salt }) => {
+    const { header } = probe;
+    const refused: PlannedRequest = {
       method: 'POST',
       path: PLANTS_PATH,
-      auth: probe.header,
+      auth: header,
       contentType: 'application/json',
       body: renderPlant(draft, fresh, salt).text,
       intent: {
         kind: 'auth',
         what: probe.what,
-        ...(probe.header.kind === 'token-variant' && probe.header.variant === 'bare' ? { lenient: true } : {}),
+        ...(header.kind === 'token-variant' && header.variant === 'bare' ? { lenient: true } : {}),
       },
-    },
-  ],
+    };
+    if (header.kind !== 'token-variant' || header.variant !== 'case-flipped') return [refused];
+    const rightToken = validRequest(renderPlant(draft, fresh, `${salt}:right-token`));
+    return [
+      { ...rightToken, sameConnection: true },
+      { ...refused, sameConnection: true },
+    ];
+  },
 });
