@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { runCli } from './main.js';
 import { captureIo } from '../fixtures/cli-io.js';
 import { created201 } from '../fixtures/faulty/status-defects.js';
 import { startRecordingRelay } from '../fixtures/recording-relay.js';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
 
 const SENTINEL = 'cli-sentinel-token-51d0e2';
 const run = promisify(execFile);
@@ -144,6 +146,22 @@ describe('plantstore test', () => {
       );
       expect(cli.out() + reportFiles(cli.cwd)).not.toContain(secret);
     }
+  });
+
+  it('hides the token on the could-not-judge line when a sign-in gateway echoes it in its redirect', async () => {
+    const gateway = createServer((request, response) => {
+      request.resume();
+      const credential = request.headers.authorization ?? '';
+      const echoed = `auth=${encodeURIComponent(credential)}&raw=${credential.split(' ')[1] ?? ''}`;
+      response.writeHead(302, { location: `https://sso.example.net/login?${echoed}` }).end();
+    });
+    const target = await listenOnLoopback(gateway, SENTINEL);
+    onTestFinished(() => target.close());
+    const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+    expect(await runCli(['test', '--base-url', target.url, '--runs', '5'], cli)).toBe(2);
+    expect(cli.err()).toContain('could not judge');
+    expect(cli.err()).toContain('https://sso.example.net/login?auth=Bearer%20$PLANTSTORE_TOKEN&raw=$PLANTSTORE_TOKEN');
+    expect(cli.out() + cli.err() + reportFiles(cli.cwd)).not.toContain(SENTINEL);
   });
 
   it('says a --base-url without a scheme is not a URL and shows it with http://', async () => {

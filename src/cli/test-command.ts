@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { redact } from '../contract/secrets.js';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
 import type { ConformanceOptions } from '../runner/options.js';
 import type { Report } from '../runner/report.js';
@@ -103,7 +104,9 @@ finding the baseline does not list.`,
       );
       if (!reporterNames.includes('console')) io.stdout.write(`plantstore test: seed ${report.seed}\n`);
       if (report.couldNotJudge) {
-        io.stderr.write(`plantstore test: could not judge: ${withFlags(report.couldNotJudge.reason)}\n`);
+        // The reason may quote the target (a sign-in gateway's Location can echo the credential sent).
+        const reason = redact(withFlags(report.couldNotJudge.reason), options.token ?? []);
+        io.stderr.write(`plantstore test: could not judge: ${reason}\n`);
       }
       await writeBaseline(values, report, io);
       // Each failed reporter has said why on stderr; a run whose reports are missing could not finish.
