@@ -29,3 +29,11 @@ describe('a break inside a recursive branch', () => {
     ]);
   });
 });
+
+describe('format byte', () => {
+  it("is RFC 4648 base64 alone: a line break in the text does not make it one (ajv-formats' pattern is multiline)", () => {
+    const check = compileSchemaCheck({ type: 'string', format: 'byte' }, 'a photo');
+    for (const text of ['not base64 at all\n', '!!!!\nYWJj', 'YWJj\nZGVm', '\n']) expect(check(text)).not.toEqual([]);
+    for (const text of ['', 'YQ==', 'YWI=', 'YWJj']) expect(check(text)).toEqual([]);
+  });
+});

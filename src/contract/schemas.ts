@@ -4,7 +4,7 @@ import type { AJV_MODULES } from './ajv-modules.js';
 import { useJsonEqual } from './json-equal.js';
 import { escapePointer } from './operations.js';
 import { EXACT_FORMATS, exactNumberKeyword, EXACT_NUMBER_KEYWORD, withExactNumbers } from './schema/exact-numbers.js';
-import { GUID_PATTERN } from './schema/formats.js';
+import { BYTE_PATTERN, GUID_PATTERN } from './schema/formats.js';
 
 /** A JSON Schema object as found in the dereferenced OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
@@ -116,6 +116,7 @@ export function contractFormats(fullFormats: Readonly<Record<string, unknown>>):
   const formats: Record<string, unknown> = { ...fullFormats };
   for (const name of Object.keys(EXACT_FORMATS)) formats[name] = EXACT_FORMAT;
   formats.guid = GUID_PATTERN;
+  formats.byte = BYTE_PATTERN;
   return formats;
 }
 
@@ -138,6 +139,7 @@ export function createAjv(validateSchema: boolean, code?: Options['code']): Ajv2
   addFormats(instance);
   for (const name of Object.keys(EXACT_FORMATS)) instance.addFormat(name, EXACT_FORMAT);
   instance.addFormat('guid', GUID_PATTERN);
+  instance.addFormat('byte', BYTE_PATTERN);
   instance.addKeyword(exactNumberKeyword());
   return instance;
 }

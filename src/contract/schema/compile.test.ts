@@ -309,6 +309,7 @@ describe('the variants name what they break', () => {
     ['date-time', ['2024-01-01T00:00:00', '20240101T000000Z', '2024-01-01T00:00Z']],
     ['duration', ['pt1h', 'PT1.5S', '-PT1H']],
     ['ipv4', ['127.1', '0x7f.0.0.1']],
+    ['byte', ['YWJj!ZGVm', 'YWJj-_8=', 'YWJj\nZGVm']],
   ])(
     "a %s is broken, every run, with the forms a common parser reads (Python's fromisoformat or inet_aton, Java's java.time) and the format does not",
     (format, texts) => {

@@ -128,6 +128,12 @@ const uuid = fc
 export const GUID_PATTERN =
   /^(?:[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}|[0-9a-fA-F]{32}|\{[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\}|\([0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\))$/;
 
+/**
+ * OpenAPI's `format: byte`, RFC 4648 base64 with its padding and nothing else. ajv-formats' own pattern
+ * carries the `m` flag, so any text with a line break in it (`"not base64\n"`: an empty line matches) passed.
+ */
+export const BYTE_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 const byte = fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from(bytes).toString('base64'));
 
 const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
@@ -212,6 +218,14 @@ export const LENIENT_FORMAT_TEXT: Readonly<Record<string, readonly { text: strin
     { text: 'pt1h', reader: "Java's Duration.parse" },
     { text: 'PT1.5S', reader: "Java's Duration.parse" },
     { text: '-PT1H', reader: "Java's Duration.parse" },
+  ],
+  byte: [
+    {
+      text: 'YWJj!ZGVm',
+      reader: "Python's base64.b64decode without validate=True and Node's Buffer.from(s, 'base64')",
+    },
+    { text: 'YWJj-_8=', reader: "Node's Buffer.from(s, 'base64') (the URL-safe alphabet)" },
+    { text: 'YWJj\nZGVm', reader: "Python's base64.b64decode without validate=True and Java's MIME decoder" },
   ],
   ipv4: [
     { text: '127.1', reader: "Python's socket.inet_aton" },
