@@ -37,3 +37,22 @@ describe('format byte', () => {
     for (const text of ['', 'YQ==', 'YWI=', 'YWJj']) expect(check(text)).toEqual([]);
   });
 });
+
+describe("3.1's contentEncoding: base64", () => {
+  it('gives base64 as valid values and judges as JSON Schema does: text that is not base64 is of unpredictable meaning', async () => {
+    const fc = (await import('fast-check')).default;
+    const { parseExactJson, stringifyExactJson } = await import('./exact-json.js');
+    const { newPlant } = (await loadContract('src/fixtures/documents/reduced/content-encoding-base64-3.1.yaml'))
+      .compiled;
+    const photos = fc
+      .sample(newPlant.valid, { numRuns: 200, seed: 1 })
+      .map((value) => parseExactJson(stringifyExactJson(value)) as Record<string, unknown>)
+      .flatMap((plant) => (typeof plant.photo === 'string' ? [plant.photo] : []));
+    expect(photos.length).toBeGreaterThan(0);
+    for (const photo of photos)
+      expect(photo).toMatch(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
+    const spaced = parseExactJson('{"id":1,"name":"a","photo":" "}');
+    expect(newPlant.check(spaced)).toEqual([]);
+    expect(newPlant.ambiguities(spaced)).not.toEqual([]);
+  });
+});

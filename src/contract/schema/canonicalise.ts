@@ -241,7 +241,25 @@ function translateBody(written: Record<string, unknown>, pointer: string, state:
   const allOfMerged = mergeAllOf(dialected, pointer, state.nullOpen);
   const merged = translateNullable(node, closeUnevaluated(node, allOfMerged, pointer, state), state);
   state.origin.set(merged, pointer);
-  return merged;
+  return withBase64Content(node, merged, pointer, state);
+}
+
+/**
+ * 3.1's `contentEncoding: base64` (OpenAPI 3.0's `format: byte`): an annotation to JSON Schema, a rule to
+ * a server that decodes it. Valid values are base64 (`format: byte`); judging is JSON Schema's, so a value
+ * that is not base64 is of unpredictable meaning (`lenientBranches`), sent neither as valid nor as invalid.
+ */
+function withBase64Content(node: Record<string, unknown>, merged: Schema, pointer: string, state: State): Schema {
+  const encoding = node.contentEncoding;
+  if (state.dialect !== 'openapi-3.1' || typeof encoding !== 'string' || encoding.toLowerCase() !== 'base64')
+    return merged;
+  if (!isObject(merged) || merged.format !== undefined) return merged;
+  const types = Array.isArray(merged.type) ? (merged.type as unknown[]) : [merged.type];
+  if (merged.type !== undefined && !types.includes('string')) return merged;
+  const strict = { ...merged, format: 'byte' };
+  state.origin.set(strict, pointer);
+  state.lenientBranches.set(strict, merged);
+  return strict;
 }
 
 /**
