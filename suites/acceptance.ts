@@ -141,6 +141,15 @@ function holdsNulName(value: unknown, depth = 0): boolean {
 }
 
 /**
+ * A 400 whose message calls an int64 id out of range of `long`: Jackson binding a 19-digit id to a `long` field,
+ * as Debian bookworm's jackson-databind 2.14.0 beside its jackson-core 2.14.1 does for every 19-digit value.
+ */
+function longRangeHint(exchange: Exchange): string | undefined {
+  if (exchange.response.status !== 400 || !/out of range of long/i.test(exchange.response.body ?? '')) return undefined;
+  return "The answer calls the id out of range of long, but every int64 (-9223372036854775808 to 9223372036854775807) fits a Java long: Debian bookworm's jackson-databind 2.14.0 beside jackson-core 2.14.1 refuses every 19-digit value bound to a long field; use a jackson-databind and a jackson-core of one release.";
+}
+
+/**
  * A 400 to a body with a member name starting with NUL: what PHP's json_decode into objects refuses, and C's
  * jansson whatever its flags.
  */
@@ -262,6 +271,7 @@ export const positiveAcceptance = defineCheck({
       sameConnectionNote(intent.note, exchange, caseExchanges),
       prototypeHint(intent.prototypeKey, exchange),
       nulNameHint(exchange),
+      longRangeHint(exchange),
       utf16Hint(exchange),
       trimHint(exchange, context.contract.check.newPlant),
     ]

@@ -136,6 +136,17 @@ describe('acceptance checks', () => {
     expect(reason(withNul(jansson))).not.toContain('json_decode');
   });
 
+  it("positive-acceptance: a 400 calling an int64 id out of range of long names Jackson's mismatched releases", () => {
+    const reason = (body: string) => {
+      const ex = exchange(VALID, 400, body);
+      return positiveAcceptance.judge(ex, context, [ex])?.reason ?? '';
+    };
+    const jackson =
+      '{"error":1006,"message":"Numeric value (9223372036854775807) out of range of long (-9223372036854775808 - 9223372036854775807)"}';
+    expect(reason(jackson)).toContain('jackson-databind 2.14.0');
+    expect(reason('{"error":1006,"message":"id out of range"}')).not.toContain('jackson');
+  });
+
   it('positive-acceptance: the UTF-16 hint only where the body holds astral characters and the answer speaks of lengths', () => {
     const reason = (intent: Intent, body: string) =>
       positiveAcceptance.judge(exchange(intent, 400, body), context, [])?.reason ?? '';
