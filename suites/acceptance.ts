@@ -146,7 +146,7 @@ function holdsNulName(value: unknown, depth = 0): boolean {
  */
 function longRangeHint(exchange: Exchange): string | undefined {
   if (exchange.response.status !== 400 || !/out of range of long/i.test(exchange.response.body ?? '')) return undefined;
-  return "The answer calls the id out of range of long, but every int64 (-9223372036854775808 to 9223372036854775807) fits a Java long: Debian bookworm's jackson-databind 2.14.0 beside jackson-core 2.14.1 refuses every 19-digit value bound to a long field; use a jackson-databind and a jackson-core of one release.";
+  return "The answer calls the id out of range of long, but every int64 (-9223372036854775808 to 9223372036854775807) fits a Java long: Debian bookworm's jackson-databind 2.14.0 beside jackson-core 2.14.1 refuses every 19-digit value bound to a long field. Bind the id as a BigInteger (which takes them) and check its range.";
 }
 
 /**
