@@ -124,7 +124,11 @@ describe('plantstore test: --write-baseline and --baseline', () => {
     const file = join(first.cli.cwd, 'baseline.json');
     const written = JSON.parse(readFileSync(file, 'utf8')) as { findings: { fingerprint: string; title: string }[] };
     expect(written.findings).toEqual([
-      { fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown, title: 'status 201 for a valid NewPlant' },
+      {
+        fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
+        title: 'status 201 for a valid NewPlant',
+        checks: ['positive-acceptance', 'documented-status'],
+      },
     ]);
 
     const again = await plantstoreTest(target, ['--seed', '777', '--baseline', file, '--reporter', 'console,json']);

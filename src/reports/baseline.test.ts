@@ -3,6 +3,8 @@ import { sampleReport } from '../fixtures/sample-reports.js';
 import { findingsOf } from '../runner/findings.js';
 import type { Report } from '../runner/report.js';
 import { baselineOf, baselineText, compareWithBaseline, parseBaseline } from './baseline.js';
+import { baselineSection } from './console-format.js';
+import { renderHtmlReport } from './html-reporter.js';
 import { reportExitCode } from './outcome.js';
 
 function withFindings(report: Report): Report {
@@ -76,5 +78,56 @@ describe('a baseline edited by hand or written by another plantstore', () => {
     expect(() => parseBaseline(file([], { baselineVersion: 2 }), 'b.json')).toThrow(
       /b\.json is a baseline of format version 2; this plantstore reads version 1/,
     );
+  });
+});
+
+describe('a finding the baseline lists whose checks judged nothing in this run', () => {
+  it('is not judged, not fixed: another defect left its checks nothing, so it is kept', () => {
+    const report = withFindings(sampleReport());
+    const [first, ...rest] = report.findings ?? [];
+    const baseline = parseBaseline(baselineText(report), 'b.json');
+    expect(baseline.findings.find((entry) => entry.fingerprint === first?.fingerprint)?.checks).toEqual(first?.checks);
+    const skipped = new Set(first?.checks);
+    const later: Report = {
+      ...report,
+      findings: rest.filter((finding) => !finding.checks.some((id) => skipped.has(id))),
+      checks: report.checks.map((check) =>
+        skipped.has(check.id)
+          ? { ...check, status: 'skip', cases: 0, failures: [], skipReason: 'Nothing to judge' }
+          : check,
+      ),
+    };
+    const compared = compareWithBaseline(later, baseline, 'b.json');
+    expect(compared.unjudged).toContainEqual({ fingerprint: first?.fingerprint, title: first?.title });
+    expect(compared.fixed.map((entry) => entry.fingerprint)).not.toContain(first?.fingerprint);
+    expect(reportExitCode({ ...later, baseline: compared })).toBe(0);
+    const shown = { ...later, baseline: compared };
+    expect(baselineSection(shown, { live: false, color: false, width: 100 })).toContain(
+      `  not judged (its checks judged nothing in this run; keep it): ${first?.fingerprint}`,
+    );
+    expect(renderHtmlReport(shown)).toContain('not judged: the checks that found them judged nothing in this run');
+  });
+
+  it('stays no longer seen in a file written before the checks were recorded', () => {
+    const report = withFindings(sampleReport());
+    const [first, ...rest] = report.findings ?? [];
+    const old = parseBaseline(
+      JSON.stringify({
+        tool: 'plantstore',
+        baselineVersion: 1,
+        findings: [{ fingerprint: first?.fingerprint, title: 't' }],
+      }),
+      'b.json',
+    );
+    const skipped = new Set(first?.checks);
+    const later: Report = {
+      ...report,
+      findings: rest,
+      checks: report.checks.map((check) =>
+        skipped.has(check.id) ? { ...check, status: 'skip', failures: [] } : check,
+      ),
+    };
+    expect(compareWithBaseline(later, old, 'b.json')).toMatchObject({ fixed: [{ fingerprint: first?.fingerprint }] });
+    expect(compareWithBaseline(later, old, 'b.json').unjudged).toBeUndefined();
   });
 });

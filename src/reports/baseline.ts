@@ -4,6 +4,8 @@ import type { BaselineComparison, Finding, Report } from '../runner/report.js';
 export interface BaselineEntry {
   readonly fingerprint: string;
   readonly title: string;
+  /** The checks it failed when the file was written: a run in which none of them judged anything cannot tell it is fixed. */
+  readonly checks?: readonly string[];
 }
 
 /** The content of a baseline file (`plantstore test --write-baseline FILE`), committed by a team. */
@@ -18,7 +20,7 @@ export interface Baseline {
 /** The baseline of a report: its findings' fingerprints and titles, in a stable order. */
 export function baselineOf(report: Report): Baseline {
   const findings = (report.findings ?? [])
-    .map((finding) => ({ fingerprint: finding.fingerprint, title: finding.title }))
+    .map((finding) => ({ fingerprint: finding.fingerprint, title: finding.title, checks: finding.checks }))
     .sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   return { tool: 'plantstore', baselineVersion: 1, findings };
 }
@@ -61,20 +63,26 @@ export function parseBaseline(text: string, file: string): Baseline {
   };
 }
 
-function isEntry(entry: unknown): entry is { fingerprint: string; title?: string } {
-  const { fingerprint, title } = (entry ?? {}) as Partial<Record<keyof BaselineEntry, unknown>>;
-  return typeof fingerprint === 'string' && (title === undefined || typeof title === 'string');
+function isEntry(entry: unknown): entry is { fingerprint: string; title?: string; checks?: string[] } {
+  const { fingerprint, title, checks } = (entry ?? {}) as Partial<Record<keyof BaselineEntry, unknown>>;
+  const checkList = checks === undefined || (Array.isArray(checks) && checks.every((id) => typeof id === 'string'));
+  return typeof fingerprint === 'string' && (title === undefined || typeof title === 'string') && checkList;
 }
 
 /** One entry as written by --write-baseline; a fingerprint no finding can have is refused by its place. */
-function readEntry(entry: { fingerprint: string; title?: string }, index: number, file: string): BaselineEntry {
+function readEntry(
+  entry: { fingerprint: string; title?: string; checks?: string[] },
+  index: number,
+  file: string,
+): BaselineEntry {
   const fingerprint = entry.fingerprint.trim().toLowerCase();
   if (!FINGERPRINT.test(fingerprint)) {
     throw new Error(
       `${file}: finding ${index + 1} has the fingerprint ${JSON.stringify(entry.fingerprint)}, not 16 hexadecimal digits, so no finding can match it: copy it from report.json (findings[].fingerprint) or write the file with --write-baseline.`,
     );
   }
-  return { fingerprint, title: entry.title ?? '' };
+  const read = { fingerprint, title: entry.title ?? '' };
+  return entry.checks === undefined ? read : { ...read, checks: entry.checks };
 }
 
 /** Which of the report's findings the baseline knows, which are new, and which it lists but no longer occur. */
@@ -82,13 +90,23 @@ export function compareWithBaseline(report: Report, baseline: Baseline, file: st
   const known = new Set(baseline.findings.map((entry) => entry.fingerprint));
   const seen = new Set((report.findings ?? []).map((finding: Finding) => finding.fingerprint));
   const found = [...seen];
+  // A run that could not judge the target saw nothing: that fixes nothing.
+  const unseen = baseline.findings.filter(
+    (entry) => report.verdict !== 'could-not-judge' && !seen.has(entry.fingerprint),
+  );
+  const judged = new Set(report.checks.filter((check) => check.status !== 'skip').map((check) => String(check.id)));
+  const unjudged = (entry: BaselineEntry): boolean =>
+    entry.checks !== undefined && entry.checks.length > 0 && entry.checks.every((id) => !judged.has(id));
+  const shown = ({ fingerprint, title }: BaselineEntry): { fingerprint: string; title: string } => ({
+    fingerprint,
+    title,
+  });
+  const notJudged = unseen.filter(unjudged).map(shown);
   return {
     file,
     new: found.filter((fingerprint) => !known.has(fingerprint)),
     known: found.filter((fingerprint) => known.has(fingerprint)),
-    // A run that could not judge the target saw nothing: that fixes nothing.
-    fixed: baseline.findings
-      .filter((entry) => report.verdict !== 'could-not-judge' && !seen.has(entry.fingerprint))
-      .map(({ fingerprint, title }) => ({ fingerprint, title })),
+    fixed: unseen.filter((entry) => !unjudged(entry)).map(shown),
+    ...(notJudged.length > 0 ? { unjudged: notJudged } : {}),
   };
 }

@@ -60,11 +60,16 @@ export function findingsSection(report: Report, mode: TerminalMode): string {
 export function baselineSection(report: Report, mode: TerminalMode): string {
   const { baseline } = report;
   if (!baseline) return '';
+  const unjudged = baseline.unjudged ?? [];
   const lines = [
     '',
     paint(mode, 'bold', `Baseline ${printable(baseline.file)}:`),
-    `  new: ${baseline.new.length}, known and still seen: ${baseline.known.length}, no longer seen: ${baseline.fixed.length}`,
+    `  new: ${baseline.new.length}, known and still seen: ${baseline.known.length}, no longer seen: ${baseline.fixed.length}${unjudged.length > 0 ? `, not judged: ${unjudged.length}` : ''}`,
     ...baseline.fixed.map((entry) => `  no longer seen: ${printable(entry.fingerprint)} ${oneLine(entry.title, 200)}`),
+    ...unjudged.map(
+      (entry) =>
+        `  not judged (its checks judged nothing in this run; keep it): ${printable(entry.fingerprint)} ${oneLine(entry.title, 200)}`,
+    ),
   ];
   return lines.join('\n') + '\n';
 }

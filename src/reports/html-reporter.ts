@@ -136,9 +136,15 @@ function baselineSection(report: Report): string {
   const { baseline } = report;
   if (!baseline) return '';
   const fixed = baseline.fixed.map((entry) => `<li><code>${h(entry.fingerprint)}</code> ${h(entry.title)}</li>`);
+  const unjudged = (baseline.unjudged ?? []).map(
+    (entry) => `<li><code>${h(entry.fingerprint)}</code> ${h(entry.title)}</li>`,
+  );
+  const notJudged = unjudged.length
+    ? `<p>${unjudged.length} not judged: the checks that found them judged nothing in this run, so keep them.</p><ul>${unjudged.join('')}</ul>`
+    : '';
   return `<section><h2>Baseline ${h(baseline.file)}</h2>
 <p>${baseline.new.length} new, ${baseline.known.length} known and still seen, ${baseline.fixed.length} no longer seen.</p>
-${fixed.length ? `<ul>${fixed.join('')}</ul>` : ''}
+${fixed.length ? `<ul>${fixed.join('')}</ul>` : ''}${notJudged}
 </section>`;
 }
 

@@ -136,6 +136,11 @@ export interface BaselineComparison {
   readonly known: readonly string[];
   /** Findings the baseline holds that this run did not see (fixed, or not reached). */
   readonly fixed: readonly { readonly fingerprint: string; readonly title: string }[];
+  /**
+   * Findings the baseline holds that this run did not see because none of the checks the file lists for them judged
+   * anything (another defect left them nothing, or they were not selected): not fixed, still to be kept.
+   */
+  readonly unjudged?: readonly { readonly fingerprint: string; readonly title: string }[];
 }
 
 /** The options that re-run one case: spread them into `runConformance`. */
