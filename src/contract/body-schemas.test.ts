@@ -62,3 +62,20 @@ describe('findBodies', () => {
     );
   });
 });
+
+describe('a boolean schema (3.1)', () => {
+  const answering = (written: boolean) => ({
+    requestBody: { content: { 'application/json': { schema } } },
+    responses: { '200': { content: { 'application/json': { schema: written } } } },
+  });
+
+  it('true is any JSON, as {} is: the 200 answer is found, not "no schema"', () => {
+    expect(findBodies(answering(true), pointer, 'POST /plants').plant).toMatchObject({ schema: {}, status: '200' });
+  });
+
+  it('false is refused as what no value satisfies, where it is written', () => {
+    expect(findBodies(answering(false), pointer, 'POST /plants').plant).toBe(
+      'The 200 response of POST /plants is the schema false for application/json, which no value satisfies (at /paths/~1plants/post/responses/200/content/application~1json/schema): write the schema its bodies meet, or true for any JSON.',
+    );
+  });
+});

@@ -55,10 +55,14 @@ function jsonSchemaOf(content: unknown, pointer: string, what: string, answer = 
   }
   const schemaPointer = `${pointer}/content/${escapePointer(best.key)}/schema`;
   const schema = (content as JsonObject)[best.key];
-  if (!isObject(schema) || !isObject(schema.schema)) {
-    return `${what} has no schema for ${best.key} (looked at ${schemaPointer}).`;
+  const written = isObject(schema) ? schema.schema : undefined;
+  if (written === false) {
+    return `${what} is the schema false for ${best.key}, which no value satisfies (at ${schemaPointer}): write the schema its bodies meet, or true for any JSON.`;
   }
-  return { schema: schema.schema, pointer: schemaPointer, mediaType: best.key };
+  // 3.1 (JSON Schema 2020-12): the schema `true` is `{}`, any JSON value.
+  if (written === true) return { schema: {}, pointer: schemaPointer, mediaType: best.key };
+  if (!isObject(written)) return `${what} has no schema for ${best.key} (looked at ${schemaPointer}).`;
+  return { schema: written, pointer: schemaPointer, mediaType: best.key };
 }
 
 /**
