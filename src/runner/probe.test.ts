@@ -10,6 +10,7 @@ describe("the document's required parameters on a probe's requests", () => {
   it('are the same for the same case of a run, and differ between runs (an Idempotency-Key a server has stored)', async () => {
     const contract = await loadContract(IDEMPOTENT);
     const [value] = fc.sample(validPlants.arbitrary(contract, 0), { seed: 3, numRuns: 1 });
+    if (value === undefined) throw new Error('fc.sample drew no value');
     const keyOf = (nonce: string): string | undefined => {
       const [plan] = validPlants.plan(value, { contract, fresh: createFreshIds(nonce), salt: 'valid-plant:0:' });
       return plan?.headers?.['idempotency-key'];
