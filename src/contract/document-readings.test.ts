@@ -36,4 +36,13 @@ describe('documentReadings', () => {
     const typed = { type: 'object', properties: { tag: { type: ['string', 'null'], 'x-nullable': true } } };
     expect(documentReadings([{ schema: typed, location: '#/P' }], 'openapi-3.1')).toEqual([]);
   });
+
+  it("names 3.1's contentEncoding: base64, whose valid values are sent as base64 and other text neither sent nor faulted", () => {
+    const photo = { type: 'object', properties: { photo: { type: 'string', contentEncoding: 'base64' } } };
+    const [reading, ...rest] = documentReadings([{ schema: photo, location: '#/p' }], 'openapi-3.1');
+    expect(rest).toEqual([]);
+    expect(reading).toMatchObject({ pointer: '#/p/properties/photo' });
+    expect(reading?.reading).toContain('neither sent nor faulted');
+    expect(documentReadings([{ schema: photo, location: '#/p' }], 'openapi-3.0')).toEqual([]);
+  });
 });

@@ -22,6 +22,8 @@ const SWAGGER_NULLABLE =
   "`x-nullable: true` is Swagger 2.0's extension (NSwag's and go-swagger's), no keyword of OpenAPI 3; read as null refused, so null is sent as an invalid value (write `nullable: true` in 3.0, `type: [..., 'null']` in 3.1, to allow null)";
 const NULL_BODY =
   'null allowed at the root of the NewPlant: the body is read as the contract\'s "Required. A NewPlant object", so a null body is never sent as a valid NewPlant, and serve and mock refuse it (remove `nullable` there, as the request body\'s `required: true` says)';
+const BASE64_CONTENT =
+  '`contentEncoding: base64` is an annotation in JSON Schema 2020-12 and a rule to a server that decodes it: valid values are sent as base64, and text that is not base64 is neither sent nor faulted (add `pattern` to make it a rule)';
 const NEITHER_WAY =
   '`readOnly` and `writeOnly` both true: the property travels neither way, never sent and not expected in answers (keep the one that says where it travels)';
 const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
@@ -32,7 +34,8 @@ const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
 /**
  * Where the tested schemas (NewPlant, Plant, Error) say something that reads two ways, which `test` then
  * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, a stray `nullable`
- * in a 3.1 document, Swagger 2.0's `x-nullable` left in, and a property both `readOnly` and `writeOnly`. Each schema object is reported once, at the first pointer it is met by.
+ * in a 3.1 document, Swagger 2.0's `x-nullable` left in, a property both `readOnly` and `writeOnly`, and
+ * 3.1's `contentEncoding: base64`. Each schema object is reported once, at the first pointer it is met by.
  */
 export function documentReadings(
   schemas: readonly { readonly schema: unknown; readonly location: string }[],
@@ -62,6 +65,9 @@ function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): strin
   if (node.readOnly === true && node.writeOnly === true)
     return dialect === 'openapi-3.0' ? NEITHER_WAY_3_0 : NEITHER_WAY;
   if (node['x-nullable'] === true && node.nullable !== true && !allowsNull(node)) return SWAGGER_NULLABLE;
+  const encoding = node.contentEncoding;
+  const base64 = dialect === 'openapi-3.1' && typeof encoding === 'string' && encoding.toLowerCase() === 'base64';
+  if (base64 && node.format === undefined && node.nullable !== true) return BASE64_CONTENT;
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
   return Array.isArray(node.enum) && !node.enum.includes(null) ? OPEN_ENUM : undefined;
