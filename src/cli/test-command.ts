@@ -167,7 +167,8 @@ async function writeBaseline(values: OptionValues, report: Report, io: CliIo): P
   } catch (error) {
     throw new UsageError(`--write-baseline ${file}: ${whyNotWritable(error)}.`);
   }
-  io.stderr.write(`plantstore test: wrote ${report.findings?.length ?? 0} findings to ${file}.\n`);
+  const count = report.findings?.length ?? 0;
+  io.stderr.write(`plantstore test: wrote ${count} ${count === 1 ? 'finding' : 'findings'} to ${file}.\n`);
 }
 
 function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions {

@@ -121,6 +121,7 @@ describe('plantstore test: --write-baseline and --baseline', () => {
       'json',
     ]);
     expect(first.code).toBe(1);
+    expect(first.cli.err()).toContain('plantstore test: wrote 1 finding to baseline.json.\n');
     const file = join(first.cli.cwd, 'baseline.json');
     const written = JSON.parse(readFileSync(file, 'utf8')) as { findings: { fingerprint: string; title: string }[] };
     expect(written.findings).toEqual([
