@@ -13,9 +13,11 @@ import {
   defectIdentity,
   failureFingerprint,
   findingsOf,
+  itemRulesDefect,
   reasonShape,
   withAbsentEchoesFolded,
   withDoublesFolded,
+  withItemRulesFolded,
   withLeadingDigitsFolded,
   withNonFiniteEchoesFolded,
   withRootCausesFolded,
@@ -329,6 +331,46 @@ describe('findingsOf', () => {
     expect(titles([failed('echo', [overflow('{"id": 1, "name": "", "height": Infinity'), echoed])])).toHaveLength(2);
     expect(titles([failed('echo', [overflow('{"height": Infinity}', '{"height":"x"}'), echoed])])).toHaveLength(2);
     expect(titles([failed('echo', [infinity])])).toEqual([['the 200 body is not JSON', ['echo']]]);
+  });
+
+  it("folds invalid bodies accepted for rules broken inside one array's items into one finding named by the items", () => {
+    const accepted = (what: string, body: string): Partial<Failure> => {
+      const defect = `an invalid body ("…" holds an array: ${what}) accepted`;
+      const fingerprint = defectIdentity('negative-rejection', 'r', defect).fingerprint;
+      return {
+        defect,
+        fingerprint,
+        reason: `An invalid body (${what}) was accepted`,
+        request: { ...base.request, body },
+      };
+    };
+    const name = accepted(
+      'offshoots[#].name not of type string: an array (keyword type)',
+      '{"offshoots":[{"name":[]}]}',
+    );
+    const id = accepted('offshoots[#].id missing (required) (keyword required)', '{"offshoots":[{}]}');
+    const size = accepted('beds[#].rows[#].pots[#].size below minimum # (keyword minimum)', '{"beds":[]}');
+    const top = accepted('tag not of type string: an array (keyword type)', '{"tag":[]}');
+    // A null accepted for the item's name was folded into its type failure before (a field read wrongly).
+    const nulled = {
+      ...accepted('null for a property the document does not let be null', '{}'),
+      foldedInto: name.fingerprint,
+    };
+    // The same cause met by response-schema, its echo breaking the Plant.
+    const echoed = { defect: name.defect, fingerprint: name.fingerprint, reason: 'The 200 body is not a valid Plant' };
+    const checks = [failed('response-schema', [echoed]), failed('negative-rejection', [name, id, size, top, nulled])];
+    const findings = findingsOf(withItemRulesFolded(checks));
+    const items = itemRulesDefect('offshoots[#]');
+    expect(items).toBe('invalid bodies accepted inside the items of offshoots (the rules of offshoots[#] not checked)');
+    expect(findings.map((finding) => [finding.title, finding.checks])).toEqual([
+      [items, ['response-schema', 'negative-rejection']],
+      [size.defect, ['negative-rejection']],
+      [top.defect, ['negative-rejection']],
+    ]);
+    // Shown by the smallest, named by the items whichever rules a seed broke: a baseline keeps matching.
+    expect(findings[0]?.counterexample.request.body).toBe('{"offshoots":[{}]}');
+    const fewer = findingsOf(withItemRulesFolded([failed('negative-rejection', [name, id])]));
+    expect(fewer[0]?.fingerprint).toBe(findings[0]?.fingerprint);
   });
 
   it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {

@@ -255,6 +255,62 @@ export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): Check
   );
 }
 
+/** An invalid body accepted for a break inside an array's items: its field path, `offshoots[#].name`. */
+const ITEM_BREAK_ACCEPTED = /^an invalid body \(.*?\s([^\s"()]*\[#\][^\s"()]*)\s.*\) accepted$/;
+
+/** The finding of invalid bodies accepted inside the items of the array at `items` (`offshoots[#]`). */
+export function itemRulesDefect(items: string): string {
+  return `invalid bodies accepted inside the items of ${items.replace(/\[#\]$/, '')} (the rules of ${items} not checked)`;
+}
+
+/**
+ * Invalid bodies accepted for several rules broken inside one array's items (`offshoots[#].name` of another
+ * type, `offshoots[#].id` missing, `offshoots[#].graft` matching no branch) are one root cause: a server that
+ * validates the top level and stores the items as they come. They fold into one finding named by the items'
+ * path ({@link itemRulesDefect}), the same whichever rules a seed broke, shown by the smallest of them.
+ */
+export function withItemRulesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const rejection = checks.find((check) => check.id === 'negative-rejection' && check.status === 'fail');
+  const groups = new Map<string, Failure[]>();
+  for (const failure of rejection?.failures ?? []) {
+    const path = failure.foldedInto === undefined ? ITEM_BREAK_ACCEPTED.exec(failure.defect ?? '')?.[1] : undefined;
+    if (path === undefined) continue;
+    const items = path.slice(0, path.lastIndexOf('[#]') + 3);
+    groups.set(items, [...(groups.get(items) ?? []), failure]);
+  }
+  const owners = new Map<Failure, Failure>();
+  // Each folded failure's own fingerprint, to its group's: another check's failure of that cause (response-schema
+  // on the item echoed) folds too.
+  const into = new Map<string, string>();
+  for (const [items, failures] of groups) {
+    if (failures.length < 2) continue;
+    const shown = smallest(failures);
+    const defect = itemRulesDefect(items);
+    const fingerprint = defectIdentity('negative-rejection', shown.reason, defect).fingerprint;
+    owners.set(shown, { ...shown, defect, fingerprint });
+    for (const failure of failures) into.set(identityOf('negative-rejection', failure).fingerprint, fingerprint);
+  }
+  if (owners.size === 0) return [...checks];
+  const renamed = checks.map((check) =>
+    check === rejection
+      ? { ...check, failures: check.failures.map((failure) => owners.get(failure) ?? failure) }
+      : check,
+  );
+  const folded = withFolded(renamed, (checkId, failure) => into.get(identityOf(checkId, failure).fingerprint));
+  // Failures folded before into one of them (a null accepted for a field read wrongly) follow it.
+  return folded.map((check) =>
+    check.status !== 'fail'
+      ? check
+      : {
+          ...check,
+          failures: check.failures.map((failure) => {
+            const moved = failure.foldedInto === undefined ? undefined : into.get(failure.foldedInto);
+            return moved === undefined ? failure : { ...failure, foldedInto: moved };
+          }),
+        },
+  );
+}
+
 /** A bare `Infinity`, `-Infinity` or `NaN` where a JSON value goes: Python's `json.dumps` of a non-finite float. */
 const NON_FINITE = /([:,[]\s*)-?(?:Infinity|NaN)(?=\s*[,}\]])/g;
 const NON_FINITE_MARK = 'plantstore:non-finite';
@@ -411,6 +467,7 @@ export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunS
 
 /** The folds after the doubles', in order: each sees the failures the ones before it left unfolded. */
 const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
+  withItemRulesFolded,
   withAbsentEchoesFolded,
   withLeadingDigitsFolded,
   withTrimmedRefusalsFolded,
