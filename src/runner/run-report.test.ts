@@ -19,6 +19,15 @@ describe('the notes about repeats', () => {
     const usual = runNotes(dispatched, { rejectsRepeats: true, holdsEarlierRun: false }, settings, false);
     expect(messageOf(usual, 'repeats-fresh')).toContain(`id ${CANARY_ID})`);
   });
+
+  it('say it is not known whether the target holds an earlier run when the canary got neither answer', () => {
+    const throttled = runNotes(dispatched, { rejectsRepeats: true, canaryId: 7n }, settings, false);
+    expect(messageOf(throttled, 'repeats-unknown')).toContain(
+      'the canary plant, id 7, was neither accepted nor refused',
+    );
+    expect(messageOf(throttled, 'repeats-fresh')).toBeUndefined();
+    expect(messageOf(throttled, 'repeats-held')).toBeUndefined();
+  });
 });
 
 describe('the note about bodies held back', () => {

@@ -188,7 +188,14 @@ function repeatNotes(traits: TargetTraits, embedded: boolean, success: string, d
       ),
     );
   // The embedded reference is new on every run: nothing to say about earlier runs.
-  if (rejectsRepeats === true && traits.holdsEarlierRun !== true && !embedded)
+  if (rejectsRepeats === true && traits.holdsEarlierRun === undefined)
+    notes.push(
+      note(
+        'repeats-unknown',
+        `The target answers a repeated id with ${refusal}; whether it holds plants from an earlier run is not known (the canary plant, id ${traits.canaryId ?? CANARY_ID}, was neither accepted nor refused: throttled, a server error or no answer): a ${refusal} on a fixed id (e.g. 2^63-1) is a warning, not a failure.`,
+      ),
+    );
+  if (rejectsRepeats === true && traits.holdsEarlierRun === false && !embedded)
     notes.push(
       note(
         'repeats-fresh',

@@ -3,7 +3,8 @@ import { faultyTarget, refuse } from '../fixtures/base/plant-service.js';
 import { loadContract } from '../contract/index.js';
 import { createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient } from './http/client.js';
-import { probeTarget } from './target.js';
+import { scriptedClient } from '../fixtures/scripted-client.js';
+import { CANARY_ID, judgeContextOf, probeTarget } from './target.js';
 
 /** Joi's `object()` without `.unknown()`, class-validator's `forbidNonWhitelisted`: members beyond id, name, tag refused. */
 const closedObject = faultyTarget(
@@ -48,5 +49,23 @@ describe('probeTarget', () => {
       await client.close();
       await target.close();
     }
+  });
+});
+
+describe('the canary plant', () => {
+  it('leaves open whether the target holds an earlier run when it was throttled, excusing a fixed id refused', async () => {
+    const contract = await loadContract();
+    let accepted = 0;
+    // Accepts the first plant, refuses its repeat, and throttles the canary (a limiter past the run's retries).
+    const client = scriptedClient((plan) => {
+      if (plan.body?.includes(`"id":${CANARY_ID}`)) return 429;
+      return accepted++ === 0 ? 200 : 400;
+    });
+    const traits = await probeTarget(client, contract, createFreshIds('00112233aabbccdd'), 'http://127.0.0.1:9');
+    expect(traits.rejectsRepeats).toBe(true);
+    expect(traits.holdsEarlierRun).toBeUndefined();
+    expect(judgeContextOf(traits, contract).targetHoldsEarlierRun).toBe(true);
+    expect(judgeContextOf({ ...traits, holdsEarlierRun: false }, contract).targetHoldsEarlierRun).toBe(false);
+    expect(judgeContextOf({ rejectsRepeats: false }, contract).targetHoldsEarlierRun).toBe(false);
   });
 });

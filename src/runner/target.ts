@@ -93,7 +93,8 @@ export interface TargetTraits {
   readonly redirect?: { readonly from: string; readonly to: string };
   /**
    * The target rejects repeats and refused the canary plant (id {@link CANARY_ID}, sent by every
-   * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored.
+   * run) as a repeat: it holds plants from an earlier run, so a fixed id may already be stored. False when
+   * it accepted the canary; `undefined` when the canary got neither answer (throttled, a 5xx, none).
    */
   readonly holdsEarlierRun?: boolean;
   /** The preflight's first valid NewPlant got an HTTP answer (any status): the target speaks HTTP. */
@@ -121,7 +122,8 @@ export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeC
   return {
     contract,
     targetRejectsRepeats: traits.rejectsRepeats,
-    targetHoldsEarlierRun: traits.holdsEarlierRun === true,
+    // A canary that got no answer either way leaves it open: a fixed id refused may be an earlier run's.
+    targetHoldsEarlierRun: traits.holdsEarlierRun !== false && traits.rejectsRepeats === true,
     ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
     repeatCodeIsDistinct: traits.repeatCodeIsDistinct === true,
     ...(traits.repeatMessageShape === undefined ? {} : { repeatMessageShape: traits.repeatMessageShape }),
@@ -362,7 +364,10 @@ export function canaryId(slot: IdSlot): bigint {
   return slot.min + slot.step * (CANARY_ID % slot.count);
 }
 
-/** Sends the canary plant: refused like a repeat (same `error` value, when known) means seen before. */
+/**
+ * Sends the canary plant: refused like a repeat (same `error` value, when known) means seen before, accepted
+ * means not; `undefined` when its answer was neither (throttled past the retries, a 5xx, no answer).
+ */
 async function refusesCanary(
   client: TargetClient,
   contract: Contract,
@@ -370,12 +375,13 @@ async function refusesCanary(
   slot: IdSlot,
   fresh: FreshIds,
   repeatErrorCode: string | undefined,
-): Promise<boolean> {
+): Promise<boolean | undefined> {
   // The run's accepted first plant (drawn from its nonce), so a refusal is about the id alone, and a
   // target that accepts identical repeats still refuses an earlier run's canary (its values differ).
   const raw = new Map([[slot.key, canaryId(slot).toString()]]);
   const canary = await client.send(validRequest(renderIfValid(contract, draft, fresh, 'canary', raw).rendered));
-  if (!isRefusalStatus(contract.refusal, canary.response.status)) return false;
+  if (isSuccessStatus(contract.success, canary.response.status)) return false;
+  if (!isRefusalStatus(contract.refusal, canary.response.status)) return undefined;
   const code = errorCodeOf(canary);
   return repeatErrorCode === undefined || code === undefined || code === repeatErrorCode;
 }
