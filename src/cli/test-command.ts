@@ -175,7 +175,6 @@ function conformanceOptions(values: OptionValues, io: CliIo): ConformanceOptions
   const baseUrl = stringOption(values, 'base-url');
   if (baseUrl !== undefined) {
     checkBaseUrlHasScheme(baseUrl);
-    checkBaseUrlSendsAll(baseUrl);
   }
   const [token] = tokenOptions(values, io.env);
   if (baseUrl !== undefined && token === undefined && io.env.PLANTSTORE_TOKEN !== undefined) {
@@ -213,32 +212,6 @@ function checkBaseUrlHasScheme(baseUrl: string): void {
     ? `http://${baseUrl}`
     : 'http://127.0.0.1:8080';
   throw new UsageError(`"${baseUrl}" is not a URL: pass e.g. --base-url ${example}.`);
-}
-
-/**
- * A user, password, query or fragment in `--base-url` is never sent (the runner calls the base path + `/plants`,
- * its credential the bearer token), yet reports and messages would show it: a gateway password, or the token
- * itself, put there by a user who expected it to be sent. Refused with the URL shown without it.
- */
-function checkBaseUrlSendsAll(baseUrl: string): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return; // the runner says what is wrong with it
-  }
-  const what =
-    url.username !== '' || url.password !== ''
-      ? 'a user name or password'
-      : url.search !== ''
-        ? 'a query string'
-        : url.hash !== ''
-          ? 'a fragment'
-          : undefined;
-  if (what === undefined) return;
-  throw new UsageError(
-    `--base-url ${url.origin}${url.pathname} carries ${what}, which plantstore never sends (it calls the base path + /plants with the token as Authorization: Bearer) and would show in every report: remove it.`,
-  );
 }
 
 /** Creates the report directory and checks that files can be written into it; a usage error if not. */

@@ -4,7 +4,8 @@ import { loadContract } from '../contract/index.js';
 import { createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient } from './http/client.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
-import { CANARY_ID, judgeContextOf, probeTarget } from './target.js';
+import { ConformanceOptionsError } from './errors.js';
+import { CANARY_ID, judgeContextOf, openTarget, probeTarget } from './target.js';
 
 /** Joi's `object()` without `.unknown()`, class-validator's `forbidNonWhitelisted`: members beyond id, name, tag refused. */
 const closedObject = faultyTarget(
@@ -67,5 +68,24 @@ describe('the canary plant', () => {
     expect(judgeContextOf(traits, contract).targetHoldsEarlierRun).toBe(true);
     expect(judgeContextOf({ ...traits, holdsEarlierRun: false }, contract).targetHoldsEarlierRun).toBe(false);
     expect(judgeContextOf({ rejectsRepeats: false }, contract).targetHoldsEarlierRun).toBe(false);
+  });
+});
+
+describe('a base URL', () => {
+  it('with a user, password, query or fragment is refused as an option, without showing them (nothing sends them)', async () => {
+    const secret = 'gateway-secret-3f9a';
+    for (const baseUrl of [
+      `https://ci:${secret}@127.0.0.1:9/api/v2`,
+      `https://127.0.0.1:9/api/v2?access_token=${secret}`,
+      `https://127.0.0.1:9/api/v2#${secret}`,
+    ]) {
+      const refused = await openTarget({ baseUrl, token: 't' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(ConformanceOptionsError);
+      expect((refused as Error).message).toMatch(/^`baseUrl` https:\/\/127\.0\.0\.1:9\/api\/v2 carries /);
+      expect((refused as Error).message).not.toContain(secret);
+    }
   });
 });

@@ -53,6 +53,7 @@ export async function openTarget(
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ConformanceOptionsError(`\`baseUrl\` must be http:// or https://, got ${url.protocol}`);
     }
+    refuseUnsentParts(url);
     const open = auth === 'none' || auth === 'optional';
     // Without a token every case would be refused, and a correct target would look broken.
     if (!open && (options.token === undefined || options.token === '')) {
@@ -128,6 +129,26 @@ export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeC
     repeatCodeIsDistinct: traits.repeatCodeIsDistinct === true,
     ...(traits.repeatMessageShape === undefined ? {} : { repeatMessageShape: traits.repeatMessageShape }),
   };
+}
+
+/**
+ * A user, password, query or fragment in `baseUrl` is never sent (the runner calls the base path + `/plants`, its
+ * credential the bearer token), yet reports and messages would show it: a gateway password, or the token itself,
+ * put there by a user who expected it to be sent. Refused with the URL shown without it.
+ */
+function refuseUnsentParts(url: URL): void {
+  const what =
+    url.username !== '' || url.password !== ''
+      ? 'a user name or password'
+      : url.search !== ''
+        ? 'a query string'
+        : url.hash !== ''
+          ? 'a fragment'
+          : undefined;
+  if (what === undefined) return;
+  throw new ConformanceOptionsError(
+    `\`baseUrl\` ${url.origin}${url.pathname} carries ${what}, which plantstore never sends (it calls the base path + /plants with the token as Authorization: Bearer) and would show in every report: remove it.`,
+  );
 }
 
 /**
