@@ -3,7 +3,7 @@ import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
-import type { Exchange, SendOptions, TargetClient } from './http/client.js';
+import type { SendOptions, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
@@ -13,7 +13,7 @@ import { counterexampleSize, failureFingerprint } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
-import type { CaseVerdict } from './verdicts.js';
+import { failingExchange, type CaseVerdict } from './verdicts.js';
 
 /** A case run on which a check failed or warned, kept as a counterexample. */
 interface Kept {
@@ -276,11 +276,6 @@ function toFailure(
     ...(verdict.defect === undefined ? {} : { defect: verdict.defect }),
     fingerprint,
   };
-}
-
-/** The exchange a verdict judged, else the case's last. */
-function failingExchange(exchanges: readonly Exchange[], verdict: CaseVerdict): Exchange | undefined {
-  return exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
 }
 
 /** A curl line's `--max-time` for an answer that never came: a second past the runner's own wait. */

@@ -8,7 +8,7 @@ import type { Exchange, TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { bodySize, reasonShape } from './findings.js';
-import { judgeCase, type CaseVerdict } from './verdicts.js';
+import { failingExchange, judgeCase, type CaseVerdict } from './verdicts.js';
 import type { Contract } from '../contract/index.js';
 
 /** A counterexample: the value, the shrink path that led to it, what was sent and the verdict. */
@@ -89,8 +89,9 @@ export async function shrinkCounterexample(
   let stored = storedSome(first.exchanges);
   let current: Counterexample = { ...first, alwaysFresh: stored };
   const hangs = options.hangs !== undefined && timedOut(first) ? options.hangs : undefined;
-  // The candidates taken while waiting less than the timeout, smallest last, with what was sent.
-  const unconfirmed: { counterexample: Counterexample; plans: readonly PlannedRequest[] }[] = [];
+  // The candidates taken while waiting less than the timeout, smallest last.
+  const unconfirmed: Counterexample[] = [];
+  let currentSize = plansSize(first.exchanges.map((exchange) => exchange.plan));
   let sent = 0;
   let improved = true;
   while (improved) {
@@ -109,7 +110,7 @@ export async function shrinkCounterexample(
       // smaller counterexample would show another defect than the one found.
       if (!keepsValidityClass(options.contract, plans)) continue;
       // Each candidate of a hang costs a wait: only one that sends less is worth it.
-      if (hangs && sentSize(plans) >= sentSize(current.exchanges.map((exchange) => exchange.plan))) continue;
+      if (hangs && plansSize(plans) >= currentSize) continue;
       sent++;
       const exchanges = await sendSequence(
         options.client,
@@ -123,7 +124,10 @@ export async function shrinkCounterexample(
       const verdict = judgeCase(check, exchanges, options.judgeContext);
       if (verdict?.outcome === 'fail' && sameDefect(check, verdict, current.verdict)) {
         current = { value: candidate, path, exchanges, verdict, alwaysFresh };
-        if (hangs) unconfirmed.push({ counterexample: current, plans });
+        if (hangs) {
+          unconfirmed.push(current);
+          currentSize = plansSize(plans);
+        }
         improved = true;
         break;
       }
@@ -140,32 +144,37 @@ export async function shrinkCounterexample(
 async function confirmedHang(
   check: CheckDefinition,
   first: Counterexample,
-  unconfirmed: readonly { counterexample: Counterexample; plans: readonly PlannedRequest[] }[],
+  unconfirmed: readonly Counterexample[],
   hangs: HangShrinking,
   options: ShrinkOptions,
 ): Promise<Counterexample> {
   if (unconfirmed.length === 0 || Date.now() > hangs.confirmBy) return first;
   const smallest = unconfirmed.slice(-HANGS_CONFIRMED_AT_ONCE);
-  const again = await Promise.all(smallest.map(({ plans }) => sendSequence(options.client, plans)));
+  const again = await Promise.all(
+    smallest.map((taken) =>
+      sendSequence(
+        options.client,
+        taken.exchanges.map((exchange) => exchange.plan),
+      ),
+    ),
+  );
   for (let index = smallest.length - 1; index >= 0; index--) {
     const exchanges = again[index]!;
     const verdict = judgeCase(check, exchanges, options.judgeContext);
-    const { counterexample } = smallest[index]!;
     if (verdict?.outcome === 'fail' && sameDefect(check, verdict, first.verdict) && timedOut({ exchanges, verdict }))
-      return { ...counterexample, exchanges, verdict };
+      return { ...smallest[index]!, exchanges, verdict };
   }
   return first;
 }
 
-/** The bodies a case sends, measured as a finding's request is ({@link bodySize}). */
-function sentSize(plans: readonly PlannedRequest[]): number {
+/** The bodies planned requests send, measured as a finding's request is ({@link bodySize}). */
+function plansSize(plans: readonly PlannedRequest[]): number {
   return plans.reduce((size, plan) => size + bodySize(plan.body ?? ''), 0);
 }
 
 /** Whether a failing case's judged exchange (else its last) got no answer within its wait. */
 function timedOut({ exchanges, verdict }: Pick<Counterexample, 'exchanges' | 'verdict'>): boolean {
-  const judged = exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
-  return judged?.response.transportError === 'timeout';
+  return failingExchange(exchanges, verdict)?.response.transportError === 'timeout';
 }
 
 /**

@@ -34,3 +34,8 @@ const PASSES: CaseVerdict[] = [];
 function passAt(exchangeIndex: number): CaseVerdict {
   return (PASSES[exchangeIndex] ??= Object.freeze({ ...PASS, exchangeIndex }));
 }
+
+/** The exchange a verdict judged, else the case's last. */
+export function failingExchange(exchanges: readonly Exchange[], verdict: CaseVerdict): Exchange | undefined {
+  return exchanges[verdict.exchangeIndex] ?? exchanges[exchanges.length - 1];
+}
