@@ -30,6 +30,8 @@ interface Route {
   /** The path as the document writes it: `/plants/{id}`. */
   readonly written: string;
   readonly pattern: RegExp;
+  /** The names of the path's template parts, in the order the pattern captures them: `['id']`. */
+  readonly parameterNames: readonly string[];
   readonly authenticate: RequestAuthentication;
   /** Whether the document gives the answer of this status an example of its own. */
   readonly exampled: (status: number) => boolean;
@@ -192,11 +194,10 @@ function headerTexts(req: IncomingMessage): Record<string, string> {
 }
 
 /** The texts of the path's parameters by name (`{id: '5'}` for `/plants/{id}` and `/plants/5`), decoded. */
-function pathParameterTexts(route: Pick<Route, 'written' | 'pattern'>, path: string): Record<string, string> {
-  const names = [...route.written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? '');
+function pathParameterTexts(route: Pick<Route, 'parameterNames' | 'pattern'>, path: string): Record<string, string> {
   const values = route.pattern.exec(path)?.slice(1) ?? [];
   const texts: Record<string, string> = {};
-  names.forEach((name, index) => {
+  route.parameterNames.forEach((name, index) => {
     const value = values[index];
     if (value === undefined) return;
     try {
@@ -235,6 +236,7 @@ function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck
       method: method.toUpperCase(),
       written,
       pattern: pathTemplatePattern(written),
+      parameterNames: [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? ''),
       authenticate: operationAuthentication(document, item?.[method] as JsonObject, checkBearer),
       exampled: exampledResponses(item?.[method]),
       exampleText: (status: number, body: unknown) => exactExampleText(item?.[method], status, body, exact),
