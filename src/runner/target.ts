@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isRefusalStatus, isSuccessStatus, type Contract } from '../contract/index.js';
 import type { JudgeContext } from './check.js';
 import type { ExactJson } from '../contract/schema/index.js';
+import { isObject } from '../contract/operations.js';
 import { createReferenceServer } from '../reference/server.js';
 import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
 import type { FreshIds } from './generate/fresh-ids.js';
@@ -224,7 +225,7 @@ function simplestDraft(contract: Contract, pool: readonly PlantDraft[], fresh: F
 function barest(contract: Contract, draft: PlantDraft, fresh: FreshIds): PlantDraft {
   let current = draft;
   const { value } = draft;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return draft;
+  if (!isObject(value)) return draft;
   for (const key of Object.keys(value)) {
     if (draft.slots.some((slot) => slot.key === key)) continue;
     const rest: Record<string, ExactJson> = { ...(current.value as Record<string, ExactJson>) };
