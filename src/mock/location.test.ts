@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,13 +80,17 @@ components:
       properties: {id: {type: integer, format: int64}, name: {type: string}}
 `;
   let exampledMock: MockServer;
+  let dir: string;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'mock-location-'));
+    dir = await mkdtemp(join(tmpdir(), 'mock-location-'));
     const spec = join(dir, 'created-examples.yaml');
     await writeFile(spec, exampled);
     exampledMock = await createMockServer({ spec });
   });
-  afterAll(() => exampledMock.close());
+  afterAll(async () => {
+    await exampledMock.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('still writes the required Location, naming the example plant', async () => {
     const answered = await fetch(`${exampledMock.url}/plants`, {
