@@ -490,6 +490,17 @@ describe('keywords whose value is not what JSON Schema asks', () => {
     expect([required?.keyword, required?.schemaPointer]).toEqual(['required', '/properties/pot/required']);
   });
 
+  test('a multipleOf of 0 or below is refused at its own pointer (no value is a multiple of it)', () => {
+    for (const divisor of [0, -2]) {
+      const error = refusal({ type: 'object', properties: { id: { type: 'integer', multipleOf: divisor } } });
+      expect([error?.keyword, error?.schemaPointer, error?.reason]).toEqual([
+        'multipleOf',
+        '/properties/id/multipleOf',
+        `multipleOf must be a number greater than 0, not ${divisor}`,
+      ]);
+    }
+  });
+
   test('numbers beyond 2^53 and OpenAPI 3.0 boolean exclusive bounds are fine', () => {
     expect(refusal({ type: 'integer', maximum: 2n ** 63n, exclusiveMinimum: 0 })).toBeUndefined();
     expect(refusal({ type: 'integer', minimum: 0, exclusiveMinimum: true })).toBeUndefined();

@@ -75,6 +75,9 @@ export function childPointer(pointer: string, token: string | number): string {
 /** What the value of each assertion keyword must be (JSON Schema 2020-12, section 6), in words and as a test. */
 const VALUE_KINDS = {
   number: { words: 'a number', test: isNumber },
+  // JSON Schema: "strictly greater than 0". ajv's 2020-12 meta-schema (3.1) lets 0 through, and every value
+  // then fails the validator's division while generation goes on, so valid NewPlants were refused.
+  positive: { words: 'a number greater than 0', test: (value: unknown) => isNumber(value) && isPositive(value) },
   count: { words: 'a non-negative integer', test: (value: unknown) => isNumber(value) && isCount(value) },
   boolean: { words: 'true or false', test: (value: unknown) => typeof value === 'boolean' },
   text: { words: 'a string', test: (value: unknown) => typeof value === 'string' },
@@ -85,7 +88,7 @@ const VALUE_KINDS = {
 } as const;
 
 const KEYWORD_VALUES: Readonly<Record<string, keyof typeof VALUE_KINDS>> = {
-  multipleOf: 'number',
+  multipleOf: 'positive',
   maximum: 'number',
   minimum: 'number',
   maxLength: 'count',
@@ -123,6 +126,12 @@ function isNumber(value: unknown): boolean {
   if (typeof value === 'bigint') return true;
   // An integer beyond 2^53 read exactly: its digits as text.
   return isLosslessNumber(value);
+}
+
+function isPositive(value: unknown): boolean {
+  if (typeof value === 'number') return value > 0;
+  if (typeof value === 'bigint') return value > 0n;
+  return isLosslessNumber(value) && !value.value.startsWith('-') && /[1-9]/.test(value.value.split(/e/i)[0] ?? '');
 }
 
 function isCount(value: unknown): boolean {
