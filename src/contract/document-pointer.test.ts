@@ -63,6 +63,29 @@ describe('documentPointer', () => {
   });
 });
 
+describe('documentPointer through a $ref the reader moved into allOf (a $ref beside keywords)', () => {
+  const written = {
+    components: {
+      schemas: {
+        Tag: { type: 'string', enum: ['herb', 'tree'] },
+        Short: { maxLength: 3 },
+        NewPlant: {
+          properties: {
+            tag: { $ref: '#/components/schemas/Tag', maxLength: 3, allOf: [{ $ref: '#/components/schemas/Short' }] },
+          },
+        },
+      },
+    },
+  };
+  it('maps allOf/0 to the schema the $ref names and allOf/n to the written allOf/n-1', () => {
+    // Before: allOf/0/enum was looked for in the Tag as "allOf" and fell back to the dereferenced pointer.
+    const tag = '/components/schemas/NewPlant/properties/tag';
+    expect(documentPointer(written, '', `${tag}/allOf/0/enum`)).toBe('/components/schemas/Tag/enum');
+    expect(documentPointer(written, '', `${tag}/allOf/1/maxLength`)).toBe('/components/schemas/Short/maxLength');
+    expect(documentPointer(written, '', `${tag}/maxLength`)).toBe(`${tag}/maxLength`);
+  });
+});
+
 describe('pointerSegments', () => {
   it('unescapes ~1 and ~0, and URI escapes only in a # fragment', () => {
     expect(pointerSegments('/a~1b/c~0d/%7B')).toEqual(['a/b', 'c~d', '%7B']);

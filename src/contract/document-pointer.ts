@@ -1,4 +1,5 @@
 import { dirname, join, relative } from 'node:path';
+import { refSiblings } from './document-reader.js';
 import { escapePointer } from './operations.js';
 
 /** Splits a JSON pointer (`/a/b~1c`, with or without a leading `#`) into its unescaped segments. */
@@ -94,10 +95,29 @@ export function documentPointer(document: unknown, base: string, schemaPointer: 
 }
 
 /** The place `keys` lead to from `start`, or (when a file cannot be read) the pointer as far as known. */
-function walk(start: Place, keys: readonly string[], files: DocumentFiles | undefined, depth: number): Place | string {
+function walk(
+  start: Place,
+  written: readonly string[],
+  files: DocumentFiles | undefined,
+  depth: number,
+): Place | string {
   let place = start;
   let node = at(place.root, place.location);
-  for (const [index, key] of keys.entries()) {
+  const keys = [...written];
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] ?? '';
+    const moved = movedRefStep(node, key, keys[index + 1]);
+    if (moved === 'ref') {
+      // `allOf/0` of a `$ref` read beside its keywords is the `$ref` itself: follow it below.
+      keys.splice(index, 2);
+      index -= 1;
+      const next = follow(place, child(node, '$ref') as string, files);
+      if (next === undefined) return `${String(child(node, '$ref'))}${joinPointer(keys.slice(index + 1))}`;
+      place = next;
+      node = at(place.root, place.location);
+      continue;
+    }
+    if (moved !== undefined) keys[index + 1] = moved;
     for (let hops = 0; hops < 32; hops += 1) {
       const ref = refToFollow(node, key);
       if (ref === undefined) break;
@@ -114,6 +134,19 @@ function walk(start: Place, keys: readonly string[], files: DocumentFiles | unde
     node = child(node, key);
   }
   return place;
+}
+
+/**
+ * How the dereferenced `allOf/<n>` maps onto a written schema holding a `$ref` beside keywords, which the
+ * reader moved into `allOf` as its first branch (document-reader.ts): `ref` for branch 0 (the `$ref` itself),
+ * the written branch's index for the others; `undefined` where nothing was moved.
+ */
+function movedRefStep(node: unknown, key: string, branch: string | undefined): string | undefined {
+  if (key !== 'allOf' || branch === undefined || !/^\d+$/.test(branch)) return undefined;
+  if (node === null || typeof node !== 'object' || refSiblings(node as Record<string, unknown>).length === 0) {
+    return undefined;
+  }
+  return branch === '0' ? 'ref' : String(Number(branch) - 1);
 }
 
 function fromAllOf(place: Place, rest: readonly string[], files: DocumentFiles | undefined, depth: number) {

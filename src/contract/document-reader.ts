@@ -172,10 +172,8 @@ export async function dereferenceDocument(
     const found =
       read.exact === undefined ? new Map<object, Map<string, bigint>>() : findExactIntegers(read.exact, copied);
     if (dialect === 'openapi-3.0') booleanExclusiveBounds(copied, found);
-    else {
-      anchorRefsAsPointers(copied);
-      refsBesideKeywordsAsAllOf(copied);
-    }
+    else anchorRefsAsPointers(copied);
+    refsBesideKeywordsAsAllOf(copied, dialect);
     discriminatedBasesAsOneOf(copied);
     if (read.exact !== undefined) exactIntegers = found;
     return copied;
@@ -286,19 +284,48 @@ const CONSTRAINING = new Set([
  * branch. swagger-parser instead copies the named schema and lets each sibling replace its member of the same
  * name (a sibling `required: [id]` dropped the named schema's `required: [name]`), so such a `$ref` is moved
  * into `allOf` first, in place. A `$ref` beside annotations only (`description`) is left as it is.
+ *
+ * OpenAPI 3.0 says such siblings "SHALL be ignored", yet their authors mean them (`maxLength: 40` beside a shared
+ * `Name`), and the replacing copy matched neither reading: they are read as in 3.1, the node is marked with
+ * {@link REF_SIBLINGS} (the keywords) for `validate`'s read-as line, and `nullable` alone still merges as before.
  */
-function refsBesideKeywordsAsAllOf(node: unknown): void {
+function refsBesideKeywordsAsAllOf(node: unknown, dialect: SchemaDialect, pointer = ''): void {
   if (Array.isArray(node)) {
-    for (const item of node) refsBesideKeywordsAsAllOf(item);
+    node.forEach((item, index) => refsBesideKeywordsAsAllOf(item, dialect, `${pointer}/${index}`));
     return;
   }
   if (!isObject(node)) return;
-  if (typeof node.$ref === 'string' && Object.keys(node).some((key) => CONSTRAINING.has(key))) {
+  const siblings = refSiblings(node);
+  if (siblings.length > 0) {
     const branches = Array.isArray(node.allOf) ? (node.allOf as unknown[]) : [];
     node.allOf = [{ $ref: node.$ref }, ...branches];
     delete node.$ref;
+    if (dialect === 'openapi-3.0') node[REF_SIBLINGS] = { keywords: siblings, pointer } satisfies RefSiblings;
   }
-  for (const [key, value] of Object.entries(node)) if (!DATA_MEMBERS.has(key)) refsBesideKeywordsAsAllOf(value);
+  for (const [key, value] of Object.entries(node)) {
+    if (!DATA_MEMBERS.has(key)) refsBesideKeywordsAsAllOf(value, dialect, `${pointer}/${escapeKey(key)}`);
+  }
+}
+
+/** The constraining keywords beside a schema's `$ref`, which the reader moves into `allOf` with it (none: left as is). */
+export function refSiblings(node: Record<string, unknown>): string[] {
+  return typeof node.$ref === 'string' ? Object.keys(node).filter((key) => CONSTRAINING.has(key)) : [];
+}
+
+function escapeKey(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Marks a 3.0 schema whose `$ref` had constraining keywords beside it, an annotation to the compilers: a
+ * {@link RefSiblings}.
+ */
+export const REF_SIBLINGS = 'x-plantstore-ref-siblings';
+
+/** The keywords written beside a 3.0 `$ref`, and the pointer of that schema in the document as written. */
+export interface RefSiblings {
+  readonly keywords: readonly string[];
+  readonly pointer: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { REF_SIBLINGS, type RefSiblings } from './document-reader.js';
 import type { SchemaDialect } from './schema/index.js';
 
 /** A place in the document that reads two ways, and how plantstore reads it. */
@@ -6,6 +7,8 @@ export interface DocumentReading {
   readonly pointer: string;
   /** What is written there and what test, serve, mock and proxy do with it. */
   readonly reading: string;
+  /** True when `pointer` is already the place the document writes it (not one of the dereferenced document). */
+  readonly written?: boolean;
 }
 
 // Members whose values are data, not schemas: nothing below them is read as a schema.
@@ -50,6 +53,8 @@ export function documentReadings(
       node.forEach((item, index) => visit(item, `${pointer}/${index}`, true));
       return;
     }
+    const siblings = schema ? refSiblingsOf(node as Record<string, unknown>) : undefined;
+    if (siblings !== undefined) found.push({ ...siblings, written: true });
     const reading = schema ? readingOf(node as Record<string, unknown>, dialect) : undefined;
     if (reading !== undefined) found.push({ pointer, reading });
     for (const [key, value] of Object.entries(node)) {
@@ -71,6 +76,18 @@ function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): strin
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
   return Array.isArray(node.enum) && !node.enum.includes(null) ? OPEN_ENUM : undefined;
+}
+
+/** The read-as line of a 3.0 `$ref` with constraining keywords beside it, at the place it is written. */
+function refSiblingsOf(node: Record<string, unknown>): { pointer: string; reading: string } | undefined {
+  const marked = node[REF_SIBLINGS] as RefSiblings | undefined;
+  if (marked === undefined) return undefined;
+  const written = marked.keywords.map((keyword) => `\`${keyword}\``).join(', ');
+  const reading =
+    `${written} beside a \`$ref\`, which OpenAPI 3.0 says to ignore: applied with the schema the \`$ref\` names, ` +
+    'as one more `allOf` branch (as OpenAPI 3.1 reads it), so valid values meet both (write them in an `allOf` ' +
+    'beside the `$ref` to say so in 3.0, or remove them)';
+  return { pointer: marked.pointer, reading };
 }
 
 function allowsNull(node: Record<string, unknown>): boolean {

@@ -131,6 +131,28 @@ describe('loadContract', () => {
     expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","x":1}'))).not.toEqual([]);
   });
 
+  it('applies the keywords beside a $ref in a 3.0 document with the schema it names, and says so where they are written', async () => {
+    const file = fileURLToPath(new URL('../fixtures/documents/reduced/ref-siblings-3.0.yaml', import.meta.url));
+    const contract = await loadContract(file);
+    // Before: swagger-parser let each sibling replace the named schema's member, so NewPlant's `required: [id]` and
+    // `properties: {id}` dropped the Plant's `required: [name]` and its name: {"id":1} was sent as a valid NewPlant.
+    expect(contract.check.newPlant(parseExactJson('{"id":1}')).map((v) => v.message)).toEqual([
+      'field "name" is required but missing',
+    ]);
+    expect(contract.check.newPlant(parseExactJson('{"name":"Fern"}')).map((v) => v.message)).toEqual([
+      'field "id" is required but missing',
+    ]);
+    expect(contract.check.newPlant(parseExactJson(`{"id":1,"name":"${'a'.repeat(41)}"}`))).not.toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":""}'))).not.toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":null}'))).toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Fern","tag":"palm"}'))).not.toEqual([]);
+    const { readings = [] } = await inspectDocument(file);
+    expect(readings.filter((r) => r.reading.includes('beside a `$ref`')).map((r) => r.pointer)).toEqual([
+      '/components/schemas/NewPlant',
+      '/components/schemas/Plant/properties/name',
+    ]);
+  });
+
   it('reads null at the root of the NewPlant as no NewPlant, keeps null inside it, and says so', async () => {
     const file = fileURLToPath(new URL('../fixtures/documents/reduced/nswag-nullable-body-3.0.yaml', import.meta.url));
     const contract = await loadContract(file);

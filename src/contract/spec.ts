@@ -206,8 +206,9 @@ function writtenReadings(contract: Contract, { raw, files }: Readings): Document
     location: locations[name],
   }));
   const root = nullRootReading(schemas.newPlant, dialect);
-  const rootReadings = root === undefined ? [] : [{ pointer: locations.newPlant, reading: root }];
-  return [...rootReadings, ...documentReadings(tested, dialect)].map(({ pointer, reading }) => {
+  const rootReadings: DocumentReading[] = root === undefined ? [] : [{ pointer: locations.newPlant, reading: root }];
+  return [...rootReadings, ...documentReadings(tested, dialect)].map(({ pointer, reading, written }) => {
+    if (written === true) return { pointer, reading };
     const located = documentPointer(raw, '', pointer, files);
     return { pointer: isWritten(raw, located, files) ? located : pointer, reading };
   });
