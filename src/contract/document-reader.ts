@@ -413,7 +413,7 @@ function hasDetails(error: unknown): boolean {
 function parserProblems(error: unknown, document: JsonObject, source: string): DocumentProblem[] {
   if (!hasDetails(error)) {
     const text = (error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, ' ');
-    return locatedParserProblems(text, document) ?? [{ pointer: '', message: text }];
+    return locatedParserProblems(text, document, error, documentFiles(source)) ?? [{ pointer: '', message: text }];
   }
   const details = (error as { details: SchemaErrorDetail[] }).details;
   return condenseSchemaErrors(details, document, documentFiles(source));

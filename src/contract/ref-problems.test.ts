@@ -45,6 +45,38 @@ describe('a $ref or field swagger-parser cannot use is placed where the document
     expect(problems[0]?.message).toContain(`${join(dir, 'errors.yaml')}, which does not exist`);
   });
 
+  it("a $ref to a missing name in another file: names that file and the names in it, not the document's", async () => {
+    writeFileSync(join(dir, 'plant-schemas.yaml'), 'Plant:\n  type: object\nName:\n  type: string\n');
+    const problems = await problemsOf(
+      edited('other-file.yaml', "$ref: '#/components/schemas/Plant'", "$ref: './plant-schemas.yaml#/Plants'"),
+    );
+    // Before: 'there is no "Plants" under # (those there are openapi, info, servers, ...)', the document's own keys.
+    expect(problems).toEqual([
+      {
+        pointer: '/paths/~1plants/post/responses/200/content/application~1json/schema/$ref',
+        message:
+          'the $ref "./plant-schemas.yaml#/Plants" points to nothing: there is no "Plants" at the top of plant-schemas.yaml (those there are Plant, Name); fix the name or add the schema.',
+      },
+    ]);
+  });
+
+  it('a $ref written inside another file to a name missing there: names that file and where the $ref is in it', async () => {
+    writeFileSync(
+      join(dir, 'inner.yaml'),
+      "Plant:\n  type: object\n  properties:\n    name: {$ref: '#/Nam'}\nName:\n  type: string\n",
+    );
+    const problems = await problemsOf(
+      edited('inner-ref.yaml', "$ref: '#/components/schemas/Plant'", "$ref: './inner.yaml#/Plant'"),
+    );
+    expect(problems).toEqual([
+      {
+        pointer: '',
+        message:
+          'in inner.yaml at /Plant/properties/name, the $ref "#/Nam" points to nothing: there is no "Nam" at the top of inner.yaml (those there are Plant, Name); fix the name or add the schema.',
+      },
+    ]);
+  });
+
   it('a version written as a number: /info/version, and how to quote it', async () => {
     const problems = await problemsOf(edited('version.yaml', 'version: 1.0.0', 'version: 1'));
     expect(problems.map((problem) => problem.pointer)).toEqual(['/info/version']);

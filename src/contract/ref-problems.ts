@@ -1,5 +1,6 @@
+import { dirname, relative, resolve } from 'node:path';
 import type { DocumentProblem } from './contract-error.js';
-import { pointerSegments } from './document-pointer.js';
+import { pointerSegments, type DocumentFiles } from './document-pointer.js';
 import { escapePointer } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
@@ -12,9 +13,17 @@ function isObject(value: unknown): value is JsonObject {
  * swagger-parser's one-line failures that name a `$ref` or a field, placed where the document writes
  * them and said with how to fix them; `undefined` for any other message.
  */
-export function locatedParserProblems(message: string, document: JsonObject): DocumentProblem[] | undefined {
+export function locatedParserProblems(
+  message: string,
+  document: JsonObject,
+  error?: unknown,
+  files?: DocumentFiles,
+): DocumentProblem[] | undefined {
   const missing = /Missing \$ref pointer "([^"]*)"/.exec(message);
-  if (missing?.[1] !== undefined) return missingTarget(missing[1], document);
+  if (missing?.[1] !== undefined) {
+    const site = files && refSite(error, files);
+    return site ? missingInFile(missing[1], document, site, files) : missingTarget(missing[1], document);
+  }
   const unopened = /Error (?:opening|reading) file (\S+?):/.exec(message);
   if (unopened?.[1] !== undefined) return unreadableFile(unopened[1], message, document);
   if (/^API version number must be a string/.test(message)) {
@@ -37,6 +46,69 @@ function missingTarget(ref: string, document: JsonObject): DocumentProblem[] {
       : '';
   const text = `the $ref "${ref}" points to nothing: there is no "${segments.at(-1) ?? ''}" under #${fragment.slice(0, fragment.lastIndexOf('/'))}${hint}; fix the name or add the schema.`;
   return (at.length > 0 ? at : ['']).map((pointer) => ({ pointer, message: text }));
+}
+
+/**
+ * Where a missing `$ref` target was looked for and where the `$ref` is written, from json-schema-ref-parser's
+ * MissingPointerError: `source` is the file looked in; `parentPath` is `file#pointer` of the `$ref`, or only
+ * `#pointer` when it is written in that same file. Undefined when both are the document itself.
+ */
+function refSite(error: unknown, files: DocumentFiles): RefSite | undefined {
+  const { source, parentPath } = (error ?? {}) as { source?: unknown; parentPath?: unknown };
+  if (typeof source !== 'string' || typeof parentPath !== 'string') return undefined;
+  const hash = parentPath.indexOf('#');
+  const refFile = hash > 0 ? parentPath.slice(0, hash) : source;
+  const refPointer = hash === -1 ? '' : parentPath.slice(hash + 1);
+  const site = { target: source, refFile, refPointer };
+  return sameFile(source, files.source) && sameFile(refFile, files.source) ? undefined : site;
+}
+
+interface RefSite {
+  readonly target: string;
+  readonly refFile: string;
+  readonly refPointer: string;
+}
+
+function sameFile(a: string, b: string): boolean {
+  return /^https?:\/\//i.test(a) || /^https?:\/\//i.test(b) ? a === b : resolve(a) === resolve(b);
+}
+
+function shownFile(file: string, files: DocumentFiles): string {
+  return /^https?:\/\//i.test(file) ? file : relative(dirname(resolve(files.source)), resolve(file));
+}
+
+/** A missing `$ref` target in another file of the document, or a `$ref` written in another file. */
+function missingInFile(ref: string, document: JsonObject, site: RefSite, files: DocumentFiles): DocumentProblem[] {
+  const inRoot = sameFile(site.refFile, files.source);
+  const targetRoot = sameFile(site.target, files.source) ? document : files.read(site.target);
+  const [, fragment = ''] = ref.split('#');
+  const segments = pointerSegments(`#${fragment}`);
+  const parent = segments
+    .slice(0, -1)
+    .reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), targetRoot);
+  const known = isObject(parent) ? Object.keys(parent) : [];
+  const hint =
+    known.length > 0
+      ? ` (${known.length === 1 ? 'it holds' : 'those there are'} ${known.slice(0, 12).join(', ')})`
+      : '';
+  const name = shownFile(site.target, files);
+  const under =
+    segments.length <= 1
+      ? `at the top of ${name}`
+      : `under #${fragment.slice(0, fragment.lastIndexOf('/'))} in ${name}`;
+  const at = inRoot ? refsTo(document, (value) => value.endsWith(`#${fragment}`) && !value.startsWith('#')) : [];
+  const written = at.length === 1 ? refAt(document, at[0] ?? '') : undefined;
+  const where = inRoot ? '' : `in ${shownFile(site.refFile, files)} at ${site.refPointer || '/'}, `;
+  const text = `${where}the $ref "${written ?? ref}" points to nothing: there is no "${segments.at(-1) ?? ''}" ${under}${hint}; fix the name or add the schema.`;
+  return (at.length > 0 ? at : ['']).map((pointer) => ({ pointer, message: text }));
+}
+
+function refAt(document: JsonObject, pointer: string): string | undefined {
+  const value = pointerSegments(pointer).reduce<unknown>(
+    (node, key) => (isObject(node) ? node[key] : undefined),
+    document,
+  );
+  return typeof value === 'string' ? value : undefined;
 }
 
 function unreadableFile(path: string, message: string, document: JsonObject): DocumentProblem[] {
