@@ -14,6 +14,7 @@ import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
 import { failingExchange, type CaseVerdict } from './verdicts.js';
+import { unansweredOnce, UnansweredFailures, type AloneResends } from './resend-alone.js';
 
 /** A case run on which a check failed or warned, kept as a counterexample. */
 interface Kept {
@@ -39,12 +40,14 @@ export class CheckTally {
   cases = 0;
   readonly failures: Kept[] = [];
   readonly warnings: Kept[] = [];
+  readonly unanswered = new UnansweredFailures();
 
   constructor(readonly check: CheckDefinition) {}
 
   add(run: CaseRun, verdict: CaseVerdict | undefined): void {
     if (!verdict) return;
     this.cases++;
+    this.unanswered.add(run, verdict);
     if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, key: keyOf(run, verdict) });
     if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict, key: keyOf(run, verdict) });
   }
@@ -94,6 +97,11 @@ export interface CheckResultOptions {
   readonly shrink: boolean;
   /** How a counterexample that timed out is shrunk, when the target answered everything else quickly. */
   readonly hangs?: HangShrinking;
+  /**
+   * Where failing cases that got no answer of the service are sent again alone before they are reported,
+   * when they are few or close together ({@link UnansweredFailures}); the run's concurrency.
+   */
+  readonly alone?: { readonly resends: AloneResends; readonly concurrency: number };
 }
 
 const SHRINK_STEPS = 300;
@@ -103,8 +111,11 @@ const SHRINK_MS_PER_CHECK = 15_000;
 export async function checkResult(tally: CheckTally, options: CheckResultOptions): Promise<CheckResult> {
   const { check, cases } = tally;
   const base = { id: check.id, title: check.title, rule: check.rule };
+  const resends =
+    options.alone && tally.unanswered.fewOrTogether(options.alone.concurrency) ? options.alone.resends : undefined;
+  const failures: Failure[] = [];
+  let [answeredAlone, reproducedAlone] = [0, 0];
   if (tally.failures.length > 0) {
-    const failures: Failure[] = [];
     const fields = new Map<Failure, { field: string; what: string } | undefined>();
     const deadline = Math.min(options.deadline, Date.now() + SHRINK_MS_PER_CHECK);
     // Several probes meeting one defect (a precision loss met by plain plants, spelled schemes and media types):
@@ -112,11 +123,21 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     // is kept as found, sparing a sequential shrink of up to SHRINK_STEPS requests.
     const smallestShrunk = new Map<string, number>();
     for (const { run, verdict } of tally.failures) {
+      let first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
+      if (resends && unansweredOnce(run, verdict) !== undefined) {
+        const alone = await resends.confirm(check, run, verdict);
+        // Answered alone: the run's dropped connection or gateway page was the moment's (a note says so).
+        if (alone === 'answered') {
+          answeredAlone++;
+          continue;
+        }
+        first = alone;
+        reproducedAlone++;
+      }
       const shape = defectShape(check, verdict);
       const found = failingExchange(run.exchanges, verdict);
       const best = smallestShrunk.get(shape);
       const shrinks = options.shrink && (best === undefined || found === undefined || counterexampleSize(found) < best);
-      const first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
       const { counterexample, steps } = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
         client: {
@@ -149,7 +170,9 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       else if (counterexampleSize(failure) < counterexampleSize(failures[same]!)) failures[same] = failure;
       fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
     }
-    return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
+    if (resends && answeredAlone > 0 && reproducedAlone === 0) resends.dismiss(tally.unanswered);
+    if (failures.length > 0)
+      return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
   }
   // Also in a replay: the one case it sends is settled as in the run that found it.
   const settled = tally.failures.length === 0 ? await settledRepeats(tally, options) : [];

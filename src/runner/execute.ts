@@ -1,6 +1,6 @@
 import type { GeneratedCase } from './cases.js';
 import type { Exchange, SendOptions, TargetClient } from './http/client.js';
-import { isThrottled } from './judge.js';
+import { isGatewayAnswer, isThrottled, unansweredHow } from './judge.js';
 import { PLANTS_PATH, type PlannedRequest } from './probe.js';
 
 /** A case and the exchanges it produced (one per planned request). */
@@ -9,6 +9,8 @@ export interface CaseRun {
   readonly exchanges: readonly Exchange[];
   /** Position in the run's order of cases. */
   readonly order: number;
+  /** Set on the case an outage judged: what waiting and sending it again alone found stands (see `settleOutage`). */
+  readonly judgedForOutage?: true;
 }
 
 /** Why dispatch stopped before every case was sent. */
@@ -56,9 +58,10 @@ export const LIVENESS: PlannedRequest = {
   intent: { kind: 'unpredictable', what: 'a request asking whether the target answers again' },
 };
 
-/** Whether the target gives an HTTP answer (any status) to {@link LIVENESS}. */
+/** Whether the target gives an HTTP answer (any status but a gateway's 502 or 504) to {@link LIVENESS}. */
 export async function answersNow(client: TargetClient): Promise<boolean> {
-  return (await client.send(LIVENESS)).response.status !== 0;
+  const { response } = await client.send(LIVENESS);
+  return response.status !== 0 && !isGatewayAnswer(response);
 }
 
 /** Sends a case's requests one after another (a repeat must follow its original). */
@@ -172,6 +175,8 @@ export async function dispatch(
   const giveUpAfter = options.concurrency + 8;
   let done = 0;
   let failuresInARow = 0;
+  // Gateway pages before the service's first answer are what the URL answers (judged as such), not an outage.
+  let serviceAnswered = false;
   let stopped: StopReason | undefined;
   // Cases with a transport failure wait for an answer to a request sent after their failure: should
   // the target have stopped answering, they are evidence of that, not of what it does with each request.
@@ -196,15 +201,20 @@ export async function dispatch(
       const startedAt = ++clock;
       const exchanges = await sendSequence(client, next.generated.plans);
       queue.done(next);
-      for (const exchange of exchanges) {
-        // An answer cut after its status line neither lengthens nor ends a run of failures.
-        if (exchange.response.status === 0) failuresInARow++;
-        else if (exchange.response.transportError === undefined) failuresInARow = 0;
-        if (isThrottled(exchange.response)) throttled++;
+      for (const { response } of exchanges) {
+        // A gateway's page, once the service has answered, says the service went away (a restart, a
+        // deploy). An answer cut after its status line neither lengthens nor ends a run of failures.
+        if (response.status === 0 || (serviceAnswered && isGatewayAnswer(response))) failuresInARow++;
+        else if (unansweredHow(response) === undefined) [failuresInARow, serviceAnswered] = [0, true];
+        if (isThrottled(response)) throttled++;
       }
       if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
       const run = { generated: next.generated, exchanges, order: next.order };
-      if (exchanges.some((exchange) => exchange.response.transportError !== undefined)) {
+      if (
+        exchanges.some(
+          ({ response }) => response.transportError !== undefined || (serviceAnswered && isGatewayAnswer(response)),
+        )
+      ) {
         held.push({ run, endedAt: ++clock });
         if (held.length > MAX_HELD) release(held[0]!.endedAt + 1);
         continue;

@@ -14,6 +14,19 @@ export function isThrottled(response: RecordedResponse): boolean {
   return response.status === 429 || response.status === 503;
 }
 
+/** 502 and 504 are a gateway's answers: the service behind it failed or did not answer. */
+export function isGatewayAnswer(response: Pick<RecordedResponse, 'status'>): boolean {
+  return response.status === 502 || response.status === 504;
+}
+
+/**
+ * How a request went without an answer of the service itself: its transport failure, else a gateway's
+ * status (`status 502`); `undefined` when the service answered.
+ */
+export function unansweredHow(response: RecordedResponse): string | undefined {
+  return response.transportError ?? (isGatewayAnswer(response) ? `status ${response.status}` : undefined);
+}
+
 /** An HTTP answer arrived completely and is not throttling: something a check can judge. */
 export function isJudgeable(response: RecordedResponse): boolean {
   return response.status !== 0 && response.transportError === undefined && !isThrottled(response);

@@ -1,6 +1,7 @@
 import { answersNow, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
 import type { TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
+import { unansweredHow } from './judge.js';
 
 /** Most requests the target had when it stopped that are sent again, one at a time, to find the cause. */
 export const MAX_SUSPECTS = 16;
@@ -46,13 +47,20 @@ export function unjudgedCases(outage: Outage | undefined): number {
 
 /** Whether a case's failure came while the target had its request (not a connection it refused). */
 export function wasInFlight(run: CaseRun): boolean {
-  const failure = transportErrorOf(run);
+  const failure = unansweredOf(run);
   return failure !== undefined && !UNREACHABLE.has(failure);
 }
 
-/** The transport failure a case met (its first exchange that met one). */
-export function transportErrorOf(run: CaseRun): string | undefined {
-  return run.exchanges.find((exchange) => exchange.response.transportError !== undefined)?.response.transportError;
+/**
+ * How a case went without an answer of the service ({@link unansweredHow}: a transport failure's name,
+ * or a gateway's `status 502`), at its first exchange that did.
+ */
+export function unansweredOf(run: CaseRun): string | undefined {
+  for (const { response } of run.exchanges) {
+    const how = unansweredHow(response);
+    if (how !== undefined) return how;
+  }
+  return undefined;
 }
 
 /**

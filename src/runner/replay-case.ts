@@ -18,7 +18,7 @@ export function replayCase(
       'replay',
     );
   }
-  if (spec.path.length === 0) return original;
+  if (spec.path.length === 0 && !spec.alwaysFresh) return original;
   const value = followShrinkPath(inputs.arbitraries(original.probe, original.index), original.value, spec.path);
   if (!value)
     throw new ConformanceOptionsError(

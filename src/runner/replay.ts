@@ -15,13 +15,14 @@ export interface ReplaySpec {
 
 /** The replay string of a case, as failures record it. */
 export function formatReplay(spec: ReplaySpec & { readonly nonce: string }): string {
-  const path = spec.path.length ? `${spec.alwaysFresh ? '~' : ''}${spec.path.join('.')}` : '-';
+  // `~` alone: the case as generated, with every id fresh (it was sent again after the target may have stored it).
+  const path = `${spec.alwaysFresh ? '~' : ''}${spec.path.join('.')}` || '-';
   return `${spec.probe}:${spec.index}:${path}:${spec.nonce}`;
 }
 
 /** Reads a replay string; a malformed one is a `ConformanceOptionsError`. */
 export function parseReplay(text: string): ReplaySpec {
-  const match = /^([a-z0-9-]+):(\d+):(-|~?\d+(?:\.\d+)*)(?::([0-9a-f]+))?$/.exec(text.trim());
+  const match = /^([a-z0-9-]+):(\d+):(-|~|~?\d+(?:\.\d+)*)(?::([0-9a-f]+))?$/.exec(text.trim());
   if (!match) {
     throw new ConformanceOptionsError(
       `\`replay\` "${text}" is not a replay string (expected e.g. valid-plant:17:0.3:9f86d081884c7d65, as printed with a failure).`,
@@ -32,7 +33,7 @@ export function parseReplay(text: string): ReplaySpec {
   return {
     probe,
     index: Number(index),
-    path: path === '-' ? [] : path.replace('~', '').split('.').map(Number),
+    path: path === '-' || path === '~' ? [] : path.replace('~', '').split('.').map(Number),
     alwaysFresh: path.startsWith('~'),
     ...(nonce === undefined ? {} : { nonce }),
   };

@@ -157,7 +157,7 @@ export interface Rerun {
 
 /** A note about the run as data: what it is about, and which options its message names. */
 export interface RunNote {
-  /** Stable: `not-tested`, `answer-unjudged`, `one-connection`, `connection-limit`, `replayed`, `not-found`, `credential-refused`, `nonce`, `repeats-held`, `repeats-fresh`, `repeats-unknown`, `repeats-accepted`, `budget`, `unresponsive`, `throttled`, `delayed-bodies`. */
+  /** Stable: `not-tested`, `answer-unjudged`, `one-connection`, `connection-limit`, `replayed`, `not-found`, `credential-refused`, `nonce`, `repeats-held`, `repeats-fresh`, `repeats-unknown`, `repeats-accepted`, `budget`, `unresponsive`, `answered-alone`, `throttled`, `delayed-bodies`. */
   readonly code: string;
   /** The message, naming each option in backquotes (`` `budgetMs` ``); the CLI shows flags there. */
   readonly message: string;

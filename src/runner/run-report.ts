@@ -1,5 +1,6 @@
 import type { CaseRun, DispatchResult } from './execute.js';
-import { transportErrorOf, unjudgedOf, type Outage } from './outage.js';
+import { unansweredOf, unjudgedOf, type Outage } from './outage.js';
+import type { UnansweredFailures } from './resend-alone.js';
 import { countsText } from './evidence.js';
 import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
@@ -70,8 +71,9 @@ export function runNotes(
   traits: TargetTraits,
   settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit' | 'contract'>,
   embedded: boolean,
-  outage?: Outage,
+  after: { readonly outage?: Outage; readonly answeredAlone?: UnansweredFailures } = {},
 ): RunNote[] {
+  const { outage, answeredAlone } = after;
   return [
     ...untestedNotes(settings.contract.otherOperations),
     ...uncheckedAnswerNotes(settings.contract.answers.unchecked),
@@ -82,6 +84,21 @@ export function runNotes(
     ...repeatNotes(traits, embedded, settings.contract.success.documented, settings.contract.refusal.status),
     ...dispatchNotes(dispatched, settings.budgetMs),
     ...(outage ? [outageNote(outage, dispatched.unsent, settings.fresh.nonce)] : []),
+    ...answeredAloneNotes(answeredAlone),
+  ];
+}
+
+/** Failing cases that got no answer of the service, whose requests were answered when sent again alone. */
+function answeredAloneNotes(failures: UnansweredFailures | undefined): RunNote[] {
+  if (failures === undefined) return [];
+  const { count, first, last, kinds } = failures;
+  const where = count === 1 ? `case ${first + 1}` : `cases ${first + 1} to ${last + 1}`;
+  const got = count === 1 ? 'A case of the run got' : `${count} cases of the run got`;
+  return [
+    note(
+      'answered-alone',
+      `${got} no answer of the service (${countsText(kinds)}; ${where} of the run in the order generated), and sent again alone ${count === 1 ? 'it was' : 'those tried were'} answered as the contract says: not judged, as load, a restart or a deploy of the target cuts requests so. A target that drops a request now and then looks the same: a run with more cases (\`runs\`) tells them apart.`,
+    ),
   ];
 }
 
@@ -253,7 +270,7 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
       : `${unjudged} cases cut then are not judged; the run went on with the ${resumed} cases not yet sent`;
   const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   if (cause.kind === 'caused') {
-    const failure = transportErrorOf(cause.run);
+    const failure = unansweredOf(cause.run);
     // A target slow on every request meets the deadline again alone: the same words would blame a crash.
     const slow =
       failure === 'timeout' && !cause.stoppedAgain
@@ -280,7 +297,7 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
 function failuresOf(cut: Outage['cut']): Map<string, number> {
   const failures = new Map<string, number>();
   for (const run of cut.runs) {
-    const kind = transportErrorOf(run) ?? 'no answer';
+    const kind = unansweredOf(run) ?? 'no answer';
     failures.set(kind, (failures.get(kind) ?? 0) + 1);
   }
   return failures;

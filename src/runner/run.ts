@@ -22,7 +22,8 @@ import { couldNotJudge, RunEvidence, SPOKE_NO_HTTP } from './evidence.js';
 import { hangShrinking } from './shrink.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
-import { settleOutage, transportErrorOf, unjudgedCases, type Outage } from './outage.js';
+import { settleOutage, unansweredOf, unjudgedCases, type Outage } from './outage.js';
+import { AloneResends, type UnansweredFailures } from './resend-alone.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
 import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
@@ -108,7 +109,7 @@ async function testTarget(
   onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
   const sent = await sendAndJudge(settings, client, cases, planned, preflight, onProgress);
   const { traits, judgeContext } = await preflight;
-  const settled = await settleChecks(settings, target, sent, {
+  const { settled, answeredAlone } = await settleChecks(settings, target, sent, {
     client,
     arbitraries,
     judgeContext,
@@ -137,7 +138,7 @@ async function testTarget(
         { ...traits, delaysBodies: client.delaysBodies?.() === true },
         settings,
         target.embedded,
-        spokeNoHttp ? undefined : sent.outage,
+        { ...(spokeNoHttp || !sent.outage ? {} : { outage: sent.outage }), answeredAlone },
       ),
     ),
     verdict: runVerdict(checks, summary, couldNotJudge),
@@ -297,7 +298,7 @@ async function sendAndJudge(
     const speaksOtherwise = evidence.answered === 0 && traits.answered !== true && cut.runs.every(metOtherProtocol);
     const waitMs = speaksOtherwise ? 0 : Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs);
     const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
-    if (outage.judged) judge.add(outage.judged);
+    if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true });
     return outage;
   };
   const { cut } = dispatched;
@@ -339,7 +340,7 @@ const MAX_OUTAGE_WAIT_MS = 10_000;
 
 /** Whether a case met another protocol or a TLS failure: bytes or a handshake from the target, not silence. */
 function metOtherProtocol(run: CaseRun): boolean {
-  const failure = transportErrorOf(run);
+  const failure = unansweredOf(run);
   return failure !== undefined && (failure === 'not-http' || isTlsFailure(failure));
 }
 
@@ -356,8 +357,21 @@ async function settleChecks(
     onProgress: Progress;
     controlPlant?: PlantDraft;
   },
-): Promise<{ check: CheckDefinition | undefined; result: CheckResult }[]> {
+): Promise<{
+  settled: { check: CheckDefinition | undefined; result: CheckResult }[];
+  answeredAlone: UnansweredFailures | undefined;
+}> {
   const { replay, fresh } = settings;
+  // A replay reports its one case as it went; a run sends a case cut for want of an answer again, alone.
+  const resends =
+    replay === undefined
+      ? new AloneResends({
+          contract: settings.contract,
+          client: context.client,
+          fresh,
+          judgeContext: context.judgeContext,
+        })
+      : undefined;
   const replayCommand = (
     run: CaseRun,
     path: readonly number[],
@@ -402,10 +416,11 @@ async function settleChecks(
       shrink: replay === undefined,
       onShrinkStep,
       ...(hangs ? { hangs } : {}),
+      ...(resends ? { alone: { resends, concurrency: settings.concurrency } } : {}),
     });
     checks.push({ check: entry.check, result });
   }
-  return checks;
+  return { settled: checks, answeredAlone: resends?.notReproduced() };
 }
 
 /** The cases of the probes the selected checks need; the others are generated only to claim ids in order. */

@@ -86,7 +86,8 @@ export async function shrinkCounterexample(
   // ones, or the target's answer to a repeat would pass for the defect.
   const storedSome = (exchanges: readonly Exchange[]): boolean =>
     exchanges.some((exchange) => exchange.response.status >= 200 && exchange.response.status < 300);
-  let stored = storedSome(first.exchanges);
+  // A case sent again alone with fresh ids (`alwaysFresh`) may have been stored when it was first sent.
+  let stored = storedSome(first.exchanges) || first.alwaysFresh === true;
   let current: Counterexample = { ...first, alwaysFresh: stored };
   const hangs = options.hangs !== undefined && timedOut(first) ? options.hangs : undefined;
   // The candidates taken while waiting less than the timeout, smallest last.

@@ -1,0 +1,157 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../contract/index.js';
+import { createReferenceHandler } from '../reference/server.js';
+import { runConformance } from '../index.js';
+import { formatReplay, parseReplay } from './replay.js';
+import type { Finding } from './report.js';
+
+const TOKEN = 'resend-alone-token-41c2';
+const contract = await loadContract();
+
+/**
+ * What the twist does with a request (`post`: how many POSTs came so far, this one included): `pass` it to
+ * the reference, else drop its connection or answer a gateway page.
+ */
+type Twist = (post: number, req: IncomingMessage) => 'pass' | 'drop' | 'gateway';
+
+const GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n';
+
+/**
+ * The reference behind a twist, counting POSTs from 1 (the preflight's included): a connection dropped
+ * as a process under load or a restart drops it, or nginx's 502 page while the service behind it is down.
+ */
+async function startTwisted(twist: Twist): Promise<{ url: string; close(): Promise<void> }> {
+  const reference = createReferenceHandler(contract, { tokens: [TOKEN] });
+  const sockets = new Set<Socket>();
+  let posts = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST') posts++;
+    const what = twist(posts, req);
+    if (what === 'drop') return req.socket.destroy();
+    if (what === 'gateway')
+      return req.resume().on('end', () => res.writeHead(502, { 'content-type': 'text/html' }).end(GATEWAY_PAGE));
+    return reference(req, res);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+const run = (baseUrl: string) =>
+  runConformance({ seed: 5, concurrency: 4, timeoutMs: 2_000, budgetMs: 60_000, baseUrl, token: TOKEN });
+
+async function against(twist: Twist, body: (url: string) => Promise<void>): Promise<void> {
+  const target = await startTwisted(twist);
+  try {
+    await body(target.url);
+  } finally {
+    await target.close();
+  }
+}
+
+describe('a request that got no answer of the service', () => {
+  it('is a note, not a finding, when it was one dropped connection and is answered sent again alone', () =>
+    against(
+      (post, req) => (post === 60 && req.method === 'POST' ? 'drop' : 'pass'),
+      async (url) => {
+        const report = await run(url);
+        expect(report.findings, report.notes.join('\n')).toEqual([]);
+        expect(report.verdict).toBe('conformant');
+        const note = report.noteDetails?.find(({ code }) => code === 'answered-alone');
+        expect(note?.message).toMatch(
+          /^A case of the run got no answer of the service \(connection-reset ×1; case \d+ /,
+        );
+        expect(note?.options).toEqual(['runs']);
+      },
+    ));
+
+  it('is a note when a gateway answered a few requests with its 502 page while the service restarted', () =>
+    against(
+      (post, req) => (post >= 60 && post < 65 && req.method === 'POST' ? 'gateway' : 'pass'),
+      async (url) => {
+        const report = await run(url);
+        expect(report.findings, report.notes.join('\n')).toEqual([]);
+        expect(report.verdict).toBe('conformant');
+        const note = report.noteDetails?.find(({ code }) => code === 'answered-alone');
+        expect(note?.message).toMatch(
+          /^5 cases of the run got no answer of the service \(status 502 ×5; cases \d+ to \d+ /,
+        );
+      },
+    ));
+
+  it('is an outage judged on nothing when a deploy behind the gateway answered everything with 502 pages', () => {
+    let downUntil = 0;
+    return against(
+      (post) => {
+        if (post === 60) downUntil = Date.now() + 600;
+        return Date.now() < downUntil ? 'gateway' : 'pass';
+      },
+      async (url) => {
+        const report = await run(url);
+        expect(report.findings, report.notes.join('\n')).toEqual([]);
+        expect(report.verdict).toBe('incomplete');
+        const stopped = report.noteDetails?.find(({ code }) => code === 'unresponsive')?.message;
+        expect(stopped).toMatch(
+          /^The target stopped answering after \d+ cases \(status 502 ×\d+ in a row\) and answered again/,
+        );
+        expect(stopped).toMatch(/the run went on with the \d+ cases not yet sent/);
+      },
+    );
+  });
+
+  it('stays a finding, sent again alone with fresh ids, when it drops its connection every time', async () => {
+    const dropsPlainText: Twist = (_post, req) =>
+      /text\/plain/.test(req.headers['content-type'] ?? '') ? 'drop' : 'pass';
+    let found: Finding | undefined;
+    await against(dropsPlainText, async (url) => {
+      const report = await run(url);
+      expect(report.findings?.map(({ title }) => title)).toEqual([
+        'connection-reset on a body with a missing or wrong Content-Type',
+      ]);
+      expect(report.noteDetails?.map(({ code }) => code)).not.toContain('answered-alone');
+      found = report.findings?.[0];
+    });
+    // Its replay names the case with every id fresh, as it was sent again alone, and reproduces on a fresh instance.
+    const rerun = found?.counterexample.rerun;
+    expect(rerun?.replay).toMatch(/^[a-z-]+:\d+:~[\d.]*:[0-9a-f]+$/);
+    await against(dropsPlainText, async (url) => {
+      const replayed = await runConformance({ ...rerun!, baseUrl: url, token: TOKEN, timeoutMs: 2_000 });
+      expect(replayed.findings?.map(({ title, counterexample }) => [title, counterexample.request.body])).toEqual([
+        [found?.title, found?.counterexample.request.body],
+      ]);
+    });
+  });
+
+  it('stays a finding when many requests spread over the run went unanswered, as from a target that drops some', () =>
+    against(
+      (post, req) => (post > 20 && post % 15 === 0 && req.method === 'POST' ? 'drop' : 'pass'),
+      async (url) => {
+        const report = await run(url);
+        expect(report.verdict).toBe('not-conformant');
+        expect(report.findings?.map(({ checks }) => checks)).toContainEqual(['no-server-error']);
+        expect(report.noteDetails?.map(({ code }) => code)).not.toContain('answered-alone');
+      },
+    ));
+});
+
+describe('a replay string of a case sent again with fresh ids', () => {
+  it('reads back as the case as generated, every id fresh', () => {
+    const text = formatReplay({ probe: 'valid-plant', index: 3, path: [], alwaysFresh: true, nonce: 'ab12' });
+    expect(text).toBe('valid-plant:3:~:ab12');
+    expect(parseReplay(text)).toEqual({ probe: 'valid-plant', index: 3, path: [], alwaysFresh: true, nonce: 'ab12' });
+    expect(parseReplay('valid-plant:3:-:ab12')).toMatchObject({ path: [], alwaysFresh: false });
+  });
+});

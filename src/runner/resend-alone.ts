@@ -1,0 +1,114 @@
+import { caseSalt } from './cases.js';
+import type { CheckDefinition, JudgeContext } from './check.js';
+import { sendSequence, type CaseRun } from './execute.js';
+import { alwaysFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import type { Exchange, TargetClient } from './http/client.js';
+import { UNREACHABLE } from './http/transport-errors.js';
+import { unansweredHow } from './judge.js';
+import { defectShape, type Counterexample } from './shrink.js';
+import { failingExchange, judgeCase, type CaseVerdict } from './verdicts.js';
+import type { Contract } from '../contract/index.js';
+
+/**
+ * How a check's failing cases went without an answer of the service (a dropped connection, a gateway's
+ * 502 or 504; timeouts aside, the hang shrinking confirms those): how many, and the first and last of
+ * them in the run's order. A few, or a few close together, may be load, a restart or a deploy.
+ */
+export class UnansweredFailures {
+  count = 0;
+  first = Number.POSITIVE_INFINITY;
+  last = Number.NEGATIVE_INFINITY;
+  /** How they went unanswered ({@link unansweredOnce}), counted. */
+  readonly kinds = new Map<string, number>();
+
+  add(run: CaseRun, verdict: CaseVerdict): void {
+    const how = verdict.outcome === 'fail' ? unansweredOnce(run, verdict) : undefined;
+    if (how === undefined) return;
+    this.count++;
+    this.first = Math.min(this.first, run.order);
+    this.last = Math.max(this.last, run.order);
+    this.kinds.set(how, (this.kinds.get(how) ?? 0) + 1);
+  }
+
+  /**
+   * Whether these failures are few ({@link MAX_SCATTERED}) or together (within twice the run's
+   * concurrency and a few more cases, as a burst of cut requests is): each is then sent again alone
+   * before it is reported. Many spread over the run are a target that drops requests now and then.
+   */
+  fewOrTogether(concurrency: number): boolean {
+    return this.count <= MAX_SCATTERED || this.last - this.first <= 2 * concurrency + 8;
+  }
+}
+
+/** Most failing cases without an answer, wherever they fall in the run, that are each sent again alone. */
+export const MAX_SCATTERED = 3;
+
+/**
+ * How a failing case's judged exchange went without an answer (not a timeout), else `undefined`; also
+ * for the case an outage judged, which was sent again alone already (see `settleOutage`).
+ */
+export function unansweredOnce(run: CaseRun, verdict: CaseVerdict): string | undefined {
+  if (run.judgedForOutage === true) return undefined;
+  const response = failingExchange(run.exchanges, verdict)?.response;
+  const how = response === undefined ? undefined : unansweredHow(response);
+  return how === 'timeout' ? undefined : how;
+}
+
+/**
+ * Sends failing cases again, alone, each once however many checks ask (with fresh ids: the target may
+ * have stored the first sending before the connection dropped), and keeps, for the run's note, the
+ * failures of the check that dismissed the most so.
+ */
+export class AloneResends {
+  private readonly sent = new Map<number, Promise<Exchange[]>>();
+  private dismissed: UnansweredFailures | undefined;
+
+  constructor(
+    private readonly target: {
+      readonly contract: Contract;
+      readonly client: TargetClient;
+      readonly fresh: FreshIds;
+      readonly judgeContext: JudgeContext;
+    },
+  ) {}
+
+  /**
+   * The case as a counterexample sent alone when it fails again the same way (its replay has every id
+   * fresh), `answered` when it was then answered without the failure (the failure was the moment's), or
+   * the case as found when nothing listens any more.
+   */
+  async confirm(check: CheckDefinition, run: CaseRun, verdict: CaseVerdict): Promise<Counterexample | 'answered'> {
+    const exchanges = await this.resend(run);
+    // Nothing listens now (the target went away since): the case stands as found.
+    if (exchanges.some(({ response }) => UNREACHABLE.has(response.transportError ?? '')))
+      return { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
+    const again = judgeCase(check, exchanges, this.target.judgeContext);
+    if (again?.outcome !== 'fail' || defectShape(check, again) !== defectShape(check, verdict)) return 'answered';
+    return { value: run.generated.value, path: [], exchanges, verdict: again, alwaysFresh: true };
+  }
+
+  /** A check's failures for want of an answer, none of which failed again alone: kept for the run's note. */
+  dismiss(failures: UnansweredFailures): void {
+    if (failures.count > (this.dismissed?.count ?? 0)) this.dismissed = failures;
+  }
+
+  /** The most failures for want of an answer a check dismissed ({@link dismiss}), if any. */
+  notReproduced(): UnansweredFailures | undefined {
+    return this.dismissed;
+  }
+
+  private resend(run: CaseRun): Promise<Exchange[]> {
+    let sending = this.sent.get(run.order);
+    if (sending === undefined) {
+      const { generated } = run;
+      const plans = generated.probe.plan(generated.value.value, {
+        contract: this.target.contract,
+        fresh: alwaysFreshIds(this.target.fresh),
+        salt: caseSalt(generated.probe, generated.index, []),
+      });
+      sending = sendSequence(this.target.client, plans);
+      this.sent.set(run.order, sending);
+    }
+    return sending;
+  }
+}
