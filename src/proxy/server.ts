@@ -16,6 +16,7 @@ import {
 import type { CheckDefinition, JudgeContext } from '../runner/check.js';
 import type { Report } from '../runner/report.js';
 import { isTlsFailure, UNREACHABLE } from '../runner/http/transport-errors.js';
+import { decodedBody } from './content-coding.js';
 import { observedExchange, plainExchange } from './exchange.js';
 import {
   serveConnection,
@@ -33,7 +34,15 @@ import { createRedactor, type Redactor } from './secrets.js';
 import { Sweeper } from './sweep.js';
 import { createUpstream, type Upstream } from './upstream.js';
 import { headerValue, type RequestHead } from './wire.js';
-import { annotation, hasFindings, judgeObserved, proxyChecks, verdictText, type JudgedExchange } from './verdict.js';
+import {
+  annotation,
+  hasFindings,
+  judgeObserved,
+  proxyChecks,
+  verdictText,
+  type AnswerCoding,
+  type JudgedExchange,
+} from './verdict.js';
 
 /** Options of {@link createProxyServer}. */
 export interface ProxyOptions {
@@ -246,6 +255,8 @@ interface JudgeSetup {
   /** The upstream's URL: reports' curl lines send POST /plants to it, at the path the client called. */
   readonly upstreamUrl: string;
   readonly annotate: boolean;
+  /** The most of an answer's body judged, decoded from its Content-Encoding too. */
+  readonly judgeBytes: number;
   readonly log: LogLine | undefined;
   /** The session's credentials that got a valid NewPlant accepted, for {@link FRESH_ID_CHECK}. */
   readonly freshIds: FreshIdRefusals;
@@ -268,6 +279,7 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
     },
     upstreamUrl: shownUrl(state.upstream.url),
     annotate: options.annotate === true,
+    judgeBytes: cap,
     freshIds: new FreshIdRefusals(state.contract.refusal, state.contract.auth === 'none', state.contract.success),
     log: onLog && ((line, authorization) => onLog(state.redactor.text(line, authorization))),
   };
@@ -453,6 +465,7 @@ function judgeForwarded(
     rawHeaders: head.rawHeaders,
   };
   const inferred = inferIntent(observed, setup.intentContext);
+  const answer = answerBody(forwarded, setup.judgeBytes);
   // The path the client called (`/v1/plants` under a document's server path), as the upstream got it.
   const exchange = observedExchange(
     `${setup.upstreamUrl}${path}`,
@@ -461,7 +474,7 @@ function judgeForwarded(
     {
       status: forwarded.status,
       rawHeaders: forwarded.rawHeaders,
-      body: responseBody === null ? null : responseBody.bytes(),
+      body: answer.body,
       // A large answer to a large request may be a fair echo; a flood answering a small one is not.
       truncated: responseBody?.over === true && !observed.overCap,
       transportError: forwarded.transportError,
@@ -471,12 +484,44 @@ function judgeForwarded(
   );
   // A body cut short was not streamed whole, over the cap or not: said as cut.
   const bodyCut = observed.bodyCut === true;
-  const judged = judgeObserved(exchange, inferred, observed.overCap && !bodyCut, setup.checks, setup.context, bodyCut);
+  const judged = judgeObserved(
+    exchange,
+    inferred,
+    observed.overCap && !bodyCut,
+    setup.checks,
+    setup.context,
+    bodyCut,
+    answer.coding,
+  );
   if (observed.overCap || bodyCut) return judged;
   const fresh = setup.freshIds.judge(inferred.intent, authorization, forwarded.status);
   return fresh === undefined
     ? judged
     : { ...judged, verdicts: [...judged.verdicts, { check: FRESH_ID_CHECK, verdict: fresh }] };
+}
+
+/**
+ * The answer's body as its client reads it: decoded when the upstream compressed it (`Content-Encoding`,
+ * which a browser's `Accept-Encoding` asks for), with what kept it from being read as a note.
+ */
+function answerBody(forwarded: Forwarded, cap: number): { body: Buffer | null; coding?: AnswerCoding } {
+  const { responseBody } = forwarded;
+  if (responseBody === null) return { body: null };
+  const contentEncoding = headerValue(forwarded.rawHeaders, 'content-encoding');
+  if (contentEncoding === undefined) return { body: responseBody.bytes() };
+  if (responseBody.over) {
+    const note = `the answer's body (Content-Encoding ${contentEncoding}) is over the judging cap: only its form judged`;
+    return { body: responseBody.bytes(), coding: { note, formOnly: true } };
+  }
+  const decoded = decodedBody(contentEncoding, responseBody.bytes(), cap);
+  if (decoded.undecoded !== undefined) {
+    return {
+      body: responseBody.bytes(),
+      coding: { note: `${decoded.undecoded}: only its form judged`, formOnly: true },
+    };
+  }
+  if (decoded.corrupt !== undefined) return { body: decoded.body, coding: { note: decoded.corrupt, formOnly: false } };
+  return { body: decoded.body };
 }
 
 /** Adds a judged exchange to the report, its texts redacted when anything of it is kept. */

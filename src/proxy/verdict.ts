@@ -59,6 +59,17 @@ export interface JudgedExchange {
   readonly overCap: boolean;
   /** The upstream answered before the request body's end: only the answer's form was judged. */
   readonly bodyCut?: boolean;
+  /** What the answer's Content-Encoding kept from judging (see {@link AnswerCoding}). */
+  readonly coding?: string;
+}
+
+/**
+ * An answer's Content-Encoding the proxy could not undo: `note` says why; `formOnly` when its body could
+ * not be read at all (a coding the proxy does not know), so only the answer's form is judged.
+ */
+export interface AnswerCoding {
+  readonly note: string;
+  readonly formOnly: boolean;
 }
 
 /** Judges one exchange with the checks that apply to what the request was. */
@@ -69,13 +80,15 @@ export function judgeObserved(
   checks: readonly CheckDefinition[],
   context: JudgeContext,
   bodyCut = false,
+  coding?: AnswerCoding,
 ): JudgedExchange {
-  const formOnly = overCap || bodyCut;
+  const formOnly = overCap || bodyCut || coding?.formOnly === true;
   const applicable = formOnly ? checks.filter((check) => OVER_CAP_CHECKS.has(check.id)) : checks;
   // The request was parsed once, to read its intent: the echo check compares that value.
   if (inferred.sent !== undefined) handSentObject(exchange.plan, inferred.sent);
   const verdicts = judgeExchange(exchange, applicable, context);
   const { clientBreak } = inferred;
+  if (coding !== undefined) return { exchange, verdicts, overCap, clientBreak, bodyCut, coding: coding.note };
   return bodyCut ? { exchange, verdicts, overCap, clientBreak, bodyCut } : { exchange, verdicts, overCap, clientBreak };
 }
 
@@ -99,6 +112,7 @@ export function verdictText(judged: JudgedExchange): string {
     parts.push(
       "the upstream answered before the request body's end, which it was not sent: only the answer's form judged",
     );
+  if (judged.coding !== undefined) parts.push(judged.coding);
   return parts.length === 0 ? 'conforms' : parts.join(' | ');
 }
 
