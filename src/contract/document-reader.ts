@@ -6,6 +6,7 @@ import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
 import { discriminatedBasesAsOneOf, markDiscriminatorValues } from './discriminator-values.js';
 import type { DocumentFiles } from './document-pointer.js';
+import { asOpenApi31, isOpenApi32, openApi32Problems } from './openapi-3-2.js';
 import { parserVersion } from './openapi-version.js';
 import { isObject } from './operations.js';
 import { locatedParserProblems } from './ref-problems.js';
@@ -167,6 +168,7 @@ export async function dereferenceDocument(
   // and knows only the patch releases of its time.
   const copy = (): JsonObject => {
     const copied = { ...structuredClone(raw), openapi: parserVersion(dialect) };
+    if (isOpenApi32(raw)) asOpenApi31(copied);
     lowerCaseBearerSchemes(copied);
     markDiscriminatorValues(copied);
     const found =
@@ -179,7 +181,7 @@ export async function dereferenceDocument(
     return copied;
   };
   const restore = (document: unknown): JsonObject => Object.assign(document as JsonObject, { openapi: raw.openapi });
-  let problems: DocumentProblem[] = [];
+  let problems: DocumentProblem[] = isOpenApi32(raw) ? openApi32Problems(raw) : [];
   if (metaValidate) {
     try {
       return {
@@ -188,7 +190,7 @@ export async function dereferenceDocument(
         problems,
       };
     } catch (error) {
-      problems = withoutNamedLicenseProblem(parserProblems(error, raw, source), raw);
+      problems = [...problems, ...withoutNamedLicenseProblem(parserProblems(error, raw, source), raw)];
       if (!hasDetails(error)) return { problems };
     }
   }

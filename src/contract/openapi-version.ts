@@ -9,7 +9,7 @@ export type DocumentVersion =
   | { readonly refused: string; readonly version: string | undefined };
 
 /**
- * Reads the `openapi` (or `swagger`) field of a parsed document. OpenAPI 3.0.x and 3.1.x are read;
+ * Reads the `openapi` (or `swagger`) field of a parsed document. OpenAPI 3.0.x, 3.1.x and 3.2.x (as 3.1) are read;
  * Swagger 2.0 and anything else are refused with a sentence saying what the document is and what to do.
  */
 export function documentVersion(document: Record<string, unknown>, shown: string): DocumentVersion {
@@ -32,8 +32,9 @@ export function documentVersion(document: Record<string, unknown>, shown: string
     };
   }
   if (/^3\.0\.\d+$/.test(openapi)) return { dialect: 'openapi-3.0', version: openapi };
-  if (/^3\.1\.\d+$/.test(openapi)) return { dialect: 'openapi-3.1', version: openapi };
-  if (/^3\.[01]$/.test(openapi)) {
+  // 3.2 keeps 3.1's Schema Object (JSON Schema 2020-12); what it adds is read or refused by openapi-3-2.ts.
+  if (/^3\.[12]\.\d+$/.test(openapi)) return { dialect: 'openapi-3.1', version: openapi };
+  if (/^3\.[012]$/.test(openapi)) {
     return {
       version: openapi,
       refused: `${shown} gives its OpenAPI version as "${openapi}"; write it with three parts, e.g. openapi: ${openapi}.0.`,
@@ -41,14 +42,14 @@ export function documentVersion(document: Record<string, unknown>, shown: string
   }
   return {
     version: openapi,
-    refused: `${shown} is an OpenAPI ${openapi} document; plantstore reads OpenAPI 3.0.x and 3.1.x documents. Write it as OpenAPI 3.1 (openapi: 3.1.1) if it uses nothing newer.`,
+    refused: `${shown} is an OpenAPI ${openapi} document; plantstore reads OpenAPI 3.0.x, 3.1.x and 3.2.x documents. Write it as OpenAPI 3.2 (openapi: 3.2.0) if it uses nothing newer.`,
   };
 }
 
 function swaggerRefusal(version: string, shown: string): string {
   const what = version === '2.0' ? 'a Swagger 2.0 (OpenAPI 2.0) document' : `a Swagger ${version} document`;
   return (
-    `${shown} is ${what}; plantstore reads OpenAPI 3.0 and 3.1 only. Convert it first, e.g. ` +
+    `${shown} is ${what}; plantstore reads OpenAPI 3.0, 3.1 and 3.2 only. Convert it first, e.g. ` +
     `\`npx swagger2openapi ${shellWord(shown)} -o openapi.yaml\` or the Swagger Editor's "Edit > Convert to OpenAPI 3", ` +
     `then give plantstore the converted file.`
   );
@@ -67,12 +68,13 @@ export function parserVersion(dialect: SchemaDialect): string {
   return PARSER_VERSION[dialect];
 }
 
-/** The JSON Schema dialects a 3.1 document may declare that the compiler reads (2020-12 and OpenAPI's own). */
+/** The JSON Schema dialects a 3.1 or 3.2 document may declare that the compiler reads (2020-12 and OpenAPI's own). */
 function isReadDialect(uri: string): boolean {
   const bare = uri.replace(/#$/, '');
   return (
     bare === 'https://json-schema.org/draft/2020-12/schema' ||
-    bare.startsWith('https://spec.openapis.org/oas/3.1/dialect/')
+    bare.startsWith('https://spec.openapis.org/oas/3.1/dialect/') ||
+    bare.startsWith('https://spec.openapis.org/oas/3.2/dialect/')
   );
 }
 

@@ -11,7 +11,12 @@ export function isObject(value: unknown): value is JsonObject {
 /** The operations a Path Item Object declares, as `METHOD` names in upper case. */
 function methodsOf(pathItem: unknown): string[] {
   if (!isObject(pathItem)) return [];
-  return PATH_ITEM_METHODS.filter((method) => isObject(pathItem[method])).map((method) => method.toUpperCase());
+  const methods = PATH_ITEM_METHODS.filter((method) => isObject(pathItem[method])).map((method) =>
+    method.toUpperCase(),
+  );
+  // OpenAPI 3.2's `query` and `additionalOperations`, kept there by openapi-3-2.ts.
+  const extra = pathItem['x-plantstore-operations'];
+  return isObject(extra) ? [...methods, ...Object.keys(extra).map((method) => method.toUpperCase())] : methods;
 }
 
 /**
