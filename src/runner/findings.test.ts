@@ -174,6 +174,38 @@ describe('findingsOf', () => {
     expect(titles([failed('positive-acceptance', [pair]), failed('negative-rejection', [far])])).toHaveLength(2);
   });
 
+  it('shows the doubles defect by a pair the curl line sends whole, not by an edge refused as a repeat of an id the run stored', () => {
+    // Deno's JSON.parse, Slim's getParsedBody: -2^63-1 refused with the repeat code because the run stored -2^63
+    // earlier (a fresh instance accepts it: 200), and a pair whose curl line sends both ids (400 anywhere).
+    const repeat = {
+      defect: 'an invalid body ("id" holds #: id one below the int64 minimum # (keyword format)) accepted',
+      reason: 'An invalid body … was refused as a repeated id …',
+      request: { ...base.request, body: '{"name":"","id":-9223372036854775809}' },
+      response: { ...base.response, status: 400, body: '{"error":1010,"message":"already exists"}' },
+    };
+    const pair = {
+      defect: 'status 400 for a valid NewPlant',
+      reason: `A valid NewPlant … was answered 400. The ids 4612095349071162465 and 4612095349071162466 ${SAME_DOUBLE}.`,
+      request: { ...base.request, body: '{"name":"","tag":"","id":4612095349071162466,"a.b":""}' },
+      response: { ...base.response, status: 400, body: '{"error":1010,"message":"already exists"}' },
+    };
+    const shown = (failures: Partial<Failure>[]) =>
+      findingsOf(
+        withDoublesFolded([
+          failed('negative-rejection', failures.slice(0, 1)),
+          failed('positive-acceptance', failures.slice(1)),
+        ]),
+      ).map((finding) => finding.counterexample.request.body);
+    expect(shown([repeat, pair])).toEqual([pair.request.body]);
+    // The edge accepted (200 on any instance that does not hold it) is shown before a pair, as before.
+    const accepted = {
+      ...repeat,
+      reason: 'accepted',
+      response: { ...base.response, status: 200, body: '{"name":""}' },
+    };
+    expect(shown([accepted, pair])).toEqual([accepted.request.body]);
+  });
+
   it('folds 2^63-1 refused (2^63 as a double, out of range) beside 2^53+N.5 accepted into the doubles defect', () => {
     const refusedEdge = {
       defect: 'status 400 for a valid NewPlant',

@@ -524,11 +524,22 @@ function identityOf(checkId: string, failure: Failure): { title: string; fingerp
 
 /**
  * Failures whose reproduction does not depend on what the target holds, when there are any: a refusal
- * of a valid NewPlant (a doubles collision with an id stored before) reproduces only on that store.
+ * of a valid NewPlant (a doubles collision with an id stored before) or an invalid body refused as a repeat
+ * (its defect an acceptance, its answer a 4xx) reproduces only on that store. Then a pair of ids one double
+ * apart: its curl line sends both, so it shows the collision on any instance.
  */
 function reproducibleFirst(failures: readonly Failure[]): readonly Failure[] {
-  const alone = failures.filter((failure) => !/^status \d{3} for a valid NewPlant$/.test(failure.defect ?? ''));
-  return alone.length > 0 ? alone : failures;
+  const alone = failures.filter(
+    (failure) =>
+      !/^status \d{3} for a valid NewPlant$/.test(failure.defect ?? '') &&
+      !(failure.defect?.endsWith(' accepted') === true && isClientErrorStatus(failure.response.status)),
+  );
+  const pairs = failures.filter((failure) => failure.reason.includes(SAME_DOUBLE));
+  return alone.length > 0 ? alone : pairs.length > 0 ? pairs : failures;
+}
+
+function isClientErrorStatus(status: number): boolean {
+  return status >= 400 && status < 500;
 }
 
 function smallest(failures: readonly Failure[]): Failure {
