@@ -1,7 +1,7 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { batchedWriter } from './batched-writer.js';
 import { EXIT, UsageError } from './cli-errors.js';
+import { ensureWritableDirectory } from './out-directory.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import type { Report } from '../runner/report.js';
 import { integerOption, PORT_RANGE, portOption, stringOption } from './cli-options.js';
@@ -168,13 +168,4 @@ function stopSignal(io: CliIo, duration: number | undefined): Promise<void> {
     timer = setTimeout(done, duration * 1000);
   });
   return Promise.race([io.waitForStop(), elapsed]).finally(() => clearTimeout(timer));
-}
-
-function ensureWritableDirectory(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`--out ${dir} cannot be written: choose another directory.`);
-  }
 }

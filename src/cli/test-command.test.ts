@@ -184,6 +184,10 @@ describe('plantstore test', () => {
       const cases = [
         { out: join(cli.cwd, 'file', 'reports'), reason: 'a part of the path is a file, not a directory' },
         { out: join(cli.cwd, 'file'), reason: 'it is a file, not a directory' },
+        // Node's own recursive mkdir never returns there (ENOENT under a directory that exists).
+        ...(existsSync('/proc/self')
+          ? [{ out: '/proc/plantstore/reports', reason: 'no directory can be created there' }]
+          : []),
       ];
       for (const { out, reason } of cases) {
         const run = io({ PLANTSTORE_TOKEN: SENTINEL });

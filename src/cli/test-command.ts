@@ -1,4 +1,3 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { redact } from '../contract/secrets.js';
@@ -8,6 +7,7 @@ import type { Report } from '../runner/report.js';
 import type { Baseline } from '../reports/baseline.js';
 import { reportExitCode } from '../reports/outcome.js';
 import { EXIT, UsageError } from './cli-errors.js';
+import { ensureWritableDirectory, whyNotWritable } from './out-directory.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
 import { flagSpeaking, withFlags } from './flags.js';
@@ -212,26 +212,6 @@ function checkBaseUrlHasScheme(baseUrl: string): void {
     ? `http://${baseUrl}`
     : 'http://127.0.0.1:8080';
   throw new UsageError(`"${baseUrl}" is not a URL: pass e.g. --base-url ${example}.`);
-}
-
-/** Creates the report directory and checks that files can be written into it; a usage error if not. */
-function ensureWritableDirectory(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK | constants.X_OK);
-  } catch (error) {
-    throw new UsageError(`cannot write reports to ${dir}: ${whyNotWritable(error)}; choose another --out.`);
-  }
-}
-
-function whyNotWritable(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EEXIST') return 'it is a file, not a directory';
-  if (code === 'ENOTDIR') return 'a part of the path is a file, not a directory';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'the file system is read-only';
-  if (code === 'ENOSPC') return 'no space left on the device';
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown reason';
 }
 
 function reporterSelection(
