@@ -28,9 +28,22 @@ describe('a pattern in another language than ECMA-262', () => {
     expect(message).toContain(words);
   });
 
+  it.each([
+    ['^\\p{IsAlphabetic}+$', '\\p{IsAlphabetic}, \\p{InGreek} and \\p{javaLowerCase} are Java'],
+    ['^\\p{javaLowerCase}+$', '\\p{IsAlphabetic}, \\p{InGreek} and \\p{javaLowerCase} are Java'],
+    ['^\\x{e9}+$', 'ECMA-262 writes \\u{e9}'],
+    ['^\\p{Punct}+$', "Java's POSIX class"],
+  ])('names what %s borrows, not a possessive quantifier its closing brace and + look like', (pattern, words) => {
+    // Before: '\\p{IsAlphabetic}+' and '\\x{e9}+' were said to hold 'a possessive quantifier (a++)'.
+    const message = refusal(pattern);
+    expect(message).toContain(words);
+    expect(message).not.toContain('possessive');
+  });
+
   it('has no hint for an ECMA-262 pattern or an error of its own', () => {
     expect(foreignRegexHint('^[A-Za-z]+$')).toBeUndefined();
     expect(foreignRegexHint('^(?<name>[a-z]+)$')).toBeUndefined();
+    expect(foreignRegexHint('^\\p{L}+\\u{e9}+$')).toBeUndefined();
     expect(refusal('^[a-z$')).not.toContain(';');
   });
 });

@@ -19,5 +19,21 @@ const FOREIGN: readonly (readonly [RegExp, string])[] = [
   [/\[\[:[a-z]+:\]\]/, 'a POSIX class such as [[:alpha:]] is not ECMA-262: write the class ([A-Za-z], or \\p{L})'],
   [/&&\[/, "a class intersection ([a-z&&[^q]]) is Java's: ECMA-262 has none, so list the class ([a-pr-z])"],
   [/\\[hHR]/, '\\h, \\H and \\R are Java or PCRE escapes: ECMA-262 writes [ \\t] or \\s, and \\r?\\n'],
-  [/[*+?}][+]/, "a possessive quantifier (a++) is Java's or PCRE's: ECMA-262 has none, write a+"],
+  [
+    /\\[pP]\{(?:Is|In|java)\w+\}/,
+    "\\p{IsAlphabetic}, \\p{InGreek} and \\p{javaLowerCase} are Java's property names: ECMA-262 writes \\p{Alphabetic}, \\p{Script=Greek} and \\p{Ll} (a block has no name there: list its range)",
+  ],
+  [
+    /\\[pP]\{(?:Alnum|Punct|Graph|Print|Blank|Cntrl|XDigit|Digit|Space)\}/,
+    "\\p{Punct} and its kin are Java's POSIX classes (ASCII only): ECMA-262 writes the class ([!-/:-@[-`{-~], [0-9A-Za-z], [0-9])",
+  ],
+  [
+    /\\x\{[0-9A-Fa-f]+\}/,
+    "\\x{e9} is Java's, PCRE's or Perl's code point escape: ECMA-262 writes \\u{e9} (or \\u00e9)",
+  ],
+  // A quantifier after a quantifier; a `}` closing \p{…}, \u{…} or \x{…} is no quantifier.
+  [
+    /(?:[*+?]|(?<!\\[pPux])\{\d+(?:,\d*)?\})[+]/,
+    "a possessive quantifier (a++) is Java's or PCRE's: ECMA-262 has none, write a+",
+  ],
 ];
