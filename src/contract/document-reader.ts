@@ -40,7 +40,9 @@ export async function readDocument(source: string): Promise<ReadDocument | { pro
   try {
     parsed = parseText(text);
   } catch (error) {
-    return { problem: { pointer: '', message: `${source} is neither JSON nor YAML: ${firstLine(error)}` } };
+    const twice = duplicateKey(error, text);
+    const message = twice ? `${source} ${twice}` : `${source} is neither JSON nor YAML: ${firstLine(error)}`;
+    return { problem: { pointer: '', message } };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     const held = Array.isArray(parsed) ? 'a list' : parsed === null || parsed === undefined ? 'nothing' : typeof parsed;
@@ -98,9 +100,24 @@ async function readText(source: string): Promise<string> {
         ? 'no such file'
         : code === 'EISDIR'
           ? 'it is a directory'
-          : firstLine(error) || 'unknown reason';
+          : (unfetched(error) ?? (firstLine(error) || 'unknown reason'));
     throw new ContractError(`cannot read ${source}: ${reason}`);
   }
+}
+
+/** Why fetch got no answer for a document's URL, in words (its own message is only "fetch failed"). */
+function unfetched(error: unknown): string | undefined {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer within 30 s';
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  if (code === 'ECONNREFUSED') return 'nothing listens there (connection refused)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host name does not resolve';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was closed before an answer';
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code))
+    return `its TLS certificate is not trusted (${code}): point NODE_EXTRA_CA_CERTS at the certificate of its CA`;
+  // fetch refuses some ports outright ("bad port": 9, 25, 6000, ...), with no code.
+  const said = code || (typeof cause?.message === 'string' ? cause.message : '');
+  return said === '' ? undefined : `fetch failed (${said})`;
 }
 
 /**
@@ -139,6 +156,22 @@ function parseText(text: string): unknown {
       throw jsonError;
     }
   }
+}
+
+/**
+ * yaml's refusal of a key written twice in one mapping, said with the key: YAML 1.2 forbids it, js-yaml (swagger-parser's
+ * reader) refuses it too, and which of the two a reader keeps is its own choice.
+ */
+function duplicateKey(error: unknown, text: string): string | undefined {
+  const { code, linePos } = error as { code?: unknown; linePos?: { line: number; col: number }[] };
+  const at = linePos?.[0];
+  if (code !== 'DUPLICATE_KEY' || at === undefined) return undefined;
+  const line = text.split(/\r?\n/)[at.line - 1] ?? '';
+  const key = /^\s*(?:-\s+)?(['"]?)(.*?)\1\s*:/.exec(line.slice(Math.max(0, at.col - 1)))?.[2] ?? line.trim();
+  return (
+    `is not valid YAML: the key "${key}" is written twice in one mapping (line ${at.line}, column ${at.col}); ` +
+    'YAML allows each key once: keep one.'
+  );
 }
 
 function firstLine(error: unknown): string {

@@ -538,6 +538,12 @@ describe('inspectDocument', () => {
         `${json} is neither JSON nor YAML: Unexpected non-whitespace character after JSON at position 45`,
       ),
     ]);
+    const twice = join(dir, 'twice.yaml');
+    writeFileSync(twice, 'openapi: 3.1.0\ninfo:\n  title: Plant Store\n  version: 1.0.0\n  title: again\n');
+    // Before: 'twice.yaml is neither JSON nor YAML: Map keys must be unique at line 5, column 3:' (no key, a dangling colon).
+    expect(await problemsOf(twice)).toEqual([
+      `${twice} is not valid YAML: the key "title" is written twice in one mapping (line 5, column 3); YAML allows each key once: keep one.`,
+    ]);
     const list = join(dir, 'list.json');
     writeFileSync(list, '[1, 2]');
     expect(await problemsOf(list)).toEqual([`${list} is not an OpenAPI document: it holds a list, not an object.`]);
@@ -558,8 +564,13 @@ describe('inspectDocument', () => {
         `cannot read http://127.0.0.1:${port}/gone.yaml: the server answered 404 Not Found`,
       );
     } finally {
+      server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+    // Closed now: fetch's own message would be only "fetch failed".
+    await expect(inspectDocument(`http://127.0.0.1:${port}/openapi.yaml`)).rejects.toThrow(
+      `cannot read http://127.0.0.1:${port}/openapi.yaml: nothing listens there (connection refused)`,
+    );
   });
 
   it('throws "cannot read" for a file that is not there', async () => {
