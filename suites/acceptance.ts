@@ -163,6 +163,23 @@ function nulNameHint(exchange: Exchange): string | undefined {
 }
 
 /**
+ * A 4xx to a valid NewPlant holding a zero value (id 0, an empty name or tag) whose answer calls a field required
+ * or empty: go-playground/validator's `required` (gin's `binding:"required"`) refuses a field's zero value, and
+ * Laravel's `required` an empty string, where the contract's required means present.
+ */
+function zeroValueHint(exchange: Exchange): string | undefined {
+  const { response, plan } = exchange;
+  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  if (!/required|empty|blank/i.test(response.body ?? '')) return undefined;
+  const sent = sentObject(plan);
+  if (sent === undefined) return undefined;
+  const zero = (value: unknown) => value === 0 || value === 0n || value === '';
+  const zeros = ['id', 'name', 'tag'].filter((key) => Object.hasOwn(sent, key) && zero(sent[key]));
+  if (zeros.length === 0) return undefined;
+  return `The body's ${zeros.map((key) => `"${key}"`).join(' and ')} ${zeros.length === 1 ? 'holds its' : 'hold their'} zero value (0 or ""), and the answer calls a field required or empty: the contract's required means present, and 0 and "" are valid values. go-playground/validator's required (gin's binding:"required") refuses a zero value: bind the field to a pointer (*int64, *string) or drop required; Laravel's required refuses "": use present.`;
+}
+
+/**
  * What a valid request is owed: the seed contract's rule 1 where the document's success is 200, as
  * there; else the document's own word (`the document's success response is 201`), which rule 1 does not say.
  */
@@ -274,6 +291,7 @@ export const positiveAcceptance = defineCheck({
       longRangeHint(exchange),
       utf16Hint(exchange),
       trimHint(exchange, context.contract.check.newPlant),
+      zeroValueHint(exchange),
     ]
       .map((text) => (text ? ` ${text}` : ''))
       .join('');

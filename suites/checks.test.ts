@@ -147,6 +147,24 @@ describe('acceptance checks', () => {
     expect(reason('{"error":1006,"message":"id out of range"}')).not.toContain('jackson');
   });
 
+  it("positive-acceptance: a valid NewPlant's zero value refused as required names go-playground's required", () => {
+    const reason = (sent: string, body: string) => {
+      const ex = exchange(VALID, 400, body);
+      const plan = { ...ex.plan, body: sent };
+      const refused = { ...ex, plan, request: { ...ex.request, body: sent } };
+      return positiveAcceptance.judge(refused, context, [refused])?.reason ?? '';
+    };
+    // chi + validator v10 with `validate:"required"` on ID and Name, as its README shows.
+    const required =
+      '{"error":1011,"message":"Key: \'RequiredPlant.ID\' Error:Field validation for \'ID\' failed on the \'required\' tag"}';
+    expect(reason('{"name":"","id":0}', required)).toContain('"id" and "name" hold their zero value');
+    expect(reason('{"name":"","id":0}', required)).toContain('go-playground/validator');
+    expect(reason('{"name":"Fern","id":0}', required)).toContain('"id" holds its zero value');
+    // No zero value sent, or an answer that says nothing of required: another cause.
+    expect(reason('{"name":"Fern","id":7}', required)).not.toContain('zero value');
+    expect(reason('{"name":"","id":0}', '{"error":1010,"message":"id 0 already exists"}')).not.toContain('zero value');
+  });
+
   it('positive-acceptance: the UTF-16 hint only where the body holds astral characters and the answer speaks of lengths', () => {
     const reason = (intent: Intent, body: string) =>
       positiveAcceptance.judge(exchange(intent, 400, body), context, [])?.reason ?? '';
