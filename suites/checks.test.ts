@@ -515,6 +515,22 @@ describe('response checks', () => {
     expect(outcome(documentedStatus, exchange({ kind: 'invalid-body', what: 'x' }, 422, ''))).toBe('fail');
   });
 
+  it('documented-status: a redirect says where it points, and for a bad credential that an API answers 401', () => {
+    const reason = (intent: Intent, status: number, location?: string) =>
+      documentedStatus.judge(
+        exchange(intent, status, '', location === undefined ? {} : { headers: { location } }),
+        context,
+        [],
+      )?.reason ?? '';
+    const auth: Intent = { kind: 'auth', what: 'no Authorization header' };
+    // Deno.serve behind a session login: Response.redirect(new URL("/login", req.url), 302).
+    expect(reason(auth, 302, 'http://127.0.0.1/login')).toContain('It points to "http://127.0.0.1/login"');
+    expect(reason(auth, 302, 'http://127.0.0.1/login')).toContain('no Authorization header: an API answers');
+    expect(reason(VALID, 301, '/plants/')).toContain('slash appended');
+    expect(reason(VALID, 307)).toContain('no Location');
+    expect(reason(auth, 418)).not.toContain('Location');
+  });
+
   it("documented-status: a 201 to JSON of unpredictable meaning is the valid NewPlant's 201 (NestJS's @Post()), one defect", () => {
     const defect = (intent: Intent, status: number) =>
       documentedStatus.judge(exchange(intent, status, '{}'), context, [])?.defect;

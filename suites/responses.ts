@@ -233,11 +233,26 @@ export const documentedStatus = defineCheck({
       ...new Set([success.documented, ...allowed.slice(1).map(String), ...documentedRefusals(refusal)]),
     ];
     return fail(
-      `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).`,
+      `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).${redirectNote(plan, response)}`,
       { defect: undocumentedStatusDefect(response.status, plan) },
     );
   },
 });
+
+/**
+ * Where a redirect points, and why that is not an answer: a sign-in page for a request without a valid credential
+ * (a session-auth middleware), or the path with a slash appended (Django's APPEND_SLASH, echo's AddTrailingSlash).
+ */
+function redirectNote(plan: PlannedRequest, response: Exchange['response']): string {
+  if (response.status < 300 || response.status > 399) return '';
+  const location = response.headers.location;
+  const where = location === undefined ? ' It gave no Location.' : ` It points to ${JSON.stringify(location)}.`;
+  if (plan.intent.kind === 'auth')
+    return `${where} The request had ${plan.intent.what}: an API answers a missing or wrong credential with 401 (or 400, 403) and an Error, where a redirect (to a sign-in page, as a session login does) leaves a client with nothing to read.`;
+  if (location !== undefined && /\/plants\/(?:[?#]|$)/.test(location))
+    return `${where} The same path with a slash appended: route ${plan.path} itself rather than redirecting to it (a client does not resend a POST body to a 301 or 302).`;
+  return where;
+}
 
 /**
  * The defect of an undocumented status. JSON of unpredictable meaning a target took is a NewPlant to it: its
