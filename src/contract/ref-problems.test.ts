@@ -77,6 +77,17 @@ describe('a $ref or field swagger-parser cannot use is placed where the document
     ]);
   });
 
+  it('a key written twice in another file: that file, the key and its line', async () => {
+    writeFileSync(join(dir, 'twice.yaml'), 'Error:\n  type: object\n  type: object\n');
+    const problems = await problemsOf(
+      edited('twice-ref.yaml', "$ref: '#/components/schemas/Error'", "$ref: './twice.yaml#/Error'"),
+    );
+    // Before: 'Error parsing …/twice.yaml: Map keys must be unique at line 3, column 3: type: object type: object ^'.
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${join(dir, 'twice.yaml')} is not valid YAML: the key "type" is written twice in one mapping (line 3, column 3); YAML allows each key once: keep one.`,
+    ]);
+  });
+
   it('a version written as a number: /info/version, and how to quote it', async () => {
     const problems = await problemsOf(edited('version.yaml', 'version: 1.0.0', 'version: 1'));
     expect(problems.map((problem) => problem.pointer)).toEqual(['/info/version']);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { DocumentProblem } from './contract-error.js';
 import { pointerSegments, type DocumentFiles } from './document-pointer.js';
@@ -24,6 +25,9 @@ export function locatedParserProblems(
     const site = files && refSite(error, files);
     return site ? missingInFile(missing[1], document, site, files) : missingTarget(missing[1], document);
   }
+  const twice = /^Error parsing (\S+?): Map keys must be unique at line (\d+), column (\d+)/.exec(message);
+  if (twice?.[1] !== undefined)
+    return [{ pointer: '', message: duplicateKeyIn(twice[1], Number(twice[2]), Number(twice[3])) }];
   const unopened = /Error (?:opening|reading) file (\S+?):/.exec(message);
   if (unopened?.[1] !== undefined) return unreadableFile(unopened[1], message, document);
   if (/^API version number must be a string/.test(message)) {
@@ -109,6 +113,20 @@ function refAt(document: JsonObject, pointer: string): string | undefined {
     document,
   );
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A key written twice in another file of the document, named (YAML allows each key once). */
+function duplicateKeyIn(file: string, line: number, column: number): string {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // An URL, or a file gone since: the place alone.
+  }
+  const written = text.split(/\r?\n/)[line - 1]?.slice(Math.max(0, column - 1)) ?? '';
+  const key = /^(['"]?)(.*?)\1\s*:/.exec(written)?.[2];
+  const what = key === undefined ? 'a key' : `the key "${key}"`;
+  return `${file} is not valid YAML: ${what} is written twice in one mapping (line ${line}, column ${column}); YAML allows each key once: keep one.`;
 }
 
 function unreadableFile(path: string, message: string, document: JsonObject): DocumentProblem[] {
