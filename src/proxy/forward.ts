@@ -154,6 +154,8 @@ class ClientConnection implements Watched {
   /** Bytes read that belong to requests after the current one. */
   private buffered: Buffer | null = null;
   private exchange: ExchangeInFlight | null = null;
+  /** The upstream connection a WebSocket upgrade goes through: every byte read is for it. */
+  private tunnelled: Socket | null = null;
   private closing = false;
   /** The sweeper's tick when a byte last arrived or the last exchange ended. */
   private lastTick: number;
@@ -188,10 +190,13 @@ class ClientConnection implements Watched {
   }
 
   sweep(): void {
+    // A WebSocket may be quiet for long: it ends when either side closes it.
+    if (this.tunnelled !== null) return;
     if (this.exchange === null && this.options.sweeper.elapsed(this.lastTick, CLIENT_IDLE_MS)) this.socket.destroy();
   }
 
   onData(chunk: Buffer): void {
+    if (this.tunnelled !== null) return this.toTunnel(chunk);
     if (this.closing) return;
     this.lastTick = this.options.sweeper.tick;
     let rest = chunk;
@@ -220,6 +225,7 @@ class ClientConnection implements Watched {
     // A request that is not HTTP never reaches the upstream: 400, as Node itself would answer.
     if (typeof head === 'string' || typeof framing === 'string') return this.refuse('400 Bad Request');
     this.buffered = null;
+    if (asksForWebSocket(head)) return this.openTunnel(head, bytes.subarray(end));
     const exchange = new ExchangeInFlight(head, framing, this.socket, this.options, this.options.onRequest(head));
     this.exchange = exchange;
     const rest = bytes.subarray(end);
@@ -235,6 +241,77 @@ class ClientConnection implements Watched {
     this.readRequest();
   }
 
+  /**
+   * Forwards a WebSocket upgrade (a Vite dev server's HMR, an API's live updates) on an upstream connection
+   * of its own, then every byte both ways until either side closes: the upstream's answer, 101 or a
+   * refusal, reaches the client as it came. Not judged; logged once its status line arrives.
+   */
+  private openTunnel(head: RequestHead, rest: Buffer): void {
+    const { options } = this;
+    const hooks = options.onRequest(head);
+    const started = performance.now();
+    const upstream = options.upstream.openTunnel();
+    this.tunnelled = upstream;
+    let answered = false;
+    const settle = (status: number, extra?: Partial<Forwarded>): void =>
+      hooks.settled({
+        requestBody: new Capture(0),
+        status,
+        rawHeaders: [],
+        responseBody: null,
+        clientAborted: false,
+        requestWhole: true,
+        durationMs: performance.now() - started,
+        ...extra,
+      });
+    const failed = (transportError: string): void => {
+      if (answered) return;
+      answered = true;
+      upstream.destroy();
+      const status = SILENT.has(transportError) ? 504 : 502;
+      const { body } = options.fault(status, transportError);
+      this.tunnelled = null;
+      this.socket.end(
+        `HTTP/1.1 ${status} ${status === 504 ? 'Gateway Timeout' : 'Bad Gateway'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      settle(0, { transportError, answeredByProxy: status });
+    };
+    upstream.setNoDelay(true);
+    upstream.setTimeout(options.upstream.timeoutMs, () => {
+      failed('timeout');
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!answered) {
+        answered = true;
+        upstream.setTimeout(0);
+        settle(Number(/^HTTP\/1\.[01] (\d{3})/.exec(chunk.toString('latin1', 0, 16))?.[1] ?? 0));
+      }
+      if (!this.socket.write(chunk)) upstream.pause();
+    });
+    this.socket.on('drain', () => upstream.resume());
+    upstream.on('drain', () => this.socket.resume());
+    upstream.on('error', (error) => failed(describeTransportError(error, false)));
+    upstream.on('close', () => {
+      failed('connection-reset');
+      if (this.tunnelled !== null) this.socket.destroy();
+    });
+    this.socket.once('close', () => upstream.destroy());
+    upstream.write(this.tunnelHead(head));
+    if (rest.length > 0) this.toTunnel(rest);
+  }
+
+  private tunnelHead(head: RequestHead): string {
+    const { upstream } = this.options;
+    const raw = upstreamRequestHeaders(head.rawHeaders, upstream.url.host);
+    let text = `${head.method} ${upstream.basePath}${originForm(head.target)} HTTP/1.1\r\n`;
+    for (let i = 0; i + 1 < raw.length; i += 2) text += `${raw[i] ?? ''}: ${raw[i + 1] ?? ''}\r\n`;
+    return `${text}Connection: Upgrade\r\nUpgrade: ${headerValue(head.rawHeaders, 'upgrade') ?? 'websocket'}\r\n\r\n`;
+  }
+
+  private toTunnel(chunk: Buffer): void {
+    if (this.tunnelled?.write(chunk) === false) this.socket.pause();
+  }
+
   private refuse(status: string): void {
     if (this.socket.writable) this.socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     this.close();
@@ -247,6 +324,13 @@ class ClientConnection implements Watched {
     this.socket.resume();
     if (!this.socket.destroyed) this.socket.end();
   }
+}
+
+/** A request to switch to WebSocket (RFC 6455, 4.1: a GET with `Upgrade: websocket`); other upgrades (h2c) are dropped as hop-by-hop. */
+function asksForWebSocket(head: RequestHead): boolean {
+  if (head.method !== 'GET') return false;
+  const upgrade = headerValue(head.rawHeaders, 'upgrade');
+  return upgrade !== undefined && /(^|,)\s*websocket\s*(,|$)/i.test(upgrade);
 }
 
 /** Bytes without the blank lines a client may send between requests (RFC 9112, 2.2); null when nothing is left. */

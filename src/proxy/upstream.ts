@@ -49,6 +49,8 @@ export interface Upstream {
   discard(connection: UpstreamConnection | undefined, user: UpstreamUser): void;
   /** Ends every idle connection and the sweeps; those in use end with their exchanges. */
   destroy(): void;
+  /** A connection of its own, outside the pool and its cap, read as a stream: a WebSocket's tunnel. */
+  openTunnel(): Socket;
 }
 
 /** Connections to one upstream at most, by default: beyond, exchanges wait for one to be free. */
@@ -257,6 +259,17 @@ export function createUpstream(url: URL, options: UpstreamOptions): Upstream {
       const pooled = connection as PooledConnection;
       pooled.user = null;
       pooled.socket.destroy();
+    },
+    openTunnel() {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (url.protocol !== 'https:') return connectTcp({ host, port: Number(url.port || 80) });
+      const { ca } = options;
+      return connectTls({
+        host,
+        port: Number(url.port || 443),
+        ...(isIP(host) ? {} : { servername: host }),
+        ...(ca === undefined ? {} : { ca }),
+      });
     },
     destroy() {
       destroyed = true;
