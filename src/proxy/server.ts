@@ -346,7 +346,10 @@ function faultAnswer(upstream: Upstream, status: 502 | 504, transportError: stri
     body: errorBody(
       status === 504
         ? problem('upstreamTimeout', `${where} sent nothing for ${upstream.timeoutMs} ms.`)
-        : problem('upstreamUnreachable', `${where} ${badGateway(transportError)} (${transportError}).`),
+        : problem(
+            'upstreamUnreachable',
+            `${where} ${badGateway(transportError)} (${transportError})${tlsHint(transportError)}.`,
+          ),
     ),
   };
 }
@@ -383,7 +386,7 @@ function settle(
     if (judged !== undefined) counts.unreached++;
     if (judged !== undefined && counts.resetBeforeAnswer > 0) counts.unreachedAfterReset++;
     return log?.(
-      `${logHead(request, path, forwarded)} upstream unreachable (${forwarded.transportError ?? '?'}): the proxy answered 502; not judged, the request never reached it`,
+      `${logHead(request, path, forwarded)} upstream unreachable (${forwarded.transportError ?? '?'}${tlsHint(forwarded.transportError)}): the proxy answered 502; not judged, the request never reached it`,
     );
   }
   if (judged === undefined) {
@@ -403,6 +406,16 @@ function settle(
  * is known of what it does with the request, and the fault is where it runs or how the proxy is pointed
  * at it, not the contract.
  */
+/**
+ * What to do about an upstream whose certificate the proxy does not trust (a staging CA, a local
+ * dev server's mkcert or self-signed one): the CLI trusts Node's certificates and NODE_EXTRA_CA_CERTS.
+ */
+function tlsHint(transportError: string | undefined): string {
+  return transportError !== undefined && isTlsFailure(transportError)
+    ? ': the proxy does not trust its certificate; start it with NODE_EXTRA_CA_CERTS=<the PEM file of the certificate or its CA>'
+    : '';
+}
+
 function unreached(transportError: string | undefined): boolean {
   return transportError !== undefined && (UNREACHABLE.has(transportError) || isTlsFailure(transportError));
 }
