@@ -40,7 +40,7 @@ export async function readDocument(source: string): Promise<ReadDocument | { pro
   try {
     parsed = parseText(text);
   } catch (error) {
-    const twice = duplicateKey(error, text);
+    const twice = duplicateKey(error, text) ?? doubleQuotedEscape(error);
     const message = twice ? `${source} ${twice}` : `${source} is neither JSON nor YAML: ${firstLine(error)}`;
     return { problem: { pointer: '', message } };
   }
@@ -171,6 +171,25 @@ function duplicateKey(error: unknown, text: string): string | undefined {
   return (
     `is not valid YAML: the key "${key}" is written twice in one mapping (line ${at.line}, column ${at.col}); ` +
     'YAML allows each key once: keep one.'
+  );
+}
+
+/**
+ * yaml's refusal of a backslash escape YAML does not have inside double quotes, most often a regular expression
+ * (`pattern: "^\d{3}$"`), said with the two ways to write it.
+ */
+function doubleQuotedEscape(error: unknown): string | undefined {
+  const { code, linePos, message } = error as {
+    code?: unknown;
+    linePos?: { line: number; col: number }[];
+    message?: unknown;
+  };
+  const at = linePos?.[0];
+  if (code !== 'BAD_DQ_ESCAPE' || at === undefined || typeof message !== 'string') return undefined;
+  const escape = /Invalid escape sequence (\S+)/.exec(message)?.[1] ?? 'a backslash';
+  return (
+    `is not valid YAML: ${escape} inside double quotes is no YAML escape (line ${at.line}, column ${at.col}); ` +
+    `write the text in single quotes, which keep every backslash ('…${escape}…'), or double the backslash ("…\\${escape}…").`
   );
 }
 

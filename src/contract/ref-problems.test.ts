@@ -88,6 +88,16 @@ describe('a $ref or field swagger-parser cannot use is placed where the document
     ]);
   });
 
+  it('a backslash escape YAML does not have, in another file: that file, the escape and how to write it', async () => {
+    writeFileSync(join(dir, 'escape.yaml'), 'Error:\n  type: string\n  pattern: "^\\d+$"\n');
+    const problems = await problemsOf(
+      edited('escape-ref.yaml', "$ref: '#/components/schemas/Error'", "$ref: './escape.yaml#/Error'"),
+    );
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${join(dir, 'escape.yaml')} is not valid YAML: \\d inside double quotes is no YAML escape (line 3, column 14); write the text in single quotes, which keep every backslash ('…\\d…'), or double the backslash ("…\\\\d…").`,
+    ]);
+  });
+
   it('a version written as a number: /info/version, and how to quote it', async () => {
     const problems = await problemsOf(edited('version.yaml', 'version: 1.0.0', 'version: 1'));
     expect(problems.map((problem) => problem.pointer)).toEqual(['/info/version']);

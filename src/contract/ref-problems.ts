@@ -28,6 +28,14 @@ export function locatedParserProblems(
   const twice = /^Error parsing (\S+?): Map keys must be unique at line (\d+), column (\d+)/.exec(message);
   if (twice?.[1] !== undefined)
     return [{ pointer: '', message: duplicateKeyIn(twice[1], Number(twice[2]), Number(twice[3])) }];
+  const escape = /^Error parsing (\S+?): Invalid escape sequence (\S+) at line (\d+), column (\d+)/.exec(message);
+  if (escape?.[1] !== undefined && escape[2] !== undefined) {
+    const [, file, sequence, line, column] = escape;
+    const text =
+      `${file} is not valid YAML: ${sequence} inside double quotes is no YAML escape (line ${line}, column ${column}); ` +
+      `write the text in single quotes, which keep every backslash ('…${sequence}…'), or double the backslash ("…\\${sequence}…").`;
+    return [{ pointer: '', message: text }];
+  }
   const unopened = /Error (?:opening|reading) file (\S+?):/.exec(message);
   if (unopened?.[1] !== undefined) return unreadableFile(unopened[1], message, document);
   if (/^API version number must be a string/.test(message)) {

@@ -544,6 +544,12 @@ describe('inspectDocument', () => {
     expect(await problemsOf(twice)).toEqual([
       `${twice} is not valid YAML: the key "title" is written twice in one mapping (line 5, column 3); YAML allows each key once: keep one.`,
     ]);
+    const escaped = join(dir, 'escaped.yaml');
+    writeFileSync(escaped, 'openapi: 3.1.0\ninfo: {title: P, version: "1"}\nx-pattern: "^\\d{3}$"\n');
+    // Before: 'escaped.yaml is neither JSON nor YAML: Invalid escape sequence \d at line 3, column 14:'.
+    expect(await problemsOf(escaped)).toEqual([
+      `${escaped} is not valid YAML: \\d inside double quotes is no YAML escape (line 3, column 14); write the text in single quotes, which keep every backslash ('…\\d…'), or double the backslash ("…\\\\d…").`,
+    ]);
     const list = join(dir, 'list.json');
     writeFileSync(list, '[1, 2]');
     expect(await problemsOf(list)).toEqual([`${list} is not an OpenAPI document: it holds a list, not an object.`]);
