@@ -105,3 +105,42 @@ describe("the document's other operations", () => {
     expect(await response.text()).toBe('');
   });
 });
+
+describe('a method the document does not give a path of its other operations', () => {
+  /** The answer to `method` on `path`, with the token. */
+  async function sent(method: string, path: string): Promise<{ status: number; allow: string | null; body: unknown }> {
+    const response = await fetch(`${mock.url}${path}`, {
+      method,
+      headers: { ...AUTHORIZED, 'content-type': 'application/json' },
+      ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, allow: response.headers.get('allow'), body: JSON.parse(await response.text()) };
+  }
+
+  it('is 405 with Allow naming the methods it has (it was a 404 "There is no /plants/5 here")', async () => {
+    for (const [method, path] of [
+      ['DELETE', '/plants/5'],
+      ['PUT', '/api/v1/plants/9223372036854775807'],
+      ['PATCH', '/plants/abc'],
+    ] as const) {
+      const answer = await sent(method, path);
+      expect([answer.status, answer.allow]).toEqual([405, 'GET, HEAD']);
+      expect(answer.body).toEqual({
+        error: 3002,
+        message: expect.stringMatching(new RegExp(`^${method} is not allowed on /plants/[^:]+: use GET\\.$`)) as string,
+      });
+    }
+  });
+
+  it('on /plants, names its GET beside POST (Allow said POST alone)', async () => {
+    const answer = await sent('PUT', '/plants');
+    expect([answer.status, answer.allow]).toEqual([405, 'GET, HEAD, POST']);
+    expect(answer.body).toEqual({ error: 3002, message: 'PUT is not allowed on /plants: use GET or POST.' });
+  });
+
+  it('leaves POST /plants and a path no operation has to the pipeline', async () => {
+    expect((await sent('POST', '/plants')).status).toBe(400);
+    expect((await sent('DELETE', '/nowhere')).status).toBe(404);
+  });
+});

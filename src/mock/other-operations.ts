@@ -64,15 +64,25 @@ export function createOtherOperations(
   const methods = new Set(routes.map((route) => route.method));
   // HEAD is GET without the body (RFC 9110); node:http leaves the body out of a HEAD answer itself.
   if (methods.has('GET')) methods.add('HEAD');
+  const allowedAt = allowedMethods(routes, settings.served.contract.operationPath);
   let generated = 0;
   return (req, res) => {
-    // Most requests are POST /plants: no URL is parsed for a method no other operation has.
-    if (req.method === undefined || !methods.has(req.method)) return false;
+    if (req.method === undefined) return false;
+    // Most requests are POST /plants: no URL is parsed for POST when no other operation takes it, nor
+    // for a preflight (the pipeline's).
+    if (!methods.has(req.method) && (req.method === 'POST' || req.method === 'OPTIONS')) return false;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const path = pathBelowBase(url.pathname, base);
     const route = routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
-    if (route === undefined) return false;
+    if (route === undefined) {
+      // A path the document gives other methods: 405 naming them, as for /plants (RFC 9110, 15.5.6).
+      const allowed = allowedAt(path);
+      // POST /plants itself, when another operation takes POST, is the pipeline's.
+      if (allowed === undefined || allowed.includes(req.method)) return false;
+      answerNotAllowed(req, res, allowed, path, settings);
+      return true;
+    }
     const started = performance.now();
     const finish = (status: number, body: string, contentType: string, failure?: Failure): void => {
       res.writeHead(status, {
@@ -191,6 +201,59 @@ function headerTexts(req: IncomingMessage): Record<string, string> {
     texts[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return texts;
+}
+
+/**
+ * The methods the document gives `path` (a request path below the server's), for an `Allow` header: its
+ * other operations' (with HEAD beside GET, which the mock answers), and POST where it is POST /plants;
+ * `undefined` where no other operation is at that path (the pipeline's 404 or 405).
+ */
+function allowedMethods(routes: readonly Route[], served: string): (path: string) => readonly string[] | undefined {
+  return (path) => {
+    const methods = new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method));
+    if (methods.size === 0) return undefined;
+    if (methods.has('GET')) methods.add('HEAD');
+    if (path === served) methods.add(OPERATION.method.toUpperCase());
+    return [...methods].sort();
+  };
+}
+
+/** The 405 Error for a method the document does not give `path`, once the request's body has been read. */
+function answerNotAllowed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowed: readonly string[],
+  path: string,
+  settings: OtherOperationsSettings,
+): void {
+  const started = performance.now();
+  const { code, status } = PROBLEMS.methodNotAllowed;
+  const listed = allowed.filter((method) => method !== 'HEAD');
+  const use = listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} or ${listed.at(-1) ?? ''}`;
+  const failure: Failure = {
+    status,
+    code,
+    message: `${req.method ?? '?'} is not allowed on ${path.slice(0, 100)}: use ${use ?? ''}.`,
+    headers: { allow: allowed.join(', ') },
+  };
+  const body = settings.served.errorBody(failure, status);
+  req.resume();
+  req.once('end', () => {
+    res.writeHead(status, {
+      ...failure.headers,
+      ...corsHeaders(req.headers),
+      'content-type': settings.served.errorContentTypeFor(status),
+      'content-length': String(Buffer.byteLength(body)),
+    });
+    res.end(body);
+    settings.onRequest?.({
+      method: req.method ?? '?',
+      path: loggedTarget(req.url),
+      status,
+      ms: performance.now() - started,
+      problem: failure.message,
+    });
+  });
 }
 
 /** The texts of the path's parameters by name (`{id: '5'}` for `/plants/{id}` and `/plants/5`), decoded. */
