@@ -98,6 +98,19 @@ describe('a $ref or field swagger-parser cannot use is placed where the document
     ]);
   });
 
+  it('a $ref to an address that cannot be downloaded: its own pointer and the address', async () => {
+    const problems = await problemsOf(
+      edited('url.yaml', "$ref: '#/components/schemas/Error'", "$ref: 'http://127.0.0.1:9/errors.json#/Error'"),
+    );
+    // Before: 'Error downloading http://127.0.0.1:9/errors.json: fetch failed', at the document's root.
+    expect(problems.map((problem) => problem.pointer)).toEqual([
+      '/paths/~1plants/post/responses/400/content/application~1json/schema/$ref',
+    ]);
+    expect(problems[0]?.message).toMatch(
+      /^the \$ref names http:\/\/127\.0\.0\.1:9\/errors\.json, which could not be downloaded \(.+\); check the address/,
+    );
+  });
+
   it('a version written as a number: /info/version, and how to quote it', async () => {
     const problems = await problemsOf(edited('version.yaml', 'version: 1.0.0', 'version: 1'));
     expect(problems.map((problem) => problem.pointer)).toEqual(['/info/version']);

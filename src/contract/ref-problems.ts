@@ -36,6 +36,10 @@ export function locatedParserProblems(
       `write the text in single quotes, which keep every backslash ('…${sequence}…'), or double the backslash ("…\\${sequence}…").`;
     return [{ pointer: '', message: text }];
   }
+  const download = /^Error downloading (\S+?): (.*)$/.exec(message);
+  if (download?.[1] !== undefined) return unreachableUrl(download[1], download[2] ?? '', document);
+  const unresolved = /^Unable to resolve \$ref pointer "(https?:\/\/[^"#]+)/.exec(message);
+  if (unresolved?.[1] !== undefined) return unreachableUrl(unresolved[1], 'no answer', document);
   const unopened = /Error (?:opening|reading) file (\S+?):/.exec(message);
   if (unopened?.[1] !== undefined) return unreadableFile(unopened[1], message, document);
   if (/^API version number must be a string/.test(message)) {
@@ -135,6 +139,14 @@ function duplicateKeyIn(file: string, line: number, column: number): string {
   const key = /^(['"]?)(.*?)\1\s*:/.exec(written)?.[2];
   const what = key === undefined ? 'a key' : `the key "${key}"`;
   return `${file} is not valid YAML: ${what} is written twice in one mapping (line ${line}, column ${column}); YAML allows each key once: keep one.`;
+}
+
+function unreachableUrl(url: string, reason: string, document: JsonObject): DocumentProblem[] {
+  const at = refsTo(document, (value) => (value.split('#')[0] ?? '') === url);
+  const text =
+    `the $ref names ${url}, which could not be downloaded (${reason.replace(/\.$/, '')}); check the address, ` +
+    'or save that file beside the document and $ref it by a relative path.';
+  return (at.length > 0 ? at : ['']).map((pointer) => ({ pointer, message: text }));
 }
 
 function unreadableFile(path: string, message: string, document: JsonObject): DocumentProblem[] {
