@@ -501,6 +501,20 @@ describe('keywords whose value is not what JSON Schema asks', () => {
     }
   });
 
+  test('a required listing a name twice is refused at its own pointer, naming it', () => {
+    // Before: '$schema' at the root: 'the schema is not valid JSON Schema: schema is invalid: data/required must NOT have duplicate items'.
+    const error = refusal({
+      type: 'object',
+      required: ['id', 'name', 'name'],
+      properties: { name: { type: 'string' } },
+    });
+    expect([error?.keyword, error?.schemaPointer, error?.reason]).toEqual([
+      'required',
+      '/required',
+      'required must be an array of distinct strings, not a list naming "name" twice',
+    ]);
+  });
+
   test('numbers beyond 2^53 and OpenAPI 3.0 boolean exclusive bounds are fine', () => {
     expect(refusal({ type: 'integer', maximum: 2n ** 63n, exclusiveMinimum: 0 })).toBeUndefined();
     expect(refusal({ type: 'integer', minimum: 0, exclusiveMinimum: true })).toBeUndefined();

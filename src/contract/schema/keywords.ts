@@ -82,8 +82,9 @@ const VALUE_KINDS = {
   boolean: { words: 'true or false', test: (value: unknown) => typeof value === 'boolean' },
   text: { words: 'a string', test: (value: unknown) => typeof value === 'string' },
   names: {
-    words: 'an array of strings',
-    test: (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+    words: 'an array of distinct strings',
+    test: (value: unknown) =>
+      Array.isArray(value) && value.every((item) => typeof item === 'string') && new Set(value).size === value.length,
   },
 } as const;
 
@@ -141,6 +142,10 @@ function isCount(value: unknown): boolean {
 }
 
 function shownValue(value: unknown): string {
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+    const twice = value.find((item, index) => value.indexOf(item) !== index);
+    if (twice !== undefined) return `a list naming ${JSON.stringify(twice)} twice`;
+  }
   if (typeof value === 'string')
     return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (value === null) return 'null';
