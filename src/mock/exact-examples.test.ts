@@ -113,6 +113,22 @@ describe("the mock's answers from the document's examples", () => {
     expect(await post('oneMore')).toEqual({ status: 200, body: '{"id":9007199254740993,"name":"Ivy"}' });
   });
 
+  it("refuses an example asked for with another status than its own in the mock's words (it was Prism's NOT_FOUND, 1099)", async () => {
+    // largest is the 200's example (Prism answered it with 200); nowhere is no example at all (Prism's NOT_FOUND).
+    for (const example of ['largest', 'nowhere']) {
+      const answer = await text('/plants', {
+        method: 'POST',
+        headers: { ...AUTHORIZED, 'content-type': 'application/json', prefer: `code=400, example=${example}` },
+        body: '{"id":5,"name":"a"}',
+      });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({
+        error: 4002,
+        message: `Prefer: example=${example} names no example of the document for the 400 answer of POST /plants; leave code= out, or ask for the status whose example it is.`,
+      });
+    }
+  });
+
   it("writes another operation's example exactly, an object's and one that is a single number", async () => {
     expect(await text('/plants/7', { headers: AUTHORIZED })).toEqual({
       status: 200,

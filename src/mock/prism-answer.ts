@@ -32,6 +32,11 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
   if (decision.kind === 'problem') return renderPrismProblem(decision, context);
   const { response } = decision;
   const status = response.statusCode;
+  // Prism falls back to the default response's example when the asked status has none of that name.
+  const { code, exampleKey } = context.preferences;
+  if (code !== undefined && exampleKey !== undefined && status !== code) {
+    return exampleNotThere(exampleKey, code);
+  }
   if (status === 400) return forcedError();
   if (isSuccessStatus(context.served.contract.success, status) && context.preferences.exampleKey === undefined) {
     const body = context.dynamic
@@ -99,6 +104,11 @@ function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }
       `Prefer: code=${context.preferences.code} asks for a status the document does not list for POST /plants; use one of ${documented}.`,
     );
   }
+  const { code, exampleKey } = context.preferences;
+  // Prism's NOT_FOUND once it also tried the default response (a 500, "We tried default response").
+  if (code !== undefined && exampleKey !== undefined && decision.detail.includes('#NOT_FOUND')) {
+    return exampleNotThere(exampleKey, code);
+  }
   if (decision.status === 404 && context.preferences.exampleKey !== undefined) {
     return mockFailure(
       'unsupportedPreference',
@@ -122,6 +132,14 @@ function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }
     if (fallback) return fallback;
   }
   return { failure: problem('unprocessable', `The mock could not answer this request: ${decision.detail}`) };
+}
+
+/** `Prefer: code=` with an `example=` the document gives another status's answer. */
+function exampleNotThere(exampleKey: string, code: number): Outcome {
+  return mockFailure(
+    'unsupportedPreference',
+    `Prefer: example=${exampleKey.slice(0, 40)} names no example of the document for the ${code} answer of POST /plants; leave code= out, or ask for the status whose example it is.`,
+  );
 }
 
 /**
