@@ -40,6 +40,20 @@ describe('a pattern in another language than ECMA-262', () => {
     expect(message).not.toContain('possessive');
   });
 
+  it.each([
+    ['^([a-z]+)-\\1$', 'back-reference'],
+    ['^(?<w>[a-z]+)-\\k<w>$', 'back-reference'],
+    ['^\\bfern\\b$', 'word boundary (\\b)'],
+  ])(
+    'refuses %s, an ECMA-262 pattern values cannot be built from, in words and with what to write',
+    (pattern, words) => {
+      // Before: fast-check's 'Backreference nodes not implemented yet!' and 'Meta character \\b not implemented yet!'.
+      const message = refusal(pattern);
+      expect(message).toContain(words);
+      expect(message).not.toContain('not implemented');
+    },
+  );
+
   it('has no hint for an ECMA-262 pattern or an error of its own', () => {
     expect(foreignRegexHint('^[A-Za-z]+$')).toBeUndefined();
     expect(foreignRegexHint('^(?<name>[a-z]+)$')).toBeUndefined();

@@ -130,10 +130,19 @@ export function patternArbitrary(
     });
   } catch (error) {
     if (error instanceof UnsupportedSchemaError) throw error;
-    throw context.refuse(
-      'pattern',
-      schemaPointer,
-      `cannot generate strings for this pattern: ${(error as Error).message}`,
-    );
+    throw context.refuse('pattern', schemaPointer, `cannot generate strings for this pattern: ${ungenerable(error)}`);
   }
+}
+
+/** fast-check's refusal of a pattern part, said as what the document wrote and how to write it instead. */
+function ungenerable(error: unknown): string {
+  const message = (error as Error).message;
+  if (/Backreference/i.test(message)) {
+    return 'it repeats a group by back-reference (\\1, \\k<name>), which values cannot be built from: write the repeated part out, or leave the check to the server';
+  }
+  const meta = /Meta character (\\[bB]) not implemented/.exec(message)?.[1];
+  if (meta !== undefined) {
+    return `it has a word boundary (${meta}), which values cannot be built from: anchor with ^ and $, or spell out what may stand beside it`;
+  }
+  return message;
 }
