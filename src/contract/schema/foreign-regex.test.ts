@@ -22,6 +22,7 @@ describe('a pattern in another language than ECMA-262', () => {
     ['^\\h+$', 'Java or PCRE escapes'],
     ['^[a-z]++$', 'possessive quantifier'],
     ['^[a-z]+$(?#why)', 'comment'],
+    ['^[\\p{L}--[a-z]]+$', "ECMA-262's v flag"],
   ])('is refused with what %s borrows and how ECMA-262 writes it', (pattern, words) => {
     const message = refusal(pattern);
     expect(message).toContain('not a valid regular expression');

@@ -17,6 +17,10 @@ const FOREIGN: readonly (readonly [RegExp, string])[] = [
   [/\(\?#/, 'a (?#…) comment is Python, Java or PCRE syntax: remove it'],
   [/\\[AzZ]/, '\\A, \\z and \\Z are Python, Java or PCRE anchors: ECMA-262 writes ^ and $'],
   [/\[\[:[a-z]+:\]\]/, 'a POSIX class such as [[:alpha:]] is not ECMA-262: write the class ([A-Za-z], or \\p{L})'],
+  [
+    /--(?:\[|\\[pPq])|\\q\{/,
+    "a class subtraction ([\\p{L}--[a-z]]) or \\q{…} is ECMA-262's v flag, which a JSON Schema pattern (read with the u flag) does not have: write the class without it ([^\\P{L}a-z] for letters but a-z)",
+  ],
   [/&&\[/, "a class intersection ([a-z&&[^q]]) is Java's: ECMA-262 has none, so list the class ([a-pr-z])"],
   [/\\[hHR]/, '\\h, \\H and \\R are Java or PCRE escapes: ECMA-262 writes [ \\t] or \\s, and \\r?\\n'],
   [
