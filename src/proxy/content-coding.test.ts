@@ -1,3 +1,4 @@
+import * as zlib from 'node:zlib';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,12 @@ describe('decodedBody', () => {
     ['gzip, br', brotliCompressSync(gzipSync(PLANT))],
   ])('undoes Content-Encoding %s', (coding, sent) => {
     expect(decodedBody(coding, sent, 1024).body?.toString()).toBe(PLANT.toString());
+  });
+
+  const zstdCompress = (zlib as { zstdCompressSync?: (bytes: Buffer) => Buffer }).zstdCompressSync;
+  it.skipIf(zstdCompress === undefined)('undoes zstd where Node has it (22.15 and later; Chromium asks for it)', () => {
+    const sent = zstdCompress?.(PLANT) ?? PLANT;
+    expect(decodedBody('zstd', sent, 1024).body?.toString()).toBe(PLANT.toString());
   });
 
   it('leaves a body without Content-Encoding as it is', () => {
