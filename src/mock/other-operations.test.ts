@@ -123,6 +123,7 @@ describe('a method the document does not give a path of its other operations', (
       ['DELETE', '/plants/5'],
       ['PUT', '/api/v1/plants/9223372036854775807'],
       ['PATCH', '/plants/abc'],
+      ['POST', '/plants/5'],
     ] as const) {
       const answer = await sent(method, path);
       expect([answer.status, answer.allow]).toEqual([405, 'GET, HEAD']);
@@ -140,7 +141,8 @@ describe('a method the document does not give a path of its other operations', (
   });
 
   it('leaves POST /plants and a path no operation has to the pipeline', async () => {
-    expect((await sent('POST', '/plants')).status).toBe(400);
+    for (const path of ['/plants', '/api/v1/plants', '/plants?dryRun=true'])
+      expect((await sent('POST', path)).status).toBe(400);
     expect((await sent('DELETE', '/nowhere')).status).toBe(404);
   });
 });

@@ -64,13 +64,20 @@ export function createOtherOperations(
   const methods = new Set(routes.map((route) => route.method));
   // HEAD is GET without the body (RFC 9110); node:http leaves the body out of a HEAD answer itself.
   if (methods.has('GET')) methods.add('HEAD');
-  const allowedAt = allowedMethods(routes, settings.served.contract.operationPath);
+  const served = settings.served.contract.operationPath;
+  const allowedAt = allowedMethods(routes, served);
+  // The targets a POST /plants is sent to, as clients write them.
+  const postsHere = new Set([served, `${base}${served}`]);
   let generated = 0;
   return (req, res) => {
     if (req.method === undefined) return false;
-    // Most requests are POST /plants: no URL is parsed for POST when no other operation takes it, nor
-    // for a preflight (the pipeline's).
-    if (!methods.has(req.method) && (req.method === 'POST' || req.method === 'OPTIONS')) return false;
+    // Most requests are POST /plants: its URL is not parsed when no other operation takes POST, nor a
+    // preflight's (the pipeline's).
+    if (
+      !methods.has(req.method) &&
+      (req.method === 'OPTIONS' || (req.method === 'POST' && postsHere.has(req.url ?? '')))
+    )
+      return false;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const path = pathBelowBase(url.pathname, base);
