@@ -58,6 +58,10 @@ describe("the document's other operations", () => {
     });
     const undocumented = await get('/plants/5', { ...AUTHORIZED, prefer: 'code=418' });
     expect([undocumented.status, (JSON.parse(undocumented.text) as { error: number }).error]).toEqual([400, 4002]);
+    // As POST /plants says it (it was Prism's sentence, "Requested status code 418 is not defined in the document.").
+    expect((JSON.parse(undocumented.text) as { message: string }).message).toMatch(
+      /^Prefer: code=418 asks for a status the document does not list for GET \/plants\/\{id\}; use one of \d{3}(, \d{3})*\.$/,
+    );
   });
 
   it('are logged and no longer listed as not served; an undeclared path is still 404', async () => {

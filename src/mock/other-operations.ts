@@ -33,6 +33,8 @@ interface Route {
   /** The names of the path's template parts, in the order the pattern captures them: `['id']`. */
   readonly parameterNames: readonly string[];
   readonly authenticate: RequestAuthentication;
+  /** The statuses the document lists for the operation, for messages. */
+  readonly statuses: readonly string[];
   /** Whether the document gives the answer of this status an example of its own. */
   readonly exampled: (status: number) => boolean;
   /** The document's example Prism's `body` is a copy of, with the document's own digits (see `exactExampleText`). */
@@ -180,7 +182,15 @@ function answer(
     return;
   }
   if (decision.kind === 'problem') {
-    refuse(mockProblem(`${route.method} ${route.written}: ${decision.detail.replace(/\.$/, '')}.`));
+    // Said as for POST /plants, with the statuses to use instead.
+    const undocumented = /Requested status code (\d+) is not defined/.exec(decision.detail)?.[1];
+    refuse(
+      mockProblem(
+        undocumented === undefined
+          ? `${route.method} ${route.written}: ${decision.detail.replace(/\.$/, '')}.`
+          : `Prefer: code=${undocumented} asks for a status the document does not list for ${route.method} ${route.written}; use one of ${route.statuses.join(', ')}.`,
+      ),
+    );
     return;
   }
   const { statusCode, body, headers } = decision.response;
@@ -308,6 +318,7 @@ function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck
       pattern: pathTemplatePattern(written),
       parameterNames: [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? ''),
       authenticate: operationAuthentication(document, item?.[method] as JsonObject, checkBearer),
+      statuses: Object.keys(((item?.[method] as JsonObject | undefined)?.responses as JsonObject | undefined) ?? {}),
       exampled: exampledResponses(item?.[method]),
       exampleText: (status: number, body: unknown) => exactExampleText(item?.[method], status, body, exact),
     })),
