@@ -21,6 +21,19 @@ describe('documentReadings', () => {
     expect(in31?.reading).not.toContain('OpenAPI 3.0 forbids');
   });
 
+  it('names a required member its object does not declare (a misspelt name), but not one an allOf part or a pattern declares', () => {
+    // Before: nothing was said, and test sent "colour" with values of every type as valid NewPlants.
+    const misspelt = { type: 'object', required: ['name', 'colour'], properties: { name: {}, color: {} } };
+    const readings = documentReadings([{ schema: misspelt, location: '#/components/schemas/NewPlant' }], 'openapi-3.0');
+    expect(readings.map((r) => r.pointer)).toEqual(['#/components/schemas/NewPlant/required']);
+    expect(readings[0]?.reading).toMatch(/^`colour` required but not declared in `properties`/);
+    const composed = { allOf: [{ properties: { colour: {} } }, { required: ['colour'], properties: { name: {} } }] };
+    const patterned = { required: ['x-colour'], properties: {}, patternProperties: { '^x-': {} } };
+    for (const schema of [composed, patterned]) {
+      expect(documentReadings([{ schema, location: '#/components/schemas/NewPlant' }], 'openapi-3.1')).toEqual([]);
+    }
+  });
+
   it('says nothing of a property that is only readOnly or only writeOnly', () => {
     const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
     expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);

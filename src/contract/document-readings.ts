@@ -57,6 +57,8 @@ export function documentReadings(
     if (siblings !== undefined) found.push({ ...siblings, written: true });
     const reading = schema ? readingOf(node as Record<string, unknown>, dialect) : undefined;
     if (reading !== undefined) found.push({ pointer, reading });
+    const undeclared = schema && !/\/allOf\/\d+$/.test(pointer) ? undeclaredRequired(node) : undefined;
+    if (undeclared !== undefined) found.push({ pointer: `${pointer}/required`, reading: undeclared });
     for (const [key, value] of Object.entries(node)) {
       if (DATA_MEMBERS.has(key) || key.startsWith('x-')) continue;
       visit(value, `${pointer}/${escapePointer(key)}`, schema ? !SCHEMA_MAPS.has(key) : true);
@@ -64,6 +66,40 @@ export function documentReadings(
   };
   for (const { schema, location } of schemas) visit(schema, location, true);
   return found;
+}
+
+/**
+ * A `required` name its own object neither declares nor matches by `patternProperties` (`colour` beside a declared
+ * `color`): JSON Schema requires the member with any value, which is rarely what was meant. An `allOf` part is
+ * left out (its siblings may declare the name), and so is an object that composes or closes itself.
+ */
+function undeclaredRequired(node: object): string | undefined {
+  const { required, properties, patternProperties, additionalProperties } = node as Record<string, unknown>;
+  if (!Array.isArray(required) || properties === null || typeof properties !== 'object') return undefined;
+  if (['allOf', 'anyOf', 'oneOf', '$ref', 'if', 'dependentSchemas'].some((key) => key in node)) return undefined;
+  if (additionalProperties === false || (additionalProperties !== undefined && additionalProperties !== true)) {
+    return undefined;
+  }
+  const patterns = Object.keys(
+    patternProperties !== null && typeof patternProperties === 'object' ? patternProperties : {},
+  ).flatMap((pattern) => {
+    try {
+      return [new RegExp(pattern, 'u')];
+    } catch {
+      return [];
+    }
+  });
+  const names = required.filter(
+    (name): name is string =>
+      typeof name === 'string' && !Object.hasOwn(properties, name) && !patterns.some((regex) => regex.test(name)),
+  );
+  if (names.length === 0) return undefined;
+  const listed = names.map((name) => `\`${name}\``).join(', ');
+  return (
+    `${listed} required but not declared in \`properties\`: read as JSON Schema reads it, a member that must be ` +
+    'present with any JSON value, so valid NewPlants carry it with values of every type and any answer value passes ' +
+    '(declare it in `properties` with its type, or correct the name)'
+  );
 }
 
 function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
