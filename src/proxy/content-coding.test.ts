@@ -28,8 +28,9 @@ describe('decodedBody', () => {
     expect(decodedBody('zstd', sent, 1024).body?.toString()).toBe(PLANT.toString());
   });
 
-  it('leaves a body without Content-Encoding as it is', () => {
+  it('leaves a body without Content-Encoding, and an empty one with it, as they are', () => {
     expect(decodedBody(undefined, PLANT, 1024).body).toBe(PLANT);
+    expect(decodedBody('gzip', Buffer.alloc(0), 1024)).toEqual({ body: Buffer.alloc(0) });
   });
 
   it('says a coding it does not know, a body that does not decode, and one that decodes past the cap', () => {

@@ -36,7 +36,8 @@ const DECODERS: ReadonlyMap<string, Decoder> = new Map<string, Decoder>([
  * on every request, and a compressed Plant is not a body that "is not JSON". At most `cap` bytes decoded.
  */
 export function decodedBody(contentEncoding: string | undefined, body: Buffer, cap: number): DecodedBody {
-  if (contentEncoding === undefined) return { body };
+  // No body to decode (a 401 or a 204 with the header a compressing middleware set anyway).
+  if (contentEncoding === undefined || body.length === 0) return { body };
   const codings = contentEncoding
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
