@@ -178,13 +178,14 @@ export function syntaxMutations(): TextMutation[] {
     ),
     atToken(
       'a raw control character (TAB) inside a string (JSON requires \\t)',
-      (token) => token.kind === 'string',
+      // In a value: in a member name it renames the member, and a body lacking "name" is refused for that.
+      isValueString,
       (text, token) => splice(text, token.end - 1, token.end - 1, '\t'),
       '"a\tb"',
     ),
     atToken(
       'an unknown escape \\x41 inside a string',
-      (token) => token.kind === 'string',
+      isValueString,
       (text, token) => splice(text, token.end - 1, token.end - 1, '\\x41'),
       '"\\x41"',
     ),
