@@ -2,6 +2,7 @@ import type ParserTypes from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
 import type * as Yaml from 'yaml';
 import { ContractError, type DocumentProblem } from './contract-error.js';
 import { discriminatedBasesAsOneOf, markDiscriminatorValues } from './discriminator-values.js';
@@ -214,7 +215,10 @@ export async function dereferenceDocument(
   let exactIntegers: ExactIntegers = new Map();
   const external = new Map<object, Map<string, bigint>>();
   // Only the parse functions are given: ref-parser merges the rest of its parser settings in.
-  const options = { parse: exactParsers(external) } as unknown as ParserTypes.Options;
+  // A `$ref` beside keywords in another file of the document is read as in the document itself.
+  const rewrite = (parsed: unknown, url: string): void =>
+    refsBesideKeywordsAsAllOf(parsed, dialect, `${shownFile(source, url)}#`);
+  const options = { parse: exactParsers(external, rewrite) } as unknown as ParserTypes.Options;
   const withExternal = (): ExactIntegers => new Map([...exactIntegers, ...external]);
   // swagger-parser mutates what it is given (so the objects found here are the dereferenced ones),
   // and knows only the patch releases of its time.
@@ -366,6 +370,12 @@ export function refSiblings(node: Record<string, unknown>): string[] {
   return typeof node.$ref === 'string' ? Object.keys(node).filter((key) => CONSTRAINING.has(key)) : [];
 }
 
+/** Another file of the document as the reader is shown it: relative to the document's folder (an URL as it is). */
+function shownFile(source: string, url: string): string {
+  if (/^https?:\/\//i.test(url) || /^https?:\/\//i.test(source)) return url;
+  return relative(dirname(resolve(source)), resolve(url));
+}
+
 function escapeKey(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
@@ -438,12 +448,13 @@ function compare(a: number | bigint, b: number | bigint): number {
  * they read as its own do, and note each integer beyond 2^53 the way the main file's are noted, since
  * those files never pass through {@link readDocument}.
  */
-function exactParsers(found: Map<object, Map<string, bigint>>) {
-  const parse = (file: { data: unknown }): unknown => {
+function exactParsers(found: Map<object, Map<string, bigint>>, rewrite: (parsed: unknown, url: string) => void) {
+  const parse = (file: { data: unknown; url?: unknown }): unknown => {
     const text = Buffer.isBuffer(file.data) ? file.data.toString('utf8') : file.data;
     if (typeof text !== 'string') return text;
     const lossy = parseText(text);
     if (/\d{16}/.test(text)) findExactIntegers(exactParse(text), lossy, found);
+    rewrite(lossy, typeof file.url === 'string' ? file.url : '');
     return lossy;
   };
   return { json: { parse }, yaml: { parse } };

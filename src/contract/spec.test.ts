@@ -153,6 +153,39 @@ describe('loadContract', () => {
     ]);
   });
 
+  it.each(['3.0.3', '3.1.0'])(
+    'applies the keywords beside a $ref written in another file of a %s document with the schema it names',
+    async (version) => {
+      // Before: the other file's `NewPlant: {$ref: '#/Plant', required: [id]}` was read as required [id] alone.
+      const plantFile = join(dir, `split-plant-${version}.yaml`);
+      writeFileSync(
+        plantFile,
+        stringify({
+          Plant: {
+            type: 'object',
+            required: ['name'],
+            properties: { id: { type: 'integer' }, name: { type: 'string' } },
+          },
+          NewPlant: { $ref: '#/Plant', required: ['id'] },
+        }),
+      );
+      const document = plantStore(version);
+      const post = (document.paths as Record<string, { post: { requestBody: unknown } }>)['/plants']!.post;
+      post.requestBody = { required: true, content: json({ $ref: `./split-plant-${version}.yaml#/NewPlant` }) };
+      const file = write(document);
+      const contract = await loadContract(file);
+      expect(contract.check.newPlant(parseExactJson('{"id":1}')).map((v) => v.message)).toEqual([
+        'field "name" is required but missing',
+      ]);
+      expect(contract.check.newPlant(parseExactJson('{"name":"Fern"}')).map((v) => v.message)).toEqual([
+        'field "id" is required but missing',
+      ]);
+      const { readings = [] } = await inspectDocument(file);
+      const siblings = readings.filter((r) => r.reading.includes('beside a `$ref`')).map((r) => r.pointer);
+      expect(siblings).toEqual(version === '3.0.3' ? [`split-plant-${version}.yaml#/NewPlant`] : []);
+    },
+  );
+
   it('reads null at the root of the NewPlant as no NewPlant, keeps null inside it, and says so', async () => {
     const file = fileURLToPath(new URL('../fixtures/documents/reduced/nswag-nullable-body-3.0.yaml', import.meta.url));
     const contract = await loadContract(file);
