@@ -66,8 +66,14 @@ import { stringHabit, trimmedJsonText } from './echo-habits.js';
  */
 function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeContext): Verdict | undefined {
   const { status } = exchange.response;
-  if (!isRefusalStatus(context.contract.refusal, status) || !idMayRepeat || context.targetRejectsRepeats !== true)
-    return undefined;
+  if (!isRefusalStatus(context.contract.refusal, status) || !idMayRepeat) return undefined;
+  // Nothing learned about repeats (the run's first valid NewPlant got a 5xx, a throttle or no answer): an earlier
+  // run may have stored this fixed id, and the target may refuse repeats; the notes say the same of the run.
+  if (context.targetRejectsRepeats === undefined)
+    return warn(
+      `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered ${status}. Whether this target rejects repeated ids is not known (the run's first valid NewPlant got neither a success nor a refusal), and an earlier plantstore run may have stored this id, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
+    );
+  if (context.targetRejectsRepeats !== true) return undefined;
   const code = errorCodeOf(exchange);
   if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
   const saysRepeat =
