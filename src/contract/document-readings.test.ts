@@ -34,6 +34,22 @@ describe('documentReadings', () => {
     }
   });
 
+  it("names enum values their own type refuses, but not null under 3.0's nullable nor an integer under number", () => {
+    // Before: nothing was said; 3 and null were silently never valid under type string.
+    const tag = { type: 'string', enum: ['herb', 3, null] };
+    const [reading, ...rest] = documentReadings([{ schema: tag, location: '#/components/schemas/Tag' }], 'openapi-3.1');
+    expect(rest).toEqual([]);
+    expect(reading?.pointer).toBe('#/components/schemas/Tag/enum');
+    expect(reading?.reading).toMatch(/^`enum` lists 3, null, which its own `type` \(string\) refuses/);
+    const fine = [
+      { type: 'string', nullable: true, enum: ['herb', null] },
+      { type: 'number', enum: [1, 2.5] },
+    ];
+    for (const schema of fine) {
+      expect(documentReadings([{ schema, location: '#/components/schemas/Tag' }], 'openapi-3.0')).toEqual([]);
+    }
+  });
+
   it('says nothing of a property that is only readOnly or only writeOnly', () => {
     const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
     expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);

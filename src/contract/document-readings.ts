@@ -57,6 +57,8 @@ export function documentReadings(
     if (siblings !== undefined) found.push({ ...siblings, written: true });
     const reading = schema ? readingOf(node as Record<string, unknown>, dialect) : undefined;
     if (reading !== undefined) found.push({ pointer, reading });
+    const mistyped = schema ? mistypedEnumValues(node as Record<string, unknown>, dialect) : undefined;
+    if (mistyped !== undefined) found.push({ pointer: `${pointer}/enum`, reading: mistyped });
     const undeclared = schema && !/\/allOf\/\d+$/.test(pointer) ? undeclaredRequired(node) : undefined;
     if (undeclared !== undefined) found.push({ pointer: `${pointer}/required`, reading: undeclared });
     for (const [key, value] of Object.entries(node)) {
@@ -100,6 +102,34 @@ function undeclaredRequired(node: object): string | undefined {
     'present with any JSON value, so valid NewPlants carry it with values of every type and any answer value passes ' +
     '(declare it in `properties` with its type, or correct the name)'
   );
+}
+
+/**
+ * The `enum` values its own `type` refuses (`enum: [herb, 3]` under `type: string`, as a generator writes an
+ * `int | str` choice): JSON Schema needs both, so those values are never valid, though a server built from the
+ * enum alone takes them.
+ */
+function mistypedEnumValues(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
+  const { enum: values, type } = node;
+  if (!Array.isArray(values) || (typeof type !== 'string' && !Array.isArray(type))) return undefined;
+  const types = new Set<unknown>(Array.isArray(type) ? type : [type]);
+  if (dialect === 'openapi-3.0' && node.nullable === true) types.add('null');
+  const refused = values.filter(
+    (value) => !types.has(jsonType(value)) && !(types.has('number') && jsonType(value) === 'integer'),
+  );
+  if (refused.length === 0) return undefined;
+  const listed = refused.map((value) => JSON.stringify(value)).join(', ');
+  return (
+    `\`enum\` lists ${listed}, which its own \`type\` (${[...types].join(', ')}) refuses: JSON Schema needs both, so ` +
+    `${refused.length === 1 ? 'it is' : 'they are'} never valid: never sent as valid, and refused wherever judged (add the type, or remove the value)`
+  );
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
