@@ -41,7 +41,8 @@ export async function readDocument(source: string): Promise<ReadDocument | { pro
   try {
     parsed = parseText(text);
   } catch (error) {
-    const twice = duplicateKey(error, text) ?? doubleQuotedEscape(error);
+    const twice =
+      error instanceof CommentInJson ? error.message : (duplicateKey(error, text) ?? doubleQuotedEscape(error));
     const message = twice ? `${source} ${twice}` : `${source} is neither JSON nor YAML: ${firstLine(error)}`;
     return { problem: { pointer: '', message } };
   }
@@ -150,6 +151,15 @@ function parseText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (jsonError) {
+    // YAML would read `// generated` before a key as part of that key, and the document would lose it silently.
+    const comment = /^[ \t]*(\/\/|\/\*)(.*)$/m.exec(text);
+    if (comment) {
+      const line = text.slice(0, comment.index).split('\n').length;
+      const written = `${comment[1] ?? ''}${comment[2] ?? ''}`.trim().slice(0, 60);
+      throw new CommentInJson(
+        `is not valid JSON: line ${line} holds a comment (${written}), which JSON does not allow: remove the comments.`,
+      );
+    }
     try {
       return parseYaml(text);
     } catch {
@@ -158,6 +168,9 @@ function parseText(text: string): unknown {
     }
   }
 }
+
+/** A JSON document with line or block comments (JSONC, as editors keep settings), said as such. */
+class CommentInJson extends Error {}
 
 /**
  * yaml's refusal of a key written twice in one mapping, said with the key: YAML 1.2 forbids it, js-yaml (swagger-parser's

@@ -583,6 +583,15 @@ describe('inspectDocument', () => {
     expect(await problemsOf(escaped)).toEqual([
       `${escaped} is not valid YAML: \\d inside double quotes is no YAML escape (line 3, column 14); write the text in single quotes, which keep every backslash ('…\\d…'), or double the backslash ("…\\\\d…").`,
     ]);
+    const commented = join(dir, 'commented.json');
+    writeFileSync(
+      commented,
+      '{\n  // generated\n  "openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {}\n}\n',
+    );
+    // Before: 'is not an OpenAPI document: it has no "openapi" field' (YAML read '// generated "openapi"' as one key).
+    expect(await problemsOf(commented)).toEqual([
+      `${commented} is not valid JSON: line 2 holds a comment (// generated), which JSON does not allow: remove the comments.`,
+    ]);
     const list = join(dir, 'list.json');
     writeFileSync(list, '[1, 2]');
     expect(await problemsOf(list)).toEqual([`${list} is not an OpenAPI document: it holds a list, not an object.`]);
@@ -603,12 +612,15 @@ describe('inspectDocument', () => {
         `cannot read http://127.0.0.1:${port}/gone.yaml: the server answered 404 Not Found`,
       );
     } finally {
-      server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
-    // Closed now: fetch's own message would be only "fetch failed".
-    await expect(inspectDocument(`http://127.0.0.1:${port}/openapi.yaml`)).rejects.toThrow(
-      `cannot read http://127.0.0.1:${port}/openapi.yaml: nothing listens there (connection refused)`,
+    // A port nothing listens on (its server closed before any request): fetch's own message is only "fetch failed".
+    const unused = createServer();
+    await new Promise<void>((resolve) => unused.listen(0, '127.0.0.1', resolve));
+    const unusedPort = (unused.address() as { port: number }).port;
+    await new Promise((resolve) => unused.close(resolve));
+    await expect(inspectDocument(`http://127.0.0.1:${unusedPort}/openapi.yaml`)).rejects.toThrow(
+      `cannot read http://127.0.0.1:${unusedPort}/openapi.yaml: nothing listens there (connection refused)`,
     );
   });
 
