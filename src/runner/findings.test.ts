@@ -338,6 +338,13 @@ describe('findingsOf', () => {
     // Another label, or a 5xx (a crash's own page): each stays its own.
     expect(titles([failed('content-type', [labelled(400), labelled(401, 'text/html')])])).toHaveLength(2);
     expect(titles([failed('content-type', [labelled(400), labelled(500)])])).toHaveLength(2);
+    // Pyramid's Response(..., headers={...}) replaces WebOb's header list, Content-Type included: the 200 and the
+    // 400 written by one helper, both unlabelled, are one finding (as PHP's default text/html for every echo).
+    const unlabelled = [labelled(400, 'with no Content-Type'), labelled(200, 'with no Content-Type')];
+    expect(titles([failed('content-type', unlabelled)])).toEqual([
+      ['the 200 answer is labelled with no Content-Type', ['content-type']],
+    ]);
+    expect(titles([failed('content-type', [labelled(200, 'text/html'), labelled(400)])])).toHaveLength(2);
   });
 
   it('folds a success body not JSON only for a bare Infinity where a finite number was sent into that property not echoed: one float column', () => {

@@ -377,14 +377,15 @@ export function withSharedRefusalBodiesFolded(checks: readonly CheckResult[]): C
   });
 }
 
-/** `the 401 answer is labelled text/plain`, `the 401 body is not JSON`: a refusal's label or body not JSON. */
-const REFUSAL_NOT_JSON = /^the (4\d\d) (answer is labelled .+|body is not JSON)$/;
+/** `the 401 answer is labelled text/plain`, `the 200 body is not JSON`: an answer's label or body not JSON. */
+const REFUSAL_NOT_JSON = /^the ([24]\d\d) (answer is labelled .+|body is not JSON)$/;
 
 /**
  * Refusals of several 4xx statuses labelled alike (Koa's default error handler writing `text/plain` for
  * `ctx.throw(400)` and `ctx.throw(401)`, nginx's `error_page` HTML) or whose JSON-labelled bodies are not JSON
  * are one root cause, the service's one way of writing errors: the later statuses' failures fold into the
- * lowest status's finding.
+ * lowest status's finding. A success labelled as they are joins them (PHP's default text/html for every
+ * `echo`, Pyramid's `Response(headers={…})` dropping every answer's Content-Type): one writer of every answer.
  */
 export function withSharedRefusalLabelsFolded(checks: readonly CheckResult[]): CheckResult[] {
   return foldedIntoLowestStatus(checks, (_checkId, failure) => {
