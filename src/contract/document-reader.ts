@@ -380,7 +380,9 @@ function refsBesideKeywordsAsAllOf(node: unknown, dialect: SchemaDialect, pointe
 
 /** The constraining keywords beside a schema's `$ref`, which the reader moves into `allOf` with it (none: left as is). */
 export function refSiblings(node: Record<string, unknown>): string[] {
-  return typeof node.$ref === 'string' ? Object.keys(node).filter((key) => CONSTRAINING.has(key)) : [];
+  if (typeof node.$ref !== 'string') return [];
+  // `required: true` beside the `$ref` of a request body, parameter or header is that object's, not a schema's.
+  return Object.keys(node).filter((key) => CONSTRAINING.has(key) && (key !== 'required' || Array.isArray(node[key])));
 }
 
 /** Another file of the document as the reader is shown it: relative to the document's folder (an URL as it is). */

@@ -186,6 +186,23 @@ describe('loadContract', () => {
     },
   );
 
+  it.each(['3.0.3', '3.1.0'])(
+    "leaves `required: true` beside the $ref of a request body or parameter (%s) to that object, not a schema's",
+    async (version) => {
+      // Before (3.1 since ref siblings were read as allOf, 3.0 after abe41ca): 'must have required property content'.
+      const document = plantStore(version);
+      const post = (document.paths as Record<string, { post: Record<string, unknown> }>)['/plants']!.post;
+      const components = {
+        schemas,
+        requestBodies: { NewPlant: post.requestBody },
+        parameters: { Trace: { name: 'X-Trace', in: 'header', schema: { type: 'string' } } },
+      };
+      post.requestBody = { $ref: '#/components/requestBodies/NewPlant', required: true };
+      post.parameters = [{ $ref: '#/components/parameters/Trace', required: true }];
+      expect(await problemsOf(write({ ...document, components }))).toEqual([]);
+    },
+  );
+
   it('reads null at the root of the NewPlant as no NewPlant, keeps null inside it, and says so', async () => {
     const file = fileURLToPath(new URL('../fixtures/documents/reduced/nswag-nullable-body-3.0.yaml', import.meta.url));
     const contract = await loadContract(file);
