@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GeneratedCase } from './cases.js';
 import { dispatch, pausedCaseSlots, type CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
@@ -175,5 +175,66 @@ describe('dispatch', () => {
 
   it('leaves a quarter of the slots to cases that do not pause, and all of them below four', () => {
     expect([1, 2, 3, 4, 16, 17].map(pausedCaseSlots)).toEqual([1, 2, 3, 3, 12, 13]);
+  });
+});
+
+describe('dispatch against a target that never answers some requests', () => {
+  /** Cases 6 and 7 wait until released (then time out); every other request is answered at once. */
+  function hangingClient(): { client: TargetClient; release: () => void } {
+    const waiting: (() => void)[] = [];
+    const exchange = (plan: PlannedRequest, transportError?: string): Exchange =>
+      ({
+        plan,
+        request: {},
+        response: { status: transportError ? 0 : 200, headers: {}, body: null, durationMs: 1, transportError },
+      }) as unknown as Exchange;
+    const client: TargetClient = {
+      send: (plan) =>
+        (plan as unknown as { hangs?: boolean }).hangs === true
+          ? new Promise((resolve) => waiting.push(() => resolve(exchange(plan, 'timeout'))))
+          : Promise.resolve(exchange(plan)),
+      redact: (text) => text,
+      close: () => Promise.resolve(),
+    };
+    return { client, release: () => waiting.splice(0).forEach((resume) => resume()) };
+  }
+  const cases = Array.from({ length: 20 }, (_, index) => {
+    const plan = { method: 'POST', path: '/plants', hangs: index === 6 || index === 7 } as unknown as PlannedRequest;
+    return { index, plans: [plan] } as unknown as GeneratedCase;
+  });
+
+  async function sentWhileHung(timeoutMs: number | undefined): Promise<number[]> {
+    vi.useFakeTimers();
+    try {
+      const { client, release } = hangingClient();
+      const done: number[] = [];
+      const dispatching = dispatch(cases, cases.length, client, {
+        concurrency: 2,
+        deadline: Number.POSITIVE_INFINITY,
+        onCaseDone: (run) => done.push(run.order),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+      // Ten times the answers' time is below the floor: a second unanswered is a hang.
+      await vi.advanceTimersByTimeAsync(1_000);
+      const whileHung = [...done];
+      release();
+      await dispatching;
+      expect([...done].sort((a, b) => a - b)).toEqual(cases.map((_, index) => index));
+      return whileHung;
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('leaves a hung case waiting and sends the rest meanwhile, when given the timeout', async () => {
+    expect(await sentWhileHung(10_000)).toEqual([0, 1, 2, 3, 4, 5, ...cases.slice(8).map(({ index }) => index)]);
+  });
+
+  it('waits for a hung case in its slot without the timeout (a target serving few connections)', async () => {
+    expect(await sentWhileHung(undefined)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('waits in the slot while the wait for a hang would be more than half the timeout', async () => {
+    expect(await sentWhileHung(1_999)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });

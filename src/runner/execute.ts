@@ -1,3 +1,4 @@
+import { AnswerTimes } from './answer-times.js';
 import type { GeneratedCase } from './cases.js';
 import type { Exchange, SendOptions, TargetClient } from './http/client.js';
 import { isGatewayAnswer, isThrottled, unansweredHow } from './judge.js';
@@ -46,6 +47,11 @@ export interface DispatchOptions {
   onCaseDone?(run: CaseRun, done: number): void;
   /** Checked before each case: true ends dispatch (the run is being abandoned). */
   shouldStop?(): boolean;
+  /**
+   * The run's per-request timeout, when a case that looks hung may leave its slot to the next
+   * (see {@link WaitingCases}); leave it out for a target that serves few connections at once.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
@@ -159,6 +165,72 @@ class CaseQueue {
 }
 
 /**
+ * Cases left waiting for an answer while the run goes on. A target that never answers some requests
+ * (a handler that forgets to end its answer) would hold a slot for the whole timeout with each, and the
+ * run would go on in waves of timeouts; so a case still unanswered after {@link hangWaitMs} leaves its
+ * slot to the next case and waits on, its verdict the same, up to the concurrency of such cases at once.
+ * Only once `concurrency` answers came (a target slow to start is not hanging), and only with `timeoutMs`.
+ */
+class WaitingCases {
+  private readonly waiting = new Set<Promise<void>>();
+  private readonly times = new AnswerTimes();
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly timeoutMs: number | undefined,
+  ) {}
+
+  /** Counts the complete answers of a finished case. */
+  answered(exchanges: readonly Exchange[]): void {
+    for (const { response } of exchanges) {
+      if (response.status !== 0 && response.transportError === undefined) this.times.add(response.durationMs);
+    }
+  }
+
+  /** Resolves once the case is finished (`then` ran), or once it is left waiting. */
+  async send(sending: Promise<Exchange[]>, then: (exchanges: Exchange[]) => void): Promise<void> {
+    const finishing = sending.then(then);
+    const patience = this.patienceMs();
+    if (patience === undefined) return finishing;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), patience)));
+    const leftWaiting = await Promise.race([finishing.then(() => false), late]);
+    clearTimeout(timer);
+    if (!leftWaiting) return;
+    this.waiting.add(finishing);
+    const forget = (): boolean => this.waiting.delete(finishing);
+    void finishing.then(forget, forget);
+  }
+
+  /** Resolves once every case left waiting has finished. */
+  async settled(): Promise<void> {
+    while (this.waiting.size > 0) await Promise.all([...this.waiting]);
+  }
+
+  private patienceMs(): number | undefined {
+    if (this.timeoutMs === undefined || this.times.count < this.concurrency || this.waiting.size >= this.concurrency)
+      return undefined;
+    return hangWaitMs(this.times, this.timeoutMs);
+  }
+}
+
+/** Shortest wait before a request is taken for a hang, however quick the target's answers. */
+const HANG_WAIT_FLOOR_MS = 1_000;
+/** A request is taken for a hang after this many times the time nine answers in ten came within. */
+const HANG_WAIT_FACTOR = 10;
+
+/**
+ * How long a request may go unanswered before it is taken for a hang: ten times the time nine in ten
+ * complete answers of the run came within (a few slow ones, such as connections the kernel accepted only
+ * on a retransmitted SYN, a second late, do not move it), at least a second; `undefined` when that is more
+ * than half the timeout (the target is too slow to tell a hang from an answer).
+ */
+export function hangWaitMs(times: AnswerTimes, timeoutMs: number): number | undefined {
+  const wait = Math.ceil(Math.max(HANG_WAIT_FLOOR_MS, HANG_WAIT_FACTOR * times.quantile(0.9)));
+  return 2 * wait > timeoutMs ? undefined : wait;
+}
+
+/**
  * Sends cases concurrently, each case's requests in order. Stops starting cases at the deadline,
  * and when the target has stopped answering altogether (every recent request a transport failure),
  * so a dead or hanging target ends the run quickly instead of timing out case after case.
@@ -171,6 +243,7 @@ export async function dispatch(
 ): Promise<DispatchResult> {
   const concurrency = Math.max(1, options.concurrency);
   const queue = new CaseQueue(cases[Symbol.iterator](), pausedCaseSlots(concurrency));
+  const waiting = new WaitingCases(concurrency, options.timeoutMs);
   let throttled = 0;
   const giveUpAfter = options.concurrency + 8;
   let done = 0;
@@ -182,9 +255,37 @@ export async function dispatch(
   // the target have stopped answering, they are evidence of that, not of what it does with each request.
   // (An answer to a request sent before proves nothing: the target may have written it and then died.)
   let clock = 0;
+  // When the latest case the target answered was sent (on `clock`).
+  let answeredSince = 0;
   const held: { run: CaseRun; endedAt: number }[] = [];
   const release = (before: number): void => {
     while (held.length > 0 && (held[0]?.endedAt ?? 0) < before) options.onCaseDone?.(held.shift()!.run, ++done);
+  };
+  const finished = (next: QueuedCase, startedAt: number, exchanges: readonly Exchange[]): void => {
+    queue.done(next);
+    waiting.answered(exchanges);
+    for (const { response } of exchanges) {
+      // A gateway's page, once the service has answered, says the service went away (a restart, a
+      // deploy). An answer cut after its status line neither lengthens nor ends a run of failures, nor
+      // does a failure of a case sent before a case that got an answer (a hang left waiting, timed out).
+      if (response.status === 0 || (serviceAnswered && isGatewayAnswer(response))) {
+        if (startedAt > answeredSince) failuresInARow++;
+      } else if (unansweredHow(response) === undefined) {
+        [failuresInARow, serviceAnswered, answeredSince] = [0, true, Math.max(answeredSince, startedAt)];
+      }
+      if (isThrottled(response)) throttled++;
+    }
+    if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
+    const run = { generated: next.generated, exchanges, order: next.order };
+    const unanswered = ({ response }: Exchange): boolean =>
+      response.transportError !== undefined || (serviceAnswered && isGatewayAnswer(response));
+    if (exchanges.some(unanswered)) {
+      held.push({ run, endedAt: ++clock });
+      if (held.length > MAX_HELD) release(held[0]!.endedAt + 1);
+      return;
+    }
+    release(startedAt);
+    options.onCaseDone?.(run, ++done);
   };
   const worker = async (): Promise<void> => {
     while (stopped === undefined && options.shouldStop?.() !== true) {
@@ -199,31 +300,13 @@ export async function dispatch(
         continue;
       }
       const startedAt = ++clock;
-      const exchanges = await sendSequence(client, next.generated.plans);
-      queue.done(next);
-      for (const { response } of exchanges) {
-        // A gateway's page, once the service has answered, says the service went away (a restart, a
-        // deploy). An answer cut after its status line neither lengthens nor ends a run of failures.
-        if (response.status === 0 || (serviceAnswered && isGatewayAnswer(response))) failuresInARow++;
-        else if (unansweredHow(response) === undefined) [failuresInARow, serviceAnswered] = [0, true];
-        if (isThrottled(response)) throttled++;
-      }
-      if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
-      const run = { generated: next.generated, exchanges, order: next.order };
-      if (
-        exchanges.some(
-          ({ response }) => response.transportError !== undefined || (serviceAnswered && isGatewayAnswer(response)),
-        )
-      ) {
-        held.push({ run, endedAt: ++clock });
-        if (held.length > MAX_HELD) release(held[0]!.endedAt + 1);
-        continue;
-      }
-      release(startedAt);
-      options.onCaseDone?.(run, ++done);
+      await waiting.send(sendSequence(client, next.generated.plans), (exchanges) =>
+        finished(next, startedAt, exchanges),
+      );
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  await waiting.settled();
   // Failures no later answer followed, however few, are an outage unless the target answers now: it may
   // have died near the end.
   const gone = stopped === 'unresponsive' || (held.length > 0 && !(await answersNow(client)));

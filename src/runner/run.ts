@@ -71,6 +71,8 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
       baseUrl: target.baseUrl,
       token: target.token,
       concurrency: settings.concurrency,
+      // Cases left waiting on a hung request hold a connection each beside the others (see `dispatch`).
+      connections: settings.connectionLimit === undefined ? 2 * settings.concurrency : settings.concurrency,
       timeoutMs: settings.timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       plantsPath,
@@ -283,6 +285,8 @@ async function sendAndJudge(
     dispatch(remaining, count, client, {
       concurrency: settings.concurrency,
       deadline: settings.deadline,
+      // A target serving few connections would queue what a hung case's slot sent meanwhile.
+      ...(settings.connectionLimit === undefined ? { timeoutMs: settings.timeoutMs } : {}),
       shouldStop: () => preflightFailed,
       onCaseDone: (run, done) => {
         judge.add(run);
@@ -399,8 +403,8 @@ async function settleChecks(
       failed: sent.failedCases,
       phase: 'shrink',
     });
-  const { answered, slowestAnswerMs, transport } = sent.evidence;
-  const hangs = hangShrinking(settings, { answered, slowestAnswerMs, timeouts: transport.get('timeout') ?? 0 });
+  const { answerTimes, transport } = sent.evidence;
+  const hangs = hangShrinking(settings, { times: answerTimes, timeouts: transport.get('timeout') ?? 0 });
   const checks: { check: CheckDefinition | undefined; result: CheckResult }[] = [];
   for (const entry of settings.selection.ordered) {
     if ('skipReason' in entry) {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBearerCheck, errorBody, loadContract, readNewPlant, type NewPlant } from '../contract/index.js';
 import { runConformance } from '../index.js';
+import { AnswerTimes } from './answer-times.js';
 import type { GeneratedCase } from './cases.js';
 import { fail, PASS, type CheckDefinition, type JudgeContext } from './check.js';
 import { sendSequence } from './execute.js';
@@ -274,21 +275,28 @@ describe('shrinking a request the target never answers', () => {
 
 describe('when timeouts are shrunk with a shorter wait', () => {
   const run = { timeoutMs: 10_000, deadline: 100_000 };
+  /** Answer times: `quick` of `quickMs`, then `slow` of `slowMs`. */
+  const times = (quick: number, quickMs: number, slow = 0, slowMs = 0): AnswerTimes => {
+    const counted = new AnswerTimes();
+    for (let index = 0; index < quick; index++) counted.add(quickMs);
+    for (let index = 0; index < slow; index++) counted.add(slowMs);
+    return counted;
+  };
 
-  it('waits ten times the slowest answer, at least a second, and confirms before the deadline', () => {
-    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 3.2, timeouts: 1 })).toEqual({
+  it('waits ten times the time nine answers in ten came within, at least a second, and confirms before the deadline', () => {
+    expect(hangShrinking(run, { times: times(9, 3.2), timeouts: 1 })).toEqual({
       candidateWaitMs: 1_000,
       confirmBy: 90_000,
     });
-    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 420.5, timeouts: 1 })?.candidateWaitMs).toBe(4_205);
+    expect(hangShrinking(run, { times: times(9, 420), timeouts: 1 })?.candidateWaitMs).toBeGreaterThanOrEqual(4_200);
+    // A few connections accepted a second late (a listen backlog full) do not make every candidate wait the whole timeout.
+    expect(hangShrinking(run, { times: times(95, 20, 5, 1_244), timeouts: 1 })?.candidateWaitMs).toBe(1_000);
   });
 
   it('waits the whole timeout when the run met no timeout, or the target answered nothing or slowly', () => {
-    expect(hangShrinking(run, { answered: 0, slowestAnswerMs: 0, timeouts: 1 })).toBeUndefined();
-    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 501, timeouts: 1 })).toBeUndefined();
-    expect(
-      hangShrinking({ ...run, timeoutMs: 1_500 }, { answered: 9, slowestAnswerMs: 1, timeouts: 1 }),
-    ).toBeUndefined();
-    expect(hangShrinking(run, { answered: 9, slowestAnswerMs: 1, timeouts: 0 })).toBeUndefined();
+    expect(hangShrinking(run, { times: times(0, 0), timeouts: 1 })).toBeUndefined();
+    expect(hangShrinking(run, { times: times(9, 501), timeouts: 1 })).toBeUndefined();
+    expect(hangShrinking({ ...run, timeoutMs: 1_500 }, { times: times(9, 1), timeouts: 1 })).toBeUndefined();
+    expect(hangShrinking(run, { times: times(9, 1), timeouts: 0 })).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import type fc from 'fast-check';
 import { caseSalt, type GeneratedCase } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
-import { sendSequence } from './execute.js';
+import type { AnswerTimes } from './answer-times.js';
+import { hangWaitMs, sendSequence } from './execute.js';
 import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import { isValidNewPlant } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
@@ -52,23 +53,18 @@ export interface HangShrinking {
 
 /** How many of the smallest hanging candidates are sent again, at once, with the whole timeout. */
 export const HANGS_CONFIRMED_AT_ONCE = 3;
-/** Shortest wait a candidate of a hang gets, however quick the target's answers. */
-const HANG_WAIT_FLOOR_MS = 1_000;
-/** A candidate of a hang waits this many times the slowest answer of the run. */
-const HANG_WAIT_FACTOR = 10;
 
 /**
- * How a run shrinks ({@link HangShrinking}): when it met timeouts, and ten times the target's slowest
- * complete answer (at least a second) is at most half the timeout; else (also when it met none) every
- * candidate waits the whole timeout.
+ * How a run shrinks ({@link HangShrinking}): when it met timeouts, every candidate waits {@link hangWaitMs}
+ * (when that is at most half the timeout); else (also when it met none) every candidate waits the whole timeout.
  */
 export function hangShrinking(
   run: { readonly timeoutMs: number; readonly deadline: number },
-  answers: { readonly answered: number; readonly slowestAnswerMs: number; readonly timeouts: number },
+  answers: { readonly times: AnswerTimes; readonly timeouts: number },
 ): HangShrinking | undefined {
-  const candidateWaitMs = Math.ceil(Math.max(HANG_WAIT_FLOOR_MS, HANG_WAIT_FACTOR * answers.slowestAnswerMs));
-  if (answers.timeouts === 0 || answers.answered === 0 || 2 * candidateWaitMs > run.timeoutMs) return undefined;
-  return { candidateWaitMs, confirmBy: run.deadline - run.timeoutMs };
+  if (answers.timeouts === 0 || answers.times.count === 0) return undefined;
+  const candidateWaitMs = hangWaitMs(answers.times, run.timeoutMs);
+  return candidateWaitMs === undefined ? undefined : { candidateWaitMs, confirmBy: run.deadline - run.timeoutMs };
 }
 
 /**

@@ -21,6 +21,8 @@ export interface TargetClientOptions {
   readonly baseUrl: string;
   readonly token: string;
   readonly concurrency: number;
+  /** Most connections open at once (default `concurrency`): more when hung requests may wait beside the others. */
+  readonly connections?: number;
   /** Whole-request deadline: connect, headers and body. */
   readonly timeoutMs: number;
   /** Response bodies are cut after this many bytes. */
@@ -75,7 +77,7 @@ export function createTargetClient(options: TargetClientOptions): TargetClient {
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
   };
-  const pool = new Pool(base.origin, { ...connectionOptions, connections: options.concurrency });
+  const pool = new Pool(base.origin, { ...connectionOptions, connections: options.connections ?? options.concurrency });
   // Errors of idle sockets (a target resetting connections) surface on requests; nothing else to do.
   pool.on('connectionError', () => undefined);
   const urlBase = `${base.origin}${basePath}`;
