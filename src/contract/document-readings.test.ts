@@ -50,6 +50,21 @@ describe('documentReadings', () => {
     }
   });
 
+  it("names \\p{Alpha}, \\p{Lower} and \\p{Upper} in a pattern, Unicode in ECMA-262 and ASCII in Java's regex", () => {
+    // Before: nothing was said, and a Jakarta @Pattern server refusing "é" failed positive-acceptance unexplained.
+    const name = { type: 'string', pattern: '^\\p{Upper}\\p{Lower}+$' };
+    const [reading, ...rest] = documentReadings(
+      [{ schema: name, location: '#/components/schemas/Name' }],
+      'openapi-3.0',
+    );
+    expect(rest).toEqual([]);
+    expect(reading?.pointer).toBe('#/components/schemas/Name');
+    expect(reading?.reading).toMatch(/^`\\p\{Upper\}`, `\\p\{Lower\}` in a pattern: read as ECMA-262/);
+    expect(reading?.reading).toContain('write [A-Z], [a-z] to mean ASCII');
+    const unicode = { type: 'string', pattern: '^\\p{L}+$' };
+    expect(documentReadings([{ schema: unicode, location: '#/components/schemas/Name' }], 'openapi-3.1')).toEqual([]);
+  });
+
   it('says nothing of a property that is only readOnly or only writeOnly', () => {
     const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
     expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);

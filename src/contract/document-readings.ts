@@ -132,7 +132,30 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/** Java's POSIX-named classes that ECMA-262 also reads, as Unicode properties: the same text, other letters. */
+const JAVA_ASCII_CLASSES: Readonly<Record<string, string>> = { Alpha: '[A-Za-z]', Lower: '[a-z]', Upper: '[A-Z]' };
+
+/**
+ * A `pattern` using `\p{Alpha}`, `\p{Lower}` or `\p{Upper}`: ECMA-262 (JSON Schema's dialect) reads them as
+ * Unicode's properties, Java's java.util.regex (Jakarta's `@Pattern`, carried into springdoc's documents) as
+ * ASCII classes, so a Java server refuses `é` that the document allows.
+ */
+function javaAsciiClassReading(pattern: unknown): string | undefined {
+  if (typeof pattern !== 'string') return undefined;
+  const names = [...new Set([...pattern.matchAll(/\\[pP]\{(Alpha|Lower|Upper)\}/g)].map((match) => match[1] ?? ''))];
+  if (names.length === 0) return undefined;
+  const written = names.map((name) => `\`\\p{${name}}\``).join(', ');
+  const ascii = names.map((name) => JAVA_ASCII_CLASSES[name] ?? '').join(', ');
+  return (
+    `${written} in a pattern: read as ECMA-262 (JSON Schema's dialect) reads it, Unicode's property, so valid values ` +
+    `hold letters beyond ASCII (é, Ж); Java's java.util.regex (Jakarta's @Pattern) reads it as ASCII only ` +
+    `(write ${ascii} to mean ASCII)`
+  );
+}
+
 function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
+  const javaClasses = javaAsciiClassReading(node.pattern);
+  if (javaClasses !== undefined) return javaClasses;
   if (node.readOnly === true && node.writeOnly === true)
     return dialect === 'openapi-3.0' ? NEITHER_WAY_3_0 : NEITHER_WAY;
   if (node['x-nullable'] === true && node.nullable !== true && !allowsNull(node)) return SWAGGER_NULLABLE;
