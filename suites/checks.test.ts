@@ -748,6 +748,24 @@ describe('robustness', () => {
     expect(defect(VALID, 500)).not.toBe(defect(invalid, 500));
   });
 
+  it('no-server-error: a 5xx to a member of another JSON type is one defect whether null, an array or a number showed it', () => {
+    // chi + a type assertion tag.(string) under Recoverer: an empty 500 for "tag": null, [] or 5 alike; which value was
+    // smallest in a seed named the finding, so a baseline churned between seeds.
+    const defect = (what: string) => {
+      const ex = exchange({ kind: 'invalid-body', what }, 500, '');
+      const verdict = noServerError.judge(ex, context, [ex]);
+      return verdict?.outcome === 'fail' ? verdict.defect : undefined;
+    };
+    const nullTag = defect('"tag" holds null: tag not of type string: a null (keyword type)');
+    expect(nullTag).toBe(defect('"tag" holds an array: tag not of type string: an array (keyword type)'));
+    expect(nullTag).toBe(defect('"tag" set to null'));
+    expect(nullTag).toBe(defect('"name" holds a number: name not of type string: a number (keyword type)'));
+    expect(nullTag).toContain('another JSON type');
+    // Other breaks keep their own defect: a missing member, malformed JSON.
+    expect(defect('required "name" left out (keyword required)')).not.toBe(nullTag);
+    expect(defect('a trailing comma before a closing bracket')).not.toBe(nullTag);
+  });
+
   it('no-server-error: a 5xx or a dropped answer to a body with no Content-Type and to one of another type is one defect', () => {
     // Express 5 leaves req.body undefined when no parser ran: a handler that never checks the label fails on both,
     // and each run sends both; which came first in a seed's order must not name the finding (a baseline would churn).

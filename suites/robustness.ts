@@ -9,7 +9,7 @@ import {
   repeatedIds,
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
-import { requestKind, statusDefect } from '../src/runner/defects.js';
+import { namedKeyword, requestKind, statusDefect, typeReading } from '../src/runner/defects.js';
 import { isRefusalStatus, isSuccessStatus } from '../src/contract/index.js';
 
 export const noServerError = defineCheck({
@@ -57,7 +57,19 @@ export const noServerError = defineCheck({
  * finding. Accepted, they stay apart (rejection.ts): no label is only a warning there.
  */
 function failedRequestKind(plan: PlannedRequest): string {
+  if (plan.intent.kind === 'invalid-body' && breaksType(plan.intent.what))
+    return 'an invalid body (a member of another JSON type, null included)';
   return plan.intent.kind === 'media-type' ? 'a body with a missing or wrong Content-Type' : requestKind(plan, true);
+}
+
+/**
+ * Whether an invalid body gives a member a value of another JSON type (`null`, an array, a number for a string):
+ * a handler that uses members without checking their types crashes on each of them alike (a Go type assertion
+ * under chi's Recoverer, Python's `.strip()` on `None`), and which value was smallest in a seed must not name the
+ * finding. Accepted, they stay apart (a null taken and a value converted are two readers' habits).
+ */
+function breaksType(what: string): boolean {
+  return typeReading(what) !== undefined || namedKeyword(what) === 'type';
 }
 
 export const repeatedId = defineCheck({
