@@ -66,7 +66,7 @@ describe('dispatch', () => {
       await settle();
     }
     const result = await dispatching;
-    expect(result).toEqual({ sent: 20, throttled: 0, unsent: 0 });
+    expect(result).toEqual({ sent: 20, throttled: 0, unsent: 0, nextOrder: 20 });
     expect(done.map((run) => run.order).sort((a, b) => a - b)).toEqual(cases.map((_, i) => i));
     expect(done.every((run) => run.generated === cases[run.order])).toBe(true);
   });
@@ -88,7 +88,7 @@ describe('dispatch', () => {
       expect(pending()).toBeLessThanOrEqual(4);
       release();
     }
-    expect(await dispatching).toEqual({ sent: 110, throttled: 0, unsent: 0 });
+    expect(await dispatching).toEqual({ sent: 110, throttled: 0, unsent: 0, nextOrder: 110 });
     expect(done.sort((a, b) => a - b)).toEqual(cases.map((_, i) => i));
   });
 
@@ -108,7 +108,7 @@ describe('dispatch', () => {
     // Cases 3 to 6 are reset (a defect the target has), then the target answers again.
     const client = scriptedClient((_, index) => (index >= 3 && index <= 6 ? 'connection-reset' : 200));
     const { result, done } = await dispatchPlain(client, 12, 1);
-    expect(result).toEqual({ sent: 12, throttled: 0, unsent: 0 });
+    expect(result).toEqual({ sent: 12, throttled: 0, unsent: 0, nextOrder: 12 });
     expect(done).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
 
@@ -171,6 +171,20 @@ describe('dispatch', () => {
     // Case 0 waits past case 1's answer (5 ms), for case 2's (sent after its failure, 20 ms later).
     expect(order.indexOf(0)).toBeGreaterThan(order.indexOf(1));
     expect(order.sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it('numbers the cases from firstOrder and says where a dispatch going on after it starts', async () => {
+    const cases = Array.from({ length: 5 }, (_, i) => fakeCase(i, false));
+    const orders: number[] = [];
+    const { client } = pausingClient();
+    const result = await dispatch(cases, cases.length, client, {
+      concurrency: 2,
+      deadline: Number.POSITIVE_INFINITY,
+      firstOrder: 40,
+      onCaseDone: (run) => orders.push(run.order),
+    });
+    expect(orders.sort((a, b) => a - b)).toEqual([40, 41, 42, 43, 44]);
+    expect(result.nextOrder).toBe(45);
   });
 
   it('leaves a quarter of the slots to cases that do not pause, and all of them below four', () => {

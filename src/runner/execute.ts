@@ -30,6 +30,8 @@ export interface DispatchResult {
    * what it does with a request): see `settleOutage`.
    */
   readonly cut?: TargetStopped;
+  /** The order the next case taken after these would have: a dispatch that goes on starts there. */
+  readonly nextOrder: number;
 }
 
 /** The cases of the run of transport failures with which the target stopped answering. */
@@ -52,6 +54,8 @@ export interface DispatchOptions {
    * (see {@link WaitingCases}); leave it out for a target that serves few connections at once.
    */
   readonly timeoutMs?: number;
+  /** The order of the first case taken (default 0): a dispatch going on after an outage starts past the cases before. */
+  readonly firstOrder?: number;
 }
 
 /** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
@@ -119,14 +123,17 @@ interface QueuedCase {
  */
 class CaseQueue {
   private readonly setAside: QueuedCase[] = [];
-  private taken = 0;
+  private taken: number;
   private pausedInFlight = 0;
   private exhausted = false;
 
   constructor(
     private readonly source: Iterator<GeneratedCase>,
     private readonly pausedSlots: number,
-  ) {}
+    firstOrder: number,
+  ) {
+    this.taken = firstOrder;
+  }
 
   /**
    * The next case to send, `undefined` when none is left, or `LATER` when this turn generated
@@ -151,6 +158,11 @@ class CaseQueue {
     }
     // Nothing else left to send: the set-aside cases go now, whatever is in flight.
     return this.start(this.setAside.shift());
+  }
+
+  /** The order the next case taken would have. */
+  nextOrder(): number {
+    return this.taken;
   }
 
   /** A case from {@link next} finished. */
@@ -242,7 +254,7 @@ export async function dispatch(
   options: DispatchOptions,
 ): Promise<DispatchResult> {
   const concurrency = Math.max(1, options.concurrency);
-  const queue = new CaseQueue(cases[Symbol.iterator](), pausedCaseSlots(concurrency));
+  const queue = new CaseQueue(cases[Symbol.iterator](), pausedCaseSlots(concurrency), options.firstOrder ?? 0);
   const waiting = new WaitingCases(concurrency, options.timeoutMs);
   let throttled = 0;
   const giveUpAfter = options.concurrency + 8;
@@ -313,5 +325,6 @@ export async function dispatch(
   const cut = gone ? { after: done, runs: held.splice(0).map(({ run }) => run) } : undefined;
   release(Number.POSITIVE_INFINITY);
   const unsent = Math.max(0, planned - done - (cut?.runs.length ?? 0));
-  return { sent: done, throttled, unsent, ...(stopped ? { stopped } : {}), ...(cut ? { cut } : {}) };
+  const nextOrder = queue.nextOrder();
+  return { sent: done, throttled, unsent, nextOrder, ...(stopped ? { stopped } : {}), ...(cut ? { cut } : {}) };
 }

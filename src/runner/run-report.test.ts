@@ -6,7 +6,7 @@ import { CANARY_ID } from './target.js';
 
 const contract = await loadContract();
 const settings = { fresh: createFreshIds('0011223344556677'), budgetMs: 60_000, contract } as const;
-const dispatched = { sent: 10, throttled: 0, unsent: 0 };
+const dispatched = { sent: 10, throttled: 0, unsent: 0, nextOrder: 10 };
 const messageOf = (notes: ReturnType<typeof runNotes>, code: string) =>
   notes.find((note) => note.code === code)?.message;
 

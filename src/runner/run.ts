@@ -281,10 +281,12 @@ async function sendAndJudge(
   // One iterator for the whole run: a run that goes on after an outage sends the cases not yet sent.
   const source = cases[Symbol.iterator]();
   const remaining: Iterable<GeneratedCase> = { [Symbol.iterator]: () => source };
-  const send = (count: number, before: number): Promise<DispatchResult> =>
+  const send = (count: number, before: number, firstOrder = 0): Promise<DispatchResult> =>
     dispatch(remaining, count, client, {
       concurrency: settings.concurrency,
       deadline: settings.deadline,
+      // Orders stay unique across an outage: cases sent again alone are told apart by it.
+      firstOrder,
       // A target serving few connections would queue what a hung case's slot sent meanwhile.
       ...(settings.connectionLimit === undefined ? { timeoutMs: settings.timeoutMs } : {}),
       shouldStop: () => preflightFailed,
@@ -319,12 +321,16 @@ async function afterOutage(
   planned: number,
   deadline: number,
   settle: (cut: TargetStopped) => Promise<Outage>,
-  send: (count: number, before: number) => Promise<DispatchResult>,
+  send: (count: number, before: number, firstOrder: number) => Promise<DispatchResult>,
 ): Promise<{ dispatched: DispatchResult; outage: Outage }> {
   const outage = await settle(dispatched.cut);
   const sent = dispatched.sent + (outage.judged ? 1 : 0);
   if (!answersAgain(outage) || Date.now() > deadline) return { dispatched: { ...dispatched, sent }, outage };
-  const rest = await send(Math.max(0, planned - dispatched.sent - dispatched.cut.runs.length), sent);
+  const rest = await send(
+    Math.max(0, planned - dispatched.sent - dispatched.cut.runs.length),
+    sent,
+    dispatched.nextOrder,
+  );
   const later = rest.cut ? await settle({ ...rest.cut, after: sent + rest.cut.after }) : undefined;
   const resumed = { ...outage, resumed: rest.sent };
   const throttled = dispatched.throttled + rest.throttled;
