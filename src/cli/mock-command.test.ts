@@ -83,7 +83,7 @@ describe('plantstore mock', () => {
     expect(await post(cli.url, DEV_TOKEN, '{"id": 1, "name": "Fern"}')).toBe(200);
     expect(await cli.stop()).toBe(0);
     expect(cli.output().trimEnd().split('\n')[1]).toBe(
-      "also answering, from the document's examples and schemas: GET /plants, DELETE /plants/{id}",
+      "also answering, from the document's examples and schemas: GET /plants and DELETE /plants/{id}",
     );
   });
 

@@ -1,3 +1,4 @@
+import { summariseList } from '../contract/operations.js';
 import { DEV_TOKEN } from '../mock/dev-token.js';
 import type { RequestLogEntry } from '../http/server-kit.js';
 import { batchedWriter } from './batched-writer.js';
@@ -90,7 +91,7 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
     io.stdout.write(notServedLine(server.notServed));
     if (server.otherOperations.length > 0) {
       io.stdout.write(
-        `also answering, from the document's examples and schemas: ${server.otherOperations.join(', ')}\n`,
+        `also answering, from the document's examples and schemas: ${summariseList(server.otherOperations, 12)}\n`,
       );
     }
     await io.waitForStop();

@@ -139,7 +139,7 @@ describe('plantstore validate', () => {
         `${file}: valid OpenAPI 3.0.3 document, 3 operations`,
         '  tested: POST /plants: NewPlant, Plant (200) and Error (400) as application/json; no authentication',
         '  its first server is at /v2: include that path in --base-url (requests go to <base-url>/plants)',
-        '  not tested: GET /plants, DELETE /plants/{id}',
+        '  not tested: GET /plants and DELETE /plants/{id}',
         '',
       ].join('\n'),
     });

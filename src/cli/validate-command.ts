@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ContractError } from '../contract/contract-error.js';
 import type { Contract, DocumentProblem } from '../contract/index.js';
-import { calledPlantsPath, findOperation } from '../contract/operations.js';
+import { calledPlantsPath, findOperation, summariseList } from '../contract/operations.js';
 import { declaredParameters } from '../contract/parameter-declarations.js';
 import { DEFAULT_SPEC_PATH } from '../contract/package-files.js';
 import { EXIT, UsageError } from './cli-errors.js';
@@ -100,7 +100,7 @@ export function summarise(file: string, contract: Contract): string[] {
     lines.push(`  parameters: ${parameters.join(', ')}; test sends the required ones, serve and mock check them`);
   }
   lines.push(...answerLines(contract));
-  if (contract.otherOperations.length > 0) lines.push(`  not tested: ${contract.otherOperations.join(', ')}`);
+  if (contract.otherOperations.length > 0) lines.push(`  not tested: ${summariseList(contract.otherOperations, 12)}`);
   return lines;
 }
 

@@ -39,3 +39,18 @@ describe('the note about bodies held back', () => {
     ).toBeUndefined();
   });
 });
+
+describe('the note about operations not tested', () => {
+  it('names the first twelve of a large document and counts the rest', () => {
+    const operations = Array.from({ length: 1_500 }, (_, index) => `GET /things/${index}`);
+    const notes = runNotes(
+      dispatched,
+      { rejectsRepeats: true },
+      { ...settings, contract: { ...contract, otherOperations: operations } },
+      false,
+    );
+    expect(messageOf(notes, 'not-tested')).toBe(
+      `Not tested: ${operations.slice(0, 12).join(', ')} and 1488 more. The document declares them; plantstore judges POST /plants, the contract's one operation.`,
+    );
+  });
+});

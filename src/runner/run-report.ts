@@ -5,6 +5,7 @@ import { countsText } from './evidence.js';
 import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
 import type { UncheckedAnswer } from '../contract/index.js';
+import { summariseList } from '../contract/operations.js';
 import type { ReplaySpec } from './replay.js';
 import type { CheckResult, CouldNotJudge, Report, Rerun, RunNote, RunVerdict } from './report.js';
 import type { RunSettings } from './run-settings.js';
@@ -107,7 +108,7 @@ function untestedNotes(operations: readonly string[]): RunNote[] {
   return [
     note(
       'not-tested',
-      `Not tested: ${operations.join(', ')}. The document declares them; plantstore judges POST /plants, the contract's one operation.`,
+      `Not tested: ${summariseList(operations, 12)}. The document declares them; plantstore judges POST /plants, the contract's one operation.`,
     ),
   ];
 }
