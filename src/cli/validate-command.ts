@@ -15,7 +15,7 @@ export const validateCommand: CliCommand = {
   summary: 'Validate an OpenAPI document (default: the contract, openapi.yaml)',
   help: `Usage: plantstore validate [file | --spec <file>]
 
-Validates an OpenAPI 3.0 or 3.1 document (YAML or JSON) against its specification, resolves every
+Validates an OpenAPI 3.0, 3.1 or 3.2 document (YAML or JSON) against its specification, resolves every
 $ref, and checks everything test, serve and mock need from it: POST /plants with a JSON request
 body, a success response (200, else 201, another 2xx or 2XX) and an Error response (400, else 4XX
 or default) with JSON schemas, and no schema keyword plantstore cannot honour. Prints every
