@@ -152,14 +152,9 @@ export function couldNotJudge(
   if (evidence.html === evidence.answered && !(redirect !== undefined && withTrailingSlash(redirect))) {
     const pages = evidence.htmlPages.size === 1 ? 'the same HTML page' : 'an HTML page';
     const statuses = [...new Set(statusesOf(evidence))];
-    const gateway = statuses.every((status) => status === '502' || status === '504');
     return verdict(
       'html',
-      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${statuses.join(', ')}), never JSON: ${
-        gateway
-          ? 'a gateway or front proxy answers there and says the service behind it failed or did not answer (502 Bad Gateway, 504 Gateway Timeout). Start the service, or check the address the proxy forwards to; if the base path or port of `baseUrl` is wrong, fix that (the runner appends /plants).'
-          : 'a web server or front proxy answers there, not the Plant Store API. Check the base path and port of `baseUrl` (the runner appends /plants).'
-      }`,
+      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${statuses.join(', ')}), never JSON: ${htmlCause(statuses)}`,
     );
   }
   const validAnswers = [...evidence.valid].filter(([key]) => /^\d+$/.test(key) && key !== '0');
@@ -197,6 +192,16 @@ export function couldNotJudge(
     );
   }
   return undefined;
+}
+
+/** What answers only HTML pages with these statuses, and what to do about it. */
+function htmlCause(statuses: readonly string[]): string {
+  if (statuses.every((status) => status === '502' || status === '504'))
+    return 'a gateway or front proxy answers there and says the service behind it failed or did not answer (502 Bad Gateway, 504 Gateway Timeout). Start the service, or check the address the proxy forwards to; if the base path or port of `baseUrl` is wrong, fix that (the runner appends /plants).';
+  // A sign-in gateway (SSO, an OAuth proxy) sends a request without its session cookie to its login page.
+  if (statuses.every((status) => /^30[1-8]$/.test(status)))
+    return "every request was redirected to an HTML page: a sign-in gateway (SSO, an OAuth proxy) in front of the service sending requests without its session to a login page, or the site's redirect to another base path. The runner sends only the bearer token and follows no redirect: point `baseUrl` at an address that reaches the service without signing in (inside the gateway), or fix its base path (the runner appends /plants).";
+  return 'a web server or front proxy answers there, not the Plant Store API. Check the base path and port of `baseUrl` (the runner appends /plants).';
 }
 
 function statusesOf(evidence: RunEvidence): string[] {

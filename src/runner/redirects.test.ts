@@ -80,3 +80,23 @@ describe('a gateway whose service behind it is down', () => {
     }
   }, 60_000);
 });
+
+describe('a sign-in gateway in front of the service', () => {
+  it('could not judge, and says every request was redirected to a login page (an SSO gateway)', async () => {
+    const target = await startTarget((_req, res) =>
+      res
+        .writeHead(302, { location: '/login?next=%2Fplants', 'content-type': 'text/html' })
+        .end('<html><body><a href="/login">Sign in</a></body></html>'),
+    );
+    try {
+      const report = await runConformance({ ...QUICK, baseUrl: target.url });
+      expect(reportExitCode(report)).toBe(2);
+      expect(report.couldNotJudge).toMatchObject({ code: 'html' });
+      expect(report.couldNotJudge?.reason).toContain('(statuses 302)');
+      expect(report.couldNotJudge?.reason).toContain('a sign-in gateway (SSO, an OAuth proxy)');
+      expect(report.couldNotJudge?.options).toEqual(['baseUrl']);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+});
