@@ -65,6 +65,23 @@ const unguardedParse = faultyTarget(
   },
 );
 
+/**
+ * Two crashes of two causes: the parser unguarded (500 for any text that is not JSON), and an answer writer that
+ * fails on long answers (jiffy's iolist beyond 2 KB under inets, byte_size/1 raising): 500 for a valid NewPlant
+ * whose name passes 40 characters.
+ */
+const twoCrashes = faultyTarget(
+  { name: 'unguarded-parse-and-long-answers', defect: 'malformed JSON and long names: 500', expectedFailures: [] },
+  {
+    readPlant(text, steps) {
+      steps.parse(text);
+      const plant = CORRECT_STEPS.readPlant(text, steps);
+      if (/"name":"[^"]{40}/.test(text)) throw new Error('badarg: byte_size of an iolist');
+      return plant;
+    },
+  },
+);
+
 /** The findings of a short run of `checks` (negative-rejection) against a target (of `spec`, when given). */
 async function findingsAgainst(
   target: StartedTarget,
@@ -233,6 +250,19 @@ describe('a check keeps one counterexample per root cause', () => {
       expect(failure?.curl).toMatch(/^curl -sS -i --max-time 2 -X POST /);
     } finally {
       await hanging.close();
+    }
+  }, 60_000);
+
+  it('keeps a crash on valid NewPlants beside a crash on malformed bodies: the same words, two root causes', async () => {
+    const target = await twoCrashes.start();
+    try {
+      // Both answered "The target answered 500, a server error."; the smaller (malformed) case hid the other.
+      const findings = await findingsAgainst(target, { checks: ['no-server-error'], seed: 1312698176, runs: 100 });
+      const titles = findings.map((finding) => finding.title);
+      expect(titles).toContain('status 500 for a valid NewPlant');
+      expect(titles.filter((title) => title.startsWith('status 500 for an invalid body'))).toHaveLength(1);
+    } finally {
+      await target.close();
     }
   }, 60_000);
 

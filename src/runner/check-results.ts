@@ -104,6 +104,12 @@ export interface CheckResultOptions {
   readonly alone?: { readonly resends: AloneResends; readonly concurrency: number };
 }
 
+/** Whether a counterexample's failing request was a valid NewPlant (or one written another way). */
+function sentValid(counterexample: Counterexample): boolean {
+  const kind = failingExchange(counterexample.exchanges, counterexample.verdict)?.plan.intent.kind;
+  return kind === 'valid' || kind === 'valid-variant';
+}
+
 const SHRINK_STEPS = 300;
 const SHRINK_MS_PER_CHECK = 15_000;
 
@@ -117,6 +123,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
   let [answeredAlone, reproducedAlone] = [0, 0];
   if (tally.failures.length > 0) {
     const fields = new Map<Failure, { field: string; what: string } | undefined>();
+    const validSent = new Map<Failure, boolean>();
     const deadline = Math.min(options.deadline, Date.now() + SHRINK_MS_PER_CHECK);
     // Several probes meeting one defect (a precision loss met by plain plants, spelled schemes and media types):
     // a case no smaller than one already shrunk to that defect could never be the counterexample shown, so it
@@ -164,8 +171,11 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
       if (shrinks) smallestShrunk.set(shape, Math.min(best ?? Infinity, counterexampleSize(failure)));
       // Shrunk cases of several probes often meet in one defect: report it once, by its smallest request (a
-      // parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too).
-      const same = failures.findIndex((other) => other.reason === failure.reason);
+      // parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too). A valid NewPlant
+      // is not a parser's crash: its failure stays beside an invalid body's, whatever their words.
+      const valid = sentValid(counterexample);
+      const same = failures.findIndex((other) => other.reason === failure.reason && validSent.get(other) === valid);
+      validSent.set(failure, valid);
       if (same < 0) failures.push(failure);
       else if (counterexampleSize(failure) < counterexampleSize(failures[same]!)) failures[same] = failure;
       fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
