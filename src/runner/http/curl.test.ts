@@ -86,6 +86,25 @@ describe('curl lines', () => {
     expect(curlCommands([first, request('{}')], false).split('\n')).toHaveLength(2);
   });
 
+  it('end every answer but the last with a newline, so the next status line starts its own line', () => {
+    const first = { ...request('hello'), headers: { 'content-type': 'text/plain' } };
+    for (const sameConnection of [true, false]) {
+      const lines = curlCommands([first, request('{"id":1}'), request('{}')], sameConnection);
+      const args = sameConnection ? [argumentsOf(lines)] : lines.split('\n').map((line) => argumentsOf(line));
+      const transfers = sameConnection
+        ? args[0]!
+            .join('\0')
+            .split('\0--next\0')
+            .map((part) => part.split('\0'))
+        : args;
+      expect(transfers.map((transfer) => transfer.includes('-w') && transfer.includes('\\n'))).toEqual([
+        true,
+        true,
+        false,
+      ]);
+    }
+  });
+
   it('clear the Content-Type curl would add when the request had none', () => {
     const args = argumentsOf(curlLine({ ...request('{}'), headers: { authorization: 'Bearer $PLANTSTORE_TOKEN' } }));
     expect(args).toContain('Content-Type:');

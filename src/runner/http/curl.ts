@@ -21,6 +21,8 @@ export interface CurlOptions {
    * did (curl's exit 28, "Operation timed out") instead of waiting for ever.
    */
   readonly maxTimeSeconds?: number;
+  /** `-w '\n'`: a newline after the answer, so that the next command's status line starts a line of its own. */
+  readonly newlineAfter?: boolean;
 }
 
 /**
@@ -38,8 +40,12 @@ export function curlCommands(
   const [only] = requests;
   if (requests.length === 1 && only !== undefined && split[0] === true && only.body !== null)
     return splitLine(only, only.body, options);
-  if (!sameConnection || requests.length < 2) return requests.map((request) => curlLine(request, options)).join('\n');
-  const parts = requests.map((request) => curlArguments(request, options));
+  // Every answer but the last ends with a newline: an answer body rarely does, and the next status line would follow it.
+  const optionsOf = (index: number): CurlOptions =>
+    index < requests.length - 1 ? { ...options, newlineAfter: true } : options;
+  if (!sameConnection || requests.length < 2)
+    return requests.map((request, index) => curlLine(request, optionsOf(index))).join('\n');
+  const parts = requests.map((request, index) => curlArguments(request, optionsOf(index)));
   const piped = parts.filter((part) => part.stdin !== undefined);
   if (piped.length > 1) return withBodyFiles(parts);
   const command = ['curl', ...parts.flatMap((part, index) => [...(index > 0 ? ['--next'] : []), ...part.args])];
@@ -90,7 +96,8 @@ const SPLIT_PAUSE = SPLIT_BODY_PAUSE_MS / 1000;
 /** curl's arguments for one request (after `curl` or `--next`), and the base64 of a body sent on stdin. */
 function curlArguments(request: RecordedRequest, options: CurlOptions): { args: string[]; stdin?: string } {
   const wait = options.maxTimeSeconds === undefined ? [] : ['--max-time', String(options.maxTimeSeconds)];
-  const args = ['-sS', '-i', ...wait, '-X', request.method, shellQuote(request.url)];
+  const newline = options.newlineAfter === true ? ['-w', "'\\n'"] : [];
+  const args = ['-sS', '-i', ...newline, ...wait, '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     // The runner's usual Accept (application/json) is what curl's */* gets too; a document's own types are kept.
     if ((name === 'accept' && value === 'application/json') || name === 'user-agent') continue;
