@@ -68,8 +68,9 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
   const { status } = exchange.response;
   if (!isRefusalStatus(context.contract.refusal, status) || !idMayRepeat) return undefined;
   // Nothing learned about repeats (the run's first valid NewPlant got a 5xx, a throttle or no answer): an earlier
-  // run may have stored this fixed id, and the target may refuse repeats; the notes say the same of the run.
-  if (context.targetRejectsRepeats === undefined)
+  // run may have stored this fixed id, and the target may refuse repeats; the notes say the same of the run. A
+  // target that refused that plant (a blank name) is judged as before: its refusals are not excused.
+  if (context.targetRejectsRepeats === undefined && context.repeatsUnasked === true)
     return warn(
       `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered ${status}. Whether this target rejects repeated ids is not known (the run's first valid NewPlant got neither a success nor a refusal), and an earlier plantstore run may have stored this id, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
     );

@@ -837,7 +837,12 @@ describe('fixed ids and repeats', () => {
   it('warns of a 400 on a fixed id when nothing was learned about repeats (the first valid NewPlant got a 500)', () => {
     // An inets server whose 2 KB+ answers crash: the run's first valid NewPlant had a long name and got 500, and an
     // earlier run had stored 2^63-1 ("A plant with id 9223372036854775807 already exists", error 1010).
-    const unknown = { ...context, targetRejectsRepeats: undefined, targetHoldsEarlierRun: undefined };
+    const unknown = {
+      ...context,
+      targetRejectsRepeats: undefined,
+      targetHoldsEarlierRun: undefined,
+      repeatsUnasked: true,
+    };
     expect(outcome(positiveAcceptance, withCode(1010), undefined, unknown)).toBe('warn');
     expect(positiveAcceptance.judge(withCode(1010), unknown, [])?.reason).toContain('not known');
     // A fresh id refused stays a failure; so does any refusal once the target is known to accept repeats.
@@ -847,6 +852,8 @@ describe('fixed ids and repeats', () => {
     expect(outcome(positiveAcceptance, withCode(1010), undefined, { ...unknown, targetRejectsRepeats: false })).toBe(
       'fail',
     );
+    // A target that refused the run's first valid NewPlant (a blank name) was asked: its refusals are not excused.
+    expect(outcome(positiveAcceptance, withCode(1010), undefined, { ...unknown, repeatsUnasked: false })).toBe('fail');
   });
 
   it('fails a 400 on a fixed id whose error code says it is not about a repeat', () => {

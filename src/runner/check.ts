@@ -30,6 +30,11 @@ export interface JudgeContext {
    */
   readonly targetRejectsRepeats: boolean | undefined;
   /**
+   * Set when the run's first valid NewPlant got neither a success nor a refusal (a 5xx, a throttle, no
+   * answer): whether the target refuses repeats was never learned, unlike a target that refused that plant.
+   */
+  readonly repeatsUnasked?: boolean;
+  /**
    * The target refused plantstore's canary plant as a repeat: it holds an earlier run's plants, so
    * a 400 on a fixed id may be about a repeat. Otherwise every fixed id must be accepted.
    */

@@ -124,6 +124,9 @@ export function judgeContextOf(traits: TargetTraits, contract: Contract): JudgeC
   return {
     contract,
     targetRejectsRepeats: traits.rejectsRepeats,
+    repeatsUnasked:
+      traits.rejectsRepeats === undefined &&
+      (traits.preflightRefused === undefined || !isRefusalStatus(contract.refusal, traits.preflightRefused)),
     // A canary that got no answer either way leaves it open: a fixed id refused may be an earlier run's.
     targetHoldsEarlierRun: traits.holdsEarlierRun !== false && traits.rejectsRepeats === true,
     ...(traits.repeatErrorCode === undefined ? {} : { repeatErrorCode: traits.repeatErrorCode }),
