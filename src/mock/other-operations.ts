@@ -93,22 +93,8 @@ export function createOtherOperations(
       return true;
     }
     const started = performance.now();
-    const finish = (status: number, body: string, contentType: string, failure?: Failure): void => {
-      res.writeHead(status, {
-        ...failure?.headers,
-        ...corsHeaders(req.headers),
-        'content-type': contentType,
-        'content-length': String(Buffer.byteLength(body)),
-      });
-      res.end(body);
-      settings.onRequest?.({
-        method: req.method ?? '?',
-        path: loggedTarget(req.url),
-        status,
-        ms: performance.now() - started,
-        ...(failure === undefined ? {} : { problem: failure.message }),
-      });
-    };
+    const finish = (status: number, body: string, contentType: string, failure?: Failure): void =>
+      writeAnswer(req, res, settings, { started, status, body, contentType, ...(failure ? { failure } : {}) });
     const refuse = (failure: Failure): void =>
       finish(
         failure.status,
@@ -254,22 +240,32 @@ function answerNotAllowed(
     headers: { allow: allowed.join(', ') },
   };
   const body = settings.served.errorBody(failure, status);
+  const contentType = settings.served.errorContentTypeFor(status);
   req.resume();
-  req.once('end', () => {
-    res.writeHead(status, {
-      ...failure.headers,
-      ...corsHeaders(req.headers),
-      'content-type': settings.served.errorContentTypeFor(status),
-      'content-length': String(Buffer.byteLength(body)),
-    });
-    res.end(body);
-    settings.onRequest?.({
-      method: req.method ?? '?',
-      path: loggedTarget(req.url),
-      status,
-      ms: performance.now() - started,
-      problem: failure.message,
-    });
+  req.once('end', () => writeAnswer(req, res, settings, { started, status, body, contentType, failure }));
+}
+
+/** Writes an answer with the CORS headers (and a failure's own headers), and logs it. */
+function writeAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  settings: OtherOperationsSettings,
+  answered: { started: number; status: number; body: string; contentType: string; failure?: Failure },
+): void {
+  const { started, status, body, contentType, failure } = answered;
+  res.writeHead(status, {
+    ...failure?.headers,
+    ...corsHeaders(req.headers),
+    'content-type': contentType,
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+  settings.onRequest?.({
+    method: req.method ?? '?',
+    path: loggedTarget(req.url),
+    status,
+    ms: performance.now() - started,
+    ...(failure === undefined ? {} : { problem: failure.message }),
   });
 }
 
