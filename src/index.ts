@@ -13,7 +13,8 @@
  * The list is explicit and recorded in api/plantstore.api.md, which `npm test` compares against.
  */
 import type { MockServer, MockServerOptions } from './mock/mock-server.js';
-import type { ConformanceOptions } from './runner/options.js';
+import { ConformanceOptionsError } from './runner/errors.js';
+import type { ConformanceOptions, OptionName } from './runner/options.js';
 import type { Report } from './runner/report.js';
 import { runConformance as runSuites } from './runner/run.js';
 
@@ -163,8 +164,32 @@ export type { CliIo } from './cli/command.js';
  * unreachable target (`TargetUnreachableError`) or contradictory options (`ConformanceOptionsError`)
  * reject.
  */
-export function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+  refuseOutOfRange(options);
   return runSuites({ ...options, suites: options.suites ?? BUILT_IN_SUITES });
+}
+
+/** The whole-number options and the bounds `plantstore test` gives their flags. */
+const WHOLE_NUMBER_OPTIONS = {
+  seed: [0, 2 ** 31 - 1],
+  runs: [1, 1_000_000],
+  concurrency: [1, 1024],
+  timeoutMs: [1, 3_600_000],
+  budgetMs: [1, 86_400_000],
+} as const satisfies Partial<Record<OptionName, readonly [number, number]>>;
+
+// The CLI's parser bounds these flags; given in code they reached undici (concurrency -2: 'invalid
+// connections') or the generator (runs NaN: every check skipped) as they were, and a seed of 1.5 was
+// reported with a replay line the CLI refuses.
+function refuseOutOfRange(options: ConformanceOptions): void {
+  for (const [name, [min, max]] of Object.entries(WHOLE_NUMBER_OPTIONS)) {
+    const value = options[name as keyof typeof WHOLE_NUMBER_OPTIONS];
+    if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) continue;
+    throw new ConformanceOptionsError(
+      `\`${name}\` must be a whole number from ${min} to ${max}, got ${String(value)}.`,
+      name as OptionName,
+    );
+  }
 }
 
 /**
