@@ -100,6 +100,14 @@ describe('the public API (api/plantstore.api.md)', () => {
     expect(report, 'the API changed: regenerate api/plantstore.api.md if that is intended').toBe(committed);
   });
 
+  // Before, a user had to deep-import these to name them (HN6): the elements of a ContractError's
+  // `problems`, of a compiled contract's `check()` result, and a probe's `context.fresh`.
+  it('exports the types the public signatures hand to a user', () => {
+    const names = new Set(entries.map((entry) => entry.name));
+    const wanted = ['DocumentProblem', 'FreshIds', 'Violation', 'ViolationKind'];
+    expect(wanted.filter((name) => !names.has(name))).toEqual([]);
+  });
+
   it('documents every export', () => {
     expect(entries.filter((entry) => !entry.documented).map((entry) => entry.name)).toEqual([]);
   });

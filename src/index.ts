@@ -30,8 +30,11 @@ export {
   PROBLEMS,
   stringifyExactJson,
   type Contract,
+  type DocumentProblem,
   type Problem,
   type ProblemKind,
+  type Violation,
+  type ViolationKind,
 } from './contract/index.js';
 export { redact, redactValue, REDACTED, type Secrets } from './contract/secrets.js';
 export { compileSchema, UnsupportedSchemaError, type CompiledSchema, type ExactJson } from './contract/schema/index.js';
@@ -98,6 +101,7 @@ export {
   shown,
   type ParsedBody,
 } from './runner/judge.js';
+export type { FreshIds } from './runner/generate/fresh-ids.js';
 export {
   defineProbe,
   PLANTS_PATH,
