@@ -16,6 +16,19 @@ quiet=(--no-audit --no-fund --loglevel=warn)
 echo "consumer smoke: packing $root"
 tarball="$work/$(cd "$root" && npm pack --silent --pack-destination "$work" | tail -n 1)"
 
+# A source map in the package must name sources the package holds: a map into src/*.ts, which the
+# package does not ship, sends debuggers and source-map loaders to files that are not there.
+unpacked="$work/unpacked"
+mkdir -p "$unpacked" && tar xzf "$tarball" -C "$unpacked"
+(cd "$unpacked/package" && node -e '
+  const { readFileSync, existsSync } = require("node:fs");
+  const { dirname, join } = require("node:path");
+  const maps = process.argv.slice(1).filter((file) => file.endsWith(".map"));
+  const missing = maps.flatMap((map) =>
+    JSON.parse(readFileSync(map, "utf8")).sources.filter((source) => !existsSync(join(dirname(map), source))).map((source) => `${map} -> ${source}`));
+  if (missing.length > 0) { console.error(`consumer smoke: ${missing.length} source map entries name files the package lacks, e.g. ${missing[0]}`); process.exit(1); }
+' $(find . -name '*.map'))
+
 # install OUTPUT_FILE ARGS...: npm install, failing on any install-script warning about plantstore.
 install() {
   local log="$1"
