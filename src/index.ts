@@ -14,7 +14,7 @@
  */
 import type { MockServer, MockServerOptions } from './mock/mock-server.js';
 import { ConformanceOptionsError } from './runner/errors.js';
-import type { ConformanceOptions, OptionName } from './runner/options.js';
+import { WHOLE_NUMBER_OPTIONS, type ConformanceOptions, type OptionName } from './runner/options.js';
 import type { Report } from './runner/report.js';
 import { runConformance as runSuites } from './runner/run.js';
 
@@ -172,15 +172,6 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   refuseOutOfRange(options);
   return runSuites({ ...options, suites: options.suites ?? BUILT_IN_SUITES });
 }
-
-/** The whole-number options and the bounds `plantstore test` gives their flags. */
-const WHOLE_NUMBER_OPTIONS = {
-  seed: [0, 2 ** 31 - 1],
-  runs: [1, 1_000_000],
-  concurrency: [1, 1024],
-  timeoutMs: [1, 3_600_000],
-  budgetMs: [1, 86_400_000],
-} as const satisfies Partial<Record<OptionName, readonly [number, number]>>;
 
 // The CLI's parser bounds these flags; given in code they reached undici (concurrency -2: 'invalid
 // connections') or the generator (runs NaN: every check skipped) as they were, and a seed of 1.5 was

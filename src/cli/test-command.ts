@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { redact } from '../contract/secrets.js';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
-import type { ConformanceOptions } from '../runner/options.js';
+import { WHOLE_NUMBER_OPTIONS, type ConformanceOptions } from '../runner/options.js';
 import type { Report } from '../runner/report.js';
 import type { Baseline } from '../reports/baseline.js';
 import { reportExitCode } from '../reports/outcome.js';
@@ -12,13 +12,13 @@ import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
 import { flagSpeaking, withFlags } from './flags.js';
 
-/** The whole-number options of `plantstore test` and their bounds. */
+/** The whole-number options of `plantstore test` and their bounds: those `runConformance` takes. */
 const INTEGER_OPTIONS = {
-  seed: [0, 2 ** 31 - 1],
-  runs: [1, 1_000_000],
-  concurrency: [1, 1024],
-  timeout: [1, 3_600_000],
-  budget: [1, 86_400_000],
+  seed: WHOLE_NUMBER_OPTIONS.seed,
+  runs: WHOLE_NUMBER_OPTIONS.runs,
+  concurrency: WHOLE_NUMBER_OPTIONS.concurrency,
+  timeout: WHOLE_NUMBER_OPTIONS.timeoutMs,
+  budget: WHOLE_NUMBER_OPTIONS.budgetMs,
 } as const satisfies Record<string, IntegerRange>;
 
 /** `plantstore test`: the conformance suites against a target (the embedded reference by default). */

@@ -44,5 +44,14 @@ export type RunnerOptions = ConformanceOptions & { readonly suites: readonly Sui
 /** The name of an option of `runConformance`, as notes, skip reasons and errors refer to it. */
 export type OptionName = Exclude<keyof ConformanceOptions, 'onProgress' | 'reporters' | 'suites'>;
 
+/** The whole-number options and their bounds (inclusive): `runConformance` refuses others, and the CLI's flags take these. */
+export const WHOLE_NUMBER_OPTIONS = {
+  seed: [0, 2 ** 31 - 1],
+  runs: [1, 1_000_000],
+  concurrency: [1, 1024],
+  timeoutMs: [1, 3_600_000],
+  budgetMs: [1, 86_400_000],
+} as const satisfies Partial<Record<OptionName, readonly [number, number]>>;
+
 /** The defaults of `runs`, `concurrency` and `timeoutMs`. */
 export const DEFAULTS = { runs: 100, concurrency: 16, timeoutMs: 10_000 } as const;
