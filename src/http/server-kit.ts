@@ -151,9 +151,9 @@ export function mustCloseAfterAnswer(req: IncomingMessage, limit: number): boole
 /** How long a client may take; slow clients (slowloris) are cut off after these. */
 export interface ClientTimeouts {
   /** Until the request headers are complete (default 10 s). */
-  readonly headersTimeoutMs?: number;
+  readonly headersTimeoutMs?: number | undefined;
   /** Until the whole request is complete (default 30 s). */
-  readonly requestTimeoutMs?: number;
+  readonly requestTimeoutMs?: number | undefined;
 }
 
 /** How {@link hardenServer} answers the requests it refuses itself; the servers' own wiring, not an option of theirs. */

@@ -20,23 +20,23 @@ import { createPrismEngine } from './prism-engine.js';
 /** Options of {@link createMockServer}. */
 export interface MockServerOptions extends ClientTimeouts {
   /** Accepted bearer tokens; when given, {@link DEV_TOKEN} is no longer accepted. */
-  readonly tokens?: readonly string[];
+  readonly tokens?: readonly string[] | undefined;
   /** Accept any non-empty bearer token (quick UI work). */
-  readonly anyToken?: boolean;
+  readonly anyToken?: boolean | undefined;
   /** Answer 200 with plants Prism generates from the schema instead of echoing the request. */
-  readonly dynamic?: boolean;
+  readonly dynamic?: boolean | undefined;
   /** Seed of the generated plants: the same seed and requests give the same answers. Random by default. */
-  readonly seed?: number;
+  readonly seed?: number | undefined;
   /** Interface to bind; `127.0.0.1` unless told otherwise. */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** Port to bind; 0 (the default) picks a free one. */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** Largest accepted request body in bytes (default 1 MiB). */
-  readonly bodyLimit?: number;
+  readonly bodyLimit?: number | undefined;
   /** The OpenAPI document (default: the package's `openapi.yaml`). */
-  readonly spec?: string;
+  readonly spec?: string | undefined;
   /** Called once per answered request. */
-  readonly onRequest?: (entry: RequestLogEntry) => void;
+  readonly onRequest?: ((entry: RequestLogEntry) => void) | undefined;
 }
 
 /** A running mock. */

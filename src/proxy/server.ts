@@ -49,33 +49,33 @@ export interface ProxyOptions {
   /** The implementation behind the proxy, e.g. `https://staging.example.com/api` (http or https). */
   readonly upstream: string;
   /** Interface to bind (default 127.0.0.1). */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** Port to bind (default 0: a free one). */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** The OpenAPI document of the contract (default: the package's openapi.yaml). */
-  readonly spec?: string;
+  readonly spec?: string | undefined;
   /** No byte from the upstream for this long: 504 (default 30 000 ms). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** PEM certificates to trust for an https upstream instead of Node's (e.g. a staging CA). */
-  readonly upstreamCa?: string;
+  readonly upstreamCa?: string | undefined;
   /** Add a `Plantstore-Violations` header to each POST /plants answer (holds the answer until complete). */
-  readonly annotate?: boolean;
+  readonly annotate?: boolean | undefined;
   /**
    * The token clients should send (PLANTSTORE_TOKEN): redacted from everything the proxy writes, and
    * a bearer token other than it is judged a wrong credential. Never required.
    */
-  readonly token?: string;
+  readonly token?: string | undefined;
   /** Bytes of each body judged (default 1 MiB); bodies beyond are streamed whole, judged by form only. */
-  readonly judgeBytes?: number;
+  readonly judgeBytes?: number | undefined;
   /**
    * Connections to the upstream open at most (default 256); exchanges beyond wait for one, within
    * `timeoutMs`.
    */
-  readonly maxConnections?: number;
+  readonly maxConnections?: number | undefined;
   /** The checks to judge with (default: the built-in ones that judge one exchange). */
-  readonly checks?: readonly CheckDefinition[];
+  readonly checks?: readonly CheckDefinition[] | undefined;
   /** One line per exchange, already redacted, without a newline. */
-  readonly onLog?: (line: string) => void;
+  readonly onLog?: ((line: string) => void) | undefined;
 }
 
 /** A running proxy. */

@@ -21,19 +21,19 @@ export type { RequestLogEntry } from '../http/server-kit.js';
 /** Options of {@link createReferenceServer}. */
 export interface ReferenceServerOptions extends ClientTimeouts {
   /** Accepted bearer tokens. When none are given, one is generated (see `generatedToken`). */
-  readonly tokens?: readonly string[];
+  readonly tokens?: readonly string[] | undefined;
   /** Interface to bind; `127.0.0.1` unless told otherwise. */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /** Port to bind; 0 (the default) picks a free one. */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** Largest accepted request body in bytes (default 1 MiB). */
-  readonly bodyLimit?: number;
+  readonly bodyLimit?: number | undefined;
   /** The OpenAPI document (default: the package's `openapi.yaml`). */
-  readonly spec?: string;
+  readonly spec?: string | undefined;
   /** Where plants are kept (default: in memory). */
-  readonly store?: PlantStore;
+  readonly store?: PlantStore | undefined;
   /** Called once per answered request. */
-  readonly onRequest?: (entry: RequestLogEntry) => void;
+  readonly onRequest?: ((entry: RequestLogEntry) => void) | undefined;
 }
 
 /** A running reference server. */

@@ -22,15 +22,15 @@ export interface ReporterOptions {
   /** Directory the file reporters write into (created if missing). */
   readonly outDir: string;
   /** Where the console reporter writes; required when `console` is selected. */
-  readonly stdout?: TextSink;
+  readonly stdout?: TextSink | undefined;
   /** Where a reporter that could not finish says so (a report file that could not be written). */
-  readonly stderr?: TextSink;
+  readonly stderr?: TextSink | undefined;
   /** Decides colour and live progress (`CI`, `NO_COLOR`, `TERM`); defaults to no variables. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Strings that must never appear in any output (the bearer tokens of the run). */
-  readonly secrets?: readonly string[];
+  readonly secrets?: readonly string[] | undefined;
   /** Clock in ms for progress throttling; tests pass their own. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 type ReporterFactory = (options: ReporterOptions & { readonly stdout: TextSink }) => Reporter;
@@ -175,7 +175,7 @@ function redactingSink(sink: TextSink, secrets: SecretSet): TextSink {
 /** Options of `writeReports`. */
 export interface WriteReportsOptions extends ReporterOptions {
   /** Which reporters render the report (default: json, junit and html, the files). */
-  readonly reporters?: readonly string[];
+  readonly reporters?: readonly string[] | undefined;
 }
 
 /**

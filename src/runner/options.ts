@@ -4,38 +4,38 @@ import type { Reporter, RunEvent } from './events.js';
 /** Options of `runConformance`; every one has a default. */
 export interface ConformanceOptions {
   /** The target, e.g. `https://staging.example.com/api`. Default: the reference, started in-process. */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /** The bearer token the target accepts (required with `baseUrl`). Never written anywhere. */
-  readonly token?: string;
+  readonly token?: string | undefined;
   /** Seed of the generated cases; random (and reported) when absent. */
-  readonly seed?: number;
+  readonly seed?: number | undefined;
   /** Cases per probe at share 1 (default 100). */
-  readonly runs?: number;
+  readonly runs?: number | undefined;
   /** Requests in flight at once (default 16, sized for a remote staging URL). */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** Per-request deadline in ms (default 10 000). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Deadline of the whole run in ms, shrinking included (default: the larger of 60 s and 6 timeouts). */
-  readonly budgetMs?: number;
+  readonly budgetMs?: number | undefined;
   /** Run only these check ids. */
-  readonly checks?: readonly string[];
+  readonly checks?: readonly string[] | undefined;
   /** Skip these check ids. */
-  readonly skipChecks?: readonly string[];
+  readonly skipChecks?: readonly string[] | undefined;
   /**
    * The suites to run. The package's `runConformance` defaults to `BUILT_IN_SUITES`; the runner
    * itself knows no suites and must be given them.
    */
-  readonly suites?: readonly Suite[];
+  readonly suites?: readonly Suite[] | undefined;
   /** OpenAPI document of the contract (default: the package's openapi.yaml). */
-  readonly spec?: string;
+  readonly spec?: string | undefined;
   /** Run one recorded case again: the replay string of a failure (its `rerun.replay`). */
-  readonly replay?: string;
+  readonly replay?: string | undefined;
   /** Largest response body read, in bytes (default 1 MiB). */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /** Render the run as it happens and when it ends, in this order (see {@link Reporter}). */
-  readonly reporters?: readonly Reporter[];
+  readonly reporters?: readonly Reporter[] | undefined;
   /** Called with every event of the run, before the reporters. */
-  onProgress?(event: RunEvent): void;
+  readonly onProgress?: ((event: RunEvent) => void) | undefined;
 }
 
 /** What the runner itself takes: the options, with the suites to run given. */
