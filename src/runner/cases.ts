@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
 import type { Contract } from '../contract/index.js';
 import { caseBias, caseRandom } from './generate/case-random.js';
-import { recordingClaims, type FreshIds } from './generate/fresh-ids.js';
+import { alwaysFreshIds, recordingClaims, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { PlannedRequest, Probe } from './probe.js';
 
 /** One generated case: the fast-check Value (kept for shrinking) and the requests it became. */
@@ -36,6 +36,25 @@ export function caseCount(probe: Probe<unknown>, runs: number, contract: Contrac
 /** The salt naming a case (and a shrink path below it) for its fresh ids; part of the replay string. */
 export function caseSalt(probe: Probe<unknown>, index: number, path: readonly number[]): string {
   return `${probe.name}:${index}:${path.join('.')}`;
+}
+
+/**
+ * The requests of a case's value (the generated one, or a shrink candidate at `path`), as shrinking sends them
+ * and a replay string renders them again: fixed ids as the case claimed them, or with `alwaysFresh` every id
+ * fresh (the target may hold the case). One function, so that a replay sends what was shown.
+ */
+export function plansAt(
+  generated: GeneratedCase,
+  value: unknown,
+  path: readonly number[],
+  alwaysFresh: boolean,
+  inputs: { readonly contract: Contract; readonly fresh: FreshIds },
+): PlannedRequest[] {
+  return generated.probe.plan(value, {
+    contract: inputs.contract,
+    fresh: alwaysFresh ? alwaysFreshIds(inputs.fresh) : unclaimedFreshIds(inputs.fresh, generated.claimedIds),
+    salt: caseSalt(generated.probe, generated.index, path),
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Contract } from '../contract/index.js';
-import { caseSalt, type ArbitraryCache, type GeneratedCase } from './cases.js';
+import { plansAt, type ArbitraryCache, type GeneratedCase } from './cases.js';
 import { ConformanceOptionsError } from './errors.js';
-import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import type { FreshIds } from './generate/fresh-ids.js';
 import type { ReplaySpec } from './replay.js';
 import { followShrinkPath } from './shrink.js';
 
@@ -25,10 +25,6 @@ export function replayCase(
       `\`replay\` shrink path ${spec.path.join('.')} does not exist for this case.`,
       'replay',
     );
-  const plans = original.probe.plan(value.value, {
-    contract: inputs.contract,
-    fresh: spec.alwaysFresh ? alwaysFreshIds(inputs.fresh) : unclaimedFreshIds(inputs.fresh, original.claimedIds),
-    salt: caseSalt(original.probe, original.index, spec.path),
-  });
+  const plans = plansAt(original, value.value, spec.path, spec.alwaysFresh, inputs);
   return { ...original, value, plans };
 }

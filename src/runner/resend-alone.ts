@@ -1,7 +1,7 @@
-import { caseSalt } from './cases.js';
+import { plansAt } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence, type CaseRun } from './execute.js';
-import { alwaysFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import type { FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { unansweredHow } from './judge.js';
@@ -101,12 +101,8 @@ export class AloneResends {
     let sending = this.sent.get(run.order);
     if (sending === undefined) {
       const { generated } = run;
-      const plans = generated.probe.plan(generated.value.value, {
-        contract: this.target.contract,
-        fresh: alwaysFreshIds(this.target.fresh),
-        salt: caseSalt(generated.probe, generated.index, []),
-      });
-      sending = sendSequence(this.target.client, plans);
+      // As the replay string `~` with no shrink path renders it.
+      sending = sendSequence(this.target.client, plansAt(generated, generated.value.value, [], true, this.target));
       this.sent.set(run.order, sending);
     }
     return sending;

@@ -1,9 +1,9 @@
 import type fc from 'fast-check';
-import { caseSalt, type GeneratedCase } from './cases.js';
+import { plansAt, type GeneratedCase } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { AnswerTimes } from './answer-times.js';
 import { hangWaitMs, sendSequence } from './execute.js';
-import { alwaysFreshIds, unclaimedFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import type { FreshIds } from './generate/fresh-ids.js';
 import { isValidNewPlant } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
@@ -98,11 +98,7 @@ export async function shrinkCounterexample(
       if (sent >= options.maxSteps || Date.now() > options.deadline) break;
       const path = [...current.path, position++];
       const alwaysFresh = stored;
-      const plans = generated.probe.plan(candidate.value, {
-        contract: options.contract,
-        fresh: alwaysFresh ? alwaysFreshIds(options.fresh) : unclaimedFreshIds(options.fresh, generated.claimedIds),
-        salt: caseSalt(generated.probe, generated.index, path),
-      });
+      const plans = plansAt(generated, candidate.value, path, alwaysFresh, options);
       // A candidate must stay in its class: a valid case valid and an invalid one invalid, or the
       // smaller counterexample would show another defect than the one found.
       if (!keepsValidityClass(options.contract, plans)) continue;
