@@ -1,7 +1,7 @@
 import type { Contract } from '../contract/index.js';
 import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
-import type { CaseRun } from './execute.js';
+import { pauses, type CaseRun } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { SendOptions, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
@@ -131,7 +131,9 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     const smallestShrunk = new Map<string, number>();
     // A case whose body went in two halves waits out a pause for every candidate: cases sent whole shrink first,
     // and one of those that shows the defect spares its shrinking (a crash on long answers: 16 s -> 3 s).
-    const inShrinkOrder = [...tally.failures].sort((a, b) => Number(pauses(a.run)) - Number(pauses(b.run)));
+    const inShrinkOrder = [...tally.failures].sort(
+      (a, b) => Number(pauses(a.run.generated)) - Number(pauses(b.run.generated)),
+    );
     for (const { run, verdict } of inShrinkOrder) {
       let first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
       if (resends && unansweredOnce(run, verdict) !== undefined) {
@@ -149,7 +151,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       const best = smallestShrunk.get(shape);
       const shrinks =
         options.shrink &&
-        (best === undefined || (!pauses(run) && (found === undefined || counterexampleSize(found) < best)));
+        (best === undefined || (!pauses(run.generated) && (found === undefined || counterexampleSize(found) < best)));
       const { counterexample, steps } = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
         client: {
@@ -243,11 +245,6 @@ async function settledRepeats(
     if (counterexample !== undefined) settled.push({ ...counterexample, run });
   }
   return settled;
-}
-
-/** Whether a case sends a body in two halves, a pause apart. */
-function pauses(run: CaseRun): boolean {
-  return run.generated.plans.some((plan) => plan.splitBody === true);
 }
 
 /** The field an invalid body breaks and its description, for an invalid body. */

@@ -96,7 +96,7 @@ export function pausedCaseSlots(concurrency: number): number {
 }
 
 /** A case that holds its connection through a pause: its body goes out in two halves. */
-function pauses(generated: GeneratedCase): boolean {
+export function pauses(generated: GeneratedCase): boolean {
   return generated.plans.some((plan) => plan.splitBody === true);
 }
 
