@@ -2,6 +2,7 @@ import {
   defineCheck,
   defineSuite,
   fail,
+  isGatewayAnswer,
   isServerError,
   isThrottled,
   PASS,
@@ -39,9 +40,8 @@ export const noServerError = defineCheck({
     if (isThrottled(response)) return undefined;
     if (isServerError(response.status)) {
       // 502 and 504 are a gateway's answers when the service behind it failed: one cause whatever was asked.
-      const gateway = response.status === 502 || response.status === 504;
       return fail(`The target answered ${response.status}, a server error.`, {
-        defect: gateway
+        defect: isGatewayAnswer(response)
           ? `status ${response.status} (a gateway's: the service behind it failed or timed out)`
           : `status ${response.status} for ${failedRequestKind(plan)}`,
       });

@@ -18,6 +18,7 @@ export type { Exchange } from './http/client.js';
 export {
   errorCodeOf,
   hasSeveralValues,
+  isGatewayAnswer,
   isJsonMediaType,
   isJudgeable,
   isMediaType,
