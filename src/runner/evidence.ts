@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isRefusalStatus, refusalStatusOf, type RefusalStatus } from '../contract/refusal-status.js';
 import { isSuccessStatus, successStatusOf, type SuccessStatus } from '../contract/success-status.js';
-import { AnswerTimes } from './answer-times.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange } from './http/client.js';
 import { isTlsFailure } from './http/transport-errors.js';
@@ -32,8 +31,6 @@ const SMALL_FRACTION = /^"[^"]+" set to (?:N\.5|-N\.25|1e-3|N1e-1)$/;
 export class RunEvidence {
   exchanges = 0;
   answered = 0;
-  /** How long complete answers took. */
-  readonly answerTimes = new AnswerTimes();
   html = 0;
   /** Distinct HTML bodies, up to a few (hashes): one page for everything is a front proxy. */
   readonly htmlPages = new Set<string>();
@@ -79,7 +76,6 @@ export class RunEvidence {
       if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
       if (exchange.response.status === 0) continue;
       this.answered++;
-      if (exchange.response.transportError === undefined) this.answerTimes.add(exchange.response.durationMs);
       if (!isHtml(exchange)) continue;
       this.html++;
       if (this.htmlPages.size < 8) {

@@ -56,6 +56,8 @@ export interface DispatchOptions {
   readonly timeoutMs?: number;
   /** The order of the first case taken (default 0): a dispatch going on after an outage starts past the cases before. */
   readonly firstOrder?: number;
+  /** Where the complete answers' times are counted (the run's, across dispatches); a fresh count when left out. */
+  readonly answerTimes?: AnswerTimes;
 }
 
 /** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
@@ -185,11 +187,11 @@ class CaseQueue {
  */
 class WaitingCases {
   private readonly waiting = new Set<Promise<void>>();
-  private readonly times = new AnswerTimes();
 
   constructor(
     private readonly concurrency: number,
     private readonly timeoutMs: number | undefined,
+    private readonly times: AnswerTimes,
   ) {}
 
   /** Counts the complete answers of a finished case. */
@@ -255,7 +257,7 @@ export async function dispatch(
 ): Promise<DispatchResult> {
   const concurrency = Math.max(1, options.concurrency);
   const queue = new CaseQueue(cases[Symbol.iterator](), pausedCaseSlots(concurrency), options.firstOrder ?? 0);
-  const waiting = new WaitingCases(concurrency, options.timeoutMs);
+  const waiting = new WaitingCases(concurrency, options.timeoutMs, options.answerTimes ?? new AnswerTimes());
   let throttled = 0;
   const giveUpAfter = options.concurrency + 8;
   let done = 0;

@@ -20,6 +20,7 @@ import type { RunnerOptions } from './options.js';
 import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence, SPOKE_NO_HTTP } from './evidence.js';
 import { hangShrinking } from './shrink.js';
+import { AnswerTimes } from './answer-times.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
 import { settleOutage, unansweredOf, unjudgedCases, type Outage } from './outage.js';
@@ -220,6 +221,8 @@ function casesToSend(
 interface SentCases {
   readonly dispatched: DispatchResult;
   readonly evidence: RunEvidence;
+  /** How long the complete answers of the run's cases took. */
+  readonly answerTimes: AnswerTimes;
   readonly tallies: ReadonlyMap<CheckDefinition, CheckTally>;
   readonly failedCases: number;
   /** Set when the target stopped answering mid-run. */
@@ -281,10 +284,13 @@ async function sendAndJudge(
   // One iterator for the whole run: a run that goes on after an outage sends the cases not yet sent.
   const source = cases[Symbol.iterator]();
   const remaining: Iterable<GeneratedCase> = { [Symbol.iterator]: () => source };
+  // One count of the answers' times for the whole run: dispatch's hang waits, then shrinking's.
+  const answerTimes = new AnswerTimes();
   const send = (count: number, before: number, firstOrder = 0): Promise<DispatchResult> =>
     dispatch(remaining, count, client, {
       concurrency: settings.concurrency,
       deadline: settings.deadline,
+      answerTimes,
       // Orders stay unique across an outage: cases sent again alone are told apart by it.
       firstOrder,
       // A target serving few connections would queue what a hung case's slot sent meanwhile.
@@ -297,7 +303,7 @@ async function sendAndJudge(
     });
   const [dispatched] = await Promise.all([send(planned, 0), ready]);
   const { tallies, evidence } = judge;
-  if (!dispatched.cut) return { dispatched, evidence, tallies, failedCases: judge.failedCases };
+  if (!dispatched.cut) return { dispatched, evidence, answerTimes, tallies, failedCases: judge.failedCases };
   const { traits } = await preflight;
   const settle = async (cut: TargetStopped): Promise<Outage> => {
     // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
@@ -309,7 +315,7 @@ async function sendAndJudge(
   };
   const { cut } = dispatched;
   const { outage, ...result } = await afterOutage({ ...dispatched, cut }, planned, settings.deadline, settle, send);
-  return { ...result, evidence, tallies, failedCases: judge.failedCases, outage };
+  return { ...result, evidence, answerTimes, tallies, failedCases: judge.failedCases, outage };
 }
 
 /**
@@ -409,8 +415,10 @@ async function settleChecks(
       failed: sent.failedCases,
       phase: 'shrink',
     });
-  const { answerTimes, transport } = sent.evidence;
-  const hangs = hangShrinking(settings, { times: answerTimes, timeouts: transport.get('timeout') ?? 0 });
+  const hangs = hangShrinking(settings, {
+    times: sent.answerTimes,
+    timeouts: sent.evidence.transport.get('timeout') ?? 0,
+  });
   const checks: { check: CheckDefinition | undefined; result: CheckResult }[] = [];
   for (const entry of settings.selection.ordered) {
     if ('skipReason' in entry) {
