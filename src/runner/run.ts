@@ -73,7 +73,7 @@ async function runSuites(options: RunnerOptions, onProgress: Progress): Promise<
       token: target.token,
       concurrency: settings.concurrency,
       // Cases left waiting on a hung request hold a connection each beside the others (see `dispatch`).
-      connections: settings.connectionLimit === undefined ? 2 * settings.concurrency : settings.concurrency,
+      connections: hungCasesMayWait(settings) ? 2 * settings.concurrency : settings.concurrency,
       timeoutMs: settings.timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       plantsPath,
@@ -293,8 +293,7 @@ async function sendAndJudge(
       answerTimes,
       // Orders stay unique across an outage: cases sent again alone are told apart by it.
       firstOrder,
-      // A target serving few connections would queue what a hung case's slot sent meanwhile.
-      ...(settings.connectionLimit === undefined ? { timeoutMs: settings.timeoutMs } : {}),
+      ...(hungCasesMayWait(settings) ? { timeoutMs: settings.timeoutMs } : {}),
       shouldStop: () => preflightFailed,
       onCaseDone: (run, done) => {
         judge.add(run);
@@ -349,6 +348,14 @@ async function afterOutage(
 /** Whether a target that stopped answering is up again with none of its requests shown to stop it. */
 function answersAgain({ cause }: Outage): boolean {
   return cause.kind === 'restarted' || (cause.kind === 'caused' && !cause.stoppedAgain);
+}
+
+/**
+ * Whether a case hung on a request may leave its slot to the next (see `dispatch`): not against a target that
+ * serves few connections, which would queue what the slot sent meanwhile.
+ */
+function hungCasesMayWait(settings: Pick<RunSettings, 'connectionLimit'>): boolean {
+  return settings.connectionLimit === undefined;
 }
 
 /** Longest wait for a target that stopped answering mid-run to answer again (a supervisor restarting it). */
