@@ -2,7 +2,7 @@ import type { Contract } from '../contract/index.js';
 import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { pauses, type CaseRun } from './execute.js';
-import type { FreshIds } from './generate/fresh-ids.js';
+import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { SendOptions, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
@@ -135,7 +135,9 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       (a, b) => Number(pauses(a.run.generated)) - Number(pauses(b.run.generated)),
     );
     for (const { run, verdict } of inShrinkOrder) {
+      // A case sent again after an outage had every id fresh, of its own nonce: so have its shrink candidates.
       let first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
+      if (run.nonce !== undefined) first = { ...first, alwaysFresh: true };
       if (resends && unansweredOnce(run, verdict) !== undefined) {
         const alone = await resends.confirm(check, run, verdict);
         // Answered alone: the run's dropped connection or gateway page was the moment's (a note says so).
@@ -167,7 +169,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
           redact: options.client.redact,
           close: () => options.client.close(),
         },
-        fresh: options.fresh,
+        fresh: run.nonce === undefined ? options.fresh : createFreshIds(run.nonce),
         judgeContext: options.judgeContext,
         arbitrary: options.arbitraries(run.generated.probe, run.generated.index),
         maxSteps: shrinks ? SHRINK_STEPS : 0,
@@ -211,7 +213,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         String(check.id),
         { value: run.generated.value, path: [], exchanges: run.exchanges, verdict },
         0,
-        options.replayCommand(run, [], false),
+        options.replayCommand(run, [], run.nonce !== undefined),
         options.client.redact,
       ),
     );

@@ -12,6 +12,11 @@ export interface CaseRun {
   readonly order: number;
   /** Set on the case an outage judged: what waiting and sending it again alone found stands (see `settleOutage`). */
   readonly judgedForOutage?: true;
+  /**
+   * Set on a case sent again once a target that stopped answering was back (see `sendCutAgain`): the nonce
+   * of its ids, every one fresh (a replay string's `~`), not the run's.
+   */
+  readonly nonce?: string;
 }
 
 /** Why dispatch stopped before every case was sent. */

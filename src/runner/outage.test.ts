@@ -3,14 +3,25 @@ import type { GeneratedCase } from './cases.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
-import { settleOutage, wasInFlight } from './outage.js';
+import { sendCutAgain, settleOutage, wasInFlight } from './outage.js';
 import type { PlannedRequest } from './probe.js';
+import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import type { Contract } from '../contract/index.js';
 
 type Outcome = number | string;
 
 function cutRun(order: number, failure: string, requests = 1): CaseRun {
   const plan = { method: 'POST', path: '/plants', body: `{"n":${order}}` } as unknown as PlannedRequest;
-  const generated = { index: order, plans: Array.from({ length: requests }, () => plan) } as unknown as GeneratedCase;
+  // Planned again, its body carries the id its fresh source gives it.
+  const probe = {
+    name: 'p',
+    plan: (_value: unknown, { fresh, salt }: { fresh: FreshIds; salt: string }) => [
+      { ...plan, body: `{"n":${order},"id":${fresh.bits(salt)}}` },
+    ],
+  };
+  const value = { value: order };
+  const plans = Array.from({ length: requests }, () => plan);
+  const generated = { index: order, plans, probe, value } as unknown as GeneratedCase;
   const response = { status: 0, headers: {}, body: null, durationMs: 0, transportError: failure };
   return { generated, order, exchanges: [{ plan, request: {}, response } as unknown as Exchange] };
 }
@@ -91,5 +102,38 @@ describe('settleOutage', () => {
     expect(sent).toEqual(['GET', '{"n":6}', 'GET']);
     // The suspects stay as they ended: the first of them is what a target gone for good is judged by.
     expect(outage.suspects.map((run) => run.order)).toEqual([5, 6]);
+  });
+});
+
+describe('sendCutAgain', () => {
+  const fresh = createFreshIds('0123456789abcdef');
+  // The probe above plans without the contract.
+  const forever = { concurrency: 2, deadline: Number.POSITIVE_INFINITY, contract: {} as Contract, fresh };
+
+  it('sends every cut case again but the one judged, every id fresh of another nonce, and keeps those answered', async () => {
+    const { client: back, sent } = client((plan) =>
+      plan.method === 'GET' ? 404 : plan.body?.startsWith('{"n":4,') === true ? 'connection-refused' : 200,
+    );
+    const outage = {
+      cut,
+      suspects: [],
+      cause: { kind: 'caused', afterMs: 0, run: cut.runs[1]!, stoppedAgain: false },
+      judged: cut.runs[1]!,
+    } as const;
+    const again = await sendCutAgain(back, outage, forever);
+    const ids = [1, 3, 4].map((order) => `{"n":${order},"id":${fresh.bits(`p:${order}:`)}}`);
+    expect(sent.sort()).toEqual(ids.sort());
+    // Case 4 got no answer again: it stays without a verdict. The others carry the nonce of their ids.
+    expect(again.map((run) => [run.order, run.nonce, run.exchanges[0]?.plan.body])).toEqual([
+      [1, fresh.nonce, ids[0]],
+      [3, fresh.nonce, ids[1]],
+    ]);
+  });
+
+  it('sends nothing again past the deadline', async () => {
+    const { client: back, sent } = client((plan) => (plan.method === 'GET' ? 404 : 200));
+    const outage = { cut, suspects: [], cause: { kind: 'restarted', afterMs: 0 } } as const;
+    const again = await sendCutAgain(back, outage, { ...forever, deadline: Date.now() - 1 });
+    expect([again, sent]).toEqual([[], []]);
   });
 });

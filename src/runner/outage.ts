@@ -1,4 +1,7 @@
+import type { Contract } from '../contract/index.js';
+import { plansAt } from './cases.js';
 import { answersNow, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
+import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { unansweredHow } from './judge.js';
@@ -29,15 +32,22 @@ export interface Outage {
    * when the target did not come back, the first it had when it stopped; none when it came back or had none.
    */
   readonly judged?: CaseRun;
+  /** How many of the cut cases were sent again once the target was back, answered and judged. */
+  readonly rejudged?: number;
   /** Set when the run went on once the target was back: the cases sent after it. */
   readonly resumed?: number;
   /** An outage before this one, after which the run went on. */
   readonly earlier?: Outage;
 }
 
-/** The cases of an outage that got no verdict: cut, and not the one judged. */
-export function unjudgedOf({ cut, judged }: Outage): number {
-  return cut.runs.length - (judged ? 1 : 0);
+/** The cases of an outage that got no verdict: cut, and neither the one judged nor one sent again and judged. */
+export function unjudgedOf(outage: Outage): number {
+  return outage.cut.runs.length - judgedOf(outage);
+}
+
+/** The cut cases of an outage that got a verdict: the one judged for it, and those sent again and judged. */
+export function judgedOf({ judged, rejudged }: Outage): number {
+  return (judged ? 1 : 0) + (rejudged ?? 0);
 }
 
 /** {@link unjudgedOf} an outage and of any before it. */
@@ -96,6 +106,42 @@ export async function settleOutage(
     return { cut, suspects, cause: { kind: 'caused', afterMs, run: again, stoppedAgain }, judged: again };
   }
   return { cut, suspects, cause: { kind: 'restarted', afterMs } };
+}
+
+/**
+ * Once a target that stopped answering is back, the cases it cut but the one judged for it, sent again
+ * (`concurrency` cases at once, each case's requests in order) with every id fresh from `fresh`, a source of
+ * another nonce than the run's: the first sending of a request cut then may have been stored, and so may
+ * its resending alone while the cause was sought. Those answered now are returned, carrying that nonce (their
+ * replay strings name it), for the run to judge as any case; the others stay without a verdict.
+ */
+export async function sendCutAgain(
+  client: TargetClient,
+  outage: Outage,
+  options: {
+    readonly concurrency: number;
+    readonly deadline: number;
+    readonly contract: Contract;
+    readonly fresh: FreshIds;
+  },
+): Promise<CaseRun[]> {
+  const waiting = outage.cut.runs.filter((run) => run.order !== outage.judged?.order);
+  const sentAgain: CaseRun[] = [];
+  const worker = async (): Promise<void> => {
+    for (let run = waiting.shift(); run !== undefined; run = waiting.shift()) {
+      if (Date.now() > options.deadline) return;
+      const { generated } = run;
+      const plans = plansAt(generated, generated.value.value, [], true, options);
+      sentAgain.push({ ...run, exchanges: await sendSequence(client, plans), nonce: options.fresh.nonce });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  return sentAgain.filter(isAnswered).sort((a, b) => a.order - b.order);
+}
+
+/** Whether each of a case's requests got an answer of the service. */
+function isAnswered(run: CaseRun): boolean {
+  return run.exchanges.every(({ response }) => unansweredHow(response) === undefined);
 }
 
 /** Whether the target gives an HTTP answer (any status) within `ms`, asked every {@link POLL_MS}. */

@@ -260,15 +260,19 @@ function outageNote(outage: Outage, unsent: number, nonce: string): RunNote {
 
 /** How one outage went, and what of it is judged (`again`: the sentence goes on from an earlier outage's). */
 function outageText(outage: Outage, unsent: number, nonce: string, again: boolean): string {
-  const { cut, suspects, cause, judged, resumed } = outage;
+  const { cut, suspects, cause, judged, resumed, rejudged } = outage;
   const replayOf = (run: CaseRun): string =>
     formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
   const stopped = `${again ? ' stopped answering again' : 'The target stopped answering'} after ${cut.after} cases (${countsText(failuresOf(cut))} in a row)`;
   const unjudged = unjudgedOf(outage);
+  const cutThen =
+    rejudged === undefined
+      ? `${unjudged} cases cut then are not judged`
+      : `sent again once it answered, ${rejudged} of the ${cut.runs.length - (judged ? 1 : 0)} ${judged ? 'other ' : ''}cases cut then were answered and are judged (${unjudged} not)`;
   const counts =
     resumed === undefined
-      ? `${unsent} cases were not sent and ${unjudged} not judged`
-      : `${unjudged} cases cut then are not judged; the run went on with the ${resumed} cases not yet sent`;
+      ? `${unsent} cases were not sent and ${rejudged === undefined ? `${unjudged} not judged` : cutThen}`
+      : `${cutThen}; the run went on with the ${resumed} cases not yet sent`;
   const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   if (cause.kind === 'caused') {
     const failure = unansweredOf(cause.run);
@@ -277,7 +281,7 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
       failure === 'timeout' && !cause.stoppedAgain
         ? ' If the target is only slow (it answered other requests meanwhile), raise `timeoutMs` and run again.'
         : '';
-    return `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${failure ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${counts}${resumed === undefined ? ': a run after the fix sends them' : ''}.${slow}`;
+    return `${stopped} and answered again after ${seconds(cause.afterMs)}; sent again alone, the request ${replayOf(cause.run)} ${cause.stoppedAgain ? 'stopped it again' : `was cut again (${failure ?? 'no answer'}) while the target stayed up`}: it is judged (no-server-error), the cause. ${capitalised(counts)}${resumed === undefined && unjudged + unsent > 0 ? ': a run after the fix sends them' : ''}.${slow}`;
   }
   if (cause.kind === 'restarted') {
     const alone =
@@ -286,7 +290,7 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
         : suspects.length === 1
           ? 'the request it had then does not stop it again when sent alone'
           : `none of the ${suspects.length} requests it had then stops it again when sent alone`;
-    return `${stopped} and answered again after ${seconds(cause.afterMs)}; ${alone}: the outage came from outside (a restart, a deploy) or from requests together, and nothing of it is judged. ${counts}${resumed === undefined ? ': run again' : ''}.`;
+    return `${stopped} and answered again after ${seconds(cause.afterMs)}; ${alone}: the outage came from outside (a restart, a deploy) or from requests together${rejudged === undefined ? ', and nothing of it is judged' : ''}. ${capitalised(counts)}${resumed === undefined && unjudged + unsent > 0 ? ': run again' : ''}.`;
   }
   const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
   if (!judged)
@@ -302,4 +306,9 @@ function failuresOf(cut: Outage['cut']): Map<string, number> {
     failures.set(kind, (failures.get(kind) ?? 0) + 1);
   }
   return failures;
+}
+
+/** A sentence's text with its first letter upper case. */
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -11,6 +11,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
+import { createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
 import { honouringRetryAfter } from './http/retry-after.js';
@@ -23,7 +24,7 @@ import { hangShrinking } from './shrink.js';
 import { AnswerTimes } from './answer-times.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
-import { settleOutage, unansweredOf, unjudgedCases, type Outage } from './outage.js';
+import { judgedOf, sendCutAgain, settleOutage, unansweredOf, unjudgedCases, type Outage } from './outage.js';
 import { AloneResends, type UnansweredFailures } from './resend-alone.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
@@ -310,7 +311,11 @@ async function sendAndJudge(
     const waitMs = speaksOtherwise ? 0 : Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs);
     const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
     if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true });
-    return outage;
+    if (!answersAgain(outage)) return outage;
+    // Back (a restart, a deploy): the cases it cut are judged on their answers now.
+    const again = await sendCutAgain(client, outage, { ...settings, fresh: createFreshIds() });
+    for (const run of again) judge.add(run);
+    return again.length === 0 ? outage : { ...outage, rejudged: again.length };
   };
   const { cut } = dispatched;
   const { outage, ...result } = await afterOutage({ ...dispatched, cut }, planned, settings.deadline, settle, send);
@@ -329,7 +334,7 @@ async function afterOutage(
   send: (count: number, before: number, firstOrder: number) => Promise<DispatchResult>,
 ): Promise<{ dispatched: DispatchResult; outage: Outage }> {
   const outage = await settle(dispatched.cut);
-  const sent = dispatched.sent + (outage.judged ? 1 : 0);
+  const sent = dispatched.sent + judgedOf(outage);
   if (!answersAgain(outage) || Date.now() > deadline) return { dispatched: { ...dispatched, sent }, outage };
   const rest = await send(
     Math.max(0, planned - dispatched.sent - dispatched.cut.runs.length),
@@ -340,7 +345,7 @@ async function afterOutage(
   const resumed = { ...outage, resumed: rest.sent };
   const throttled = dispatched.throttled + rest.throttled;
   return {
-    dispatched: { ...rest, sent: sent + rest.sent + (later?.judged ? 1 : 0), throttled },
+    dispatched: { ...rest, sent: sent + rest.sent + (later ? judgedOf(later) : 0), throttled },
     outage: later ? { ...later, earlier: resumed } : resumed,
   };
 }
@@ -408,7 +413,7 @@ async function settleChecks(
         index: run.generated.index,
         path: [...(replay?.path ?? []), ...path],
         alwaysFresh: alwaysFresh || replay?.alwaysFresh === true,
-        nonce: fresh.nonce,
+        nonce: run.nonce ?? fresh.nonce,
       }),
     );
     return { replay: rerunCall(rerun), rerun };
