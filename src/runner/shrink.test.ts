@@ -147,6 +147,55 @@ describe('a shrink candidate is taken only for the same defect', () => {
   });
 });
 
+describe('shrinking an acceptance defect on a target that keeps what it accepted', () => {
+  /**
+   * Correct but for ids one above the int64 maximum, which it takes (a reader of arbitrary-precision integers
+   * with no range check) and stores; a repeated id is refused with its own error 4090, as Erlang's plant store.
+   */
+  function bignumStore() {
+    const stored = new Set<string>();
+    const TOO_LARGE = '9223372036854775808';
+    return (req: IncomingMessage, res: ServerResponse): void => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const send = (status: number, text: string) =>
+          res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+        if (req.method !== 'POST') return send(405, errorBody({ code: 1000, message: 'POST only' }));
+        const authProblem = checkBearer(req.headers.authorization);
+        if (authProblem) return send(401, errorBody(authProblem));
+        const text = Buffer.concat(chunks).toString('utf8');
+        const tooLarge = new RegExp(`"id"\\s*:\\s*${TOO_LARGE}(?![\\d.eE])`).test(text);
+        const readable = tooLarge ? text.replace(TOO_LARGE, '1') : text;
+        const read = readNewPlant(contract, req.headers['content-type'], Buffer.from(readable));
+        if (!read.ok) return send(400, errorBody(read.problem));
+        const id = /"id"\s*:\s*(-?\d+)/.exec(text)?.[1] ?? '';
+        if (stored.has(id)) return send(400, `{"error":4090,"message":"plant ${id} exists"}`);
+        stored.add(id);
+        const { name, tag } = read.plant;
+        send(
+          200,
+          `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`,
+        );
+      });
+    };
+  }
+
+  it('never takes a candidate refused as a repeat of the id the run had it store: the record is what a fresh target answers', async () => {
+    const server = createServer(bignumStore());
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const report = await runConformance({ baseUrl, token: TOKEN, seed: 2114305702, checks: ['negative-rejection'] });
+      const finding = report.findings?.find(({ title }) => title.includes('int64 maximum'));
+      expect(finding?.counterexample.request.body, report.notes.join('\n')).toContain('9223372036854775808');
+      expect(finding?.counterexample.response.status).toBe(200);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+});
+
 describe('shrinking a request the target never answers', () => {
   const hangProbe: Probe<string> = {
     name: 'hang-test',
