@@ -6,6 +6,8 @@ import { createReferenceHandler } from '../reference/server.js';
 import { runConformance } from '../index.js';
 import { formatReplay, parseReplay } from './replay.js';
 import type { Finding } from './report.js';
+import type { CaseRun } from './execute.js';
+import { UnansweredFailures } from './resend-alone.js';
 
 const TOKEN = 'resend-alone-token-41c2';
 const contract = await loadContract();
@@ -92,6 +94,21 @@ describe('a request that got no answer of the service', () => {
       },
     ));
 
+  it('is a note when two bursts of gateway pages far apart came from a rolling restart of two instances', () =>
+    against(
+      (post, req) =>
+        ((post >= 60 && post < 64) || (post >= 200 && post < 204)) && req.method === 'POST' ? 'gateway' : 'pass',
+      async (url) => {
+        const report = await run(url);
+        expect(report.findings, report.notes.join('\n')).toEqual([]);
+        expect(report.verdict).toBe('conformant');
+        const note = report.noteDetails?.find(({ code }) => code === 'answered-alone');
+        expect(note?.message).toMatch(
+          /^8 cases of the run got no answer of the service \(status 502 ×8; cases \d+ to \d+ /,
+        );
+      },
+    ));
+
   it('is an outage whose cut cases are judged once sent again when a deploy behind the gateway answered 502 pages', () => {
     let downUntil = 0;
     return against(
@@ -147,6 +164,24 @@ describe('a request that got no answer of the service', () => {
         expect(report.noteDetails?.map(({ code }) => code)).not.toContain('answered-alone');
       },
     ));
+});
+
+describe('UnansweredFailures', () => {
+  const failed = (orders: number[]): UnansweredFailures => {
+    const failures = new UnansweredFailures();
+    const response = { status: 0, headers: {}, body: null, durationMs: 1, transportError: 'connection-reset' };
+    const verdict = { outcome: 'fail', exchangeIndex: 0 } as const;
+    for (const order of orders) failures.add({ order, exchanges: [{ response }] } as unknown as CaseRun, verdict);
+    return failures;
+  };
+
+  it('are few or together in at most three bursts, each within twice the concurrency and eight more cases', () => {
+    // Concurrency 4: a burst spans 16 cases from its first.
+    expect(failed([10, 26, 100, 300]).fewOrTogether(4)).toBe(true);
+    expect(failed([10, 27, 100, 300]).fewOrTogether(4)).toBe(false);
+    expect(failed(Array.from({ length: 17 }, (_, at) => 50 + at)).fewOrTogether(4)).toBe(true);
+    expect(failed(Array.from({ length: 20 }, (_, at) => 15 * at)).fewOrTogether(4)).toBe(false);
+  });
 });
 
 describe('a replay string of a case sent again with fresh ids', () => {

@@ -12,7 +12,7 @@ import type { Contract } from '../contract/index.js';
 /**
  * How a check's failing cases went without an answer of the service (a dropped connection, a gateway's
  * 502 or 504; timeouts aside, the hang shrinking confirms those): how many, and the first and last of
- * them in the run's order. A few, or a few close together, may be load, a restart or a deploy.
+ * them in the run's order. A few, or a few bursts of them, may be load, a restart or a deploy.
  */
 export class UnansweredFailures {
   count = 0;
@@ -20,6 +20,8 @@ export class UnansweredFailures {
   last = Number.NEGATIVE_INFINITY;
   /** How they went unanswered ({@link unansweredOnce}), counted. */
   readonly kinds = new Map<string, number>();
+  /** The orders of the first {@link MAX_ORDERS_KEPT} of them: more are never few. */
+  private readonly orders: number[] = [];
 
   add(run: CaseRun, verdict: CaseVerdict): void {
     const how = verdict.outcome === 'fail' ? unansweredOnce(run, verdict) : undefined;
@@ -28,20 +30,33 @@ export class UnansweredFailures {
     this.first = Math.min(this.first, run.order);
     this.last = Math.max(this.last, run.order);
     this.kinds.set(how, (this.kinds.get(how) ?? 0) + 1);
+    if (this.orders.length < MAX_ORDERS_KEPT) this.orders.push(run.order);
   }
 
   /**
-   * Whether these failures are few ({@link MAX_SCATTERED}) or together (within twice the run's
-   * concurrency and a few more cases, as a burst of cut requests is): each is then sent again alone
-   * before it is reported. Many spread over the run are a target that drops requests now and then.
+   * Whether these failures come in at most {@link MAX_SCATTERED} bursts, each within twice the run's
+   * concurrency and a few more cases (as requests cut together are): a few scattered ones, a restart, or a
+   * rolling restart of two instances behind a gateway. Each is then sent again alone before it is reported.
+   * More bursts (many spread over the run) are a target that drops requests now and then.
    */
   fewOrTogether(concurrency: number): boolean {
-    return this.count <= MAX_SCATTERED || this.last - this.first <= 2 * concurrency + 8;
+    if (this.count > this.orders.length) return false;
+    const span = 2 * concurrency + 8;
+    let bursts = 0;
+    let burstStart = Number.NEGATIVE_INFINITY;
+    for (const order of [...this.orders].sort((a, b) => a - b)) {
+      if (order - burstStart <= span) continue;
+      burstStart = order;
+      if (++bursts > MAX_SCATTERED) return false;
+    }
+    return true;
   }
 }
 
-/** Most failing cases without an answer, wherever they fall in the run, that are each sent again alone. */
+/** Most bursts of failing cases without an answer (a lone failure is one) whose cases are each sent again alone. */
 export const MAX_SCATTERED = 3;
+/** Most failing cases without an answer whose orders are kept to tell their bursts. */
+const MAX_ORDERS_KEPT = 4096;
 
 /**
  * How a failing case's judged exchange went without an answer (not a timeout), else `undefined`; also
