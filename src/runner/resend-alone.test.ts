@@ -80,34 +80,26 @@ describe('a request that got no answer of the service', () => {
       },
     ));
 
-  it('is a note when a gateway answered a few requests with its 502 page while the service restarted', () =>
-    against(
+  it.each<[string, Twist, RegExp]>([
+    [
+      'a few requests with its 502 page while the service restarted',
       (post, req) => (post >= 60 && post < 65 && req.method === 'POST' ? 'gateway' : 'pass'),
-      async (url) => {
-        const report = await run(url);
-        expect(report.findings, report.notes.join('\n')).toEqual([]);
-        expect(report.verdict).toBe('conformant');
-        const note = report.noteDetails?.find(({ code }) => code === 'answered-alone');
-        expect(note?.message).toMatch(
-          /^5 cases of the run got no answer of the service \(status 502 ×5; cases \d+ to \d+ /,
-        );
-      },
-    ));
-
-  it('is a note when two bursts of gateway pages far apart came from a rolling restart of two instances', () =>
-    against(
+      /^5 cases of the run got no answer of the service \(status 502 ×5; cases \d+ to \d+ /,
+    ],
+    [
+      'two bursts of requests far apart with its 502 page during a rolling restart of two instances',
       (post, req) =>
         ((post >= 60 && post < 64) || (post >= 200 && post < 204)) && req.method === 'POST' ? 'gateway' : 'pass',
-      async (url) => {
-        const report = await run(url);
-        expect(report.findings, report.notes.join('\n')).toEqual([]);
-        expect(report.verdict).toBe('conformant');
-        const note = report.noteDetails?.find(({ code }) => code === 'answered-alone');
-        expect(note?.message).toMatch(
-          /^8 cases of the run got no answer of the service \(status 502 ×8; cases \d+ to \d+ /,
-        );
-      },
-    ));
+      /^8 cases of the run got no answer of the service \(status 502 ×8; cases \d+ to \d+ /,
+    ],
+  ])('is a note when a gateway answered %s', (_, twist, note) =>
+    against(twist, async (url) => {
+      const report = await run(url);
+      expect(report.findings, report.notes.join('\n')).toEqual([]);
+      expect(report.verdict).toBe('conformant');
+      expect(report.noteDetails?.find(({ code }) => code === 'answered-alone')?.message).toMatch(note);
+    }),
+  );
 
   it('is an outage whose cut cases are judged once sent again when a deploy behind the gateway answered 502 pages', () => {
     let downUntil = 0;

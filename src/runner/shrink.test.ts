@@ -25,8 +25,15 @@ const TOKEN = 'shrink-test-token';
 const contract = await loadContract();
 const checkBearer = createBearerCheck([TOKEN]);
 
-/** A stateless target, correct but for `twist`, which may answer instead of the correct code. */
-function target(twist: (plant: NewPlant, res: ServerResponse) => boolean) {
+/** A handler that reads the whole body, refuses a request without the token, and answers JSON with `answer`. */
+function authorizedJson(
+  answer: (
+    body: Buffer,
+    send: (status: number, text: string) => void,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => void,
+) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -35,13 +42,20 @@ function target(twist: (plant: NewPlant, res: ServerResponse) => boolean) {
         res.writeHead(status, { 'content-type': 'application/json' }).end(text);
       const authProblem = checkBearer(req.headers.authorization);
       if (authProblem) return send(401, errorBody(authProblem));
-      const read = readNewPlant(contract, req.headers['content-type'], Buffer.concat(chunks));
-      if (!read.ok) return send(400, errorBody(read.problem));
-      if (twist(read.plant, res)) return;
-      const { name, tag } = read.plant;
-      send(200, JSON.stringify(tag === undefined ? { name } : { name, tag }));
+      answer(Buffer.concat(chunks), send, req, res);
     });
   };
+}
+
+/** A stateless target, correct but for `twist`, which may answer instead of the correct code. */
+function target(twist: (plant: NewPlant, res: ServerResponse) => boolean) {
+  return authorizedJson((body, send, req, res) => {
+    const read = readNewPlant(contract, req.headers['content-type'], body);
+    if (!read.ok) return send(400, errorBody(read.problem));
+    if (twist(read.plant, res)) return;
+    const { name, tag } = read.plant;
+    send(200, JSON.stringify(tag === undefined ? { name } : { name, tag }));
+  });
 }
 
 const TARGETS = {
@@ -155,30 +169,21 @@ describe('shrinking an acceptance defect on a target that keeps what it accepted
   function bignumStore() {
     const stored = new Set<string>();
     const TOO_LARGE = '9223372036854775808';
-    return (req: IncomingMessage, res: ServerResponse): void => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const send = (status: number, text: string) =>
-          res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-        if (req.method !== 'POST') return send(405, errorBody({ code: 1000, message: 'POST only' }));
-        const authProblem = checkBearer(req.headers.authorization);
-        if (authProblem) return send(401, errorBody(authProblem));
-        const text = Buffer.concat(chunks).toString('utf8');
-        const tooLarge = new RegExp(`"id"\\s*:\\s*${TOO_LARGE}(?![\\d.eE])`).test(text);
-        const readable = tooLarge ? text.replace(TOO_LARGE, '1') : text;
-        const read = readNewPlant(contract, req.headers['content-type'], Buffer.from(readable));
-        if (!read.ok) return send(400, errorBody(read.problem));
-        const id = /"id"\s*:\s*(-?\d+)/.exec(text)?.[1] ?? '';
-        if (stored.has(id)) return send(400, `{"error":4090,"message":"plant ${id} exists"}`);
-        stored.add(id);
-        const { name, tag } = read.plant;
-        send(
-          200,
-          `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`,
-        );
-      });
-    };
+    return authorizedJson((body, send, req) => {
+      const text = body.toString('utf8');
+      const tooLarge = new RegExp(`"id"\\s*:\\s*${TOO_LARGE}(?![\\d.eE])`).test(text);
+      const readable = Buffer.from(tooLarge ? text.replace(TOO_LARGE, '1') : text);
+      const read = readNewPlant(contract, req.headers['content-type'], readable);
+      if (!read.ok) return send(400, errorBody(read.problem));
+      const id = /"id"\s*:\s*(-?\d+)/.exec(text)?.[1] ?? '';
+      if (stored.has(id)) return send(400, `{"error":4090,"message":"plant ${id} exists"}`);
+      stored.add(id);
+      const { name, tag } = read.plant;
+      send(
+        200,
+        `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`,
+      );
+    });
   }
 
   it('never takes a candidate refused as a repeat of the id the run had it store: the record is what a fresh target answers', async () => {
