@@ -39,6 +39,14 @@ describe('lenient JSON', () => {
     }
   });
 
+  it('sends the raw TAB after an escape, as aeson 2.0 takes it only in a string holding one (or non-ASCII)', () => {
+    const [tab] = syntaxMutations().filter((mutation) => /control character/.test(mutation.what));
+    for (let place = 0; place < 6; place++) {
+      const text = tab?.apply(BODY, place) ?? '';
+      expect(text, `@${place}`).toMatch(/"[^"]*\\\/\t"/);
+    }
+  });
+
   it('sends NaN and Infinity under one label, and every run in a member of its own (Python json takes them there)', () => {
     const nonFinite = syntaxMutations().filter((mutation) => /NaN|Infinity/.test(mutation.what));
     expect(new Set(nonFinite.map((mutation) => mutation.what))).toEqual(

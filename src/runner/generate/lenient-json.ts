@@ -179,9 +179,11 @@ export function syntaxMutations(): TextMutation[] {
     atToken(
       'a raw control character (TAB) inside a string (JSON requires \\t)',
       // In a value: in a member name it renames the member, and a body lacking "name" is refused for that.
+      // After an escape (`\/`): aeson 2.0 refuses a raw control character only in a string of plain ASCII
+      // without escapes, and takes it in any other (a Haskell server was CONFORMANT at 1 seed of 3).
       isValueString,
-      (text, token) => splice(text, token.end - 1, token.end - 1, '\t'),
-      '"a\tb"',
+      (text, token) => splice(text, token.end - 1, token.end - 1, '\\/\t'),
+      '"a\\/\tb"',
     ),
     atToken(
       'an unknown escape \\x41 inside a string',
