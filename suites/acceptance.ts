@@ -48,6 +48,7 @@ import {
 } from '../src/runner/echo-compare.js';
 import {
   DOUBLES_DEFECT,
+  LENGTHS_IN_UNITS,
   notJsonDefect,
   redirectDefect,
   REFUSED_ONCE_TRIMMED,
@@ -212,7 +213,7 @@ function utf16Hint(exchange: Exchange): string | undefined {
   if (response.status !== 400 || !/character|length|long|short/i.test(response.body ?? '')) return undefined;
   const sent = sentObject(plan);
   if (sent === undefined || !holdsAstral(sent)) return undefined;
-  return "The body holds characters beyond U+FFFF (such as 𐀀), and the answer speaks of lengths: minLength and maxLength count each as one code point, while JavaScript's .length (zod, Joi), Java and C# count two UTF-16 units.";
+  return `${LENGTHS_IN_UNITS}.`;
 }
 
 /**

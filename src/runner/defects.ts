@@ -200,6 +200,13 @@ export const REFUSED_ONCE_TRIMMED =
 export const ACCEPTED_ONCE_TRIMMED =
   'With the whitespace at the ends of its strings cut, this body is a valid NewPlant';
 
+/**
+ * What positive-acceptance says of a valid NewPlant holding characters beyond U+FFFF refused with an answer that
+ * speaks of lengths: the target counts lengths in UTF-16 units or UTF-8 bytes, not in code points.
+ */
+export const LENGTHS_IN_UNITS =
+  "The body holds characters beyond U+FFFF (such as 𐀀), and the answer speaks of lengths: minLength and maxLength count each as one code point, while JavaScript's .length (zod, Joi), Java and C# count two UTF-16 units, and a count of UTF-8 bytes (Python's len(s.encode())) four";
+
 const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const SAFE = 2 ** 53;
 

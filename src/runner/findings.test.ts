@@ -4,6 +4,7 @@ import { sampleReport } from '../fixtures/sample-reports.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
   DOUBLES_DEFECT,
+  LENGTHS_IN_UNITS,
   REFUSED_ONCE_TRIMMED,
   requestKind,
   SPELLING_READ_AS_ANOTHER_ID,
@@ -19,6 +20,7 @@ import {
   withDoublesFolded,
   withItemRulesFolded,
   withLeadingDigitsFolded,
+  withLengthUnitsFolded,
   withNonFiniteEchoesFolded,
   withRootCausesFolded,
   withSharedRefusalBodiesFolded,
@@ -291,6 +293,49 @@ describe('findingsOf', () => {
     // No trimmed echo (a blank check, as Bean Validation's @NotBlank), or a refusal trimming does not explain: its own.
     expect(titles([failed('positive-acceptance', [blank])])).toEqual([[blank.defect, ['positive-acceptance']]]);
     expect(titles([failed('positive-acceptance', [other]), failed('echo', [trimmedEcho])])).toHaveLength(2);
+  });
+
+  it('folds a non-ASCII name one code point past a length bound, accepted, into a valid NewPlant refused for its lengths: lengths counted in UTF-16 units or bytes', () => {
+    const defect = 'status 400 for a valid NewPlant';
+    const refused = {
+      defect,
+      reason: `A valid NewPlant, sent with the credential, was answered 400. ${LENGTHS_IN_UNITS}.`,
+      request: { ...base.request, body: '{"id":2,"name":"ab𐀀cdefghijk"}' },
+    };
+    const short = (name: string) => ({
+      defect:
+        'an invalid body ("name" holds "…": name one code point shorter than minLength # (keyword minLength)) accepted',
+      reason: 'accepted',
+      request: { ...base.request, body: JSON.stringify({ id: 3, name }) },
+    });
+    const echoed = {
+      defect: 'the 200 body is not a valid Plant (minLength at "name")',
+      reason: 'The 200 body is not a valid Plant.',
+      request: { ...base.request, body: '{"name":"\\ud800","id":4}' },
+    };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withLengthUnitsFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    // Python's len(name.encode()) under minLength 2 and maxLength 12: "𐀀" taken (4 bytes), an astral name at 12 refused.
+    expect(
+      titles([
+        failed('positive-acceptance', [refused]),
+        failed('negative-rejection', [short('𐀀')]),
+        failed('response-schema', [echoed]),
+      ]),
+    ).toEqual([[defect, ['positive-acceptance', 'negative-rejection', 'response-schema']]]);
+    expect(
+      findingsOf(
+        withRootCausesFolded([failed('positive-acceptance', [refused]), failed('negative-rejection', [short('é')])]),
+      ),
+    ).toHaveLength(1);
+    // An ASCII name past the bound (no length check at all), or no refusal speaking of lengths: its own.
+    expect(titles([failed('positive-acceptance', [refused]), failed('negative-rejection', [short('a')])])).toHaveLength(
+      2,
+    );
+    const plain = { ...refused, reason: 'A valid NewPlant was answered 400.' };
+    expect(titles([failed('positive-acceptance', [plain]), failed('negative-rejection', [short('𐀀')])])).toHaveLength(
+      2,
+    );
   });
 
   it('folds refusals of several statuses whose bodies break the schema at one field with one value into the lowest status: one error builder', () => {

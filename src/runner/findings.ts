@@ -3,6 +3,7 @@ import {
   ACCEPTED_ONCE_TRIMMED,
   causeOf,
   DOUBLES_DEFECT,
+  LENGTHS_IN_UNITS,
   namedKeyword,
   REFUSED_ONCE_TRIMMED,
   requestKind,
@@ -255,6 +256,42 @@ export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): Check
   );
 }
 
+/** A string one code point past a length bound accepted, or echoed in a 200 Plant the schema then refuses: its member. */
+const LENGTH_BOUND_PASSED =
+  /^(?:an invalid body \("([^"]+)" holds .* one code point (?:shorter than minLength|longer than maxLength) .*\) accepted|the 200 body is not a valid Plant \((?:minLength|maxLength) at "([^"]+)"\))$/;
+
+/** Whether the sent body's member at a dotted path is a string holding a character beyond ASCII. */
+function memberBeyondAscii(body: string | null | undefined, path: string): boolean {
+  try {
+    let value: unknown = JSON.parse(body ?? '');
+    for (const key of path.split('.')) value = (value as Record<string, unknown> | null)?.[key];
+    return typeof value === 'string' && /\P{ASCII}/u.test(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A valid NewPlant refused for its lengths ({@link LENGTHS_IN_UNITS}: characters beyond U+FFFF in a name at
+ * `maxLength`) beside a non-ASCII string one code point past a length bound accepted (`"𐀀"` under `minLength: 2`,
+ * two UTF-16 units or four bytes) is one root cause, lengths counted in UTF-16 units (`.length`) or UTF-8 bytes:
+ * one line fixes both, so the bound passed folds into the refusal's finding. An ASCII string past a bound stays
+ * its own: counting units does not explain it.
+ */
+export function withLengthUnitsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const refused = checks
+    .find((check) => check.id === 'positive-acceptance' && check.status === 'fail')
+    ?.failures.find((failure) => failure.foldedInto === undefined && failure.reason.includes(LENGTHS_IN_UNITS));
+  if (refused === undefined) return [...checks];
+  const into = identityOf('positive-acceptance', refused).fingerprint;
+  return withFolded(checks, (checkId, failure) => {
+    const passed = LENGTH_BOUND_PASSED.exec(failure.defect ?? '');
+    const path = passed?.[1] ?? passed?.[2];
+    const explained = path !== undefined && memberBeyondAscii(failure.request.body, path);
+    return (checkId === 'negative-rejection' || checkId === 'response-schema') && explained ? into : undefined;
+  });
+}
+
 /** An invalid body accepted for a break inside an array's items: its field path, `offshoots[#].name`. */
 const ITEM_BREAK_ACCEPTED = /^an invalid body \(.*?\s([^\s"()]*\[#\][^\s"()]*)\s.*\) accepted$/;
 
@@ -472,6 +509,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withAbsentEchoesFolded,
   withLeadingDigitsFolded,
   withTrimmedRefusalsFolded,
+  withLengthUnitsFolded,
   withNonFiniteEchoesFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
