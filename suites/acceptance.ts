@@ -30,11 +30,14 @@ import {
   type WrittenAs,
 } from '../src/runner/suite-kit.js';
 import {
+  INT32,
+  INT64,
   isRefusalStatus,
   isSuccessStatus,
   numberText,
   parseExactJson,
   refusesNullAt,
+  type Contract,
   type SchemaCheck,
   type SuccessStatus,
 } from '../src/contract/index.js';
@@ -187,6 +190,30 @@ function zeroValueHint(exchange: Exchange): string | undefined {
   return `The body's ${zeros.map((key) => `"${key}"`).join(' and ')} ${zeros.length === 1 ? 'holds its' : 'hold their'} zero value (0 or ""), and the answer calls a field required or empty: the contract's required means present, and 0 and "" are valid values. go-playground/validator's required (gin's binding:"required") refuses a zero value: bind the field to a pointer (*int64, *string) or drop required; Laravel's required refuses "": use present.`;
 }
 
+/** The edges a format or JavaScript gives an id slot: bounds the document itself did not write. */
+const UNWRITTEN_BOUNDS = new Set([INT64.min, INT64.max, INT32.min, INT32.max, -(2n ** 53n - 1n), 2n ** 53n - 1n]);
+
+/**
+ * A 4xx to a valid NewPlant whose id sits on a bound the document writes (`minimum: 1` and id 1, its
+ * `maximum`): a range check off by one (`>` where `>=` is meant) refuses the edge and nothing else.
+ */
+function boundHint(exchange: Exchange, contract: Contract): string | undefined {
+  const { response, plan } = exchange;
+  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  const sent = sentObject(plan);
+  if (sent === undefined) return undefined;
+  for (const slot of plantIdSlots(contract)) {
+    const value = sent[slot.key];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) continue;
+    const id = BigInt(value);
+    const edge = id === slot.min ? 'smallest' : id === slot.max ? 'largest' : undefined;
+    if (edge === undefined || UNWRITTEN_BOUNDS.has(id)) continue;
+    const written = edge === 'smallest' ? '> where >= is meant' : '< where <= is meant';
+    return `The "${slot.key}" is ${id}, the ${edge} the document allows: a range check off by one (${written}) refuses it.`;
+  }
+  return undefined;
+}
+
 /**
  * What a valid request is owed: the seed contract's rule 1 where the document's success is 200, as
  * there; else the document's own word (`the document's success response is 201`), which rule 1 does not say.
@@ -300,6 +327,7 @@ export const positiveAcceptance = defineCheck({
       utf16Hint(exchange),
       trimHint(exchange, context.contract.check.newPlant),
       zeroValueHint(exchange),
+      boundHint(exchange, context.contract),
     ]
       .map((text) => (text ? ` ${text}` : ''))
       .join('');

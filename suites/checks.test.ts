@@ -175,6 +175,24 @@ describe('acceptance checks', () => {
     expect(reason(astral, '{"error":400,"message":"tag: Invalid enum value"}')).not.toContain('UTF-16 units');
   });
 
+  it("positive-acceptance: an id on the document's own bound, refused, names an off-by-one range check", async () => {
+    // 04-id-range: exclusiveMinimum 0 (so 1 is the smallest id) and maximum 999999999999.
+    const range = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/04-id-range-3.0.yaml', import.meta.url)),
+    );
+    const reason = (sent: string, ctx: JudgeContext) => {
+      const ex = exchange(VALID, 400, '{"error":1007,"message":"id out of range"}');
+      const refused = { ...ex, plan: { ...ex.plan, body: sent }, request: { ...ex.request, body: sent } };
+      return positiveAcceptance.judge(refused, ctx, [refused])?.reason ?? '';
+    };
+    const ranged = { ...context, contract: range };
+    expect(reason('{"name":"Fern","id":1}', ranged)).toContain('"id" is 1, the smallest the document allows');
+    expect(reason('{"name":"Fern","id":999999999999}', ranged)).toContain('the largest the document allows');
+    // Inside the range, or the seed's int64 edges (a bound no document wrote): another cause.
+    expect(reason('{"name":"Fern","id":2}', ranged)).not.toContain('off by one');
+    expect(reason('{"name":"Fern","id":9223372036854775807}', context)).not.toContain('off by one');
+  });
+
   it('positive-acceptance: says when the document refuses the NewPlant once its strings are trimmed', async () => {
     const lengths = await loadContract(
       fileURLToPath(new URL('../src/fixtures/documents/01-name-length.yaml', import.meta.url)),
