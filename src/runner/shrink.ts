@@ -10,7 +10,6 @@ import type { PlannedRequest } from './probe.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { bodySize, reasonShape } from './findings.js';
 import { failingExchange, judgeCase, type CaseVerdict } from './verdicts.js';
-import { isSuccess } from './judge.js';
 import type { Contract } from '../contract/index.js';
 
 /** A counterexample: the value, the shrink path that led to it, what was sent and the verdict. */
@@ -116,11 +115,7 @@ export async function shrinkCounterexample(
         return { counterexample: current, steps: current.path.length };
       stored ||= storedSome(exchanges);
       const verdict = judgeCase(check, exchanges, options.judgeContext);
-      if (
-        verdict?.outcome === 'fail' &&
-        sameDefect(check, verdict, current.verdict) &&
-        !refusedWhereAccepted({ exchanges, verdict }, current)
-      ) {
+      if (verdict?.outcome === 'fail' && sameDefect(check, verdict, current.verdict)) {
         current = { value: candidate, path, exchanges, verdict, alwaysFresh };
         if (hangs) {
           unconfirmed.push(current);
@@ -181,21 +176,6 @@ function timedOut({ exchanges, verdict }: Pick<Counterexample, 'exchanges' | 've
  */
 export function sameDefect(check: Pick<CheckDefinition, 'id'>, candidate: CaseVerdict, current: CaseVerdict): boolean {
   return defectShape(check, candidate) === defectShape(check, current);
-}
-
-/**
- * Whether a candidate shows an acceptance defect by a refusal where the case being shrunk was accepted: a
- * body with an id the run had the target store (2^63, which an invalid body holds as it is) refused as a
- * repeat is the same defect (the target reads it as a NewPlant it holds), but a fresh target accepts it,
- * so its record would not be what its reproduction gets.
- */
-function refusedWhereAccepted(
-  candidate: Pick<Counterexample, 'exchanges' | 'verdict'>,
-  current: Pick<Counterexample, 'exchanges' | 'verdict'>,
-): boolean {
-  const statusOf = ({ exchanges, verdict }: typeof current): number =>
-    failingExchange(exchanges, verdict)?.response.status ?? 0;
-  return isSuccess(statusOf(current)) && !isSuccess(statusOf(candidate));
 }
 
 /** What a failing verdict is a case of, whatever the values it was found with: its defect, else its reason's shape. */
