@@ -123,6 +123,22 @@ describe('a request that got no answer of the service', () => {
     );
   });
 
+  it('waits out a deploy behind the gateway longer than a crashed process is waited for (three timeouts, not two)', () => {
+    let downUntil = 0;
+    return against(
+      (post) => {
+        if (post === 60) downUntil = Date.now() + 5_000;
+        return Date.now() < downUntil ? 'gateway' : 'pass';
+      },
+      async (url) => {
+        // timeoutMs 2 s: a process is waited for 4 s, a service behind a gateway 6 s.
+        const report = await run(url);
+        expect(report.findings, report.notes.join('\n')).toEqual([]);
+        expect(report.verdict).toBe('conformant');
+      },
+    );
+  });
+
   it('stays a finding, sent again alone with fresh ids, when it drops its connection every time', async () => {
     const dropsPlainText: Twist = (_post, req) =>
       /text\/plain/.test(req.headers['content-type'] ?? '') ? 'drop' : 'pass';

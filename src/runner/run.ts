@@ -308,7 +308,7 @@ async function sendAndJudge(
   const settle = async (cut: TargetStopped): Promise<Outage> => {
     // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
     const speaksOtherwise = evidence.answered === 0 && traits.answered !== true && cut.runs.every(metOtherProtocol);
-    const waitMs = speaksOtherwise ? 0 : Math.min(MAX_OUTAGE_WAIT_MS, 2 * settings.timeoutMs);
+    const waitMs = speaksOtherwise ? 0 : outageWaitMs(cut, settings.timeoutMs);
     const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
     if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true });
     if (!answersAgain(outage)) return outage;
@@ -365,6 +365,20 @@ function hungCasesMayWait(settings: Pick<RunSettings, 'connectionLimit'>): boole
 
 /** Longest wait for a target that stopped answering mid-run to answer again (a supervisor restarting it). */
 const MAX_OUTAGE_WAIT_MS = 10_000;
+/** Longest wait for a service behind a gateway that answers its 502 or 504 pages meanwhile (a deploy). */
+const MAX_GATEWAY_OUTAGE_WAIT_MS = 30_000;
+
+/**
+ * How long a target that stopped answering is waited for: twice the timeout, at most 10 s; behind a gateway
+ * answering for it (a deploy: a new container started and checked before traffic goes to it), three times,
+ * at most 30 s, since a deploy longer than the wait is judged as a crash.
+ */
+function outageWaitMs(cut: TargetStopped, timeoutMs: number): number {
+  const behindGateway = cut.runs.some((run) => unansweredOf(run)?.startsWith('status ') === true);
+  return behindGateway
+    ? Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * timeoutMs)
+    : Math.min(MAX_OUTAGE_WAIT_MS, 2 * timeoutMs);
+}
 
 /** Whether a case met another protocol or a TLS failure: bytes or a handshake from the target, not silence. */
 function metOtherProtocol(run: CaseRun): boolean {
