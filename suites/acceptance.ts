@@ -190,6 +190,17 @@ function zeroValueHint(exchange: Exchange): string | undefined {
   return `The body's ${zeros.map((key) => `"${key}"`).join(' and ')} ${zeros.length === 1 ? 'holds its' : 'hold their'} zero value (0 or ""), and the answer calls a field required or empty: the contract's required means present, and 0 and "" are valid values. go-playground/validator's required (gin's binding:"required") refuses a zero value: bind the field to a pointer (*int64, *string) or drop required; Laravel's required refuses "": use present.`;
 }
 
+/**
+ * A 4xx to a valid NewPlant, labelled as the document asks, whose answer speaks of the Content-Type: the target's
+ * check of the label is wrong (Twisted's `request.getHeader(b"content-type")` is bytes, never equal to a str).
+ */
+function labelHint(exchange: Exchange): string | undefined {
+  const { response, plan } = exchange;
+  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  if (plan.contentType === undefined || !/content.?type|media.?type/i.test(response.body ?? '')) return undefined;
+  return `The request was labelled ${plan.contentType}, as the document asks, and the answer speaks of the Content-Type: the target's check of the label refuses the right one (bytes compared with a str, as Twisted's request.getHeader(b"content-type") == "application/json"; or the header's whole value compared, parameters and letter case included).`;
+}
+
 /** The edges a format or JavaScript gives an id slot: bounds the document itself did not write. */
 const UNWRITTEN_BOUNDS = new Set([INT64.min, INT64.max, INT32.min, INT32.max, -(2n ** 53n - 1n), 2n ** 53n - 1n]);
 
@@ -328,6 +339,7 @@ export const positiveAcceptance = defineCheck({
       trimHint(exchange, context.contract.check.newPlant),
       zeroValueHint(exchange),
       boundHint(exchange, context.contract),
+      labelHint(exchange),
     ]
       .map((text) => (text ? ` ${text}` : ''))
       .join('');

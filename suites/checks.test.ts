@@ -175,6 +175,15 @@ describe('acceptance checks', () => {
     expect(reason(astral, '{"error":400,"message":"tag: Invalid enum value"}')).not.toContain('UTF-16 units');
   });
 
+  it('positive-acceptance: a valid NewPlant refused with an answer about its Content-Type says the label was right', () => {
+    const reason = (body: string) => positiveAcceptance.judge(exchange(VALID, 400, body), context, [])?.reason ?? '';
+    // Twisted: request.getHeader(b"content-type") == "application/json" compares bytes with a str.
+    expect(reason('{"error":1003,"message":"Content-Type must be application/json"}')).toContain(
+      'the answer speaks of the Content-Type',
+    );
+    expect(reason('{"error":1011,"message":"name too long"}')).not.toContain('speaks of the Content-Type');
+  });
+
   it("positive-acceptance: an id on the document's own bound, refused, names an off-by-one range check", async () => {
     // 04-id-range: exclusiveMinimum 0 (so 1 is the smallest id) and maximum 999999999999.
     const range = await loadContract(
