@@ -89,4 +89,27 @@ describe('documentReadings', () => {
     expect(reading?.reading).toContain('neither sent nor faulted');
     expect(documentReadings([{ schema: photo, location: '#/p' }], 'openapi-3.0')).toEqual([]);
   });
+
+  it("names pydantic's constraint names (ge, le, gt, lt, multiple_of) written where JSON Schema's keywords belong", () => {
+    // pydantic 2 writes them so when a BeforeValidator stands before Field(...) in Annotated; before, nothing was
+    // said, and test sent id 0 as a valid NewPlant to a FastAPI server that refuses it (its own document allows it).
+    const newPlant = {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', title: 'Id', ge: 1, le: 9007199254740991 },
+        price: { anyOf: [{ type: 'number', gt: 0, multiple_of: 0.5 }, { type: 'null' }] },
+        ge: { type: 'string' },
+        fine: { type: 'integer', minimum: 1, ge: 1 },
+        text: { type: 'string', lt: 'not a number' },
+      },
+    };
+    const readings = documentReadings([{ schema: newPlant, location: '#/components/schemas/NewPlant' }], 'openapi-3.1');
+    expect(readings.map((r) => r.pointer)).toEqual([
+      '#/components/schemas/NewPlant/properties/id',
+      '#/components/schemas/NewPlant/properties/price/anyOf/0',
+    ]);
+    expect(readings[0]?.reading).toMatch(/^`ge: 1`, `le: 9007199254740991` are pydantic's names/);
+    expect(readings[0]?.reading).toContain('write `minimum`, `maximum`');
+    expect(readings[1]?.reading).toContain('write `exclusiveMinimum`, `multipleOf`');
+  });
 });

@@ -59,6 +59,8 @@ export function documentReadings(
     if (reading !== undefined) found.push({ pointer, reading });
     const mistyped = schema ? mistypedEnumValues(node as Record<string, unknown>, dialect) : undefined;
     if (mistyped !== undefined) found.push({ pointer: `${pointer}/enum`, reading: mistyped });
+    const pydantic = schema ? pydanticConstraintNames(node as Record<string, unknown>) : undefined;
+    if (pydantic !== undefined) found.push({ pointer, reading: pydantic });
     const undeclared = schema && !/\/allOf\/\d+$/.test(pointer) ? undeclaredRequired(node) : undefined;
     if (undeclared !== undefined) found.push({ pointer: `${pointer}/required`, reading: undeclared });
     for (const [key, value] of Object.entries(node)) {
@@ -122,6 +124,36 @@ function mistypedEnumValues(node: Record<string, unknown>, dialect: SchemaDialec
   return (
     `\`enum\` lists ${listed}, which its own \`type\` (${[...types].join(', ')}) refuses: JSON Schema needs both, so ` +
     `${refused.length === 1 ? 'it is' : 'they are'} never valid: never sent as valid, and refused wherever judged (add the type, or remove the value)`
+  );
+}
+
+/** pydantic's constraint names and the JSON Schema keywords they stand for. */
+const PYDANTIC_CONSTRAINTS: Readonly<Record<string, string>> = {
+  ge: 'minimum',
+  le: 'maximum',
+  gt: 'exclusiveMinimum',
+  lt: 'exclusiveMaximum',
+  multiple_of: 'multipleOf',
+};
+
+/**
+ * pydantic's own constraint names left in a schema (`ge: 1` where `minimum: 1` belongs), as pydantic 2 writes them
+ * when a `BeforeValidator` stands before `Field(...)` in `Annotated`: JSON Schema ignores them, so the document
+ * allows what the server refuses. A name whose keyword is also written, or whose value is no number, is left.
+ */
+function pydanticConstraintNames(node: Record<string, unknown>): string | undefined {
+  const names = Object.keys(PYDANTIC_CONSTRAINTS).filter(
+    (name) => typeof node[name] === 'number' && node[PYDANTIC_CONSTRAINTS[name] ?? ''] === undefined,
+  );
+  if (names.length === 0) return undefined;
+  const written = names.map((name) => `\`${name}: ${String(node[name])}\``).join(', ');
+  const keywords = names.map((name) => `\`${PYDANTIC_CONSTRAINTS[name] ?? ''}\``).join(', ');
+  const one = names.length === 1;
+  return (
+    `${written} ${one ? "is pydantic's name, no JSON Schema keyword" : "are pydantic's names, no JSON Schema keywords"} ` +
+    '(pydantic writes them so when a validator stands before `Field(...)` in `Annotated`): read as annotations, ' +
+    `no bound, so values beyond ${one ? 'it' : 'them'} are sent as valid and accepted in answers ` +
+    `(write ${keywords}, or put \`Field(...)\` first in \`Annotated\`)`
   );
 }
 
