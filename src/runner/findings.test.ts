@@ -323,6 +323,9 @@ describe('findingsOf', () => {
         failed('response-schema', [echoed]),
       ]),
     ).toEqual([[defect, ['positive-acceptance', 'negative-rejection', 'response-schema']]]);
+    // A document whose success is a 201 with a schema of another name: the same.
+    const created = { ...echoed, defect: 'the 201 body is not a valid PlantCreated (maxLength at "name")' };
+    expect(titles([failed('positive-acceptance', [refused]), failed('response-schema', [created])])).toHaveLength(1);
     expect(
       findingsOf(
         withRootCausesFolded([failed('positive-acceptance', [refused]), failed('negative-rejection', [short('é')])]),
