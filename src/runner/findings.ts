@@ -258,7 +258,7 @@ export function withTrimmedRefusalsFolded(checks: readonly CheckResult[]): Check
 
 /** A string one code point past a length bound accepted, or echoed in a success the schema then refuses: its member. */
 const LENGTH_BOUND_PASSED =
-  /^(?:an invalid body \("([^"]+)" holds .* one code point (?:shorter than minLength|longer than maxLength) .*\) accepted|the \d{3} body is not .* \((?:minLength|maxLength) at "([^"]+)"\))$/;
+  /^(?:an invalid body \("([^"]+)" holds .* one code point (?:shorter than minLength|longer than maxLength) .*\) accepted|the 2\d\d body is not .* \((?:minLength|maxLength) at "([^"]+)"\))$/;
 
 /** Whether the sent body's member at a dotted path is a string holding a character beyond ASCII. */
 function memberBeyondAscii(body: string | null | undefined, path: string): boolean {
