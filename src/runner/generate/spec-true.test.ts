@@ -71,7 +71,64 @@ const constrained = {
   },
 };
 
+/** A 3.0.3 NewPlant of HY7's yardstick: `\\p{L}` names, int32 ids above an exclusive 0, a closed nested object. */
+const lettersAndCare = {
+  type: 'object',
+  required: ['id', 'name'],
+  properties: {
+    id: { type: 'integer', format: 'int32', minimum: 0, exclusiveMinimum: true },
+    name: { type: 'string', minLength: 1, maxLength: 20, pattern: '^\\p{L}+( \\p{L}+)*$' },
+    tag: { type: 'string', nullable: true, maxLength: 12 },
+    height: { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.5 },
+    care: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['water'],
+      properties: {
+        water: { type: 'integer', minimum: 1, maximum: 30 },
+        light: { type: 'string', enum: ['shade', 'partial', 'full'] },
+      },
+    },
+  },
+};
+
+/** A 3.1 NewPlant of HY7's yardstick: arrays (unique strings, objects with required members), `const`, `dependentRequired`, formats. */
+const arraysAndFormats = {
+  type: 'object',
+  required: ['id', 'name'],
+  dependentRequired: { purchasedOn: ['sellerEmail'] },
+  properties: {
+    id: { type: 'integer', format: 'int64' },
+    name: { type: 'string', minLength: 1, maxLength: 30 },
+    kind: { const: 'plant' },
+    tags: { type: 'array', minItems: 1, maxItems: 5, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+    pots: {
+      type: 'array',
+      maxItems: 3,
+      items: {
+        type: 'object',
+        required: ['size', 'material'],
+        properties: {
+          size: { type: 'integer', minimum: 5, maximum: 60 },
+          material: { type: 'string', enum: ['clay', 'plastic', 'ceramic'] },
+        },
+      },
+    },
+    purchasedOn: { type: 'string', format: 'date' },
+    sellerEmail: { type: 'string', format: 'email' },
+    batch: { type: 'string', format: 'uuid' },
+  },
+};
+
 const DOCUMENTS: Record<string, () => string> = {
+  'letters and a closed care 3.0': () =>
+    document('3.0.3', lettersAndCare, { type: 'object', required: ['name'], properties: lettersAndCare.properties }),
+  'arrays and formats 3.1': () =>
+    document('3.1.0', arraysAndFormats, {
+      type: 'object',
+      required: ['name'],
+      properties: arraysAndFormats.properties,
+    }),
   'constrained 3.1': () =>
     document('3.1.0', constrained, { type: 'object', required: ['name'], properties: constrained.properties }),
   'nullable 3.0': () =>
