@@ -90,6 +90,23 @@ describe('report.html of a run without a verdict', () => {
   });
 });
 
+describe('report.html of a run under a baseline', () => {
+  const underBaseline = (fresh: string[]) =>
+    sampleReport({ baseline: { file: 'b.json', new: fresh, known: ['0123456789abcdef'], fixed: [] } });
+
+  it('counts the new findings in the banner as the console does, in the colour of a failed job when there are some', () => {
+    const html = renderHtmlReport(underBaseline(['fedcba9876543210']));
+    expect(html).toContain('<p class="verdict fail">NOT CONFORMANT, 1 new finding</p>');
+    expect(html).toContain('<title>plantstore test: NOT CONFORMANT, 1 new finding:');
+  });
+
+  it('says 0 new findings, not in the colour of a failed job, when the baseline lists every finding (exit 0)', () => {
+    const html = renderHtmlReport(underBaseline([]));
+    expect(html).toContain('<p class="verdict warn">NOT CONFORMANT, 0 new findings</p>');
+    expect(html).not.toContain('verdict fail');
+  });
+});
+
 describe('report.html of plantstore proxy', () => {
   it('names the proxy and the upstream, and offers no seed to replay (the traffic was not generated)', () => {
     const html = renderHtmlReport({ ...sampleReport(), source: 'proxy', seed: 0 });

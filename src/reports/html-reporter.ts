@@ -33,12 +33,7 @@ function pre(text: string): string {
  * anything) with the verdict, a summary table, and a section per check with its counterexamples.
  */
 export function renderHtmlReport(report: Report): string {
-  const failed = report.checks.some((check) => check.status === 'fail');
-  const unjudged = report.verdict === 'could-not-judge';
-  // Nothing failed, but nothing to stand behind either (exit 2): never the green CONFORMANT.
-  const incomplete = !failed && !unjudged && isIncomplete(report);
-  const verdict = unjudged ? 'COULD NOT JUDGE' : failed ? 'NOT CONFORMANT' : incomplete ? 'INCOMPLETE' : 'CONFORMANT';
-  const tone = failed || unjudged ? 'fail' : incomplete ? 'warn' : 'pass';
+  const { verdict, tone, incomplete } = verdictOf(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -64,6 +59,23 @@ ${report.checks.map(checkSection).join('\n')}
 </body>
 </html>
 `;
+}
+
+/**
+ * The banner: under a baseline it counts the new findings as the console's closing line does, and a run failed only
+ * with known ones (exit 0, a green JUnit view) is not shown in the colour of a failed job.
+ */
+function verdictOf(report: Report): { verdict: string; tone: 'fail' | 'warn' | 'pass'; incomplete: boolean } {
+  const failed = report.checks.some((check) => check.status === 'fail');
+  const unjudged = report.verdict === 'could-not-judge';
+  // Nothing failed, but nothing to stand behind either (exit 2): never the green CONFORMANT.
+  const incomplete = !failed && !unjudged && isIncomplete(report);
+  const fresh = report.baseline?.new.length;
+  const notConformant =
+    fresh === undefined ? 'NOT CONFORMANT' : `NOT CONFORMANT, ${fresh} new finding${fresh === 1 ? '' : 's'}`;
+  const verdict = unjudged ? 'COULD NOT JUDGE' : failed ? notConformant : incomplete ? 'INCOMPLETE' : 'CONFORMANT';
+  const tone = unjudged || (failed && fresh !== 0) ? 'fail' : failed || incomplete ? 'warn' : 'pass';
+  return { verdict, tone, incomplete };
 }
 
 function runFacts(report: Report): string {
