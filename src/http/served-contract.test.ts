@@ -95,6 +95,24 @@ describe('the Plant projection of a document whose NewPlant gives defaults', () 
   });
 });
 
+describe('the Plant projection of a value the Plant types otherwise', () => {
+  it("writes a number sent where the Plant takes a string as that string (pydantic's Decimal), as written", async () => {
+    // Before: serve and mock echoed 0 where FastAPI's Plant takes only a string, and test faulted their answers.
+    const contract = await loadContract(
+      fileURLToPath(new URL('../fixtures/documents/reduced/fastapi-decimal-3.1.json', import.meta.url)),
+    );
+    const served = serveContract(contract, validSamples(contract));
+    const body = (text: string): Record<string, unknown> =>
+      JSON.parse(served.plantBody(accept(contract, text))) as Record<string, unknown>;
+    expect(body('{"id":7,"name":"Fern","price":12.50}').price).toBe('12.50');
+    expect(body('{"id":7,"name":"Fern","price":0}').price).toBe('0');
+    expect(body('{"id":7,"name":"Fern","price":"3.10"}').price).toBe('3.10');
+    expect(body('{"id":7,"name":"Fern","price":null}').price).toBeNull();
+    const answer = served.plantBody(accept(contract, '{"id":7,"name":"Fern","price":1e2}'));
+    expect(contract.check.plant(JSON.parse(answer))).toEqual([]);
+  });
+});
+
 describe('the Plant projection of a null sent', () => {
   it('leaves out a null the Plant refuses (a nullable NewPlant tag, a plain Plant tag) and echoes one it takes', async () => {
     const requestOnly = await loadContract(

@@ -12,6 +12,7 @@ import {
 import { declaredJsonTypes, isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
 import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-request.js';
 import { objectView } from '../contract/object-view.js';
+import { escapePointer } from '../contract/operations.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
 import { fillValues } from './schema-fill.js';
 import { createSuccessHeaders, type SuccessHeaders } from './success-headers.js';
@@ -105,6 +106,8 @@ interface Member {
   readonly echoed: boolean;
   /** Whether the Plant refuses null there, so a null sent is not echoed. */
   readonly nullRefused: boolean;
+  /** Whether the Plant's schema there is not the NewPlant's, so a value sent may be one the Plant refuses. */
+  readonly retyped: boolean;
 }
 
 function createPlantProjection(contract: Contract, samples: ValidSamples): ServedContract['plantBody'] {
@@ -121,6 +124,7 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
   // Only what a NewPlant declares is the client's to set: a readOnly property (left out of the request
   // schema) or another Plant-only one the request happens to carry is the server's, as if not sent.
   const sendable = new Set(objectView(contract.compiled.newPlant.schema).names);
+  const requestProperties = objectView(contract.compiled.newPlant.schema).properties;
   const members: Member[] = plant.names.map((name) => ({
     name,
     prefix: `${JSON.stringify(name)}:`,
@@ -128,19 +132,43 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     echoed: sendable.has(name),
     // A null sent where the Plant refuses null (a nullable NewPlant tag, a plain Plant tag) is left out.
     nullRefused: refusesNullAt(contract.check.plant, name),
+    retyped: JSON.stringify(plant.properties.get(name)) !== JSON.stringify(requestProperties.get(name)),
   }));
   const nextId = sendable.has('id') ? undefined : idSequence(contract, fills, samples);
   return ({ parsed }) => {
     let body = '';
     for (const member of members) {
       const refused = member.nullRefused && (parsed as Record<string, unknown>)[member.name] === null;
-      if (member.echoed && Object.hasOwn(parsed, member.name) && !refused)
-        body += `,${member.prefix}${exactJsonText(parsed, member.name)}`;
+      const echo =
+        member.echoed && Object.hasOwn(parsed, member.name) && !refused
+          ? echoText(contract, member, parsed)
+          : undefined;
+      if (echo !== undefined) body += `,${member.prefix}${echo}`;
       else if (nextId !== undefined && member.name === 'id') body += `,${member.prefix}${nextId()}`;
       else if (member.fill !== undefined) body += `,${member.prefix}${member.fill}`;
     }
     return `{${body.slice(1)}}`;
   };
+}
+
+/**
+ * The text of a property sent, as the Plant writes it: as sent, or, where the Plant's schema refuses that value
+ * and takes the number's text as a string (pydantic's `Decimal`, read from a number or a string and written as
+ * a string), that string; `undefined` when the Plant takes neither (then filled or left out, as if not sent).
+ */
+function echoText(contract: Contract, member: Member, parsed: Record<string, unknown>): string | undefined {
+  const text = exactJsonText(parsed, member.name);
+  if (!member.retyped) return text;
+  const value = parsed[member.name];
+  if (!refusedAt(contract, member.name, value)) return text;
+  return typeof value === 'number' && !refusedAt(contract, member.name, text) ? JSON.stringify(text) : undefined;
+}
+
+function refusedAt(contract: Contract, name: string, value: unknown): boolean {
+  const pointer = `/${escapePointer(name)}`;
+  return contract.check
+    .plant({ [name]: value })
+    .some((violation) => violation.pointer === pointer || violation.pointer.startsWith(`${pointer}/`));
 }
 
 /**

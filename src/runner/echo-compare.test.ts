@@ -133,3 +133,23 @@ describe('echo of a nested member the Plant does not declare where the NewPlant 
     expect(at('[{"id":0,"name":"a"}]', '[{"id":1,"name":"a"}]')).toBe('/offshoots/0/id');
   });
 });
+
+describe("echo of a number the Plant writes as a string (pydantic's Decimal)", () => {
+  it('takes the same number written as a string where the Plant takes no number, and only there', async () => {
+    // Before: FastAPI's own answer ("price": "12.50" for 12.5) was faulted as "price" not echoed as sent.
+    const contract = await loadContract('src/fixtures/documents/reduced/fastapi-decimal-3.1.json');
+    const schema = echoedProperties(contract).schemas.get('price');
+    const at = (sent: string, got: string): string | undefined =>
+      firstDifference(
+        located(parseExactJson(`{"v":${sent}}`) as object, 'v'),
+        located(parseExactJson(`{"v":${got}}`) as object, 'v'),
+        '/price',
+        schema,
+      );
+    expect(at('12.5', '"12.50"')).toBeUndefined();
+    expect(at('0', '"0"')).toBeUndefined();
+    expect(at('12.5', '"12.51"')).toBe('/price');
+    expect(at('"3.10"', '"3.1"')).toBe('/price');
+    expect(difference('12.5', '"12.5"')).toBe('/v');
+  });
+});

@@ -127,6 +127,21 @@ function mayFill(schema: JsonSchema | undefined, key: string, value: unknown): b
   return value === null || declarations.some((declaration) => 'default' in declaration);
 }
 
+/**
+ * Whether the answer's schema at a place takes no number, as its `type` (of every `anyOf`/`oneOf` branch) says:
+ * a number sent there comes back as its text, as pydantic writes a `Decimal` it read from a number.
+ */
+function takesNoNumber(answer: JsonSchema | undefined): boolean {
+  if (answer === undefined) return false;
+  const branches = [answer.anyOf, answer.oneOf].find(Array.isArray) as unknown[] | undefined;
+  const typed = branches ?? [answer];
+  return typed.every((branch) => {
+    const type = (branch as JsonSchema | null)?.type;
+    const types: unknown[] = Array.isArray(type) ? type : [type];
+    return type !== undefined && !types.includes('number') && !types.includes('integer');
+  });
+}
+
 /** The subschema of an array's item at `index` (`prefixItems`, else `items`), when it is an object. */
 function itemSchema(schema: JsonSchema | undefined, index: number): JsonSchema | undefined {
   if (schema === undefined) return undefined;
@@ -153,6 +168,8 @@ export function firstDifference(
 ): string | undefined {
   const a = sent.value;
   const b = got.value;
+  if (typeof a === 'number' && typeof b === 'string' && takesNoNumber(answer))
+    return normalNumber(textOf(sent)) === normalNumber(b) ? undefined : pointer;
   if (typeof a === 'number' || typeof b === 'number') {
     if (typeof a !== 'number' || typeof b !== 'number') return pointer;
     return normalNumber(textOf(sent)) === normalNumber(textOf(got)) ? undefined : pointer;
