@@ -103,7 +103,10 @@ export function createOtherOperations(
         failure,
       );
     // The body is not the mock's business here: read to its end, then answered.
-    req.resume();
+    let sentBody = false;
+    req.on('data', (chunk: Buffer) => {
+      if (chunk.length > 0) sentBody = true;
+    });
     req.once('end', () => {
       const refused = route.authenticate(req);
       if (refused !== undefined) {
@@ -130,6 +133,7 @@ export function createOtherOperations(
             accept: req.headers.accept,
             headers: headerTexts(req),
             pathParameters: pathParameterTexts(route, path),
+            sentBody,
           },
           {
             code: prefer.preferences.code,

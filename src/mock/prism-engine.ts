@@ -55,6 +55,8 @@ export interface OtherRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The path parameters' texts by name, as the request wrote them (`{id: '5'}`). */
   readonly pathParameters?: Readonly<Record<string, string>>;
+  /** Whether the request sent a body (Prism is not given it, so its "Body parameter is required" is wrong then). */
+  readonly sentBody?: boolean;
 }
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
@@ -190,7 +192,7 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
       // Parameters are judged as the document says; the body is not sent to Prism, so its findings are not.
       const judged = await ask(input, { ...BASE_CONFIG, validateRequest: true, mock }, others);
       const found = (judged.violations ?? [])
-        .filter(({ location }) => location[0] !== 'body')
+        .filter(({ location, message }) => location[0] !== 'body' && !(request.sentBody && message === BODY_REQUIRED))
         .flatMap((violation) => int64Read(violation, request));
       if (found.length > 0) return { ...judged, violations: found };
       return judged.violations === undefined ? judged : ask(input, { ...BASE_CONFIG, mock: { ...mock } }, others);
@@ -219,6 +221,9 @@ export async function createPrismEngine(contract: Contract, dynamic: boolean): P
     },
   };
 }
+
+/** Prism's violation (without a location) for an operation whose required body is missing. */
+const BODY_REQUIRED = 'Body parameter is required';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const SAFE_LIMIT = /must be ([<>]=) (-?)9007199254740991$/;
