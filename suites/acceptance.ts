@@ -514,7 +514,7 @@ export const integerSpellingsCheck = defineCheck({
     const { success } = context.contract;
     if (twin === undefined || !isSuccessStatus(success, twin.response.status)) return undefined;
     if (isSuccessStatus(success, response.status)) return PASS;
-    if (response.status !== 400) return undefined;
+    if (response.status !== 400 && !isRefusalStatus(context.contract.refusal, response.status)) return undefined;
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const code = ownRepeatCode(exchange, context);
@@ -525,7 +525,7 @@ export const integerSpellingsCheck = defineCheck({
       );
     }
     return fail(
-      `A valid NewPlant whose id is written ${spelling} was answered 400, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so ${successRule(success)}.`,
+      `A valid NewPlant whose id is written ${spelling} was answered ${response.status}, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so ${successRule(success)}.`,
       { defect: 'an integer id written as 1.0, 1e2 or -0 refused with 400' },
     );
   },

@@ -297,6 +297,22 @@ describe('acceptance checks', () => {
     expect(outcome(integerSpellingsCheck, accepted, [plainOk, accepted])).toBe('pass');
   });
 
+  it("integer-spellings: a refusal with the document's Error status (FastAPI's 422) is judged as a 400 is", async () => {
+    // Before: a pydantic strict server answering 422 to id 5.0 left the check SKIP (only 400 was judged).
+    const fastapi = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/reduced/fastapi-decimal-3.1.json', import.meta.url)),
+    );
+    const ctx = { ...context, contract: fastapi };
+    const spelled = writtenAs(VALID, 'integer-spelling', '5.0');
+    const plainOk = exchange(VALID, 200, '{"id":5,"name":"Fern","slug":"fern"}');
+    const refused = exchange(spelled, 422, '{"detail":[{"loc":["body","id"],"msg":"m","type":"int_type"}]}');
+    const judged = integerSpellingsCheck.judge(refused, ctx, [plainOk, refused]);
+    expect(judged?.outcome).toBe('fail');
+    expect(judged?.reason).toContain('was answered 422');
+    const odd = exchange(spelled, 404, '');
+    expect(integerSpellingsCheck.judge(odd, ctx, [plainOk, odd])).toBeUndefined();
+  });
+
   it("integer-spellings: a refusal with the target's own repeat code says the spelling was read as another id", () => {
     const spelled = writtenAs(VALID, 'integer-spelling', '9.2e18');
     const plainOk = exchange(VALID, 200, '{"name":"Fern"}');
