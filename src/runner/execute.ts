@@ -63,6 +63,11 @@ export interface DispatchOptions {
   readonly firstOrder?: number;
   /** Where the complete answers' times are counted (the run's, across dispatches); a fresh count when left out. */
   readonly answerTimes?: AnswerTimes;
+  /**
+   * Whether the service has answered outside this dispatch (a liveness request at the run's start, an earlier
+   * dispatch): then a gateway's 502 or 504 pages say it went away, as they do once a case got its answer.
+   */
+  serviceAnswered?(): boolean;
 }
 
 /** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
@@ -268,7 +273,8 @@ export async function dispatch(
   let done = 0;
   let failuresInARow = 0;
   // Gateway pages before the service's first answer are what the URL answers (judged as such), not an outage.
-  let serviceAnswered = false;
+  let answeredHere = false;
+  const serviceAnswered = (): boolean => answeredHere || options.serviceAnswered?.() === true;
   let stopped: StopReason | undefined;
   // Cases with a transport failure wait for an answer to a request sent after their failure: should
   // the target have stopped answering, they are evidence of that, not of what it does with each request.
@@ -287,17 +293,17 @@ export async function dispatch(
       // A gateway's page, once the service has answered, says the service went away (a restart, a
       // deploy). An answer cut after its status line neither lengthens nor ends a run of failures, nor
       // does a failure of a case sent before a case that got an answer (a hang left waiting, timed out).
-      if (response.status === 0 || (serviceAnswered && isGatewayAnswer(response))) {
+      if (response.status === 0 || (serviceAnswered() && isGatewayAnswer(response))) {
         if (startedAt > answeredSince) failuresInARow++;
       } else if (unansweredHow(response) === undefined) {
-        [failuresInARow, serviceAnswered, answeredSince] = [0, true, Math.max(answeredSince, startedAt)];
+        [failuresInARow, answeredHere, answeredSince] = [0, true, Math.max(answeredSince, startedAt)];
       }
       if (isThrottled(response)) throttled++;
     }
     if (failuresInARow >= giveUpAfter) stopped ??= 'unresponsive';
     const run = { generated: next.generated, exchanges, order: next.order };
     const unanswered = ({ response }: Exchange): boolean =>
-      response.transportError !== undefined || (serviceAnswered && isGatewayAnswer(response));
+      response.transportError !== undefined || (serviceAnswered() && isGatewayAnswer(response));
     if (exchanges.some(unanswered)) {
       held.push({ run, endedAt: ++clock });
       if (held.length > MAX_HELD) release(held[0]!.endedAt + 1);

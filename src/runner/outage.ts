@@ -144,8 +144,11 @@ function isAnswered(run: CaseRun): boolean {
   return run.exchanges.every(({ response }) => unansweredHow(response) === undefined);
 }
 
-/** Whether the target gives an HTTP answer (any status) within `ms`, asked every {@link POLL_MS}. */
-async function answersWithin(client: TargetClient, ms: number): Promise<boolean> {
+/**
+ * Whether the target gives an HTTP answer (any status but a gateway's 502 or 504: see `answersNow`) within
+ * `ms`, asked every {@link POLL_MS}.
+ */
+export async function answersWithin(client: TargetClient, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
     if (await answersNow(client)) return true;

@@ -139,6 +139,29 @@ describe('a request that got no answer of the service', () => {
     );
   });
 
+  it('is the crash it is when the service behind the gateway goes down on the first requests and is restarted', async () => {
+    // Down for 300 ms after each POST of more than 40 bytes (the preflight's first plant is one): nginx's 502
+    // page meanwhile, to everything; the liveness request at the start found the service up.
+    let downUntil = 0;
+    const crashesOnLongBodies: Twist = (_post, req) => {
+      if (Date.now() < downUntil) return 'gateway';
+      if (req.method !== 'POST' || Number(req.headers['content-length'] ?? 0) <= 40) return 'pass';
+      downUntil = Date.now() + 300;
+      return 'gateway';
+    };
+    await against(crashesOnLongBodies, async (url) => {
+      const report = await run(url);
+      expect(report.couldNotJudge, report.notes.join('\n')).toBeUndefined();
+      expect(report.verdict).toBe('not-conformant');
+      expect(report.findings?.map(({ checks }) => checks)).toEqual([['no-server-error']]);
+      const { request, response } = report.findings![0]!.counterexample;
+      expect(response.status).toBe(502);
+      // Shrunk only through candidates sent while the service was up: the request shown brings it down.
+      expect(Buffer.byteLength(request.body ?? '')).toBeGreaterThan(40);
+      expect(report.noteDetails?.find(({ code }) => code === 'unresponsive')?.message).toMatch(/stopped it again/);
+    });
+  });
+
   it('stays a finding, sent again alone with fresh ids, when it drops its connection every time', async () => {
     const dropsPlainText: Twist = (_post, req) =>
       /text\/plain/.test(req.headers['content-type'] ?? '') ? 'drop' : 'pass';

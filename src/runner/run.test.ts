@@ -320,10 +320,11 @@ describe('a target that stops answering mid-run', () => {
     }
   });
 
-  it('is judged, not called unreachable, when it answered the preflight and stopped before any case', async () => {
-    // One connection: the preflight's first plant is the first request; the process dies on the second.
-    let handled = 0;
-    const target = await startMortalTarget(() => ++handled >= 2);
+  it('is not called unreachable when it answered the preflight and stopped before any case', async () => {
+    // The preflight's first plant is the first POST; the process dies on the second, a case's or the preflight's
+    // own next request (they go side by side): a case in flight is judged, else the run is incomplete.
+    let posts = 0;
+    const target = await startMortalTarget((req) => req.method === 'POST' && ++posts >= 2);
     try {
       const report = await runConformance({
         ...QUICK,
@@ -333,8 +334,8 @@ describe('a target that stops answering mid-run', () => {
         token: TOKEN,
       });
       expect(report.couldNotJudge).toBeUndefined();
-      expect(report.verdict).toBe('not-conformant');
-      expect(report.findings).toHaveLength(1);
+      expect(['not-conformant', 'incomplete']).toContain(report.verdict);
+      expect(report.findings).toHaveLength(report.verdict === 'not-conformant' ? 1 : 0);
     } finally {
       target.close();
     }

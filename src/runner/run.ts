@@ -10,7 +10,7 @@ import {
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import { checkResult, CheckTally } from './check-results.js';
-import { dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
+import { answersNow, dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
 import { createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
@@ -101,6 +101,9 @@ async function testTarget(
 ): Promise<Report> {
   const { contract, fresh, seed } = settings;
   const arbitraries = createArbitraryCache(contract);
+  // Asked before anything else: a service that answers is there, so gateway pages to the requests after (a
+  // service brought down by the first of them, then restarted) are an outage, not what the URL answers.
+  const serviceAnswered = settings.replay === undefined && (await answersNow(client));
   // The preflight runs beside the first cases; their verdicts wait for what it learns.
   const preflight = probeTarget(client, contract, fresh, target.baseUrl).then(
     (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
@@ -111,7 +114,7 @@ async function testTarget(
   const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
   const { cases, planned } = casesToSend(settings, arbitraries);
   onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
-  const sent = await sendAndJudge(settings, client, cases, planned, preflight, onProgress);
+  const sent = await sendAndJudge(settings, client, { cases, planned, serviceAnswered }, preflight, onProgress);
   const { traits, judgeContext } = await preflight;
   const { settled, answeredAlone } = await settleChecks(settings, target, sent, {
     client,
@@ -252,7 +255,9 @@ class CaseJudge {
   }
 
   add(run: CaseRun): void {
-    this.evidence.add(run);
+    // A gateway's page for the request that brought the service down (the one an outage judged) says
+    // nothing of what the URL answers: when no case had got an answer before, it would pass for all it does.
+    if (run.judgedForOutage !== true || unansweredOf(run)?.startsWith('status ') !== true) this.evidence.add(run);
     if (this.context) this.judge(run, this.context);
     else this.waiting.push(run);
   }
@@ -272,11 +277,11 @@ class CaseJudge {
 async function sendAndJudge(
   settings: RunSettings,
   client: TargetClient,
-  cases: Iterable<GeneratedCase>,
-  planned: number,
+  start: { readonly cases: Iterable<GeneratedCase>; readonly planned: number; readonly serviceAnswered: boolean },
   preflight: Promise<{ traits: TargetTraits; judgeContext: JudgeContext }>,
   onProgress: Progress,
 ): Promise<SentCases> {
+  const { cases, planned } = start;
   const judge = new CaseJudge(settings);
   const ready = preflight.then((result) => judge.ready(result.judgeContext));
   // An unreachable target rejects the preflight: stop sending at once.
@@ -287,6 +292,7 @@ async function sendAndJudge(
   const remaining: Iterable<GeneratedCase> = { [Symbol.iterator]: () => source };
   // One count of the answers' times for the whole run: dispatch's hang waits, then shrinking's.
   const answerTimes = new AnswerTimes();
+  let { serviceAnswered } = start;
   const send = (count: number, before: number, firstOrder = 0): Promise<DispatchResult> =>
     dispatch(remaining, count, client, {
       concurrency: settings.concurrency,
@@ -295,6 +301,7 @@ async function sendAndJudge(
       // Orders stay unique across an outage: cases sent again alone are told apart by it.
       firstOrder,
       ...(hungCasesMayWait(settings) ? { timeoutMs: settings.timeoutMs } : {}),
+      serviceAnswered: () => serviceAnswered,
       shouldStop: () => preflightFailed,
       onCaseDone: (run, done) => {
         judge.add(run);
@@ -312,6 +319,7 @@ async function sendAndJudge(
     const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
     if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true });
     if (!answersAgain(outage)) return outage;
+    serviceAnswered = true;
     // Back (a restart, a deploy): the cases it cut are judged on their answers now.
     const again = await sendCutAgain(client, outage, { ...settings, fresh: createFreshIds() });
     for (const run of again) judge.add(run);

@@ -3,6 +3,8 @@ import { plansAt, type GeneratedCase } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { AnswerTimes } from './answer-times.js';
 import { hangWaitMs, sendSequence } from './execute.js';
+import { answersWithin } from './outage.js';
+import { isGatewayAnswer } from './judge.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import { isValidNewPlant } from './generate/new-plant.js';
 import type { Exchange, TargetClient } from './http/client.js';
@@ -89,6 +91,7 @@ export async function shrinkCounterexample(
   // The candidates taken while waiting less than the timeout, smallest last.
   const unconfirmed: Counterexample[] = [];
   let currentSize = plansSize(first.exchanges.map((exchange) => exchange.plan));
+  const gatewayPage = isGatewayAnswer(failingExchange(first.exchanges, first.verdict)?.response ?? { status: 0 });
   let sent = 0;
   let improved = true;
   while (improved) {
@@ -104,6 +107,13 @@ export async function shrinkCounterexample(
       if (!keepsValidityClass(options.contract, plans)) continue;
       // Each candidate of a hang costs a wait: only one that sends less is worth it.
       if (hangs && plansSize(plans) >= currentSize) continue;
+      // A gateway's page is what any candidate gets while the service it showed down is away: each is sent
+      // once the service answers again, or shrinking ends (a supervisor may take a while).
+      if (
+        gatewayPage &&
+        !(await answersWithin(options.client, Math.min(SERVICE_WAIT_MS, options.deadline - Date.now())))
+      )
+        break;
       sent++;
       const exchanges = await sendSequence(
         options.client,
@@ -201,6 +211,9 @@ export function keepsValidityClass(contract: Contract, plans: readonly PlannedRe
 }
 
 /** Whether `exchanges` found nothing listening, while the counterexample so far had not. */
+/** Longest wait, before a candidate of a gateway's page, for the service behind it to answer again. */
+const SERVICE_WAIT_MS = 3_000;
+
 function newlyUnreachable(exchanges: readonly Exchange[], before: readonly Exchange[]): boolean {
   const unreachable = (list: readonly Exchange[]) =>
     list.some((exchange) => UNREACHABLE.has(exchange.response.transportError ?? ''));
