@@ -1,4 +1,4 @@
-import { PACKAGE_VERSION } from '../contract/index.js';
+import { PACKAGE_VERSION, parseExactJson, stringifyExactJson } from '../contract/index.js';
 import type { CheckDefinition } from '../runner/check.js';
 import type { Exchange } from '../runner/http/client.js';
 import { curlLine } from '../runner/http/curl.js';
@@ -138,9 +138,34 @@ function keep(list: Failure[], exchange: Exchange, { checkId, reason, defect }: 
     request: exchange.request,
     response: exchange.response,
     curl: curlLine(exchange.request),
-    replay: `exchange ${number} seen by plantstore proxy; send the curl line again to repeat it`,
+    replay: replayOf(exchange, number),
     shrinkSteps: 0,
   });
+}
+
+/**
+ * How to repeat an exchange. A POST the server accepted may have stored its id: sent again as it is, a server
+ * that keeps plants answers it as a repeated id (400), not as the exchange was answered.
+ */
+function replayOf({ request, response }: Exchange, number: number): string {
+  const seen = `exchange ${number} seen by plantstore proxy`;
+  if (request.method !== 'POST' || response.status < 200 || response.status > 299) {
+    return `${seen}; send the curl line again to repeat it`;
+  }
+  return `${seen}; the server accepted it (${response.status}), so it may keep ${idSent(request.body)} now: send the curl line again with another id to repeat it`;
+}
+
+/** The body's `id` as it was written (`id 501`), else a word for it. */
+function idSent(body: string | null): string {
+  try {
+    const parsed = parseExactJson(body ?? '');
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && Object.hasOwn(parsed, 'id')) {
+      return `id ${stringifyExactJson((parsed as Record<string, Parameters<typeof stringifyExactJson>[0]>).id ?? null)}`;
+    }
+  } catch {
+    // Not JSON: the id, if any, is the client's to find.
+  }
+  return 'the id it sent';
 }
 
 function result(tally: Tally): CheckResult {
