@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer } from './mock-server.js';
 
-/** A document whose other operation (PUT /plants/{id}) requires a body, as a team's replace operation does. */
+/**
+ * A document whose other operation (PUT /plants/{id}) requires a body, as a team's replace operation does,
+ * and whose list operation documents its errors as `default` only.
+ */
 const DOCUMENT = `openapi: 3.0.3
 info: { title: Plant Store, version: 1.0.0 }
 security: [{ bearerAuth: [] }]
@@ -18,6 +21,11 @@ paths:
       responses:
         '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
         '400': { description: bad, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    get:
+      parameters: [{ name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 100 } }]
+      responses:
+        '200': { description: list, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Plant' } } } } }
+        default: { description: error, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
   /plants/{id}:
     parameters: [{ name: id, in: path, required: true, schema: { type: integer, format: int64 } }]
     put:
@@ -80,6 +88,20 @@ describe('another operation whose document requires a body', () => {
     expect(JSON.parse(refused.text)).toEqual({
       error: 1015,
       message: 'Invalid request to PUT /plants/{id}: Body parameter is required.',
+    });
+  });
+});
+
+describe('another operation whose errors the document gives as default', () => {
+  it("refuses an invalid parameter with the status POST /plants refuses with (it was Prism's 422)", async () => {
+    const response = await fetch(`${mock.url}/plants?limit=0`, {
+      headers: { authorization: `Bearer ${DEV_TOKEN}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(await response.text())).toEqual({
+      error: 1015,
+      message: 'Invalid request to GET /plants: the query parameter limit must be >= 1.',
     });
   });
 });

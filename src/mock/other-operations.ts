@@ -159,9 +159,10 @@ function answer(
   refusalStatus: number,
 ): void {
   if (decision.violations !== undefined && decision.violations.length > 0) {
-    // The documented 4xx Prism chose for an invalid request, else the document's refusal status.
+    // The 4xx Prism chose for an invalid request when the document writes it (400, 422), else the document's
+    // refusal status: Prism says 422 for a `default` answer, where POST /plants and serve refuse with 400.
     const chosen = decision.kind === 'response' ? decision.response.statusCode : 0;
-    const status = chosen >= 400 && chosen <= 499 ? chosen : refusalStatus;
+    const status = chosen >= 400 && chosen <= 499 && route.statuses.includes(String(chosen)) ? chosen : refusalStatus;
     const said = decision.violations.map(({ message }) => message.replace(/^Request /, 'the ')).join('; ');
     refuse({
       status,
