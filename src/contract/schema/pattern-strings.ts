@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { ANY, OutsideShape, parseRegex, type CodePoints, type RegexNode } from './regex-parse.js';
+import { ASSIGNED_IN_UNICODE_13 } from './unicode-13.js';
 
 /**
  * Strings matching a pattern with a length chosen first, by construction: which lengths (in code
@@ -382,10 +383,32 @@ function split(set: CodePoints): { all: CodePoints; printable: CodePoints } {
     const printable = all
       .map(([low, high]): [number, number] => [Math.max(low, PRINTABLE[0]), Math.min(high, PRINTABLE[1])])
       .filter(([low, high]) => low <= high);
-    found = { all, printable };
+    // Code points Unicode 13 knew, when the set has some: a \p{L} letter Node knows from a later Unicode is
+    // no letter to a server on Java 17, Go 1.20 or Python 3.11, which would refuse a correct value for it.
+    const known = intersect(all, KNOWN_RANGES);
+    found = { all: known.length > 0 ? known : all, printable };
     usable.set(set, found);
   }
   return found;
+}
+
+const KNOWN_RANGES: readonly (readonly [number, number])[] = Array.from(
+  { length: ASSIGNED_IN_UNICODE_13.length / 2 },
+  (_, at) => [ASSIGNED_IN_UNICODE_13[2 * at]!, ASSIGNED_IN_UNICODE_13[2 * at + 1]!] as const,
+);
+
+/** The code points in both sets of sorted, disjoint ranges. */
+function intersect(a: CodePoints, b: readonly (readonly [number, number])[]): [number, number][] {
+  const both: [number, number][] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    const [lowA, highA] = a[i]!;
+    const [lowB, highB] = b[j]!;
+    const [low, high] = [Math.max(lowA, lowB), Math.min(highA, highB)];
+    if (low <= high) both.push([low, high]);
+    if (highA < highB) i++;
+    else j++;
+  }
+  return both;
 }
 
 /** Printable ASCII three times in four when the set has some; the first of the set when choices run out. */
