@@ -158,16 +158,17 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
  */
 function echoText(contract: Contract, member: Member, parsed: Record<string, unknown>): string | undefined {
   const text = exactJsonText(parsed, member.name);
-  if (!member.retyped) return text;
-  const value = parsed[member.name];
-  if (!refusedAt(contract, member.name, value)) return text;
-  return typeof value === 'number' && !refusedAt(contract, member.name, text) ? JSON.stringify(text) : undefined;
+  if (!member.retyped || !refusedAt(contract, member.name, text)) return text;
+  const asString = JSON.stringify(text);
+  return typeof parsed[member.name] === 'number' && !refusedAt(contract, member.name, asString) ? asString : undefined;
 }
 
-function refusedAt(contract: Contract, name: string, value: unknown): boolean {
+/** Whether the Plant refuses the JSON text `text` as its property `name`, judged as parsed (integers by their text). */
+function refusedAt(contract: Contract, name: string, text: string): boolean {
   const pointer = `/${escapePointer(name)}`;
+  // Parsed, not built: the check reads an integer beyond 2^53 (a bigint) by the JSON text it was parsed from.
   return contract.check
-    .plant({ [name]: value })
+    .plant(parseExactJson(`{${JSON.stringify(name)}:${text}}`))
     .some((violation) => violation.pointer === pointer || violation.pointer.startsWith(`${pointer}/`));
 }
 
