@@ -4,7 +4,7 @@ import { answersNow, sendSequence, type CaseRun, type TargetStopped } from './ex
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
-import { unansweredHow } from './judge.js';
+import { isGatewayAnswer, unansweredHow } from './judge.js';
 
 /** Most requests the target had when it stopped that are sent again, one at a time, to find the cause. */
 export const MAX_SUSPECTS = 16;
@@ -71,6 +71,12 @@ export function unansweredOf(run: CaseRun): string | undefined {
     if (how !== undefined) return how;
   }
   return undefined;
+}
+
+/** Whether a case went without an answer of the service because a gateway answered for it (its 502 or 504 page). */
+export function metGatewayPage(run: CaseRun): boolean {
+  const first = run.exchanges.find(({ response }) => unansweredHow(response) !== undefined)?.response;
+  return first !== undefined && first.transportError === undefined && isGatewayAnswer(first);
 }
 
 /**

@@ -24,7 +24,15 @@ import { hangShrinking } from './shrink.js';
 import { AnswerTimes } from './answer-times.js';
 import { findingsOf, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
-import { judgedOf, sendCutAgain, settleOutage, unansweredOf, unjudgedCases, type Outage } from './outage.js';
+import {
+  judgedOf,
+  metGatewayPage,
+  sendCutAgain,
+  settleOutage,
+  unansweredOf,
+  unjudgedCases,
+  type Outage,
+} from './outage.js';
 import { AloneResends, type UnansweredFailures } from './resend-alone.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
@@ -257,7 +265,7 @@ class CaseJudge {
   add(run: CaseRun): void {
     // A gateway's page for the request that brought the service down (the one an outage judged) says
     // nothing of what the URL answers: when no case had got an answer before, it would pass for all it does.
-    if (run.judgedForOutage !== true || unansweredOf(run)?.startsWith('status ') !== true) this.evidence.add(run);
+    if (run.judgedForOutage !== true || !metGatewayPage(run)) this.evidence.add(run);
     if (this.context) this.judge(run, this.context);
     else this.waiting.push(run);
   }
@@ -382,7 +390,7 @@ const MAX_GATEWAY_OUTAGE_WAIT_MS = 30_000;
  * at most 30 s, since a deploy longer than the wait is judged as a crash.
  */
 function outageWaitMs(cut: TargetStopped, timeoutMs: number): number {
-  const behindGateway = cut.runs.some((run) => unansweredOf(run)?.startsWith('status ') === true);
+  const behindGateway = cut.runs.some(metGatewayPage);
   return behindGateway
     ? Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * timeoutMs)
     : Math.min(MAX_OUTAGE_WAIT_MS, 2 * timeoutMs);
