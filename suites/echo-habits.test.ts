@@ -50,6 +50,9 @@ describe('stringHabit', () => {
   it('names nothing for other changes: cut inside, another value, case, a value of another type', () => {
     expect(stringHabit('pad ded', 'padded')).toBeUndefined();
     expect(stringHabit(' padded ', 'padde')).toBeUndefined();
+    // Cut to a length where whitespace follows: a trimmer would have cut the space left at the end too.
+    expect(stringHabit('\u007f\ud800\udc00 \u007f  ', '\u007f\ud800\udc00 \u007f ')).toBeUndefined();
+    expect(stringHabit('  x', ' x')).toBeUndefined();
     expect(stringHabit('Fern', 'fern')).toBeUndefined();
     expect(stringHabit('a\ufffe', 'a')).toBeUndefined();
     expect(stringHabit('12', 12)).toBeUndefined();

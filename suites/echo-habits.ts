@@ -56,6 +56,9 @@ const CUT = /^[\s\u0000-\u0020\u0085]*$/;
 // eslint-disable-next-line no-control-regex -- the characters CUT judges, at either end
 const CUT_ENDS = /^[\s\u0000-\u0020\u0085]+|[\s\u0000-\u0020\u0085]+$/g;
 
+/** What JavaScript's `trim`, Python's `strip`, Go's `TrimSpace` and Java's `trim` all cut. */
+const EVERY_TRIM = /^[\t\n\v\f\r ]$/;
+
 /** A JSON string token, and the colon after it when it names a member. */
 const STRING_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
 
@@ -86,7 +89,11 @@ export function trimmedJsonText(text: string): string | undefined {
 /** Whether `got` is `sent` with some of the whitespace at its start, its end or both cut off. */
 function trimmedOf(sent: string, got: string): boolean {
   for (let at = sent.indexOf(got); at >= 0; at = sent.indexOf(got, at + 1)) {
-    if (CUT.test(sent.slice(0, at)) && CUT.test(sent.slice(at + got.length))) return true;
+    const [before, after] = [sent.slice(0, at), sent.slice(at + got.length)];
+    // A cut that left whitespace every trimmer cuts at that end is a cut to a length, not trimming.
+    const leftCuttable =
+      (before !== '' && EVERY_TRIM.test(got[0] ?? '')) || (after !== '' && EVERY_TRIM.test(got.at(-1) ?? ''));
+    if (CUT.test(before) && CUT.test(after) && !leftCuttable) return true;
     if (got === '') return false;
   }
   return false;
