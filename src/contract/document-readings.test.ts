@@ -112,4 +112,20 @@ describe('documentReadings', () => {
     expect(readings[0]?.reading).toContain('write `minimum`, `maximum`');
     expect(readings[1]?.reading).toContain('write `exclusiveMinimum`, `multipleOf`');
   });
+  it('quotes a pydantic bound beyond 2^53 as the document writes it, not as the double it was read as', () => {
+    // Before, the int64 edges of a FastAPI id read `ge: -9223372036854776000`, `le: 9223372036854776000`.
+    const id = { type: 'integer', ge: -(2 ** 63), le: 2 ** 63 };
+    const exact = new Map([
+      [
+        id,
+        new Map([
+          ['ge', -9223372036854775808n],
+          ['le', 9223372036854775807n],
+        ]),
+      ],
+    ]);
+    const newPlant = { type: 'object', properties: { id } };
+    const readings = documentReadings([{ schema: newPlant, location: '#/NewPlant' }], 'openapi-3.1', exact);
+    expect(readings[0]?.reading).toMatch(/^`ge: -9223372036854775808`, `le: 9223372036854775807` are pydantic's/);
+  });
 });

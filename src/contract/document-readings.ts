@@ -1,4 +1,4 @@
-import { REF_SIBLINGS, type RefSiblings } from './document-reader.js';
+import { REF_SIBLINGS, type ExactIntegers, type RefSiblings } from './document-reader.js';
 import type { SchemaDialect } from './schema/index.js';
 
 /** A place in the document that reads two ways, and how plantstore reads it. */
@@ -39,10 +39,12 @@ const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
  * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, a stray `nullable`
  * in a 3.1 document, Swagger 2.0's `x-nullable` left in, a property both `readOnly` and `writeOnly`, and
  * 3.1's `contentEncoding: base64`. Each schema object is reported once, at the first pointer it is met by.
+ * `exact` gives the integers the document writes beyond 2^53, so a reading quotes them as written.
  */
 export function documentReadings(
   schemas: readonly { readonly schema: unknown; readonly location: string }[],
   dialect: SchemaDialect,
+  exact: ExactIntegers = new Map(),
 ): DocumentReading[] {
   const found: DocumentReading[] = [];
   const seen = new Set<object>();
@@ -59,7 +61,7 @@ export function documentReadings(
     if (reading !== undefined) found.push({ pointer, reading });
     const mistyped = schema ? mistypedEnumValues(node as Record<string, unknown>, dialect) : undefined;
     if (mistyped !== undefined) found.push({ pointer: `${pointer}/enum`, reading: mistyped });
-    const pydantic = schema ? pydanticConstraintNames(node as Record<string, unknown>) : undefined;
+    const pydantic = schema ? pydanticConstraintNames(node as Record<string, unknown>, exact.get(node)) : undefined;
     if (pydantic !== undefined) found.push({ pointer, reading: pydantic });
     const undeclared = schema && !/\/allOf\/\d+$/.test(pointer) ? undeclaredRequired(node) : undefined;
     if (undeclared !== undefined) found.push({ pointer: `${pointer}/required`, reading: undeclared });
@@ -141,12 +143,16 @@ const PYDANTIC_CONSTRAINTS: Readonly<Record<string, string>> = {
  * when a `BeforeValidator` stands before `Field(...)` in `Annotated`: JSON Schema ignores them, so the document
  * allows what the server refuses. A name whose keyword is also written, or whose value is no number, is left.
  */
-function pydanticConstraintNames(node: Record<string, unknown>): string | undefined {
+function pydanticConstraintNames(
+  node: Record<string, unknown>,
+  exact: ReadonlyMap<string, bigint> | undefined,
+): string | undefined {
   const names = Object.keys(PYDANTIC_CONSTRAINTS).filter(
     (name) => typeof node[name] === 'number' && node[PYDANTIC_CONSTRAINTS[name] ?? ''] === undefined,
   );
   if (names.length === 0) return undefined;
-  const written = names.map((name) => `\`${name}: ${String(node[name])}\``).join(', ');
+  // An int64 edge read as a double would print as 9223372036854776000, a number the document does not write.
+  const written = names.map((name) => `\`${name}: ${String(exact?.get(name) ?? node[name])}\``).join(', ');
   const keywords = names.map((name) => `\`${PYDANTIC_CONSTRAINTS[name] ?? ''}\``).join(', ');
   const one = names.length === 1;
   return (

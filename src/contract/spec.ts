@@ -207,11 +207,13 @@ function writtenReadings(contract: Contract, { raw, files }: Readings): Document
   }));
   const root = nullRootReading(schemas.newPlant, dialect);
   const rootReadings: DocumentReading[] = root === undefined ? [] : [{ pointer: locations.newPlant, reading: root }];
-  return [...rootReadings, ...documentReadings(tested, dialect)].map(({ pointer, reading, written }) => {
-    if (written === true) return { pointer, reading };
-    const located = documentPointer(raw, '', pointer, files);
-    return { pointer: isWritten(raw, located, files) ? located : pointer, reading };
-  });
+  return [...rootReadings, ...documentReadings(tested, dialect, contract.exactIntegers)].map(
+    ({ pointer, reading, written }) => {
+      if (written === true) return { pointer, reading };
+      const located = documentPointer(raw, '', pointer, files);
+      return { pointer: isWritten(raw, located, files) ? located : pointer, reading };
+    },
+  );
 }
 
 type Assembled = { problems: DocumentProblem[]; contract?: Contract };
