@@ -526,7 +526,8 @@ export const integerSpellingsCheck = defineCheck({
     }
     return fail(
       `A valid NewPlant whose id is written ${spelling} was answered ${response.status}, while the same plant with a plain id was accepted; JSON Schema counts ${spelling} as an integer, so ${successRule(success)}.`,
-      { defect: 'an integer id written as 1.0, 1e2 or -0 refused with 400' },
+      // The status the target answered (400, or the document's 422): a 400's label, and so its finding id, stays.
+      { defect: `an integer id written as 1.0, 1e2 or -0 refused with ${response.status}` },
     );
   },
 });

@@ -309,6 +309,8 @@ describe('acceptance checks', () => {
     const judged = integerSpellingsCheck.judge(refused, ctx, [plainOk, refused]);
     expect(judged?.outcome).toBe('fail');
     expect(judged?.reason).toContain('was answered 422');
+    // Before, the finding's title said 'refused with 400' for a 422.
+    expect(judged?.defect).toBe('an integer id written as 1.0, 1e2 or -0 refused with 422');
     const odd = exchange(spelled, 404, '');
     expect(integerSpellingsCheck.judge(odd, ctx, [plainOk, odd])).toBeUndefined();
   });
