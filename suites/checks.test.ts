@@ -691,6 +691,27 @@ describe('rejection and authentication', () => {
     );
   });
 
+  it("an invalid body answered 200 with no body and no Content-Type (WEBrick after a SystemStackError) is one defect, negative-rejection's", () => {
+    const deep: Intent = { kind: 'invalid-body', what: 'arrays nested 20,000 deep instead of an object' };
+    const answered = exchange(deep, 200, '', { headers: {} });
+    const checks = [negativeRejection, responseSchema, contentType];
+    const judged = checks.map((check) => check.judge(answered, context, [answered]));
+    expect(judged.map((verdict) => verdict?.outcome)).toEqual(['fail', 'fail', 'fail']);
+    expect(new Set(judged.map((verdict) => verdict?.defect))).toEqual(new Set([judged[0]?.defect]));
+    expect(judged[0]?.reason).toContain('no body and no Content-Type');
+    const written = exchange(deep, 200, '{"name":"x"}');
+    expect(negativeRejection.judge(written, context, [written])?.reason).not.toContain('no body');
+    // A valid NewPlant answered so is the label's defect; so is a body sent with no Content-Type, which may be accepted.
+    const valid = exchange(VALID, 200, '', { headers: {} });
+    expect(contentType.judge(valid, context, [valid])?.defect).toBe('the 200 answer is labelled with no Content-Type');
+    const unlabelled = exchange({ kind: 'media-type', what: 'no Content-Type', missing: true }, 200, '', {
+      headers: {},
+    });
+    expect(responseSchema.judge(unlabelled, context, [unlabelled])?.defect).toBe(
+      'the 200 answer is labelled with no Content-Type',
+    );
+  });
+
   it("negative-rejection: a 400 carrying the target's own repeat code means the invalid body was read as a NewPlant", () => {
     const invalid: Intent = { kind: 'invalid-body', what: '"id" set to true' };
     const asRepeat = exchange(invalid, 400, '{"error":1010,"message":"A plant with id True already exists"}');

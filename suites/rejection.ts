@@ -102,7 +102,7 @@ export const negativeRejection = defineCheck({
     if (isSuccess(status) && plan.body !== null && isValidNewPlant(context.contract, plan.body)) return undefined;
     if (isSuccess(status))
       return fail(
-        `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.${trimHint(plan, context)}`,
+        `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.${trimHint(plan, context)}${emptyAnswerHint(response)}`,
         { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
     return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
@@ -120,6 +120,17 @@ function trimHint(plan: PlannedRequest, context: JudgeContext): string {
   const trimmed = plan.body === null ? undefined : trimmedJsonText(plan.body);
   if (trimmed === undefined || !isValidNewPlant(context.contract, trimmed)) return '';
   return ` ${ACCEPTED_ONCE_TRIMMED}: a target that trims strings before validating them (pydantic's str_strip_whitespace) accepts it, and echoes trimmed strings.`;
+}
+
+/**
+ * A success with no body and no Content-Type is what a server sends by default when the handler died
+ * without writing an answer: WEBrick does for an exception that is not a `StandardError` (a
+ * `SystemStackError` on deep nesting, which `JSON.load`'s `max_nesting: false` lets happen).
+ */
+function emptyAnswerHint(response: Exchange['response']): string {
+  const empty = response.body === null || response.body === '';
+  if (!empty || response.headers['content-type'] !== undefined) return '';
+  return " The answer had no body and no Content-Type, as a server's default answer when the handler died without writing one (WEBrick sends 200 so after an exception that is not a StandardError, such as a SystemStackError from deep nesting).";
 }
 
 /** The place an invalid body breaks, as its description names it first: `"id" holds 9223372036854775808: ...`, `"id" set to 2^53+N.5`. */

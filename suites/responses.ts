@@ -58,9 +58,10 @@ export const responseSchema = defineCheck({
     const success = schema === 'Plant';
     const body = responseJson(exchange);
     const type = exchange.response.headers['content-type'];
+    const accepted = success && mustBeRefused(exchange.plan);
     if (!body.ok)
       return fail(`The ${status} answer should carry ${carried(schema)}, but ${body.reason}.`, {
-        defect: notJsonDefect(status, type, saysJson(type)),
+        defect: accepted ? acceptedDefect(exchange.plan) : notJsonDefect(status, type, saysJson(type)),
       });
     const violations = documented.check(body.value);
     if (violations.length === 0) return success ? headersVerdict(contract, exchange.response) : PASS;
@@ -70,9 +71,6 @@ export const responseSchema = defineCheck({
     const first = violations.find((violation) => !isUnsentNull(violation, body.value, sent));
     const { intent } = exchange.plan;
     // An invalid body accepted and echoed gives an invalid Plant: one root cause, negative-rejection's.
-    const accepted =
-      success &&
-      (intent.kind === 'invalid-body' || intent.kind === 'media-type' || intent.kind === 'invalid-parameter');
     const rounded = success && roundedPlace(exchange.plan, body.value, violations);
     // A valid NewPlant's property answered with another value that breaks the Plant is echo's defect too.
     const changed =
@@ -96,6 +94,20 @@ export const responseSchema = defineCheck({
     );
   },
 });
+
+/**
+ * Whether a request is one the target must refuse (an invalid body, a body labelled with another media type,
+ * a broken parameter), so that a success answer to it is negative-rejection's defect, whatever its body or
+ * label shows: one root cause. WEBrick answers 200 with no body and no Content-Type when a handler dies of an
+ * exception that is not a `StandardError` (`SystemStackError` on arrays nested 20,000 deep); that is the
+ * invalid body accepted, not a second finding about the 200's label. A body sent with no Content-Type may
+ * be accepted (negative-rejection only warns), so its answer is judged as any other.
+ */
+function mustBeRefused(plan: PlannedRequest): boolean {
+  const { intent } = plan;
+  if (intent.kind === 'media-type') return intent.missing !== true;
+  return intent.kind === 'invalid-body' || intent.kind === 'invalid-parameter';
+}
 
 /**
  * The success answer's headers as the document declares them: each required one present (a 201's
@@ -172,7 +184,7 @@ export const contentType = defineCheck({
   title: 'JSON answers say their documented media type',
   rule: "The contract documents the 200 and 400 bodies as `application/json`; a document's own media type for the Plant and the Error (`application/problem+json`, say) takes its place. Any letter case and parameters such as charset are allowed, per RFC 9110.",
   probes: 'all',
-  judge({ response }, { contract }) {
+  judge({ plan, response }, { contract }) {
     const body = isJudgeable(response) ? documentedBody(contract, response.status) : undefined;
     if (body === undefined) return undefined;
     const type = response.headers['content-type'];
@@ -186,9 +198,10 @@ export const contentType = defineCheck({
         { defect: `the ${response.status} answer has more than one Content-Type` },
       );
     }
+    const accepted = body.name === 'Plant' && mustBeRefused(plan);
     return fail(
       `The ${response.status} answer has ${type === undefined ? 'no Content-Type' : `Content-Type "${type}"`}; the document gives ${documented}.`,
-      { defect: labelDefect(response.status, type) },
+      { defect: accepted ? acceptedDefect(plan) : labelDefect(response.status, type) },
     );
   },
 });
