@@ -14,7 +14,7 @@ import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
 import { failingExchange, type CaseVerdict } from './verdicts.js';
-import { unansweredOnce, UnansweredFailures, type AloneResends } from './resend-alone.js';
+import { timedOutOnce, unansweredOnce, waitedOut, UnansweredFailures, type AloneResends } from './resend-alone.js';
 
 /** A case run on which a check failed or warned, kept as a counterexample. */
 interface Kept {
@@ -104,8 +104,13 @@ export interface CheckResultOptions {
   readonly alone?: { readonly resends: AloneResends; readonly concurrency: number };
 }
 
+/** Whether a failing case's request was a valid NewPlant (or one written another way), as {@link sentValid}. */
+function validity(run: CaseRun, verdict: CaseVerdict): boolean {
+  return sentValid({ exchanges: run.exchanges, verdict });
+}
+
 /** Whether a counterexample's failing request was a valid NewPlant (or one written another way). */
-function sentValid(counterexample: Counterexample): boolean {
+function sentValid(counterexample: Pick<Counterexample, 'exchanges' | 'verdict'>): boolean {
   const kind = failingExchange(counterexample.exchanges, counterexample.verdict)?.plan.intent.kind;
   return kind === 'valid' || kind === 'valid-variant';
 }
@@ -129,6 +134,9 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     // a case no smaller than one already shrunk to that defect could never be the counterexample shown, so it
     // is kept as found, sparing a sequential shrink of up to SHRINK_STEPS requests.
     const smallestShrunk = new Map<string, number>();
+    // A hang confirmed alone for valid (or invalid) bodies: the check's other timeouts of that class would be the same
+    // finding, and each costs a whole timeout to confirm.
+    const confirmedTimeout = new Set<boolean>();
     // A case whose body went in two halves waits out a pause for every candidate: cases sent whole shrink first,
     // and one of those that shows the defect spares its shrinking (a crash on long answers: 16 s -> 3 s).
     const inShrinkOrder = [...tally.failures].sort(
@@ -138,7 +146,17 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       // A case sent again after an outage had every id fresh, of its own nonce: so have its shrink candidates.
       let first: Counterexample = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
       if (run.nonce !== undefined) first = { ...first, alwaysFresh: true };
-      if (resends && unansweredOnce(run, verdict) !== undefined) {
+      // A timeout under the run's load may be a small target's queue, not a hang: it is sent again alone and judged
+      // on that answer, before shrinking, or after it when hang shrinking confirmed no smaller hang.
+      const timedOutInRun = options.alone !== undefined && timedOutOnce(run, verdict);
+      if (timedOutInRun) {
+        if (confirmedTimeout.has(validity(run, verdict))) continue;
+        if (!options.hangs) {
+          const alone = await options.alone.resends.confirmTimeout(check, run, verdict);
+          if (alone === 'answered') continue;
+          first = alone;
+        }
+      } else if (resends && unansweredOnce(run, verdict) !== undefined) {
         const alone = await resends.confirm(check, run, verdict);
         // Answered alone: the run's dropped connection or gateway page was the moment's (a note says so).
         if (alone === 'answered') {
@@ -154,7 +172,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       const shrinks =
         options.shrink &&
         (best === undefined || (!pauses(run.generated) && (found === undefined || counterexampleSize(found) < best)));
-      const { counterexample, steps } = await shrinkCounterexample(check, run.generated, first, {
+      const shrunk = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
         client: {
           send: (plan, sending) => (options.onShrinkStep?.(), options.client.send(plan, sending)),
@@ -176,6 +194,18 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         deadline,
         ...(options.hangs ? { hangs: options.hangs } : {}),
       });
+      let { counterexample, steps } = shrunk;
+      if (timedOutInRun && counterexample.exchanges === run.exchanges) {
+        const alone = await options.alone.resends.confirmTimeout(check, run, verdict);
+        if (alone === 'answered') continue;
+        [counterexample, steps] = [alone, 0];
+      }
+      if (
+        timedOutInRun &&
+        waitedOut(counterexample.exchanges, counterexample.verdict) &&
+        counterexample.exchanges !== run.exchanges
+      )
+        confirmedTimeout.add(validity(run, verdict));
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
       const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
       if (shrinks) smallestShrunk.set(shape, Math.min(best ?? Infinity, counterexampleSize(failure)));

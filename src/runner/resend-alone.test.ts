@@ -14,9 +14,9 @@ const contract = await loadContract();
 
 /**
  * What the twist does with a request (`post`: how many POSTs came so far, this one included): `pass` it to
- * the reference, else drop its connection or answer a gateway page.
+ * the reference, else drop its connection, answer a gateway page, or `hold` it unanswered (until the server closes).
  */
-type Twist = (post: number, req: IncomingMessage) => 'pass' | 'drop' | 'gateway';
+type Twist = (post: number, req: IncomingMessage) => 'pass' | 'drop' | 'gateway' | 'hold';
 
 const GATEWAY_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n';
@@ -33,6 +33,7 @@ async function startTwisted(twist: Twist): Promise<{ url: string; close(): Promi
     if (req.method === 'POST') posts++;
     const what = twist(posts, req);
     if (what === 'drop') return req.socket.destroy();
+    if (what === 'hold') return req.resume();
     if (what === 'gateway')
       return req.resume().on('end', () => res.writeHead(502, { 'content-type': 'text/html' }).end(GATEWAY_PAGE));
     return reference(req, res);
@@ -182,6 +183,36 @@ describe('a request that got no answer of the service', () => {
       expect(replayed.findings?.map(({ title, counterexample }) => [title, counterexample.request.body])).toEqual([
         [found?.title, found?.counterexample.request.body],
       ]);
+    });
+  });
+
+  it("is judged on its answer sent again alone when it timed out under the run's load (a small server's queue)", () =>
+    against(
+      (post, req) => ((post === 60 || post === 61 || post === 200) && req.method === 'POST' ? 'hold' : 'pass'),
+      async (url) => {
+        const report = await run(url);
+        expect(report.findings, report.notes.join('\n')).toEqual([]);
+        expect(report.verdict).toBe('conformant');
+        const note = report.noteDetails?.find(({ code }) => code === 'timeouts-answered-alone');
+        expect(note?.message).toMatch(
+          /^3 requests of the run got no answer within the timeout \(2000 ms, `timeoutMs`\) while the run had up to 4 in flight; the \d+ sent again alone were answered within \d+ ms and judged on that answer, not as a hang\./,
+        );
+        expect(note?.options).toEqual(['timeoutMs', 'concurrency']);
+      },
+    ));
+
+  it('stays a finding, its request still unanswered sent again alone, when the target hangs on an input', async () => {
+    const hangsOnPlainText: Twist = (_post, req) =>
+      req.method === 'POST' && /text\/plain/.test(req.headers['content-type'] ?? '') ? 'hold' : 'pass';
+    await against(hangsOnPlainText, async (url) => {
+      const report = await run(url);
+      expect(report.findings?.map(({ title }) => title)).toEqual([
+        'timeout on a body with a missing or wrong Content-Type',
+      ]);
+      const { response, curl } = report.findings![0]!.counterexample;
+      expect(response.transportError).toBe('timeout');
+      expect(curl).toMatch(/^curl -sS -i --max-time \d+ -X POST /);
+      expect(report.noteDetails?.map(({ code }) => code)).not.toContain('timeouts-answered-alone');
     });
   });
 

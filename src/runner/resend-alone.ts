@@ -59,14 +59,40 @@ export const MAX_SCATTERED = 3;
 const MAX_ORDERS_KEPT = 4096;
 
 /**
- * How a failing case's judged exchange went without an answer (not a timeout), else `undefined`; also
+ * How a failing case's judged exchange went without an answer (not a timeout: see {@link timedOutOnce}), else `undefined`; also
  * for the case an outage judged, which was sent again alone already (see `settleOutage`).
  */
 export function unansweredOnce(run: CaseRun, verdict: CaseVerdict): string | undefined {
   if (run.judgedForOutage === true) return undefined;
   const response = failingExchange(run.exchanges, verdict)?.response;
   const how = response === undefined ? undefined : unansweredHow(response);
-  return how === 'timeout' ? undefined : how;
+  return how === undefined || WAITED_OUT.has(how) ? undefined : how;
+}
+
+/**
+ * How a request goes unanswered when the target has more requests than it serves at once: its answer not in
+ * time, or its connection not accepted in time (a listen queue full). Sent again alone, see {@link timedOutOnce}.
+ */
+const WAITED_OUT: ReadonlySet<string> = new Set(['timeout', 'connect-timeout']);
+
+/**
+ * Whether a failing case's judged exchange got no answer, or no connection, within the run's timeout; not for the case an
+ * outage judged, which was sent again alone already (see `settleOutage`).
+ */
+export function timedOutOnce(run: CaseRun, verdict: CaseVerdict): boolean {
+  if (run.judgedForOutage === true) return false;
+  return waitedOut(run.exchanges, verdict);
+}
+
+/** Whether a failing verdict's exchange got no answer, or no connection, within its wait. */
+export function waitedOut(exchanges: readonly Exchange[], verdict: CaseVerdict): boolean {
+  return WAITED_OUT.has(failingExchange(exchanges, verdict)?.response.transportError ?? '');
+}
+
+/** Cases that timed out in the run and were answered when sent again alone: how many, and the slowest answer then. */
+export interface TimeoutsAnsweredAlone {
+  readonly count: number;
+  readonly slowestMs: number;
 }
 
 /**
@@ -77,6 +103,8 @@ export function unansweredOnce(run: CaseRun, verdict: CaseVerdict): string | und
 export class AloneResends {
   private readonly sent = new Map<number, Promise<Exchange[]>>();
   private dismissed: UnansweredFailures | undefined;
+  /** The slowest answer, when sent alone, of each case that had timed out in the run, by its order. */
+  private readonly timeoutsAnswered = new Map<number, number>();
 
   constructor(
     private readonly target: {
@@ -100,6 +128,39 @@ export class AloneResends {
     const again = judgeCase(check, exchanges, this.target.judgeContext);
     if (again?.outcome !== 'fail' || defectShape(check, again) !== defectShape(check, verdict)) return 'answered';
     return { value: run.generated.value, path: [], exchanges, verdict: again, alwaysFresh: true };
+  }
+
+  /**
+   * A case that timed out in the run, sent again alone with the whole timeout (a target that serves fewer
+   * requests at once than the run sent times requests out only under the run's load): `answered` when it
+   * was then answered and the check passes on that answer; else the case as a counterexample sent alone
+   * (its replay has every id fresh), judged on that answer: a hang again, or what the answer shows. As found
+   * when nothing listens any more. Also past the run's deadline: a finding whose curl line is answered at once
+   * would blame a correct target, and the check sends again at most one hang of valid and one of invalid bodies.
+   */
+  async confirmTimeout(
+    check: CheckDefinition,
+    run: CaseRun,
+    verdict: CaseVerdict,
+  ): Promise<Counterexample | 'answered'> {
+    const asFound = { value: run.generated.value, path: [], exchanges: run.exchanges, verdict };
+    const exchanges = await this.resend(run);
+    // Nothing listens now (the target went away since): the case stands as found. A connection not accepted
+    // in time again is the case waited out again.
+    const failures = exchanges.map(({ response }) => response.transportError ?? '');
+    if (failures.some((failure) => UNREACHABLE.has(failure) && !WAITED_OUT.has(failure))) return asFound;
+    const answered = !failures.some((failure) => WAITED_OUT.has(failure));
+    if (answered)
+      this.timeoutsAnswered.set(run.order, Math.max(...exchanges.map(({ response }) => response.durationMs)));
+    const again = judgeCase(check, exchanges, this.target.judgeContext);
+    if (again?.outcome !== 'fail') return 'answered';
+    return { value: run.generated.value, path: [], exchanges, verdict: again, alwaysFresh: true };
+  }
+
+  /** The cases that timed out in the run and were answered sent again alone ({@link confirmTimeout}), if any. */
+  timeoutsAnsweredAlone(): TimeoutsAnsweredAlone | undefined {
+    if (this.timeoutsAnswered.size === 0) return undefined;
+    return { count: this.timeoutsAnswered.size, slowestMs: Math.max(...this.timeoutsAnswered.values()) };
   }
 
   /** A check's failures for want of an answer, none of which failed again alone: kept for the run's note. */

@@ -1,6 +1,6 @@
 import type { CaseRun, DispatchResult } from './execute.js';
 import { unansweredOf, unjudgedOf, type Outage } from './outage.js';
-import type { UnansweredFailures } from './resend-alone.js';
+import type { TimeoutsAnsweredAlone, UnansweredFailures } from './resend-alone.js';
 import { countsText } from './evidence.js';
 import { formatReplay } from './replay.js';
 import { optionsNamedIn } from './option-text.js';
@@ -70,11 +70,16 @@ function note(code: string, message: string): RunNote {
 export function runNotes(
   dispatched: DispatchResult,
   traits: TargetTraits,
-  settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit' | 'contract'>,
+  settings: Pick<RunSettings, 'fresh' | 'replay' | 'budgetMs' | 'connectionLimit' | 'contract'> &
+    Partial<Pick<RunSettings, 'concurrency' | 'timeoutMs'>>,
   embedded: boolean,
-  after: { readonly outage?: Outage; readonly answeredAlone?: UnansweredFailures } = {},
+  after: {
+    readonly outage?: Outage;
+    readonly answeredAlone?: UnansweredFailures;
+    readonly timeoutsAnswered?: TimeoutsAnsweredAlone & { readonly timeouts: number };
+  } = {},
 ): RunNote[] {
-  const { outage, answeredAlone } = after;
+  const { outage, answeredAlone, timeoutsAnswered } = after;
   return [
     ...untestedNotes(settings.contract.otherOperations),
     ...uncheckedAnswerNotes(settings.contract.answers.unchecked),
@@ -86,7 +91,23 @@ export function runNotes(
     ...dispatchNotes(dispatched, settings.budgetMs),
     ...(outage ? [outageNote(outage, dispatched.unsent, settings.fresh.nonce)] : []),
     ...answeredAloneNotes(answeredAlone),
+    ...(timeoutsAnswered ? [timeoutsAnsweredNote(timeoutsAnswered, settings)] : []),
   ];
+}
+
+/** Requests that timed out under the run's load and were answered when sent again alone: the target's capacity. */
+function timeoutsAnsweredNote(
+  { timeouts, count, slowestMs }: TimeoutsAnsweredAlone & { readonly timeouts: number },
+  settings: Partial<Pick<RunSettings, 'concurrency' | 'timeoutMs'>>,
+): RunNote {
+  const inFlight =
+    settings.concurrency === undefined ? '' : ` while the run had up to ${settings.concurrency} in flight`;
+  const wait = settings.timeoutMs === undefined ? '' : ` (${settings.timeoutMs} ms, \`timeoutMs\`)`;
+  const tried = count === 1 ? 'the one sent again alone was' : `the ${count} sent again alone were`;
+  return note(
+    'timeouts-answered-alone',
+    `${timeouts} request${timeouts === 1 ? '' : 's'} of the run got no answer within the timeout${wait}${inFlight}; ${tried} answered within ${Math.ceil(slowestMs)} ms and judged on that answer, not as a hang. The target serves fewer requests at once than the run sent (one thread, a short listen queue, few workers): not a contract matter, but its clients wait as the run did. A lower \`concurrency\` sends it no more than it serves.`,
+  );
 }
 
 /** Failing cases that got no answer of the service, whose requests were answered when sent again alone. */

@@ -33,7 +33,7 @@ import {
   unjudgedCases,
   type Outage,
 } from './outage.js';
-import { AloneResends, type UnansweredFailures } from './resend-alone.js';
+import { AloneResends, type TimeoutsAnsweredAlone, type UnansweredFailures } from './resend-alone.js';
 import type { CheckResult, CouldNotJudge, Failure, Finding, Report, RunNote } from './report.js';
 import { replayCase } from './replay-case.js';
 import { rerunOptions, runNotes, runVerdict, summarize } from './run-report.js';
@@ -124,7 +124,7 @@ async function testTarget(
   onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
   const sent = await sendAndJudge(settings, client, { cases, planned, serviceAnswered }, preflight, onProgress);
   const { traits, judgeContext } = await preflight;
-  const { settled, answeredAlone } = await settleChecks(settings, target, sent, {
+  const { settled, answeredAlone, timeoutsAnswered } = await settleChecks(settings, target, sent, {
     client,
     arbitraries,
     judgeContext,
@@ -153,7 +153,13 @@ async function testTarget(
         { ...traits, delaysBodies: client.delaysBodies?.() === true },
         settings,
         target.embedded,
-        { ...(spokeNoHttp || !sent.outage ? {} : { outage: sent.outage }), answeredAlone },
+        {
+          ...(spokeNoHttp || !sent.outage ? {} : { outage: sent.outage }),
+          answeredAlone,
+          ...(timeoutsAnswered
+            ? { timeoutsAnswered: { ...timeoutsAnswered, timeouts: sent.evidence.transport.get('timeout') ?? 0 } }
+            : {}),
+        },
       ),
     ),
     verdict: runVerdict(checks, summary, couldNotJudge),
@@ -418,6 +424,7 @@ async function settleChecks(
 ): Promise<{
   settled: { check: CheckDefinition | undefined; result: CheckResult }[];
   answeredAlone: UnansweredFailures | undefined;
+  timeoutsAnswered?: TimeoutsAnsweredAlone;
 }> {
   const { replay, fresh } = settings;
   // A replay reports its one case as it went; a run sends a case cut for want of an answer again, alone.
@@ -480,7 +487,12 @@ async function settleChecks(
     });
     checks.push({ check: entry.check, result });
   }
-  return { settled: checks, answeredAlone: resends?.notReproduced() };
+  const timeoutsAnswered = resends?.timeoutsAnsweredAlone();
+  return {
+    settled: checks,
+    answeredAlone: resends?.notReproduced(),
+    ...(timeoutsAnswered ? { timeoutsAnswered } : {}),
+  };
 }
 
 /** The cases of the probes the selected checks need; the others are generated only to claim ids in order. */
