@@ -160,6 +160,25 @@ function longRangeHint(exchange: Exchange): string | undefined {
   return "The answer calls the id out of range of long, but every int64 (-9223372036854775808 to 9223372036854775807) fits a Java long: Debian bookworm's jackson-databind 2.14.0 beside jackson-core 2.14.1 refuses every 19-digit value bound to a long field. Bind the id as a BigInteger (which takes them) and check its range.";
 }
 
+/** Integers of 16 digits or more: beyond 2^53 some have other digits once read as doubles. */
+const LONG_INTEGER = /-?\d{16,}/g;
+
+/**
+ * Whether a refusal quotes an integer of the request with other digits that are the same double (2^63-2
+ * quoted as 9223372036854776000, in "a plant with id … already exists"): the target read it through a double,
+ * and refused it as the id it became, one that it holds. Proof of the doubles defect, whatever the message says.
+ */
+function quotesIdAsDouble(exchange: Exchange): boolean {
+  const { status, body } = exchange.response;
+  if (status < 400 || status > 499 || body === null || exchange.plan.body === null) return false;
+  const sent = exchange.plan.body.match(LONG_INTEGER);
+  if (sent === null) return false;
+  const quoted = new Set(body.match(LONG_INTEGER) ?? []);
+  return [...quoted].some((digits) =>
+    sent.some((id) => id !== digits && BigInt(id) !== BigInt(digits) && Number(id) === Number(digits)),
+  );
+}
+
 /**
  * A 400 to a body with a member name starting with NUL: what PHP's json_decode into objects refuses, and C's
  * jansson whatever its flags.
@@ -328,6 +347,11 @@ export const positiveAcceptance = defineCheck({
     if (intent.kind === 'valid-variant') {
       return refusedTwinVerdict(intent.writtenAs, response.status, caseExchanges, success);
     }
+    if (quotesIdAsDouble(exchange))
+      return fail(
+        `A valid NewPlant, sent with the credential, was answered ${response.status}; ${successRule(success)} with a Plant. The answer quotes the id with other digits that are the same double (${shown(exchange.response.body ?? '', 120)}): the target holds ids as floating point, and took this one for another it holds.`,
+        { defect: DOUBLES_DEFECT },
+      );
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const note = [
@@ -515,6 +539,11 @@ export const integerSpellingsCheck = defineCheck({
     if (twin === undefined || !isSuccessStatus(success, twin.response.status)) return undefined;
     if (isSuccessStatus(success, response.status)) return PASS;
     if (response.status !== 400 && !isRefusalStatus(context.contract.refusal, response.status)) return undefined;
+    if (quotesIdAsDouble(exchange))
+      return fail(
+        `A valid NewPlant, sent with the credential, was answered ${response.status}; ${successRule(success)} with a Plant. The answer quotes the id with other digits that are the same double (${shown(exchange.response.body ?? '', 120)}): the target holds ids as floating point, and took this one for another it holds.`,
+        { defect: DOUBLES_DEFECT },
+      );
     const excuse = repeatExcuse(intent.idMayRepeat, exchange, context);
     if (excuse) return excuse;
     const code = ownRepeatCode(exchange, context);

@@ -582,11 +582,38 @@ describe('response checks', () => {
     const unpredictable: Intent = { kind: 'unpredictable', what: 'a lone surrogate' };
     expect(defect(unpredictable, 201)).toBe('status 201 for a valid NewPlant');
     expect(defect(unpredictable, 201)).toBe(defect(VALID, 201));
-    expect(defect(unpredictable, 422)).toBe('status 422 for JSON of unpredictable meaning');
+    expect(defect(unpredictable, 422)).toBe('status 422 for a request it refuses');
+  });
+
+  it('documented-status: a 422 to a request the target may refuse is its refusal status, one defect with the invalid bodies it refuses so (Elysia)', () => {
+    const defect = (intent: Intent, status: number) =>
+      documentedStatus.judge(exchange(intent, status, '{}'), context, [])?.defect;
+    const refused = defect({ kind: 'invalid-body', what: 'name missing' }, 422);
+    expect(refused).toBe('status 422 for a request it refuses');
+    expect(defect(writtenAs(VALID, 'media-type', 'Application/JSON'), 422)).toBe(refused);
+    expect(defect(writtenAs(VALID, 'scheme', 'bearer'), 422)).toBe(refused);
+    expect(defect({ kind: 'unpredictable', what: 'a lone surrogate' }, 422)).toBe(refused);
+    // An id written 1.0 must be accepted: its refusal is the valid NewPlant's, whatever the status.
+    expect(defect(writtenAs(VALID, 'integer-spelling', '1.0'), 422)).not.toBe(refused);
+    expect(defect(writtenAs(VALID, 'media-type', 'Application/JSON'), 201)).not.toBe(refused);
   });
 });
 
 describe('ids through floating point', () => {
+  it("positive-acceptance: a refusal quoting the id with other digits that are the same double is the doubles defect (Elysia's JSON.parse)", () => {
+    const refused = (sent: string, answer: string): Exchange => {
+      const base = exchange(VALID, 400, answer);
+      return { ...base, plan: { ...base.plan, body: sent }, request: { ...base.request, body: sent } };
+    };
+    const sent = '{"name":"","id":9223372036854775806}';
+    const rounded = refused(sent, '{"error":400,"message":"a plant with id 9223372036854776000 already exists"}');
+    expect(positiveAcceptance.judge(rounded, context, [rounded])?.defect).toBe(DOUBLES_DEFECT);
+    const exact = refused(sent, '{"error":400,"message":"a plant with id 9223372036854775806 is refused"}');
+    expect(positiveAcceptance.judge(exact, context, [exact])?.defect).toBe('status 400 for a valid NewPlant');
+    const other = refused(sent, '{"error":400,"message":"a plant with id 1152998630854665200 already exists"}');
+    expect(positiveAcceptance.judge(other, context, [other])?.defect).toBe('status 400 for a valid NewPlant');
+  });
+
   const PLANT_ID = fileURLToPath(new URL('../src/fixtures/documents/13-plant-returns-id.yaml', import.meta.url));
   const sentWith = (intent: Intent, sent: string, status: number, answer: string): Exchange => {
     const base = exchange(intent, status, answer);

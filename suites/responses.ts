@@ -273,10 +273,25 @@ function redirectNote(plan: PlannedRequest, response: Exchange['response']): str
  */
 function undocumentedStatusDefect(status: number, plan: PlannedRequest): string {
   const takenAsValid = status >= 200 && status <= 299 && plan.intent.kind === 'unpredictable';
-  return statusDefect(status, takenAsValid ? { ...plan, intent: TAKEN_AS_VALID } : plan);
+  if (takenAsValid) return statusDefect(status, { ...plan, intent: TAKEN_AS_VALID });
+  return statusDefect(status, mayBeRefused(plan, status) ? { ...plan, intent: REFUSED } : plan);
 }
 
 const TAKEN_AS_VALID: PlannedRequest['intent'] = { kind: 'valid', strings: {}, idMayRepeat: false };
+const REFUSED: PlannedRequest['intent'] = { kind: 'repeat' };
+
+/**
+ * A request a target may refuse, refused with an undocumented 4xx: a valid NewPlant written another way that
+ * only warns when refused (its media type as `Application/JSON`, the scheme as `bearer`), or JSON of
+ * unpredictable meaning (a lone surrogate). The defect is the target's refusal status, one finding with the
+ * invalid bodies it refuses so (Elysia answers them all 422), not one per kind of request.
+ */
+function mayBeRefused(plan: PlannedRequest, status: number): boolean {
+  const { intent } = plan;
+  if (status < 400 || status > 499) return false;
+  if (intent.kind === 'unpredictable') return true;
+  return intent.kind === 'valid-variant' && intent.writtenAs.aspect !== 'integer-spelling';
+}
 
 /** The form of every answer: status, body schema, media type. */
 export default defineSuite({
