@@ -112,6 +112,20 @@ describe('findingsOf', () => {
     ]);
   });
 
+  it('folds a valid NewPlant refused with an id of exactly -2^53 (the double -2^53-1 was stored as) into the doubles defect', () => {
+    const refused = 'status 400 for a valid NewPlant';
+    const edge = {
+      defect: refused,
+      reason: 'A valid NewPlant … was answered 400; rule 1 says 200 with a Plant.',
+      request: { ...base.request, body: '{"name":"","id":-9007199254740992}' },
+    };
+    const doubles = { defect: DOUBLES_DEFECT, reason: 'id echoed with other digits' };
+    const titles = findingsOf(
+      withDoublesFolded([failed('positive-acceptance', [edge]), failed('negative-rejection', [doubles])]),
+    ).map((finding) => finding.title);
+    expect(titles).toEqual([DOUBLES_DEFECT]);
+  });
+
   it('folds 2^53+N.5 accepted, a pair and a big id refused into the doubles defect when small fractions were refused', () => {
     const refused = 'status 409 for a valid NewPlant';
     const request = (body: string) => ({ ...base.request, body });

@@ -91,7 +91,8 @@ const SAFE_INTEGER = 2n ** 53n;
  * (or -2^63-1) taken for the int64 edge it equals as a double (accepted, or refused as a repeat of it); or
  * 2^63-1 itself refused (as a double it is 2^63, out of range) beside either of those two.
  * Then the pair refused, `2^53+N.5` accepted, the edge's neighbour taken for it, and a valid NewPlant
- * refused for an id beyond 2^53 (2^63-2, the same double as 2^63-1 sent before) are that one root cause.
+ * refused for an id of 2^53 or beyond (2^63-2, the same double as 2^63-1 sent before; -2^53, the double
+ * -2^53-1 was stored as) are that one root cause.
  * One sign alone stays its own finding: a store keyed by double that answers every id as sent; PHP's
  * json_decode, exact for int64 but reading `2^53+N.5` as a float its check takes for whole; a saturating
  * parser taking 2^63 for 2^63-1; and one without an integer check accepts every fraction.
@@ -112,7 +113,7 @@ export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSign
     if (failure.defect === DOUBLES_DEFECT) return false;
     if (checkId === 'negative-rejection') return half(failure) || holdsEdgeNeighbour(failure.request.body);
     if (checkId !== 'positive-acceptance') return false;
-    return pair(failure) || integersOf(failure.request.body).some((value) => magnitude(value) > SAFE_INTEGER);
+    return pair(failure) || integersOf(failure.request.body).some((value) => magnitude(value) >= SAFE_INTEGER);
   };
   return withFolded(checks, (checkId, failure) => (folds(checkId, failure) ? DOUBLES_FINGERPRINT : undefined));
 }
