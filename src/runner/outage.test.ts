@@ -47,48 +47,72 @@ const cut = {
 };
 
 describe('settleOutage', () => {
+  const fresh = createFreshIds('fedcba9876543210');
+  // The probe above plans without the contract.
+  const settling = { waitMs: 300, deadline: Number.POSITIVE_INFINITY, contract: {} as Contract, fresh };
+  /** The body a cut case is sent again alone with: every id fresh of the nonce given. */
+  const alone = (order: number): string => `{"n":${order},"id":${fresh.bits(`p:${order}:`)}}`;
+
   it('counts a refused connection as no request in flight, a reset or timeout as one', () => {
     expect(cut.runs.map(wasInFlight)).toEqual([false, true, true, false]);
   });
 
   it('judges the first request the target had when it does not come back within the wait', async () => {
     const { client: gone } = client(() => 'connection-refused');
-    const outage = await settleOutage(gone, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    const outage = await settleOutage(gone, cut, settling);
     expect(outage.cause.kind).toBe('gone');
     expect(outage.judged?.order).toBe(2);
   });
 
   it('judges nothing when the target comes back and no request it had stops it again', async () => {
     const { client: restarted, sent } = client((plan) => (plan.method === 'GET' ? 404 : 200));
-    const outage = await settleOutage(restarted, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    const outage = await settleOutage(restarted, cut, settling);
     expect(outage).toEqual({
       cut,
       suspects: [cut.runs[1], cut.runs[2]],
       cause: { kind: 'restarted', afterMs: expect.any(Number) as number },
     });
-    // Only the requests it had are sent again, each alone, in the order they ended.
-    expect(sent).toEqual(['GET', '{"n":2}', '{"n":3}']);
+    // Only the requests it had are sent again, each alone, in the order they ended, once it answered steadily.
+    expect(sent).toEqual(['GET', 'GET', 'GET', 'GET', alone(2), alone(3)]);
   });
 
   it('judges the request that stops the target again, as sent the second time', async () => {
     let down = false;
     const { client: crashing } = client((plan) => {
       if (plan.method === 'GET') return down ? 'connection-refused' : 404;
-      if (plan.body === '{"n":3}') down = true;
+      if (plan.body === alone(3)) down = true;
       return down ? 'connection-reset' : 200;
     });
-    const outage = await settleOutage(crashing, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    const outage = await settleOutage(crashing, cut, settling);
     expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: true });
     expect(outage.judged?.order).toBe(3);
     expect(outage.judged?.exchanges[0]?.response.transportError).toBe('connection-reset');
     expect(outage.judged).not.toBe(cut.runs[2]);
   });
 
+  it('sends nothing alone until every instance behind a round-robin gateway answers, as in a rolling restart', async () => {
+    // Two instances in turn; the second is down for the first 10 requests, answering the gateway's 502 page.
+    let requests = 0;
+    const { client: rolling, sent } = client(() => (++requests % 2 === 0 && requests <= 10 ? 502 : 404));
+    const outage = await settleOutage(rolling, cut, { ...settling, waitMs: 3_000 });
+    expect(outage.cause.kind).toBe('restarted');
+    expect(sent.slice(-2)).toEqual([alone(2), alone(3)]);
+    expect(sent.filter((what) => what === 'GET').length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('judges the request sent alone with ids of its own nonce, named by its replay', async () => {
+    const { client: resetting } = client((plan) =>
+      plan.method === 'GET' ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
+    );
+    const outage = await settleOutage(resetting, cut, settling);
+    expect([outage.judged?.nonce, outage.judged?.exchanges[0]?.plan.body]).toEqual([fresh.nonce, alone(2)]);
+  });
+
   it('judges a request cut again while the target stays up, and says it stayed up', async () => {
     const { client: resetting } = client((plan) =>
-      plan.method === 'GET' ? 404 : plan.body === '{"n":2}' ? 'connection-reset' : 200,
+      plan.method === 'GET' ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
     );
-    const outage = await settleOutage(resetting, cut, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    const outage = await settleOutage(resetting, cut, settling);
     expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
     expect(outage.judged?.order).toBe(2);
   });
@@ -96,10 +120,10 @@ describe('settleOutage', () => {
   it('sends a case of one request again before one of several, each of which may wait a whole timeout', async () => {
     const twoThenOne = { after: 40, runs: [cutRun(5, 'timeout', 2), cutRun(6, 'timeout')] };
     const { client: hanging, sent } = client((plan) => (plan.method === 'GET' ? 404 : 'timeout'));
-    const outage = await settleOutage(hanging, twoThenOne, { waitMs: 300, deadline: Number.POSITIVE_INFINITY });
+    const outage = await settleOutage(hanging, twoThenOne, settling);
     expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
     expect(outage.judged?.order).toBe(6);
-    expect(sent).toEqual(['GET', '{"n":6}', 'GET']);
+    expect(sent).toEqual(['GET', 'GET', 'GET', 'GET', alone(6), 'GET']);
     // The suspects stay as they ended: the first of them is what a target gone for good is judged by.
     expect(outage.suspects.map((run) => run.order)).toEqual([5, 6]);
   });

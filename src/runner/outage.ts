@@ -80,20 +80,26 @@ export function metGatewayPage(run: CaseRun): boolean {
 }
 
 /**
- * Waits up to `waitMs` for a target that stopped answering to answer again; if it does, sends each
- * request it had when it stopped again, alone (cases of one request first, else in the order they
- * ended), until one stops it again: that one is the cause, with an exact reproduction. The waiting
- * never goes past `deadline`.
+ * Waits up to `waitMs` for a target that stopped answering to answer again, steadily ({@link answersSteadily}:
+ * behind a gateway, every instance); if it does, sends each request it had when it stopped again, alone
+ * (cases of one request first, else in the order they ended), every id fresh from `fresh` (the first sending
+ * may have been stored), until one stops it again: that one is the cause, with an exact reproduction (its
+ * replay names that nonce). The waiting never goes past `deadline`.
  */
 export async function settleOutage(
   client: TargetClient,
   cut: TargetStopped,
-  options: { readonly waitMs: number; readonly deadline: number },
+  options: {
+    readonly waitMs: number;
+    readonly deadline: number;
+    readonly contract: Contract;
+    readonly fresh: FreshIds;
+  },
 ): Promise<Outage> {
   const started = Date.now();
   const suspects = cut.runs.filter(wasInFlight).slice(0, MAX_SUSPECTS);
   const waitMs = Math.max(0, Math.min(options.waitMs, options.deadline - started));
-  if (!(await answersWithin(client, waitMs))) {
+  if (!(await answersSteadily(client, waitMs))) {
     const first = suspects[0];
     const cause = { kind: 'gone', waitedMs: Date.now() - started } as const;
     return { cut, suspects, cause, ...(first ? { judged: first } : {}) };
@@ -104,8 +110,9 @@ export async function settleOutage(
   const inResendOrder = [...suspects].sort((a, b) => a.generated.plans.length - b.generated.plans.length);
   for (const suspect of inResendOrder) {
     if (Date.now() > options.deadline) break;
-    const exchanges = await sendSequence(client, suspect.generated.plans);
-    const again: CaseRun = { ...suspect, exchanges };
+    const { generated } = suspect;
+    const plans = plansAt(generated, generated.value.value, [], true, options);
+    const again: CaseRun = { ...suspect, exchanges: await sendSequence(client, plans), nonce: options.fresh.nonce };
     if (!wasInFlight(again)) continue;
     // At once: a supervisor may restart a crashed target within a second.
     const stoppedAgain = !(await answersWithin(client, 0));
@@ -148,6 +155,27 @@ export async function sendCutAgain(
 /** Whether each of a case's requests got an answer of the service. */
 function isAnswered(run: CaseRun): boolean {
   return run.exchanges.every(({ response }) => unansweredHow(response) === undefined);
+}
+
+/** Answers in a row that show a target steadily up: behind a gateway, each of up to four instances answered. */
+const STEADY_ANSWERS = 4;
+
+/**
+ * Whether the target answers {@link STEADY_ANSWERS} liveness requests in a row (see `answersNow`) within `ms`,
+ * asked every {@link POLL_MS} until one is answered. Behind a gateway that sends requests to two instances in
+ * turn (nginx's round robin), one answer says only that one of them is up: during a rolling restart the other
+ * still answers the gateway's 502 page, and a request sent again alone then would be cut as if it had brought
+ * the service down.
+ */
+export async function answersSteadily(client: TargetClient, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    let inARow = 0;
+    while (inARow < STEADY_ANSWERS && (await answersNow(client))) inARow++;
+    if (inARow === STEADY_ANSWERS) return true;
+    if (Date.now() + POLL_MS > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 /**

@@ -229,20 +229,37 @@ describe('a request that got no answer of the service', () => {
 });
 
 describe('UnansweredFailures', () => {
-  const failed = (orders: number[]): UnansweredFailures => {
+  const response = { status: 0, headers: {}, body: null, durationMs: 1, transportError: 'connection-reset' };
+  /** A check's tally of `cases` cases, one judged every `msPerCase` ms, those at `failing` orders cut. */
+  const tally = (cases: number, failing: (order: number) => boolean, msPerCase = 1): UnansweredFailures => {
     const failures = new UnansweredFailures();
-    const response = { status: 0, headers: {}, body: null, durationMs: 1, transportError: 'connection-reset' };
-    const verdict = { outcome: 'fail', exchangeIndex: 0 } as const;
-    for (const order of orders) failures.add({ order, exchanges: [{ response }] } as unknown as CaseRun, verdict);
+    for (let order = 0; order < cases; order++) {
+      const verdict = failing(order)
+        ? ({ outcome: 'fail', exchangeIndex: 0 } as const)
+        : ({ outcome: 'pass' } as const);
+      failures.add({ order, exchanges: [{ response }] } as unknown as CaseRun, verdict, order * msPerCase);
+    }
     return failures;
   };
 
-  it('are few or together in at most three bursts, each within twice the concurrency and eight more cases', () => {
-    // Concurrency 4: a burst spans 16 cases from its first.
-    expect(failed([10, 26, 100, 300]).fewOrTogether(4)).toBe(true);
-    expect(failed([10, 27, 100, 300]).fewOrTogether(4)).toBe(false);
-    expect(failed(Array.from({ length: 17 }, (_, at) => 50 + at)).fewOrTogether(4)).toBe(true);
-    expect(failed(Array.from({ length: 20 }, (_, at) => 15 * at)).fewOrTogether(4)).toBe(false);
+  it('are few or together: at most three bursts in time, each a lone failure or dense (one case in four cut)', () => {
+    // A rolling restart of two instances behind nginx at 1,000 cases a second: half of 1.5 s of cases cut, twice.
+    const rolling = (order: number): boolean => order % 2 === 0 && ((order >= 500 && order < 2000) || order > 2600);
+    expect(tally(3000, rolling).fewOrTogether(4)).toBe(true);
+    // Three lone failures far apart, and a burst of every case for 40 ms (a restart cutting what was in flight).
+    expect(tally(3000, (order) => [10, 2900].includes(order) || (order >= 1500 && order < 1540)).fewOrTogether(4)).toBe(
+      true,
+    );
+  });
+
+  it('are not when they are spread over the run: one long sparse burst, or many', () => {
+    // One request in 15 dropped, at 1,000 cases a second (every failure within a second of the last) and at 1 a second.
+    expect(tally(3000, (order) => order % 15 === 0).fewOrTogether(4)).toBe(false);
+    expect(tally(300, (order) => order % 15 === 0, 1_000).fewOrTogether(4)).toBe(false);
+    // Four lone failures, seconds apart.
+    expect(tally(3000, (order) => [10, 1200, 2400, 2990].includes(order), 5).fewOrTogether(4)).toBe(false);
+    // A burst of one in two that lasts longer than a deploy is waited for.
+    expect(tally(4000, (order) => order % 2 === 0, 10).fewOrTogether(4)).toBe(false);
   });
 });
 

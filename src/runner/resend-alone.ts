@@ -1,6 +1,7 @@
 import { plansAt } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence, type CaseRun } from './execute.js';
+import { answersSteadily } from './outage.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
@@ -11,8 +12,8 @@ import type { Contract } from '../contract/index.js';
 
 /**
  * How a check's failing cases went without an answer of the service (a dropped connection, a gateway's
- * 502 or 504; timeouts aside, the hang shrinking confirms those): how many, and the first and last of
- * them in the run's order. A few, or a few bursts of them, may be load, a restart or a deploy.
+ * 502 or 504; timeouts aside: see {@link timedOutOnce}): how many, the first and last of them in the run's
+ * order, and when each came. A few, or a few bursts of them, may be load, a restart or a deploy.
  */
 export class UnansweredFailures {
   count = 0;
@@ -20,43 +21,90 @@ export class UnansweredFailures {
   last = Number.NEGATIVE_INFINITY;
   /** How they went unanswered ({@link unansweredOnce}), counted. */
   readonly kinds = new Map<string, number>();
-  /** The orders of the first {@link MAX_ORDERS_KEPT} of them: more are never few. */
-  private readonly orders: number[] = [];
+  /** When each of the first {@link MAX_FAILURES_KEPT} of them was judged (ms): more are never few. */
+  private readonly failures: number[] = [];
+  /** When each of the check's cases was judged (the first {@link MAX_JUDGED_KEPT}), to tell how dense a burst is. */
+  private readonly judged: number[] = [];
 
-  add(run: CaseRun, verdict: CaseVerdict): void {
+  /** Counts a case the check judged, at `at` (`Date.now()` when it was judged). */
+  add(run: CaseRun, verdict: CaseVerdict, at = Date.now()): void {
+    if (this.judged.length < MAX_JUDGED_KEPT) this.judged.push(at);
     const how = verdict.outcome === 'fail' ? unansweredOnce(run, verdict) : undefined;
     if (how === undefined) return;
     this.count++;
     this.first = Math.min(this.first, run.order);
     this.last = Math.max(this.last, run.order);
     this.kinds.set(how, (this.kinds.get(how) ?? 0) + 1);
-    if (this.orders.length < MAX_ORDERS_KEPT) this.orders.push(run.order);
+    if (this.failures.length < MAX_FAILURES_KEPT) this.failures.push(at);
   }
 
   /**
-   * Whether these failures come in at most {@link MAX_SCATTERED} bursts, each within twice the run's
-   * concurrency and a few more cases (as requests cut together are): a few scattered ones, a restart, or a
-   * rolling restart of two instances behind a gateway. Each is then sent again alone before it is reported.
-   * More bursts (many spread over the run) are a target that drops requests now and then.
+   * Whether these failures come in at most {@link MAX_SCATTERED} bursts (each failure within {@link BURST_GAP_MS}
+   * of the one before, with at most twice the run's concurrency and eight more cases judged between them:
+   * requests cut together are), each over within {@link MAX_BURST_MS}, and each a lone failure or dense: at least
+   * one in {@link DENSE_ONE_IN} of the check's cases judged meanwhile went unanswered, as when an instance of two
+   * behind a gateway restarts (one in two). A few scattered ones, a restart, a rolling restart. Each is then sent
+   * again alone before it is reported. A target that drops one request in 15 now and then makes one long sparse
+   * burst, or many: its failures are reported as found.
    */
   fewOrTogether(concurrency: number): boolean {
-    if (this.count > this.orders.length) return false;
-    const span = 2 * concurrency + 8;
-    let bursts = 0;
-    let burstStart = Number.NEGATIVE_INFINITY;
-    for (const order of [...this.orders].sort((a, b) => a - b)) {
-      if (order - burstStart <= span) continue;
-      burstStart = order;
-      if (++bursts > MAX_SCATTERED) return false;
-    }
-    return true;
+    if (this.count > this.failures.length || this.judged.length >= MAX_JUDGED_KEPT) return false;
+    const judged = [...this.judged].sort((a, b) => a - b);
+    const bursts = burstsOf(this.failures, (from, to) => countBetween(judged, from, to) - 2 <= 2 * concurrency + 8);
+    if (bursts.length > MAX_SCATTERED) return false;
+    return bursts.every((burst) => burst.length === 1 || isDense(burst, judged));
   }
+}
+
+/** Whether a burst (failures' times, in order) is over within {@link MAX_BURST_MS} and dense ({@link DENSE_ONE_IN}). */
+function isDense(burst: readonly number[], judged: readonly number[]): boolean {
+  const [from, to] = [burst[0]!, burst[burst.length - 1]!];
+  return to - from <= MAX_BURST_MS && burst.length * DENSE_ONE_IN >= countBetween(judged, from, to);
 }
 
 /** Most bursts of failing cases without an answer (a lone failure is one) whose cases are each sent again alone. */
 export const MAX_SCATTERED = 3;
-/** Most failing cases without an answer whose orders are kept to tell their bursts. */
-const MAX_ORDERS_KEPT = 4096;
+/** Failures this close in time (ms) belong to one burst: a restarting instance cuts every request sent to it. */
+export const BURST_GAP_MS = 1_000;
+/** Longest burst (ms) that is the moment's: as long as the longest deploy behind a gateway the run waits out. */
+export const MAX_BURST_MS = 30_000;
+/** A burst is dense when at least one case in this many of its span went unanswered (one instance of four). */
+export const DENSE_ONE_IN = 4;
+/** Most failing cases without an answer kept to tell their bursts. */
+const MAX_FAILURES_KEPT = 4096;
+/** Most judged cases' times kept per check (a run of runs 100,000 has fewer). */
+const MAX_JUDGED_KEPT = 1 << 20;
+
+/**
+ * The failures' times in order, cut where one came more than {@link BURST_GAP_MS} after the last, or where `close`
+ * says too many cases were judged between them (the clean stretch between the restarts of two instances).
+ */
+function burstsOf(failures: readonly number[], close: (from: number, to: number) => boolean): number[][] {
+  const bursts: number[][] = [];
+  for (const at of [...failures].sort((a, b) => a - b)) {
+    const burst = bursts[bursts.length - 1];
+    const previous = burst?.[burst.length - 1];
+    if (burst && previous !== undefined && at - previous <= BURST_GAP_MS && close(previous, at)) burst.push(at);
+    else bursts.push([at]);
+  }
+  return bursts;
+}
+
+/** How many of the sorted `values` lie in `[low, high]`. */
+function countBetween(values: readonly number[], low: number, high: number): number {
+  return firstAtLeast(values, high + 1) - firstAtLeast(values, low);
+}
+
+/** The index of the first of the sorted `values` at least `bound`. */
+function firstAtLeast(values: readonly number[], bound: number): number {
+  let [low, high] = [0, values.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < bound) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 /**
  * How a failing case's judged exchange went without an answer (not a timeout: see {@link timedOutOnce}), else `undefined`; also
@@ -112,6 +160,8 @@ export class AloneResends {
       readonly client: TargetClient;
       readonly fresh: FreshIds;
       readonly judgeContext: JudgeContext;
+      /** How long to wait for the target to answer steadily before a case is sent again (a restart behind a gateway). */
+      readonly steadyWaitMs: number;
     },
   ) {}
 
@@ -177,8 +227,11 @@ export class AloneResends {
     let sending = this.sent.get(run.order);
     if (sending === undefined) {
       const { generated } = run;
-      // As the replay string `~` with no shrink path renders it.
-      sending = sendSequence(this.target.client, plansAt(generated, generated.value.value, [], true, this.target));
+      // As the replay string `~` with no shrink path renders it; once the target answers steadily: sent while
+      // the other instance of a rolling restart behind a gateway is still down, it would meet its 502 page again.
+      const plans = plansAt(generated, generated.value.value, [], true, this.target);
+      const { client, steadyWaitMs } = this.target;
+      sending = answersSteadily(client, steadyWaitMs).then(() => sendSequence(client, plans));
       this.sent.set(run.order, sending);
     }
     return sending;

@@ -283,7 +283,13 @@ function outageNote(outage: Outage, unsent: number, nonce: string): RunNote {
 function outageText(outage: Outage, unsent: number, nonce: string, again: boolean): string {
   const { cut, suspects, cause, judged, resumed, rejudged } = outage;
   const replayOf = (run: CaseRun): string =>
-    formatReplay({ probe: run.generated.probe.name, index: run.generated.index, path: [], alwaysFresh: false, nonce });
+    formatReplay({
+      probe: run.generated.probe.name,
+      index: run.generated.index,
+      path: [],
+      alwaysFresh: run.nonce !== undefined,
+      nonce: run.nonce ?? nonce,
+    });
   const stopped = `${again ? ' stopped answering again' : 'The target stopped answering'} after ${cut.after} cases (${countsText(failuresOf(cut))} in a row)`;
   const unjudged = unjudgedOf(outage);
   const cutThen =

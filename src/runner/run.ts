@@ -330,7 +330,8 @@ async function sendAndJudge(
     // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
     const speaksOtherwise = evidence.answered === 0 && traits.answered !== true && cut.runs.every(metOtherProtocol);
     const waitMs = speaksOtherwise ? 0 : outageWaitMs(cut, settings.timeoutMs);
-    const outage = await settleOutage(client, cut, { waitMs, deadline: settings.deadline });
+    // Fresh ids of their own for the requests sent alone, and others for the cut cases sent again after them.
+    const outage = await settleOutage(client, cut, { ...settings, waitMs, fresh: createFreshIds() });
     if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true });
     if (!answersAgain(outage)) return outage;
     serviceAnswered = true;
@@ -435,6 +436,7 @@ async function settleChecks(
           client: context.client,
           fresh,
           judgeContext: context.judgeContext,
+          steadyWaitMs: Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * settings.timeoutMs),
         })
       : undefined;
   const replayCommand = (
