@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INT32, INT64 } from '../../contract/index.js';
 import { createFreshIds } from './fresh-ids.js';
-import { exactShape, idSlots, inSlot, materializeInSlot, slotEdges } from './id-slots.js';
+import { exactShape, idSlots, inSlot, materializeInSlot, slotEdges, type IdSlot } from './id-slots.js';
 import { int64IdArbitrary } from './int64-id.js';
 
 describe('id slots', () => {
@@ -46,6 +46,31 @@ describe('id slots', () => {
       },
     });
     expect(slots.map((slot) => slot.key)).toEqual(['id']);
+  });
+
+  it("never gives an id the property's not, allOf, anyOf or oneOf refuses (not: {const: 0})", () => {
+    // Before, `id: {type: integer, format: int64, not: {const: 0}}` got the exact edge 0, sent as a valid
+    // NewPlant, and serve --spec refused it (NOT CONFORMANT against its own document).
+    const [id] = idSlots({ properties: { id: { type: 'integer', format: 'int64', not: { const: 0 } } } });
+    if (!id) throw new Error('slot expected');
+    expect(slotEdges(id)).not.toContain(0n);
+    const narrow = idSlots({
+      properties: { id: { type: 'integer', minimum: 0, maximum: 3, not: { enum: [1, 2] } } },
+    })[0];
+    const ranges = { type: 'integer', allOf: [{ minimum: 1 }], anyOf: [{ maximum: 1000 }, { minimum: 2000 }] };
+    const split = idSlots({ properties: { id: { ...ranges, maximum: 3000 } } })[0];
+    if (!narrow || !split) throw new Error('slots expected');
+    const fresh = createFreshIds('not');
+    const sent = (slot: IdSlot) =>
+      [0n, 1n, 2n, 3n, 1500n, 2500n].map((position) => {
+        const shape = { anchor: 'anywhere', offset: 0n, fresh: true, position } as const;
+        return materializeInSlot(slot, shape, fresh, `case ${position}`).id;
+      });
+    expect(sent(narrow).filter((value) => value === 1n || value === 2n)).toEqual([]);
+    expect(sent(split).filter((value) => value < 1n || (value > 1000n && value < 2000n))).toEqual([]);
+    expect(slotEdges(split).filter((value) => value < 1n || (value > 1000n && value < 2000n))).toEqual([]);
+    // A narrowing it cannot read (a pattern has no meaning for integers here, but is no bound either): no slot.
+    expect(idSlots({ properties: { id: { type: 'integer', not: { minLength: 1, $ref: '#/x' } } } })).toEqual([]);
   });
 
   it('keeps every materialized id inside its slot, whatever the shape', () => {

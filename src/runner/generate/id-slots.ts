@@ -20,6 +20,8 @@ export interface IdSlot {
   readonly wide: boolean;
   /** A `type: number` id (see {@link isNumberId}): its drawn values are decimals, replaced by fresh integers. */
   readonly ofNumber?: true;
+  /** The schema's test of a value inside the bounds, where `not`, `allOf`, `anyOf` or `oneOf` narrow them. */
+  readonly accepts?: (value: bigint) => boolean;
 }
 
 const WIDE = 2n ** 32n;
@@ -65,6 +67,8 @@ function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
   if (!isIntegerSchema(schema) && !isNumberId(key, schema)) return undefined;
   // A listed set of values (`potSize: {type: integer, enum: [10, 12, 14]}`) is no range to draw fresh ids from.
   if (schema.enum !== undefined || schema.const !== undefined) return undefined;
+  const accepts = narrowingOf(schema);
+  if (accepts === undefined) return undefined;
   const step = integerOf(schema.multipleOf) ?? 1n;
   if (step <= 0n || (schema.multipleOf !== undefined && integerOf(schema.multipleOf) === undefined)) return undefined;
   let { min, max } = rangeOf(
@@ -76,7 +80,77 @@ function slotOf(key: string, schema: JsonSchema): IdSlot | undefined {
   max = floorToStep(max, step);
   if (min > max) return undefined;
   const count = (max - min) / step + 1n;
-  return { key, min, max, step, count, wide: count >= WIDE, ...(isIntegerSchema(schema) ? {} : { ofNumber: true }) };
+  return {
+    key,
+    min,
+    max,
+    step,
+    count,
+    wide: count >= WIDE,
+    ...(isIntegerSchema(schema) ? {} : { ofNumber: true }),
+    ...(accepts === null ? {} : { accepts }),
+  };
+}
+
+/** Annotations and the keywords {@link integerAccepts} reads; any other leaves the property without a slot. */
+const READ = new Set([
+  ...['type', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  ...['const', 'enum', 'not', 'allOf', 'anyOf', 'oneOf', 'nullable'],
+  ...['title', 'description', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment'],
+]);
+const NARROWING = ['not', 'allOf', 'anyOf', 'oneOf'] as const;
+
+/**
+ * Whether a schema takes the integer `value`, for the keywords of {@link READ} (`not: {const: 0}`, `allOf`
+ * parts with bounds, an `anyOf` of two ranges); `undefined` when it holds another keyword.
+ */
+function integerAccepts(schema: unknown, value: bigint): boolean | undefined {
+  if (schema === true || schema === undefined) return true;
+  if (schema === false) return false;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
+  const node = schema as Record<string, unknown>;
+  if (Object.keys(node).some((keyword) => !READ.has(keyword) && !keyword.startsWith('x-'))) return undefined;
+  const results: (boolean | undefined)[] = [];
+  const { type } = node;
+  if (type !== undefined) {
+    const types = Array.isArray(type) ? type : [type];
+    results.push(types.includes('integer') || types.includes('number'));
+  }
+  const bounds: [unknown, (limit: bigint) => boolean][] = [
+    [ceilNumber(node.minimum), (limit) => value >= limit],
+    [floorNumber(node.maximum), (limit) => value <= limit],
+    [floorNumber(node.exclusiveMinimum), (limit) => value > limit],
+    [ceilNumber(node.exclusiveMaximum), (limit) => value < limit],
+  ];
+  for (const [limit, holds] of bounds) if (typeof limit === 'bigint') results.push(holds(limit));
+  const step = integerOf(node.multipleOf);
+  if (node.multipleOf !== undefined) results.push(step === undefined || step === 0n ? undefined : value % step === 0n);
+  if ('const' in node) results.push(integerOf(node.const) === value);
+  if (Array.isArray(node.enum)) results.push(node.enum.some((listed) => integerOf(listed) === value));
+  if (node.not !== undefined) {
+    const inner = integerAccepts(node.not, value);
+    results.push(inner === undefined ? undefined : !inner);
+  }
+  const parts = (key: string): (boolean | undefined)[] =>
+    Array.isArray(node[key]) ? (node[key] as unknown[]).map((part) => integerAccepts(part, value)) : [];
+  const all = parts('allOf');
+  const any = parts('anyOf');
+  const one = parts('oneOf');
+  results.push(...all);
+  if (any.length > 0) results.push(any.includes(undefined) ? undefined : any.includes(true));
+  if (one.length > 0) results.push(one.includes(undefined) ? undefined : one.filter(Boolean).length === 1);
+  return results.includes(undefined) ? undefined : results.every(Boolean);
+}
+
+/**
+ * What a property's `not`, `allOf`, `anyOf` and `oneOf` make of its integers (a vendor's `not: {const: 0}`,
+ * "no id 0"), as a test of each value; `null` when it has none of them; `undefined` when it narrows them
+ * with a keyword the test does not read: its values are then drawn from the schema, as any other integer's.
+ */
+function narrowingOf(schema: JsonSchema): ((value: bigint) => boolean) | null | undefined {
+  if (!NARROWING.some((keyword) => schema[keyword] !== undefined)) return null;
+  if (integerAccepts(schema, 0n) === undefined) return undefined;
+  return (value) => integerAccepts(schema, value) === true;
 }
 
 /**
@@ -146,12 +220,22 @@ function floorToStep(value: bigint, step: bigint): bigint {
 
 /** Whether a value lies in the slot (inside its bounds, on its step). */
 export function inSlot(slot: IdSlot, value: bigint): boolean {
-  return value >= slot.min && value <= slot.max && mod(value - slot.min, slot.step) === 0n;
+  if (value < slot.min || value > slot.max || mod(value - slot.min, slot.step) !== 0n) return false;
+  return slot.accepts === undefined || slot.accepts(value);
 }
 
-/** The value the slot's `index`-th position stands for, counting from its minimum and wrapping around. */
+/** How many positions {@link atIndex} walks past values the schema refuses before it takes the slot's edges. */
+const WALK = 256n;
+
+/**
+ * The value the slot's `index`-th position stands for, counting from its minimum and wrapping around;
+ * a value the schema refuses (`not: {const: 0}`) gives way to the next one it takes, else to an edge it takes.
+ */
 function atIndex(slot: IdSlot, index: bigint): bigint {
-  return slot.min + slot.step * mod(index, slot.count);
+  const at = (position: bigint) => slot.min + slot.step * mod(position, slot.count);
+  if (slot.accepts === undefined) return at(index);
+  for (let next = 0n; next < WALK; next++) if (inSlot(slot, at(index + next))) return at(index + next);
+  return slotEdges(slot)[0] ?? at(index);
 }
 
 /**
