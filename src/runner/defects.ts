@@ -261,6 +261,12 @@ function isContainer(value: unknown): value is Record<string | number, unknown> 
   return value !== null && typeof value === 'object';
 }
 
+/** The top-level member of a field path (`care` of `care.water` and of `labels[0].key`), when it names one. */
+export function topMemberOf(path: string): string | undefined {
+  const member = /^[^.[\]]+/.exec(path)?.[0];
+  return member === undefined || member === '…' ? undefined : member;
+}
+
 /** The first quoted name of a description: the field an invalid body breaks (`"tag" holds null`). */
 export const FIELD = /"((?:[^"\\]|\\.)*)"/;
 /** The keyword a variant of the document breaks, as its description ends: `(keyword uniqueItems)`. */

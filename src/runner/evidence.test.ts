@@ -89,3 +89,24 @@ describe('RunEvidence: ids with a small fraction', () => {
     expect([evidence.smallFractionRefused, evidence.smallFractionAccepted]).toEqual([2, 1]);
   });
 });
+
+describe('RunEvidence: members where an invalid body was refused', () => {
+  const invalid = (what: string, status: number): CaseRun =>
+    ({
+      generated: { probe: { name: 'invalid-bodies' } },
+      exchanges: [{ plan: { intent: { kind: 'invalid-body', what } }, response: { status, headers: {}, body: '' } }],
+      order: 0,
+    }) as unknown as CaseRun;
+
+  it('names the top-level member of each invalid body refused with a 4xx, not of one accepted or failing with a 5xx', () => {
+    const evidence = new RunEvidence();
+    for (const run of [
+      invalid('"care.water" holds 0: care.water 0, just outside minimum 1 (keyword minimum)', 400),
+      invalid('"labels[0].key": labels[0].key missing (required) (keyword required)', 422),
+      invalid('"soil" holds true: soil not of type object: a boolean (keyword type)', 200),
+      invalid('"pot.size" holds -1: pot.size -1, just outside minimum 0 (keyword minimum)', 500),
+    ])
+      evidence.add(run);
+    expect([...evidence.refusedIn]).toEqual(['care', 'labels']);
+  });
+});

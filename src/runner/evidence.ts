@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isRefusalStatus, refusalStatusOf, type RefusalStatus } from '../contract/refusal-status.js';
 import { isSuccessStatus, successStatusOf, type SuccessStatus } from '../contract/success-status.js';
+import { FIELD, topMemberOf } from './defects.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange } from './http/client.js';
 import { isTlsFailure } from './http/transport-errors.js';
@@ -46,6 +47,11 @@ export class RunEvidence {
   /** Ids with a small fraction (`N.5`, `1e-3`) sent in invalid bodies: refused, and accepted. */
   smallFractionRefused = 0;
   smallFractionAccepted = 0;
+  /**
+   * Top-level members (`care` for a break at `care.water`) of the invalid bodies refused with a 4xx: bounded by the
+   * document's members.
+   */
+  readonly refusedIn = new Set<string>();
   /** Answers per probe, by status or transport failure. */
   readonly byProbe = new Map<string, Map<string, number>>();
 
@@ -73,6 +79,10 @@ export class RunEvidence {
         this.validRefusedMayRepeat++;
       if (intent.kind === 'invalid-body' && SMALL_FRACTION.test(intent.what))
         this.countFraction(exchange.response.status);
+      if (intent.kind === 'invalid-body' && isClientError(exchange.response.status)) {
+        const member = topMemberOf(FIELD.exec(intent.what)?.[1] ?? '');
+        if (member !== undefined) this.refusedIn.add(member);
+      }
       if (exchange.response.transportError !== undefined) bump(this.transport, exchange.response.transportError);
       if (exchange.response.status === 0) continue;
       this.answered++;
@@ -103,6 +113,10 @@ export class RunEvidence {
 function withTrailingSlash({ from, to }: { readonly from: string; readonly to: string }): boolean {
   const path = (url: string) => url.replace(/[?#].*$/s, '');
   return path(to) === `${path(from)}/`;
+}
+
+function isClientError(status: number): boolean {
+  return status >= 400 && status < 500;
 }
 
 function bump(counts: Map<string, number>, key: string): void {

@@ -15,12 +15,16 @@ import {
   failureFingerprint,
   findingsOf,
   itemRulesDefect,
+  memberRulesDefect,
+  nestedRequiredDefect,
   reasonShape,
   withAbsentEchoesFolded,
   withDoublesFolded,
   withItemRulesFolded,
   withLeadingDigitsFolded,
   withLengthUnitsFolded,
+  withMemberRulesFolded,
+  withNestedRequiredFolded,
   withNonFiniteEchoesFolded,
   withRootCausesFolded,
   withSharedRefusalBodiesFolded,
@@ -472,6 +476,86 @@ describe('findingsOf', () => {
     expect(findings[0]?.counterexample.request.body).toBe('{"offshoots":[{}]}');
     const fewer = findingsOf(withItemRulesFolded([failed('negative-rejection', [name, id])]));
     expect(fewer[0]?.fingerprint).toBe(findings[0]?.fingerprint);
+  });
+
+  describe('an object member taken as it comes', () => {
+    const accepted = (field: string, what: string, body: string): Partial<Failure> => {
+      const defect = `an invalid body ("${field}"${what}) accepted`;
+      const fingerprint = defectIdentity('negative-rejection', 'r', defect).fingerprint;
+      return {
+        defect,
+        fingerprint,
+        reason: `An invalid body was accepted: ${body}`,
+        request: { ...base.request, body },
+      };
+    };
+    // A server that validates every member but care, which it takes as any dict: every rule of care let through.
+    const type = accepted('care', ' holds true: care not of type object: a boolean (keyword type)', '{"care":true}');
+    const water = accepted(
+      'care.water',
+      ': care.water missing (required) (keyword required)',
+      '{"care":{"light":"low"}}',
+    );
+    const light = accepted('care.light', ': care.light missing (required) (keyword required)', '{"care":{"water":1}}');
+    const max = accepted(
+      'care.water',
+      ' holds #: care.water 8, just outside maximum # (keyword maximum)',
+      '{"care":{"water":8}}',
+    );
+    const extra = accepted(
+      'care.unexpected',
+      ' holds null: care.unexpected present though additionalProperties is false (keyword additionalProperties)',
+      '{"care":{"water":1,"light":"low","unexpected":null}}',
+    );
+    const long = accepted('name', ' holds "…": name one code point longer than maxLength # (keyword maxLength)', '{}');
+    const unanchored = accepted('name', ' holds "…": name not matching pattern ^a$ (keyword pattern)', '{}');
+
+    it('folds every rule at and inside the member into one finding when none broken there was refused', () => {
+      const echoed = {
+        defect: type.defect,
+        fingerprint: type.fingerprint,
+        reason: 'The 200 body is not a valid Plant',
+      };
+      const checks = [
+        failed('response-schema', [echoed]),
+        failed('negative-rejection', [water, light, max, type, extra, long, unanchored]),
+      ];
+      const findings = findingsOf(withMemberRulesFolded(checks, { refusedIn: new Set(['id', 'tag']) }));
+      expect(findings.map((finding) => [finding.title, finding.checks])).toEqual([
+        [memberRulesDefect('care'), ['response-schema', 'negative-rejection']],
+        // A member's own value breaking two rules is two defects: the member fold needs a member inside.
+        [long.defect, ['negative-rejection']],
+        [unanchored.defect, ['negative-rejection']],
+      ]);
+      expect(findings[0]?.counterexample.request.body).toBe('{"care":true}');
+      expect(memberRulesDefect('care')).toBe('invalid bodies accepted at and inside care (no rule of care checked)');
+    });
+
+    it('keeps each rule its own finding where an invalid body broken in the member was refused (independent defects)', () => {
+      const checks = [failed('negative-rejection', [max, extra])];
+      expect(findingsOf(withMemberRulesFolded(checks, { refusedIn: new Set(['care']) }))).toHaveLength(2);
+      // Without signs of what was refused (the proxy), nothing is known of the member: nothing folds.
+      expect(findingsOf(withMemberRulesFolded(checks))).toHaveLength(2);
+    });
+
+    it("folds nested members accepted missing into one finding of their object's required", () => {
+      const checks = [failed('negative-rejection', [water, light, max])];
+      const findings = findingsOf(withNestedRequiredFolded(checks));
+      expect(findings.map((finding) => finding.title)).toEqual([nestedRequiredDefect('care'), max.defect]);
+      expect(findings[0]?.counterexample.request.body).toBe('{"care":{"water":1}}');
+      // A top-level member missing stays its own finding.
+      const id = accepted('id', ': id missing (required) (keyword required)', '{"name":"a"}');
+      const name = accepted('name', ': name missing (required) (keyword required)', '{"id":1}');
+      expect(findingsOf(withNestedRequiredFolded([failed('negative-rejection', [id, name])]))).toHaveLength(2);
+    });
+
+    it('applies both folds in a run, the member first', () => {
+      const checks = [failed('negative-rejection', [water, light, max])];
+      const unchecked = findingsOf(withRootCausesFolded(checks, { refusedIn: new Set() }));
+      expect(unchecked.map((finding) => finding.title)).toEqual([memberRulesDefect('care')]);
+      const checked = findingsOf(withRootCausesFolded(checks, { refusedIn: new Set(['care']) }));
+      expect(checked.map((finding) => finding.title)).toEqual([nestedRequiredDefect('care'), max.defect]);
+    });
   });
 
   it('shows a counterexample of the failure that names the finding, not a shorter folded one', () => {

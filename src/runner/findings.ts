@@ -9,6 +9,7 @@ import {
   requestKind,
   SPELLING_READ_AS_ANOTHER_ID,
   TRIMMED,
+  topMemberOf,
   withoutQuotedValues,
 } from './defects.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
@@ -75,6 +76,11 @@ export interface RunSigns {
    * then accepts `2^53+N.5` reads the id as a double (which holds it whole), not without an integer check.
    */
   readonly smallFractionsRefused?: boolean;
+  /**
+   * The top-level members (`care` for a break at `care.water`) where an invalid body was refused: a member with
+   * none refused may be taken as it comes ({@link withMemberRulesFolded}).
+   */
+  readonly refusedIn?: ReadonlySet<string>;
 }
 
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
@@ -308,22 +314,96 @@ export function itemRulesDefect(items: string): string {
  * path ({@link itemRulesDefect}), the same whichever rules a seed broke, shown by the smallest of them.
  */
 export function withItemRulesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  return withGroupsFolded(checks, itemRulesDefect, (failure) => {
+    const path = ITEM_BREAK_ACCEPTED.exec(failure.defect ?? '')?.[1];
+    return path === undefined ? undefined : path.slice(0, path.lastIndexOf('[#]') + 3);
+  });
+}
+
+/** The finding of invalid bodies accepted at and inside the object member `member` (`care`). */
+export function memberRulesDefect(member: string): string {
+  return `invalid bodies accepted at and inside ${member} (no rule of ${member} checked)`;
+}
+
+/** An invalid body accepted for a rule broken at a member or inside it: the member's path as quoted (`care.water`). */
+const MEMBER_BREAK_ACCEPTED = /^an invalid body \("([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)"[ :].*\) accepted$/;
+
+/**
+ * Invalid bodies accepted for several rules broken at and inside one object member (`care` a boolean,
+ * `care.water` missing, `care.water` past its maximum, `care.light` outside its enum, `care.extra` though
+ * additionalProperties is false), where no invalid body broken there was refused ({@link RunSigns.refusedIn}), are
+ * one root cause: a server that takes the member as it comes (a `dict` or `any` field, a sub-model left out of the
+ * validation). They fold into one finding named by the member ({@link memberRulesDefect}), shown by the smallest.
+ * A member with a rule refused is checked: each rule accepted there stays its own finding (independent defects),
+ * as do breaks of a member's own value (`name` past maxLength and not matching its pattern), which hold no member
+ * inside. Without signs of what was refused (the proxy), nothing folds.
+ */
+export function withMemberRulesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  const { refusedIn } = signs;
+  if (refusedIn === undefined) return [...checks];
+  const paths = new Map<Failure, string>();
+  const folded = withGroupsFolded(
+    checks,
+    memberRulesDefect,
+    (failure) => {
+      const path = MEMBER_BREAK_ACCEPTED.exec(failure.defect ?? '')?.[1];
+      const member = path === undefined ? undefined : topMemberOf(path);
+      if (path === undefined || member === undefined || refusedIn.has(member)) return undefined;
+      paths.set(failure, path);
+      return member;
+    },
+    (failures) => failures.some((failure) => paths.get(failure)?.includes('.') === true),
+  );
+  return folded;
+}
+
+/** The finding of members required inside the object at `parent` (`care`) accepted missing. */
+export function nestedRequiredDefect(parent: string): string {
+  return `invalid bodies accepted with members of ${parent} missing (the required of ${parent} not checked)`;
+}
+
+/** An invalid body accepted with a nested member missing: `an invalid body ("care.water": care.water missing …) accepted`. */
+const NESTED_MISSING_ACCEPTED =
+  /^an invalid body \("([A-Za-z_][\w.-]*)\.[A-Za-z_][\w-]*": .* \(keyword required\)\) accepted$/;
+
+/**
+ * Invalid bodies accepted with several members of one nested object missing (`care.water`, `care.light`) are one
+ * root cause: the object's one `required` keyword not checked (left out of a sub-model, defaults given to its
+ * fields). They fold into one finding named by the object ({@link nestedRequiredDefect}). A top-level member
+ * missing stays its field's own finding, beside a null taken for it (one habit of reading the field).
+ */
+export function withNestedRequiredFolded(checks: readonly CheckResult[]): CheckResult[] {
+  return withGroupsFolded(
+    checks,
+    nestedRequiredDefect,
+    (failure) => NESTED_MISSING_ACCEPTED.exec(failure.defect ?? '')?.[1],
+  );
+}
+
+/**
+ * The failures of negative-rejection (not yet folded) that `groupOf` puts in one group of two or more (and
+ * `qualifies`, when given) folded into one finding named `defectOf(group)`, shown by the smallest of them.
+ */
+function withGroupsFolded(
+  checks: readonly CheckResult[],
+  defectOf: (group: string) => string,
+  groupOf: (failure: Failure) => string | undefined,
+  qualifies: (failures: readonly Failure[]) => boolean = () => true,
+): CheckResult[] {
   const rejection = checks.find((check) => check.id === 'negative-rejection' && check.status === 'fail');
   const groups = new Map<string, Failure[]>();
   for (const failure of rejection?.failures ?? []) {
-    const path = failure.foldedInto === undefined ? ITEM_BREAK_ACCEPTED.exec(failure.defect ?? '')?.[1] : undefined;
-    if (path === undefined) continue;
-    const items = path.slice(0, path.lastIndexOf('[#]') + 3);
-    groups.set(items, [...(groups.get(items) ?? []), failure]);
+    const group = failure.foldedInto === undefined ? groupOf(failure) : undefined;
+    if (group !== undefined) groups.set(group, [...(groups.get(group) ?? []), failure]);
   }
   const owners = new Map<Failure, Failure>();
   // Each folded failure's own fingerprint, to its group's: another check's failure of that cause (response-schema
-  // on the item echoed) folds too.
+  // on the member echoed) folds too.
   const into = new Map<string, string>();
-  for (const [items, failures] of groups) {
-    if (failures.length < 2) continue;
+  for (const [group, failures] of groups) {
+    if (failures.length < 2 || !qualifies(failures)) continue;
     const shown = smallest(failures);
-    const defect = itemRulesDefect(items);
+    const defect = defectOf(group);
     const fingerprint = defectIdentity('negative-rejection', shown.reason, defect).fingerprint;
     owners.set(shown, { ...shown, defect, fingerprint });
     for (const failure of failures) into.set(identityOf('negative-rejection', failure).fingerprint, fingerprint);
@@ -501,12 +581,12 @@ function jsonType(value: unknown): string {
 
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  return FOLDS.reduce((folded, fold) => fold(folded), withDoublesFolded(checks, signs));
+  const members = withMemberRulesFolded(withItemRulesFolded(withDoublesFolded(checks, signs)), signs);
+  return FOLDS.reduce((folded, fold) => fold(folded), withNestedRequiredFolded(members));
 }
 
-/** The folds after the doubles', in order: each sees the failures the ones before it left unfolded. */
+/** The folds after the doubles', the items' and the members', in order: each sees the failures the ones before it left unfolded. */
 const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
-  withItemRulesFolded,
   withAbsentEchoesFolded,
   withLeadingDigitsFolded,
   withTrimmedRefusalsFolded,

@@ -198,7 +198,10 @@ function conclude(
   const setupsDoing = unjudgeable?.setupsDoing === true;
   const folded = withRootCausesFolded(
     settled.map(({ result }) => (setupsDoing && result.status === 'fail' ? unjudged(result) : result)),
-    { smallFractionsRefused: evidence.smallFractionRefused > 0 && evidence.smallFractionAccepted === 0 },
+    {
+      smallFractionsRefused: evidence.smallFractionRefused > 0 && evidence.smallFractionAccepted === 0,
+      refusedIn: evidence.refusedIn,
+    },
   );
   const findings = findingsOf(folded);
   const context = { evidence, findings, couldNotJudge: unjudgeable };
