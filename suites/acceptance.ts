@@ -265,9 +265,11 @@ function holdsAstral(value: unknown, depth = 0): boolean {
  * A 400 that speaks of lengths, to a body holding characters beyond U+FFFF: JSON Schema's lengths count
  * code points, while JavaScript's `.length` (zod, Joi), Java and C# count UTF-16 units.
  */
-function utf16Hint(exchange: Exchange): string | undefined {
+function utf16Hint(exchange: Exchange, contract: Contract): string | undefined {
   const { response, plan } = exchange;
-  if (response.status !== 400 || !/character|length|long|short/i.test(response.body ?? '')) return undefined;
+  // A refusal with the document's Error status too (tsoa's and FastAPI's 422), as integer-spellings judges it.
+  const refusal = response.status === 400 || isRefusalStatus(contract.refusal, response.status);
+  if (!refusal || !/character|length|long|short/i.test(response.body ?? '')) return undefined;
   const sent = sentObject(plan);
   if (sent === undefined || !holdsAstral(sent)) return undefined;
   return `${LENGTHS_IN_UNITS}.`;
@@ -359,7 +361,7 @@ export const positiveAcceptance = defineCheck({
       prototypeHint(intent.prototypeKey, exchange),
       nulNameHint(exchange),
       longRangeHint(exchange),
-      utf16Hint(exchange),
+      utf16Hint(exchange, context.contract),
       trimHint(exchange, context.contract.check.newPlant),
       zeroValueHint(exchange),
       boundHint(exchange, context.contract),

@@ -175,6 +175,18 @@ describe('acceptance checks', () => {
     expect(reason(astral, '{"error":400,"message":"tag: Invalid enum value"}')).not.toContain('UTF-16 units');
   });
 
+  it("positive-acceptance: the UTF-16 hint on a refusal with the document's Error status (tsoa's 422) too", async () => {
+    // Before, a tsoa 6 server refusing a 64-code-point name with 422 "maxLength 64" got no hint.
+    const fastapi = await loadContract(
+      fileURLToPath(new URL('../src/fixtures/documents/reduced/fastapi-decimal-3.1.json', import.meta.url)),
+    );
+    const astral: Intent = { ...VALID, strings: { name: 'Fern 🌱' } };
+    const body = '{"detail":[{"loc":["body","name"],"msg":"String should have at most 5 characters","type":"m"}]}';
+    const reason = (ctx: JudgeContext) => positiveAcceptance.judge(exchange(astral, 422, body), ctx, [])?.reason ?? '';
+    expect(reason({ ...context, contract: fastapi })).toContain('UTF-16 units');
+    expect(reason(context)).not.toContain('UTF-16 units');
+  });
+
   it('positive-acceptance: a valid NewPlant refused with an answer about its Content-Type says the label was right', () => {
     const reason = (body: string) => positiveAcceptance.judge(exchange(VALID, 400, body), context, [])?.reason ?? '';
     // Twisted: request.getHeader(b"content-type") == "application/json" compares bytes with a str.
