@@ -103,7 +103,10 @@ function checkDetails(check: CheckResult, mode: TerminalMode): string {
 // Continuation lines start with "|" so no text from a target can begin a line of a CI log
 // (GitHub Actions reads "::command::" at the start of a line).
 function failureLines(failure: Failure, index: number): string[] {
-  const finding = failure.fingerprint === undefined ? '' : ` [finding ${failure.fingerprint}]`;
+  // A failure folded into another's root cause is that finding's counterexample: its id is the one the findings,
+  // report.json and a baseline list.
+  const owner = failure.foldedInto ?? failure.fingerprint;
+  const finding = owner === undefined ? '' : ` [finding ${owner}]`;
   return [
     `  ${index}) ${oneLine(failure.reason, 400)}${finding}`,
     ...block('request ', requestText(failure.request, BODY_LIMIT)),

@@ -24,6 +24,26 @@ async function runThrough(reporter: Reporter, report: Report): Promise<void> {
 const ESC = '\u001b';
 
 describe('console reporter in CI', () => {
+  it('names a folded failure by the finding it was folded into, the id report.json and a baseline list', async () => {
+    // Before, zod's .trim() under a pattern showed "[finding d86df1c2f0fc036e]" on negative-rejection's case, a
+    // fingerprint no finding has, beside the trimming finding ad8a417d195be1bb that it belongs to.
+    const report = sampleReport();
+    const [first, ...rest] = report.checks;
+    if (first === undefined) throw new Error('a check expected');
+    const folded = first.failures.map((failure) => ({
+      ...failure,
+      fingerprint: 'd86df1c2f0fc036e',
+      foldedInto: 'ad8a417d195be1bb',
+    }));
+    const out = capture(false);
+    await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), {
+      ...report,
+      checks: [{ ...first, failures: folded }, ...rest],
+    });
+    expect(out.text()).toContain('[finding ad8a417d195be1bb]');
+    expect(out.text()).not.toContain('d86df1c2f0fc036e');
+  });
+
   it('writes plain lines: no escape code, no carriage return, whatever the target sent', async () => {
     const out = capture(false);
     await runThrough(createConsoleReporter({ stdout: out, env: { CI: 'true' } }), sampleReport());
