@@ -39,7 +39,8 @@ export class UnansweredFailures {
   }
 
   /**
-   * Whether these failures come in at most {@link MAX_SCATTERED} bursts (each failure within {@link BURST_GAP_MS}
+   * Whether these failures come in at most {@link MAX_SCATTERED} bursts, not counting those cut together within
+   * {@link CUT_TOGETHER_MS} (each failure within {@link BURST_GAP_MS}
    * of the one before, with at most twice the run's concurrency and eight more cases judged between them:
    * requests cut together are), each over within {@link MAX_BURST_MS}, and each a lone failure or dense: at least
    * one in {@link DENSE_ONE_IN} of the check's cases judged meanwhile went unanswered, as when an instance of two
@@ -51,9 +52,17 @@ export class UnansweredFailures {
     if (this.count > this.failures.length || this.judged.length >= MAX_JUDGED_KEPT) return false;
     const judged = [...this.judged].sort((a, b) => a - b);
     const bursts = burstsOf(this.failures, (from, to) => countBetween(judged, from, to) - 2 <= 2 * concurrency + 8);
-    if (bursts.length > MAX_SCATTERED) return false;
+    // Requests cut together at one moment while the target went on answering (a gateway's reload closing the
+    // connections its old workers held) are one event however often it comes; each lone failure or longer burst
+    // (an outage, however brief) counts.
+    if (bursts.filter((burst) => !cutTogether(burst)).length > MAX_SCATTERED) return false;
     return bursts.every((burst) => burst.length === 1 || isDense(burst, judged));
   }
+}
+
+/** Whether a burst (failures' times, in order) is several failures within {@link CUT_TOGETHER_MS}. */
+function cutTogether(burst: readonly number[]): boolean {
+  return burst.length > 1 && burst[burst.length - 1]! - burst[0]! <= CUT_TOGETHER_MS;
 }
 
 /** Whether a burst (failures' times, in order) is over within {@link MAX_BURST_MS} and dense ({@link DENSE_ONE_IN}). */
@@ -68,8 +77,14 @@ export const MAX_SCATTERED = 3;
 export const BURST_GAP_MS = 1_000;
 /** Longest burst (ms) that is the moment's: as long as the longest deploy behind a gateway the run waits out. */
 export const MAX_BURST_MS = 30_000;
-/** A burst is dense when at least one case in this many of its span went unanswered (one instance of four). */
-export const DENSE_ONE_IN = 4;
+/**
+ * A burst is dense when at least one case in this many of its span went unanswered: one instance of two behind a
+ * gateway restarting cuts one in two; a gateway's reload, under load, one in two to five; a target dropping one
+ * request in ten or 15, fewer.
+ */
+export const DENSE_ONE_IN = 8;
+/** Several failures within this many ms were cut together (a reload, a restart), not one by one. */
+export const CUT_TOGETHER_MS = 250;
 /** Most failing cases without an answer kept to tell their bursts. */
 const MAX_FAILURES_KEPT = 4096;
 /** Most judged cases' times kept per check (a run of runs 100,000 has fewer). */
