@@ -25,6 +25,16 @@ describe('the Plant projection of the seed document', () => {
     expect(served.plantBody(accept(contract, '{"id":9223372036854775807,"name":"F","x":1}'))).toBe('{"name":"F"}');
     expect(served.errorBody({ code: 1005, message: 'm' })).toBe('{"error":1005,"message":"m"}');
   });
+
+  it("writes an Error whose error enumerates texts (gRPC's INVALID_ARGUMENT) with the one naming the status", async () => {
+    // Before, validate, serve and mock refused such a document ('field "error" must be a string, got a number').
+    const contract = await loadContract(
+      fileURLToPath(new URL('./test-documents/error-code-enum-3.1.yaml', import.meta.url)),
+    );
+    const served = serveContract(contract, validSamples(contract));
+    expect(served.errorBody({ code: 1011, message: 'm' })).toBe('{"error":"INVALID_ARGUMENT","message":"m"}');
+    expect(served.errorBody({ code: 1001, message: 'm' }, 401)).toBe('{"error":"UNAUTHENTICATED","message":"m"}');
+  });
 });
 
 describe('the labels of the answers', () => {

@@ -272,6 +272,38 @@ function errorCodeWriter(contract: Contract): (code: number, status: number) => 
   return (code, status) => [code, status, contract.refusal.status].find((value) => takes(value)) ?? code;
 }
 
+/** Words naming an HTTP status in an enumerated text `error` (gRPC's and Google APIs' codes: `INVALID_ARGUMENT`). */
+const STATUS_WORDS: ReadonlyMap<number, RegExp> = new Map([
+  [400, /INVALID|BAD.?REQUEST|VALIDATION|MALFORMED/i],
+  [401, /UNAUTH/i],
+  [403, /PERMISSION|FORBIDDEN/i],
+  [409, /EXISTS|CONFLICT|DUPLICATE/i],
+  [413, /TOO.?LARGE|PAYLOAD/i],
+  [415, /UNSUPPORTED|MEDIA/i],
+  [422, /INVALID|VALIDATION|UNPROCESSABLE/i],
+]);
+
+/**
+ * The Error's `error` for a status when the document enumerates texts there (`enum: [INVALID_ARGUMENT,
+ * UNAUTHENTICATED, ALREADY_EXISTS]`): the one naming the status, else the one naming a bad request, else the
+ * first the schema takes; `undefined` when `error` lists no text.
+ */
+function enumeratedErrorWriter(contract: Contract): ((status: number) => string) | undefined {
+  const values = objectView(contract.compiled.error.schema).properties.get('error')?.enum;
+  if (!Array.isArray(values)) return undefined;
+  const texts = values.filter(
+    (value): value is string =>
+      typeof value === 'string' &&
+      contract.check
+        .error(parseExactJson(JSON.stringify({ error: value })))
+        .every(({ field }) => field !== 'error' && !field.startsWith('error.')),
+  );
+  const [first] = texts;
+  if (first === undefined) return undefined;
+  const naming = (status: number) => texts.find((text) => STATUS_WORDS.get(status)?.test(text) === true);
+  return (status) => naming(status) ?? naming(400) ?? first;
+}
+
 function createErrorWriter(contract: Contract, samples: ValidSamples): ServedContract['errorBody'] {
   const error = objectView(contract.compiled.error.schema);
   // `error` and `message` are the contract's; a closed Error that does not declare them (a strict problem) gets neither.
@@ -295,11 +327,12 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   const refusal = contract.refusal.status;
   const errorAsReason = error.properties.has('error') && takesReasonAsError(contract);
   const errorCode = errorCodeWriter(contract);
+  const errorText = errorAsReason ? undefined : enumeratedErrorWriter(contract);
   const write: ServedContract['errorBody'] = ({ code, message }, status = refusal) => {
     const members: string[] = [];
     if (carries('error'))
       members.push(
-        `"error":${errorAsReason ? JSON.stringify(STATUS_CODES[status] ?? 'Error') : errorCode(code, status)}`,
+        `"error":${errorAsReason ? JSON.stringify(STATUS_CODES[status] ?? 'Error') : errorText !== undefined ? JSON.stringify(errorText(status)) : errorCode(code, status)}`,
       );
     if (carries('message')) members.push(`"message":${JSON.stringify(message)}`);
     const title = TITLES.get(code) ?? message;
