@@ -42,6 +42,7 @@ import {
   type SuccessStatus,
 } from '../src/contract/index.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
+import { objectView } from '../src/contract/object-view.js';
 import {
   echoedProperties,
   firstDifference,
@@ -280,13 +281,15 @@ function utf16Hint(exchange: Exchange, contract: Contract): string | undefined {
  * (`"   "` under `minLength: 1`): a reader that trims before validating (pydantic's `str_strip_whitespace`)
  * refuses it. Said on every such refusal; beside strings echoed trimmed the runner folds it into that finding.
  */
-function trimHint(exchange: Exchange, check: SchemaCheck): string | undefined {
+function trimHint(exchange: Exchange, contract: Contract): string | undefined {
+  const check = contract.check.newPlant;
   const { response, plan } = exchange;
   if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
   const trimmed = plan.body === null ? undefined : trimmedJsonText(plan.body);
   if (trimmed === undefined) return undefined;
   const [violation] = check(parseExactJson(trimmed));
-  if (violation === undefined || blamesAnotherMember(response.body, plan, violation.field)) return undefined;
+  const declared = objectView(contract.compiled.newPlant.schema).properties.keys();
+  if (violation === undefined || blamesAnotherMember(response.body, plan, violation.field, declared)) return undefined;
   return `${REFUSED_ONCE_TRIMMED} (${violation.message}): a target that trims strings before validating them (pydantic's str_strip_whitespace) refuses it, and echoes trimmed strings.`;
 }
 
@@ -294,13 +297,19 @@ function trimHint(exchange: Exchange, check: SchemaCheck): string | undefined {
  * Whether the refusal names members of the body sent, but not `field`'s: `{"message": "id out of range"}` to a
  * NewPlant whose blank name trimming would break speaks of the id (a double's 2^63), not of trimming.
  */
-function blamesAnotherMember(body: string | null, plan: Exchange['plan'], field: string): boolean {
+function blamesAnotherMember(
+  body: string | null,
+  plan: Exchange['plan'],
+  field: string,
+  declared: Iterable<string>,
+): boolean {
   const sent = sentObject(plan);
   if (body === null || sent === undefined) return false;
   const named = (key: string) =>
     new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(body);
   const member = field.split('.')[0] ?? field;
-  const others = Object.keys(sent).filter((key) => key !== member);
+  // A declared member not sent counts too: "tag is required" to a body without tag is no trimming.
+  const others = [...new Set([...Object.keys(sent), ...declared])].filter((key) => key !== member);
   return !named(member) && others.some(named);
 }
 
@@ -362,7 +371,7 @@ export const positiveAcceptance = defineCheck({
       nulNameHint(exchange),
       longRangeHint(exchange),
       utf16Hint(exchange, context.contract),
-      trimHint(exchange, context.contract.check.newPlant),
+      trimHint(exchange, context.contract),
       zeroValueHint(exchange),
       boundHint(exchange, context.contract),
       labelHint(exchange),

@@ -234,6 +234,8 @@ describe('acceptance checks', () => {
       )?.reason ?? '';
     expect(refusal('{"error":400,"message":"id out of range"}')).not.toContain(REFUSED_ONCE_TRIMMED);
     expect(refusal('{"error":400,"message":"name: too short"}')).toContain(REFUSED_ONCE_TRIMMED);
+    // Nor one that speaks of a declared member not sent (a server requiring the optional tag).
+    expect(refusal('{"error":400,"message":"tag is required"}')).not.toContain(REFUSED_ONCE_TRIMMED);
   });
 
   it('positive-acceptance: its reason assumes no token was given by the reader (the proxy judges traffic it did not send)', () => {
