@@ -35,6 +35,20 @@ describe('a $ref or field swagger-parser cannot use is placed where the document
     );
   });
 
+  it("a $ref to #/$defs/… that a component's own $defs holds: the full pointer to write", async () => {
+    // Before, only "fix the name or add the schema", though the name was right and the schema there.
+    const problems = await problemsOf(
+      edited(
+        'local-defs.yaml',
+        "    NewPlant:\n      allOf:\n        - $ref: '#/components/schemas/Plant'",
+        "    NewPlant:\n      $defs:\n        Core:\n          $ref: '#/components/schemas/Plant'\n      allOf:\n        - $ref: '#/$defs/Core'",
+      ),
+    );
+    expect(problems[0]?.message).toContain(
+      `"Core" is under the $defs of NewPlant: write $ref: '#/components/schemas/NewPlant/$defs/Core'`,
+    );
+  });
+
   it('a $ref to a file that does not exist: its own pointer and the file', async () => {
     const problems = await problemsOf(
       edited('file.yaml', "$ref: '#/components/schemas/Error'", "$ref: './errors.yaml#/Error'"),

@@ -60,8 +60,33 @@ function missingTarget(ref: string, document: JsonObject): DocumentProblem[] {
     known.length > 0
       ? ` (${known.length === 1 ? 'it holds' : 'those there are'} ${known.slice(0, 12).join(', ')})`
       : '';
-  const text = `the $ref "${ref}" points to nothing: there is no "${segments.at(-1) ?? ''}" under #${fragment.slice(0, fragment.lastIndexOf('/'))}${hint}; fix the name or add the schema.`;
+  const local = localDefinition(document, segments);
+  const fix = local === undefined ? 'fix the name or add the schema' : local;
+  const text = `the $ref "${ref}" points to nothing: there is no "${segments.at(-1) ?? ''}" under #${fragment.slice(0, fragment.lastIndexOf('/'))}${hint}; ${fix}.`;
   return (at.length > 0 ? at : ['']).map((pointer) => ({ pointer, message: text }));
+}
+
+/**
+ * For `#/$defs/Id` (or `#/definitions/Id`) missing at the document's root: the component schema whose own
+ * `$defs` holds `Id`, and what to write. A `#` fragment is resolved from the document (the schema has no `$id`
+ * of its own), so a component's local definitions need their full pointer.
+ */
+function localDefinition(document: JsonObject, segments: readonly string[]): string | undefined {
+  const [holder, name, ...rest] = segments;
+  if ((holder !== '$defs' && holder !== 'definitions') || name === undefined || rest.length > 0) return undefined;
+  const components = document.components;
+  const schemas = isObject(components) ? components.schemas : undefined;
+  if (!isObject(schemas)) return undefined;
+  const owner = Object.entries(schemas).find(([, schema]) => {
+    const defs = isObject(schema) ? schema[holder] : undefined;
+    return isObject(defs) && Object.hasOwn(defs, name);
+  })?.[0];
+  if (owner === undefined) return undefined;
+  const full = `#/components/schemas/${escapePointer(owner)}/${holder}/${escapePointer(name)}`;
+  return (
+    `a "#" pointer starts at the document's root, not at the schema it is written in, and "${name}" is under ` +
+    `the ${holder} of ${owner}: write $ref: '${full}'`
+  );
 }
 
 /**
