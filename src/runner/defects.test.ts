@@ -118,6 +118,22 @@ describe('a type read leniently is one defect for every field', () => {
     expect(new Set(scalars.map(kind)).size).toBe(1);
   });
 
+  it('hides what a field holds even when it reads like a name, so a shrink step changing a letter is the same defect', () => {
+    // A name under ^[A-Z][a-z]+$ one code point past maxLength: before, each letter lowered made another defect, so
+    // a shrink never took one (300 candidates sent, the name as generated).
+    const [first, lowered] = [
+      'Chdhdebaaebfgdffafdddgchacfcedegebfbdfcbe',
+      'Ahdhdebaaebfgdffafdddgchacfcedegebfbdfcbe',
+    ].map((name) => kind(`"name" holds "${name}": name one code point longer than maxLength 40 (keyword maxLength)`));
+    expect(first).toBe(lowered);
+    expect(first).toBe(
+      'an invalid body ("name" holds "…": name one code point longer than maxLength # (keyword maxLength))',
+    );
+    expect(kind('"care.light" holds "MEDIUM": care.light not one of enum ["low","high"] (keyword enum)')).toBe(
+      'an invalid body ("care.light" holds "…": care.light not one of enum ["low","high"] (keyword enum))',
+    );
+  });
+
   it('keeps the field where no lenient reader converts the wrong type, or it is not a type at all', () => {
     for (const what of [
       '"id" holds 1.5: id not of type integer: a number with a fraction (keyword type)',

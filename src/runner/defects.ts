@@ -143,9 +143,18 @@ const PLAIN_NAME = /^"[A-Za-z_][\w-]{0,40}(?:\[\d{1,6}\])*(?:\.[A-Za-z_][\w-]{0,
  */
 const NUMBER = /(?<![\w,.^-])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w,^])/g;
 
-/** Text with each quoted value that is not a plain name replaced by `"…"`. */
+/** What an invalid body's description says a field holds: `"name" holds "Ahdhdebaae": …`, a value whatever it looks like. */
+const HELD = /holds $/;
+
+/**
+ * Text with each quoted value replaced by `"…"`: every quoted text but a plain name, and what a field holds
+ * even when it reads like a name (`"name" holds "Ahdhdebaae"` under `^[A-Z][a-z]+$`): kept, each character a
+ * shrink step changes made another defect, and the finding's title showed a generated value.
+ */
 export function withoutQuotedValues(text: string): string {
-  return text.replace(QUOTED, (quoted) => (PLAIN_NAME.test(quoted) ? quoted : '"…"'));
+  return text.replace(QUOTED, (quoted: string, offset: number) =>
+    PLAIN_NAME.test(quoted) && !HELD.test(text.slice(Math.max(0, offset - 6), offset)) ? quoted : '"…"',
+  );
 }
 
 /**
