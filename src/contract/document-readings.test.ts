@@ -128,4 +128,12 @@ describe('documentReadings', () => {
     const readings = documentReadings([{ schema: newPlant, location: '#/NewPlant' }], 'openapi-3.1', exact);
     expect(readings[0]?.reading).toMatch(/^`ge: -9223372036854775808`, `le: 9223372036854775807` are pydantic's/);
   });
+  it('names 3.0 nullable beside a oneOf without type or a null branch, whose readings differ', () => {
+    const kind = { nullable: true, oneOf: [{ type: 'string' }, { type: 'integer' }] };
+    const nullEnum = { nullable: true, oneOf: [{ type: 'string' }, { enum: [null] }] };
+    const newPlant = { type: 'object', properties: { kind, nullEnum } };
+    const readings = documentReadings([{ schema: newPlant, location: '#/NewPlant' }], 'openapi-3.0');
+    expect(readings.map((r) => r.pointer)).toEqual(['#/NewPlant/properties/kind']);
+    expect(readings[0]?.reading).toMatch(/^`nullable: true` beside an `anyOf`\/`oneOf` without `type` reads two ways/);
+  });
 });

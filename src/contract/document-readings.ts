@@ -21,6 +21,9 @@ const STRAY_NULLABLE =
 const OPEN_ENUM =
   '`nullable: true` beside an `enum` without null reads two ways in OpenAPI 3.0; null is neither sent nor faulted here (list null in the enum to allow it, or remove `nullable`)';
 
+const OPEN_UNION =
+  "`nullable: true` beside an `anyOf`/`oneOf` without `type` reads two ways in OpenAPI 3.0 (3.0.3 adds null only where `type` is written; converters add a null branch); null is neither sent nor faulted here (to allow null, add a branch `enum: [null]`, as drf-spectacular's NullEnum; to refuse it, remove `nullable`)";
+
 const SWAGGER_NULLABLE =
   "`x-nullable: true` is Swagger 2.0's extension (NSwag's and go-swagger's), no keyword of OpenAPI 3; read as null refused, so null is sent as an invalid value (write `nullable: true` in 3.0, `type: [..., 'null']` in 3.1, to allow null)";
 const NULL_BODY =
@@ -202,7 +205,21 @@ function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): strin
   if (base64 && node.format === undefined && node.nullable !== true) return BASE64_CONTENT;
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
-  return Array.isArray(node.enum) && !node.enum.includes(null) ? OPEN_ENUM : undefined;
+  if (Array.isArray(node.enum) && !node.enum.includes(null)) return OPEN_ENUM;
+  return node.type === undefined && unionRefusingNull(node) ? OPEN_UNION : undefined;
+}
+
+/** An `anyOf`/`oneOf` none of whose branches names null in its `type`, `enum` or `const`. */
+function unionRefusingNull(node: Record<string, unknown>): boolean {
+  const namesNull = (branch: unknown): boolean => {
+    if (branch === null || typeof branch !== 'object') return false;
+    const { type, enum: values, const: constant } = branch as Record<string, unknown>;
+    const types: unknown[] = Array.isArray(type) ? type : [type];
+    return types.includes('null') || (Array.isArray(values) && values.includes(null)) || constant === null;
+  };
+  return (['anyOf', 'oneOf'] as const).some(
+    (keyword) => Array.isArray(node[keyword]) && !(node[keyword] as unknown[]).some(namesNull),
+  );
 }
 
 /** The read-as line of a 3.0 `$ref` with constraining keywords beside it, at the place it is written. */

@@ -145,10 +145,21 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
   return copy(canonical.schema) as Record<string, unknown>;
 }
 
-/** Null added to an open node's `enum` (OpenAPI 3.0 `nullable` beside an enum) and `type` (3.1's stray `nullable`). */
+/**
+ * Null added to an open node's `enum` (OpenAPI 3.0 `nullable` beside an enum), `type` (3.1's stray `nullable`)
+ * or `anyOf`/`oneOf` (3.0's `nullable` beside a union without `type`).
+ */
 function joinNull(out: Record<string, unknown>, node: Record<string, unknown>): void {
   if (Array.isArray(node.enum) && !node.enum.includes(null)) out.enum = [...(node.enum as unknown[]), null];
-  if (node.type === undefined) return;
+  if (node.type === undefined) {
+    // OpenAPI 3.0's `nullable: true` beside an `anyOf`/`oneOf` without `type`: a branch of its own for null.
+    for (const keyword of ['anyOf', 'oneOf'] as const) {
+      const branches = out[keyword];
+      if (Array.isArray(branches) && !(branches as unknown[]).some(takesNullItself))
+        out[keyword] = [...(branches as unknown[]), { type: 'null' }];
+    }
+    return;
+  }
   const types = Array.isArray(node.type) ? (node.type as unknown[]) : [node.type];
   if (!types.includes('null')) out.type = [...types, 'null'];
 }
@@ -485,17 +496,24 @@ function translateNullable(
   if (out.type !== undefined) {
     const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
     if (!types.includes('null')) out.type = [...types, 'null'];
-  } else {
-    for (const keyword of ['anyOf', 'oneOf'] as const) {
-      const branches = out[keyword];
-      // A branch of its own for null (drf-spectacular's `NullEnum`, `enum: [null]`) already lets it in: another
-      // null branch would make null match two branches of a oneOf, and so refuse it.
-      if (Array.isArray(branches) && !(branches as unknown[]).some(takesNullItself))
-        out[keyword] = [...(branches as unknown[]), { type: 'null' }];
-    }
+  } else if (unionWithoutNull(out)) {
+    // Without `type` the readings differ: 3.0.3 adds null "only if type is explicitly defined" (the branches then
+    // refuse it), converters (openapi-schema-to-json-schema) add a null branch. Open, as beside an enum: null is
+    // never generated (here) and never faulted (joinNull adds the branch).
+    state.nullOpen.add(out);
   }
   if (Array.isArray(out.enum) && !out.enum.includes(null)) state.nullOpen.add(out);
   return out;
+}
+
+/**
+ * An `anyOf`/`oneOf` none of whose branches names null (drf-spectacular's `NullEnum` branch, `enum: [null]`,
+ * already lets it in, and another null branch would make null match two branches of a oneOf).
+ */
+function unionWithoutNull(node: Record<string, unknown>): boolean {
+  return (['anyOf', 'oneOf'] as const).some(
+    (keyword) => Array.isArray(node[keyword]) && !(node[keyword] as unknown[]).some(takesNullItself),
+  );
 }
 
 /** Whether a branch names null itself: in its `type`, its `enum` or its `const`. */
