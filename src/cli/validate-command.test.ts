@@ -103,6 +103,13 @@ describe('plantstore validate', () => {
     );
   });
 
+  it('says no parameter is sent on valid requests when none is required', async () => {
+    const parameters = [{ name: 'X-Request-Id', in: 'header', schema: { type: 'string', format: 'uuid' } }];
+    expect((await validate(write('optional-parameters.yaml', document({ parameters })))).out).toContain(
+      '  parameters: X-Request-Id (header); none is required: test sends them only with values their schemas refuse, serve and mock check them',
+    );
+  });
+
   it('says where a schema reads two ways, at the place the document writes it, and nowhere else', async () => {
     const tag = { type: 'string', enum: ['fern', 'herb'], nullable: true };
     const withNamed = (nullable: unknown) => {

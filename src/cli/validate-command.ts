@@ -93,11 +93,15 @@ export function summarise(file: string, contract: Contract): string[] {
     );
   }
   // Read as written: the contract's `operationParameters` compiles their schemas, more than a summary needs to load.
-  const parameters = declaredParameters(contract.document, contract.operationPath, 'post').map(
+  const declared = declaredParameters(contract.document, contract.operationPath, 'post');
+  const parameters = declared.map(
     (parameter) => `${parameter.name} (${parameter.in}${parameter.required ? ', required' : ''})`,
   );
   if (parameters.length > 0) {
-    lines.push(`  parameters: ${parameters.join(', ')}; test sends the required ones, serve and mock check them`);
+    const sent = declared.some((parameter) => parameter.required)
+      ? 'test sends the required ones'
+      : 'none is required: test sends them only with values their schemas refuse';
+    lines.push(`  parameters: ${parameters.join(', ')}; ${sent}, serve and mock check them`);
   }
   lines.push(...answerLines(contract));
   if (contract.otherOperations.length > 0) lines.push(`  not tested: ${summariseList(contract.otherOperations, 12)}`);
