@@ -14,6 +14,7 @@ import {
   defectIdentity,
   failureFingerprint,
   findingsOf,
+  groupDefectsOf,
   itemRulesDefect,
   memberRulesDefect,
   nestedRequiredDefect,
@@ -529,6 +530,15 @@ describe('findingsOf', () => {
       ]);
       expect(findings[0]?.counterexample.request.body).toBe('{"care":true}');
       expect(memberRulesDefect('care')).toBe('invalid bodies accepted at and inside care (no rule of care checked)');
+    });
+
+    it('names the groups a rule accepted alone may fold into, for its reproductions', () => {
+      const missing = 'an invalid body ("care.water": care.water missing (required) (keyword required)) accepted';
+      expect(groupDefectsOf(missing)).toEqual([memberRulesDefect('care'), nestedRequiredDefect('care')]);
+      expect(groupDefectsOf('an invalid body ("name" holds "…": name too long (keyword maxLength)) accepted')).toEqual([
+        memberRulesDefect('name'),
+      ]);
+      expect(groupDefectsOf('status 500 for an invalid body')).toEqual([]);
     });
 
     it('keeps each rule its own finding where an invalid body broken in the member was refused (independent defects)', () => {

@@ -320,6 +320,23 @@ export function withItemRulesFolded(checks: readonly CheckResult[]): CheckResult
   });
 }
 
+/**
+ * The group findings an invalid body accepted may fold into with others of its kind ({@link itemRulesDefect},
+ * {@link memberRulesDefect}, {@link nestedRequiredDefect}): a reproduction of a group's counterexample, judged
+ * alone, names its own defect, one of these groups'.
+ */
+export function groupDefectsOf(defect: string): string[] {
+  const groups: string[] = [];
+  const items = ITEM_BREAK_ACCEPTED.exec(defect)?.[1];
+  if (items !== undefined) groups.push(itemRulesDefect(items.slice(0, items.lastIndexOf('[#]') + 3)));
+  const path = MEMBER_BREAK_ACCEPTED.exec(defect)?.[1];
+  const member = path === undefined ? undefined : topMemberOf(path);
+  if (member !== undefined) groups.push(memberRulesDefect(member));
+  const parent = NESTED_MISSING_ACCEPTED.exec(defect)?.[1];
+  if (parent !== undefined) groups.push(nestedRequiredDefect(parent));
+  return groups;
+}
+
 /** The finding of invalid bodies accepted at and inside the object member `member` (`care`). */
 export function memberRulesDefect(member: string): string {
   return `invalid bodies accepted at and inside ${member} (no rule of ${member} checked)`;
