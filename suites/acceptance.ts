@@ -61,7 +61,7 @@ import {
   undeclaredAuthDefect,
 } from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
-import { stringHabit, trimmedJsonText } from './echo-habits.js';
+import { changedByServer, stringHabit, trimmedJsonText } from './echo-habits.js';
 
 /**
  * A 400 on an exact fixed id (2^63-1, 0, ...) may be a repeat: an earlier run, or any other client of
@@ -497,7 +497,7 @@ export const echo = defineCheck({
     // A fixed id an earlier run may have stored, on a target that answers repeats with 200: the
     // contract does not say which plant that answer carries (the stored one is a fair choice).
     const surelyNew = targetRejectsRepeats === true && targetHoldsEarlierRun !== true;
-    if (plan.intent.idMayRepeat && !surelyNew) return undefined;
+    const mayBeStored = plan.intent.idMayRepeat === true && !surelyNew;
     const body = responseJson(exchange);
     if (!body.ok) {
       return fail(`The ${status} answer does not carry the plant sent: ${body.reason}.`, {
@@ -516,6 +516,7 @@ export const echo = defineCheck({
     // every property is there as sent, so no comparison can find a difference.
     if (plant === sent) return PASS;
     const echoedHere = echoedProperties(contract);
+    if (mayBeStored) return changedOnly(sent, plant, echoedHere.echoed, status);
     for (const field of echoedHere.echoed) {
       const problem = echoProblem(field, sent, { plant, status }, echoedHere, contract.compiled.plant.check);
       if (problem !== undefined)
@@ -528,6 +529,42 @@ export const echo = defineCheck({
     return PASS;
   },
 });
+
+/**
+ * The echo of a plant whose id an earlier run may have stored, on a target that answers repeats with 200: the
+ * answer may carry the stored plant, so only what a server's own code does to a value is a failure (a string
+ * trimmed, upper-cased, normalised or cut; a number rounded through a double), and only when every other
+ * property came back as sent. Anything else is left unjudged.
+ */
+function changedOnly(
+  sent: Record<string, unknown>,
+  plant: Record<string, unknown>,
+  echoed: Iterable<string>,
+  status: number,
+): Verdict | undefined {
+  let changed: { field: string; defect: string } | undefined;
+  for (const field of echoed) {
+    const [wasSent, came] = [Object.hasOwn(sent, field), Object.hasOwn(plant, field)];
+    if (!wasSent && (!came || plant[field] === null)) continue;
+    if (!wasSent || !came) return undefined;
+    const [before, after] = [sent[field], plant[field]];
+    if (typeof before === 'number' && roundedAt(sent, plant, field)) changed ??= { field, defect: DOUBLES_DEFECT };
+    else if (typeof before === 'string' && typeof after === 'string' && changedByServer(before, after))
+      changed ??= { field, defect: stringHabit(before, after) ?? `"${field}" not echoed as sent` };
+    else if (!sameJson(sent, plant, field)) return undefined;
+  }
+  if (changed === undefined) return PASS;
+  const { field, defect } = changed;
+  return fail(
+    `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has ${shownExact(plant, field)}.`,
+    { defect },
+  );
+}
+
+/** Whether a property is the same JSON in both (numbers by their digits). */
+function sameJson(sent: Record<string, unknown>, plant: Record<string, unknown>, field: string): boolean {
+  return exactJsonText(sent, field) === exactJsonText(plant, field);
+}
 
 export const integerSpellingsCheck = defineCheck({
   id: 'integer-spellings',

@@ -8,6 +8,7 @@ import {
   DOUBLES_DEFECT,
   REFUSED_ONCE_TRIMMED,
   SPELLING_READ_AS_ANOTHER_ID,
+  TRIMMED,
 } from '../src/runner/defects.js';
 import type { Intent, WrittenAs } from '../src/runner/probe.js';
 import type { RecordedResponse } from '../src/runner/report.js';
@@ -264,6 +265,24 @@ describe('acceptance checks', () => {
     expect(outcome(echo, stored, undefined, { ...context, targetRejectsRepeats: false })).toBeUndefined();
     expect(outcome(echo, stored)).toBeUndefined();
     expect(outcome(echo, stored, undefined, { ...context, targetHoldsEarlierRun: false })).toBe('fail');
+  });
+
+  it("echo: where an earlier run's plant may come back, only a server's own change of a value sent fails", () => {
+    const fixed: Intent = { ...VALID, idMayRepeat: true };
+    const repeats = { ...context, targetRejectsRepeats: false };
+    const judged = (body: string) => echo.judge(exchange(fixed, 200, body), repeats, []);
+    expect(judged('{"name":"Fern","tag":"x"}')).toMatchObject({ outcome: 'fail', defect: TRIMMED });
+    expect(judged('{"name":"FERN","tag":" x "}')).toMatchObject({
+      outcome: 'fail',
+      defect: '"name" not echoed as sent',
+    });
+    expect(judged('{"name":"Fer","tag":" x "}')?.outcome).toBe('fail');
+    expect(judged('{"name":"Fern","tag":" x "}')?.outcome).toBe('pass');
+    // Another plant, or the change beside another value: what the target stored may be what came back.
+    expect(judged('{"name":"Moss","tag":" x "}')).toBeUndefined();
+    expect(judged('{"name":"FERN","tag":"y"}')).toBeUndefined();
+    expect(judged('{"name":"Fe","tag":" x "}')).toBeUndefined();
+    expect(judged('{"name":"Fern"}')).toBeUndefined();
   });
 
   it('echo: a trimmed tag, an invented tag, a missing name and a non-JSON body fail', () => {

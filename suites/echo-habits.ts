@@ -20,6 +20,21 @@ export function stringHabit(sent: unknown, got: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether `got` is `sent` as a server's own code changes a string (a habit above, another letter case, another
+ * Unicode normalisation form, a cut to a length of at least 3 code points): what no plant stored by an earlier
+ * run would show by chance, so it is judged even where the answer may carry a stored plant.
+ */
+export function changedByServer(sent: string, got: string): boolean {
+  if (sent === got) return false;
+  if (stringHabit(sent, got) !== undefined) return true;
+  if (sent.toLowerCase() === got.toLowerCase() || sent.toUpperCase() === got.toUpperCase()) return true;
+  if (NORMALISATION_FORMS.some((form) => sent.normalize(form) === got.normalize(form))) return true;
+  return [...got].length >= 3 && sent.startsWith(got);
+}
+
+const NORMALISATION_FORMS = ['NFC', 'NFKC'] as const;
+
 export const CUT_AT_NUL = 'strings cut at their first U+0000 (read as C strings)';
 export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
 export const HTML_ESCAPED = 'strings HTML-escaped (& < > " \' written as entities)';

@@ -35,7 +35,7 @@ export function explainSkip(
     evidence.validAccepted > 0 &&
     evidence.validAcceptedMayRepeat === evidence.validAccepted
   ) {
-    why = `Nothing to judge: ${seen}. Every valid NewPlant accepted carried an id an earlier run may have sent (the document's id range is too narrow for ids of their own), and a target that answers a repeated id with 200 may answer with the plant it stored, so what the answer must echo is open.`;
+    why = `Nothing to judge: ${seen}. Every valid NewPlant accepted carried an id an earlier run may have sent (the document's id range is too narrow for ids of their own), and a target that answers a repeated id with 200 may answer with the plant it stored: no answer was the plant sent or that plant with a value changed as a server's code changes it, so what the answer must echo is open.`;
   } else {
     why = `Nothing to judge: ${seen}, and none of those answers is one this check judges.`;
   }
