@@ -115,6 +115,16 @@ describe('findingsOf', () => {
       [refused, ['positive-acceptance']],
       [DOUBLES_DEFECT, ['echo']],
     ]);
+    // So does one whose fresh id is beyond 2^53 but far from any edge (h3's readBody refusing "__proto__"):
+    // no other id the run sent is the same double.
+    const proto = {
+      ...other,
+      request: { ...base.request, body: '{"__proto__":{},"id":5764607523034234881,"name":""}' },
+    };
+    expect(titles([failed('positive-acceptance', [proto]), failed('echo', [doubles])])).toEqual([
+      [refused, ['positive-acceptance']],
+      [DOUBLES_DEFECT, ['echo']],
+    ]);
   });
 
   it('folds a valid NewPlant refused with an id of exactly -2^53 (the double -2^53-1 was stored as) into the doubles defect', () => {
