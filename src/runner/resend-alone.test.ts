@@ -8,6 +8,7 @@ import { formatReplay, parseReplay } from './replay.js';
 import type { Finding } from './report.js';
 import type { CaseRun } from './execute.js';
 import { UnansweredFailures } from './resend-alone.js';
+import type { CaseVerdict } from './verdicts.js';
 
 const TOKEN = 'resend-alone-token-41c2';
 const contract = await loadContract();
@@ -234,9 +235,7 @@ describe('UnansweredFailures', () => {
   const tally = (cases: number, failing: (order: number) => boolean, msPerCase = 1): UnansweredFailures => {
     const failures = new UnansweredFailures();
     for (let order = 0; order < cases; order++) {
-      const verdict = failing(order)
-        ? ({ outcome: 'fail', exchangeIndex: 0 } as const)
-        : ({ outcome: 'pass' } as const);
+      const verdict: CaseVerdict = { outcome: failing(order) ? 'fail' : 'pass', exchangeIndex: 0 };
       failures.add({ order, exchanges: [{ response }] } as unknown as CaseRun, verdict, order * msPerCase);
     }
     return failures;
