@@ -168,6 +168,8 @@ export class AloneResends {
   private dismissed: UnansweredFailures | undefined;
   /** The slowest answer, when sent alone, of each case that had timed out in the run, by its order. */
   private readonly timeoutsAnswered = new Map<number, number>();
+  /** Whether a wait for the target to answer steadily ran out: later resends do not wait again. */
+  private unsteady = false;
 
   constructor(
     private readonly target: {
@@ -246,7 +248,11 @@ export class AloneResends {
       // the other instance of a rolling restart behind a gateway is still down, it would meet its 502 page again.
       const plans = plansAt(generated, generated.value.value, [], true, this.target);
       const { client, steadyWaitMs } = this.target;
-      sending = answersSteadily(client, steadyWaitMs).then(() => sendSequence(client, plans));
+      // One wait that ran out is enough: a gateway whose service never answers would cost it for every case.
+      sending = answersSteadily(client, this.unsteady ? 0 : steadyWaitMs).then((steady) => {
+        this.unsteady ||= !steady;
+        return sendSequence(client, plans);
+      });
       this.sent.set(run.order, sending);
     }
     return sending;
