@@ -31,6 +31,7 @@ import {
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
   withTrimmedRefusalsFolded,
+  withTruncationFolded,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
@@ -48,6 +49,28 @@ function failed(id: string, failures: readonly Partial<Failure>[]): CheckResult 
     failures: failures.map((failure) => ({ ...base, ...failure })),
   };
 }
+
+describe('withTruncationFolded', () => {
+  const echoed = (sent: string, got: string, defect: string): Partial<Failure> => ({
+    defect,
+    reason: `"tag" was sent as … but came back as ….`,
+    request: { ...base.request, body: JSON.stringify({ name: 'x', id: 1, tag: sent }) },
+    response: { ...base.response, body: JSON.stringify({ name: 'x', tag: got }) },
+  });
+  const titles = (checks: CheckResult[]) => findingsOf(withTruncationFolded(checks)).map((finding) => finding.title);
+  const cut = '"tag" not echoed as sent';
+
+  it('folds echoes that look trimmed into strings cut to the same length (a cut falling on a trailing space)', () => {
+    const checks = [failed('echo', [echoed('abcdefghij', 'abcdefgh', cut), echoed('ab cdefg ', 'ab cdefg', TRIMMED)])];
+    expect(titles(checks)).toEqual([cut]);
+  });
+
+  it('keeps trimming its own finding beside cuts of another length, or without any cut', () => {
+    const other = [failed('echo', [echoed('abcdefghij', 'abcdefgh', cut), echoed(' ab ', ' ab', TRIMMED)])];
+    expect(titles(other)).toEqual([cut, TRIMMED]);
+    expect(titles([failed('echo', [echoed('ab cdefg ', 'ab cdefg', TRIMMED)])])).toEqual([TRIMMED]);
+  });
+});
 
 describe('findingsOf', () => {
   it('makes one finding of the same defect failed by several checks, naming each check once', () => {

@@ -215,6 +215,52 @@ export function withAbsentEchoesFolded(checks: readonly CheckResult[]): CheckRes
   });
 }
 
+/**
+ * Strings echoed cut to one length (a column of 8 characters, `substring(0, 8)`) look like trimming where the cut
+ * falls on whitespace at the end (`"ab cdefg "` echoed `"ab cdefg"`): when the echo's failures of one field show
+ * both, every one cut at the end to the same length in code points, the trimmed ones fold into the cut's finding.
+ */
+export function withTruncationFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const echo = checks.find((check) => check.id === 'echo' && check.status === 'fail');
+  const cuts = new Map<string, { length: number; into?: string; folded: Failure[]; mixed: boolean }>();
+  for (const failure of echo?.failures ?? []) {
+    if (failure.foldedInto !== undefined) continue;
+    const field =
+      NOT_ECHOED.exec(failure.defect ?? '')?.[1] ?? (failure.defect === TRIMMED ? echoedField(failure) : undefined);
+    const length = field === undefined ? undefined : cutLength(failure, field);
+    if (field === undefined || length === undefined) continue;
+    const cut = cuts.get(field) ?? { length, folded: [], mixed: false };
+    cut.mixed ||= cut.length !== length;
+    if (failure.defect === TRIMMED) cut.folded.push(failure);
+    else cut.into ??= identityOf('echo', failure).fingerprint;
+    cuts.set(field, cut);
+  }
+  const into = new Map<Failure, string>();
+  for (const cut of cuts.values())
+    if (cut.into !== undefined && !cut.mixed) for (const failure of cut.folded) into.set(failure, cut.into);
+  if (into.size === 0) return [...checks];
+  return withFolded(checks, (checkId, failure) => (checkId === 'echo' ? into.get(failure) : undefined));
+}
+
+/** The field an echo failure's reason names first: `"tag" was sent as …`. */
+function echoedField(failure: Failure): string | undefined {
+  return /^"([^"]+)" was sent as /.exec(failure.reason)?.[1];
+}
+
+/** The length in code points `field` was cut to, when the answer holds the string sent cut at its end. */
+function cutLength(failure: Failure, field: string): number | undefined {
+  try {
+    const sent: unknown = JSON.parse(failure.request.body ?? '');
+    const got: unknown = JSON.parse(failure.response.body ?? '');
+    if (!isObject(sent) || !isObject(got)) return undefined;
+    const [before, after] = [sent[field], got[field]];
+    if (typeof before !== 'string' || typeof after !== 'string' || after === before) return undefined;
+    return after !== '' && before.startsWith(after) ? [...after].length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the failure's answer is a whole JSON object without `field` (a cut or unreadable body: not known). */
 function answerLacks(failure: Failure, field: string): boolean {
   const { body, truncated } = failure.response;
@@ -616,6 +662,7 @@ export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunS
 
 /** The folds after the doubles', the items' and the members', in order: each sees the failures the ones before it left unfolded. */
 const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
+  withTruncationFolded,
   withAbsentEchoesFolded,
   withLeadingDigitsFolded,
   withTrimmedRefusalsFolded,
