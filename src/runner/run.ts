@@ -406,6 +406,11 @@ function outageWaitMs(cut: TargetStopped, timeoutMs: number): number {
     : Math.min(MAX_OUTAGE_WAIT_MS, 2 * timeoutMs);
 }
 
+/** Whether every answer the run got was an HTML page (none from the service behind a gateway). */
+function onlyPages(evidence: SentCases['evidence']): boolean {
+  return evidence.answered > 0 && evidence.html === evidence.answered;
+}
+
 /** Whether a case met another protocol or a TLS failure: bytes or a handshake from the target, not silence. */
 function metOtherProtocol(run: CaseRun): boolean {
   const failure = unansweredOf(run);
@@ -439,7 +444,8 @@ async function settleChecks(
           client: context.client,
           fresh,
           judgeContext: context.judgeContext,
-          steadyWaitMs: Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * settings.timeoutMs),
+          // A run that met only HTML pages (a gateway whose service never answered) has nothing to wait for.
+          steadyWaitMs: onlyPages(sent.evidence) ? 0 : Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * settings.timeoutMs),
         })
       : undefined;
   const replayCommand = (
