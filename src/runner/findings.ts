@@ -372,10 +372,13 @@ export function itemRulesDefect(items: string): string {
  * path ({@link itemRulesDefect}), the same whichever rules a seed broke, shown by the smallest of them.
  */
 export function withItemRulesFolded(checks: readonly CheckResult[]): CheckResult[] {
-  return withGroupsFolded(checks, itemRulesDefect, (failure) => {
-    const path = ITEM_BREAK_ACCEPTED.exec(failure.defect ?? '')?.[1];
-    return path === undefined ? undefined : path.slice(0, path.lastIndexOf('[#]') + 3);
-  });
+  return withGroupsFolded(checks, itemRulesDefect, (failure) => itemsOf(failure.defect ?? ''));
+}
+
+/** The items' path (`offshoots[#]`) of an invalid body accepted for a break inside an array's items. */
+function itemsOf(defect: string): string | undefined {
+  const path = ITEM_BREAK_ACCEPTED.exec(defect)?.[1];
+  return path === undefined ? undefined : path.slice(0, path.lastIndexOf('[#]') + 3);
 }
 
 /**
@@ -384,15 +387,14 @@ export function withItemRulesFolded(checks: readonly CheckResult[]): CheckResult
  * alone, names its own defect, one of these groups'.
  */
 export function groupDefectsOf(defect: string): string[] {
-  const groups: string[] = [];
-  const items = ITEM_BREAK_ACCEPTED.exec(defect)?.[1];
-  if (items !== undefined) groups.push(itemRulesDefect(items.slice(0, items.lastIndexOf('[#]') + 3)));
-  const path = MEMBER_BREAK_ACCEPTED.exec(defect)?.[1];
-  const member = path === undefined ? undefined : topMemberOf(path);
-  if (member !== undefined) groups.push(memberRulesDefect(member));
+  const items = itemsOf(defect);
+  const member = memberBreakOf(defect)?.member;
   const parent = NESTED_MISSING_ACCEPTED.exec(defect)?.[1];
-  if (parent !== undefined) groups.push(nestedRequiredDefect(parent));
-  return groups;
+  return [
+    ...(items === undefined ? [] : [itemRulesDefect(items)]),
+    ...(member === undefined ? [] : [memberRulesDefect(member)]),
+    ...(parent === undefined ? [] : [nestedRequiredDefect(parent)]),
+  ];
 }
 
 /** The finding of invalid bodies accepted at and inside the object member `member` (`care`). */
@@ -402,6 +404,13 @@ export function memberRulesDefect(member: string): string {
 
 /** An invalid body accepted for a rule broken at a member or inside it: the member's path as quoted (`care.water`). */
 const MEMBER_BREAK_ACCEPTED = /^an invalid body \("([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)"[ :].*\) accepted$/;
+
+/** The path (`care.water`) and top-level member (`care`) of an invalid body accepted for a rule broken there. */
+function memberBreakOf(defect: string): { path: string; member: string } | undefined {
+  const path = MEMBER_BREAK_ACCEPTED.exec(defect)?.[1];
+  const member = path === undefined ? undefined : topMemberOf(path);
+  return path === undefined || member === undefined ? undefined : { path, member };
+}
 
 /**
  * Invalid bodies accepted for several rules broken at and inside one object member (`care` a boolean,
@@ -421,11 +430,10 @@ export function withMemberRulesFolded(checks: readonly CheckResult[], signs: Run
     checks,
     memberRulesDefect,
     (failure) => {
-      const path = MEMBER_BREAK_ACCEPTED.exec(failure.defect ?? '')?.[1];
-      const member = path === undefined ? undefined : topMemberOf(path);
-      if (path === undefined || member === undefined || refusedIn.has(member)) return undefined;
-      paths.set(failure, path);
-      return member;
+      const broken = memberBreakOf(failure.defect ?? '');
+      if (broken === undefined || refusedIn.has(broken.member)) return undefined;
+      paths.set(failure, broken.path);
+      return broken.member;
     },
     (failures) => failures.some((failure) => paths.get(failure)?.includes('.') === true),
   );
