@@ -110,3 +110,21 @@ describe('RunEvidence: members where an invalid body was refused', () => {
     expect([...evidence.refusedIn]).toEqual(['care', 'labels']);
   });
 });
+
+describe('couldNotJudge: a web framework answering an unrouted path with its HTML 404 page', () => {
+  function htmlNotFound(): CaseRun {
+    const run = validPlant(404, false);
+    const page = '<!doctype html>\n<html lang=en>\n<title>404 Not Found</title>\n<h1>Not Found</h1>\n';
+    Object.assign(run.exchanges[0]!.response, { headers: { 'content-type': 'text/html; charset=utf-8' }, body: page });
+    return run;
+  }
+
+  it("names the document's base path to try, as a JSON 404 does (Flask's page for /plants when the app serves /api/v1/plants)", () => {
+    const evidence = new RunEvidence();
+    evidence.add(htmlNotFound());
+    const verdict = couldNotJudge(evidence, 'http://127.0.0.1:8080', '/api/v1');
+    expect(verdict?.code).toBe('html');
+    expect(verdict?.reason).toContain('try http://127.0.0.1:8080/api/v1');
+    expect(verdict?.reason).not.toContain('front proxy');
+  });
+});

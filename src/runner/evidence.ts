@@ -164,7 +164,7 @@ export function couldNotJudge(
     const statuses = [...new Set(statusesOf(evidence))];
     return verdict(
       'html',
-      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${statuses.join(', ')}), never JSON: ${htmlCause(statuses)}`,
+      `Every one of ${evidence.answered} answers from ${baseUrl} was ${pages} (statuses ${statuses.join(', ')}), never JSON: ${htmlCause(statuses, pathHint(url, basePath))}`,
     );
   }
   const validAnswers = [...evidence.valid].filter(([key]) => /^\d+$/.test(key) && key !== '0');
@@ -204,8 +204,11 @@ export function couldNotJudge(
   return undefined;
 }
 
-/** What answers only HTML pages with these statuses, and what to do about it. */
-function htmlCause(statuses: readonly string[]): string {
+/** What answers only HTML pages with these statuses, and what to do about it; `hint` says which base path to try. */
+function htmlCause(statuses: readonly string[], hint: string): string {
+  // Flask, Express, Spring's whitelabel and Django's debug page answer an unrouted path with an HTML 404 (405 for another method).
+  if (statuses.every((status) => status === '404' || status === '405'))
+    return `no POST /plants there: the page is a web framework's or web server's "not found". Check the base path of \`baseUrl\`${hint}; the runner appends /plants.`;
   if (statuses.every((status) => status === '502' || status === '504'))
     return 'a gateway or front proxy answers there and says the service behind it failed or did not answer (502 Bad Gateway, 504 Gateway Timeout). Start the service, or check the address the proxy forwards to; if the base path or port of `baseUrl` is wrong, fix that (the runner appends /plants).';
   // A sign-in gateway (SSO, an OAuth proxy) sends a request without its session cookie to its login page.
