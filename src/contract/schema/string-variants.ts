@@ -4,7 +4,7 @@ import { FORMAT_SHAPES, formatArbitrary, INVALID_FORMAT_TEXT, LENIENT_FORMAT_TEX
 import { PatternLanguage } from './pattern-strings.js';
 import { at, type Candidate } from './leaf-variants.js';
 import { bounded, matchesWithin, patternCandidates, safeRegex } from './pattern-variants.js';
-import { codePointArbitrary, codePointLength } from './text.js';
+import { asciiString, codePointLength, codePointString } from './text.js';
 import type { Site } from './variants.js';
 
 /** The edges of `minLength`/`maxLength`, and strings that break `pattern` or `format`. */
@@ -70,8 +70,8 @@ function exactLength(
   const formatted = format === undefined ? undefined : formatArbitrary(format);
   if (formatted !== undefined) return bounded(context, formatted, (text) => codePointLength(text) === length);
   return fc.oneof(
-    fc.string({ unit: codePointArbitrary, minLength: length, maxLength: length }),
-    fc.string({ unit: 'grapheme-ascii', minLength: length, maxLength: length }),
+    codePointString({ minLength: length, maxLength: length }),
+    asciiString({ minLength: length, maxLength: length }),
   );
 }
 

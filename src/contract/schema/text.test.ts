@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caseBias, caseRandom } from '../../runner/generate/case-random.js';
-import { codePointArbitrary, codePointString, composedCodePointArbitrary } from './text.js';
+import {
+  asciiArbitrary,
+  asciiString,
+  codePointArbitrary,
+  codePointLength,
+  codePointString,
+  composedCodePointArbitrary,
+} from './text.js';
 
 /** The first shrinks of a value, depth first along the first candidate, as values. */
 function shrinkPath(arbitrary: fc.Arbitrary<string>, value: fc.Value<string>, steps: number): string[][] {
@@ -30,24 +37,45 @@ describe('codePointArbitrary', () => {
     }
   });
 
-  it('shrinks along the same path as the composed unit', () => {
-    for (let index = 0; index < 20; index++) {
-      const strings = (unit: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.string({ unit, maxLength: 12 });
-      const fastArbitrary = strings(codePointArbitrary);
-      const composedArbitrary = strings(composedCodePointArbitrary);
-      const fast = fastArbitrary.generate(caseRandom(5, 'shrink', index), caseBias(index));
-      const composed = composedArbitrary.generate(caseRandom(5, 'shrink', index), caseBias(index));
-      expect(shrinkPath(fastArbitrary, fast, 6)).toEqual(shrinkPath(composedArbitrary, composed, 6));
+  const shrinks = (value: string, context?: unknown): string[] => [
+    ...codePointArbitrary.shrink(value, context).map((shrunk) => shrunk.value),
+  ];
+
+  it('shrinks a character first to a plain letter: a, then é for what only non-ASCII shows', () => {
+    expect(shrinks('~')[0]).toBe('a');
+    expect(shrinks('\u007f').slice(0, 2)).toEqual(['a', 'é']);
+    expect(shrinks('\ue000').slice(0, 3)).toEqual(['a', 'é', 'ａ']);
+    expect(shrinks('𐀀').slice(0, 3)).toEqual(['a', 'é', '🌱']);
+    expect(shrinks('a')).toEqual([]);
+  });
+
+  it('keeps a character that matters within its own range, shrunk toward its plainest member', () => {
+    expect(shrinks('\u0000')).toEqual(['a']);
+    expect(shrinks('\u001f').slice(0, 2)).toEqual(['a', '\u0000']);
+    expect(shrinks('🌱')).toEqual(['a', 'é']);
+    // Below a, '<' shrinks up toward it, not down toward the range's minimum (a space).
+    expect(shrinks('<')).toEqual(['a', 'N', 'E', '@', '>', '=']);
+  });
+
+  it('shrinks a drawn character as the same character without a context', () => {
+    for (let index = 0; index < 50; index++) {
+      const drawn = codePointArbitrary.generate(caseRandom(5, 'unit', index), caseBias(index));
+      expect(shrinks(drawn.value, drawn.context)).toEqual(shrinks(drawn.value));
     }
   });
 
-  it('shrinks a value without a context as the composed unit does', () => {
-    expect([...codePointArbitrary.shrink('é', undefined).map((value) => value.value)]).toEqual([
-      ...composedCodePointArbitrary.shrink('é', undefined).map((value) => value.value),
-    ]);
-    expect(codePointArbitrary.canShrinkWithoutContext('🌱')).toBe(
-      composedCodePointArbitrary.canShrinkWithoutContext('🌱'),
-    );
+  it('ends a shrink on a candidate that fails, never past it', () => {
+    // A failure needing a character outside ASCII: é is the plainest such, and shrinking stops there.
+    const nonAscii = (text: string): boolean => [...text].some((character) => character > '\u007f');
+    let current = { value: '忢', context: undefined as unknown };
+    for (let step = 0; step < 40; step++) {
+      const next = [...codePointArbitrary.shrink(current.value, current.context)].find((shrunk) =>
+        nonAscii(shrunk.value),
+      );
+      if (next === undefined) break;
+      current = next;
+    }
+    expect(current.value).toBe('é');
   });
 });
 
@@ -75,13 +103,65 @@ describe('codePointString', () => {
     }
   });
 
-  it('shrinks along the same path as fast-check strings of the unit', () => {
+  it('shrinks a drawn string first to as many plain a, then along the path of fast-check strings of the unit', () => {
     const fastArbitrary = codePointString({ minLength: 2, maxLength: 12 });
     const composedArbitrary = fc.string({ minLength: 2, maxLength: 12, unit: codePointArbitrary });
     for (let index = 0; index < 20; index++) {
       const fast = fastArbitrary.generate(caseRandom(13, 'shrink', index), caseBias(index));
       const composed = composedArbitrary.generate(caseRandom(13, 'shrink', index), caseBias(index));
-      expect(shrinkPath(fastArbitrary, fast, 6)).toEqual(shrinkPath(composedArbitrary, composed, 6));
+      const [first, ...rest] = [...fastArbitrary.shrink(fast.value, fast.context).take(9)];
+      const plain = 'a'.repeat(codePointLength(fast.value));
+      const after = fast.value === plain ? [first, ...rest].slice(0, 8) : rest;
+      if (fast.value !== plain) expect(first?.value).toBe(plain);
+      expect(after.map((shrunk) => shrunk?.value)).toEqual([
+        ...composedArbitrary
+          .shrink(composed.value, composed.context)
+          .take(8)
+          .map((shrunk) => shrunk.value),
+      ]);
+      const last = after[after.length - 1];
+      if (last !== undefined) {
+        const composedLast = [...composedArbitrary.shrink(composed.value, composed.context).take(8)].pop();
+        if (composedLast === undefined) throw new Error('no composed shrink');
+        expect(shrinkPath(fastArbitrary, last, 5)).toEqual(shrinkPath(composedArbitrary, composedLast, 5));
+      }
     }
+  });
+
+  it('shrinks a plain string of a in length alone, within the length limits', () => {
+    const arbitrary = codePointString({ minLength: 3, maxLength: 400, size: 'max' });
+    const drawn = arbitrary.generate(caseRandom(17, 'plain', 0), undefined);
+    const [plain] = [...arbitrary.shrink(drawn.value, drawn.context).take(1)];
+    if (plain === undefined) throw new Error('no shrink');
+    const shorter = [...arbitrary.shrink(plain.value, plain.context)];
+    expect(shorter.length).toBeGreaterThan(0);
+    for (const shrunk of shorter) {
+      expect(shrunk.value).toMatch(/^a{3,}$/);
+      expect(shrunk.value.length).toBeLessThan(plain.value.length);
+    }
+  });
+});
+
+describe('asciiString', () => {
+  it('draws the values and consumes the random exactly as fast-check grapheme-ascii strings do', () => {
+    for (const constraint of [{ maxLength: 20 }, { minLength: 7, maxLength: 7 }]) {
+      const ours = asciiString(constraint);
+      const theirs = fc.string({ ...constraint, unit: 'grapheme-ascii' });
+      for (let index = 0; index < 100; index++) {
+        const fast = caseRandom(19, JSON.stringify(constraint), index);
+        const composed = caseRandom(19, JSON.stringify(constraint), index);
+        const bias = caseBias(index);
+        expect(ours.generate(fast, bias).value).toBe(theirs.generate(composed, bias).value);
+        expect(fast.nextInt(0, 1_000_000)).toBe(composed.nextInt(0, 1_000_000));
+      }
+    }
+  });
+
+  it('shrinks a character toward a, where grapheme-ascii shrinks toward a space', () => {
+    expect([...asciiArbitrary.shrink('~', undefined).map((shrunk) => shrunk.value)][0]).toBe('a');
+    const drawn = asciiString({ minLength: 5, maxLength: 5 }).generate(caseRandom(19, 'plain', 1), undefined);
+    const [first] = [...asciiString({ minLength: 5, maxLength: 5 }).shrink(drawn.value, drawn.context).take(1)];
+    expect(drawn.value).not.toBe('aaaaa');
+    expect(first?.value).toBe('aaaaa');
   });
 });

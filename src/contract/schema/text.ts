@@ -37,16 +37,27 @@ const WHITESPACE = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u3000'];
 /** Longest long string, in code points: keeps every valid body under 32 KiB even if all escape to \uXXXX. */
 export const LONG_TEXT_MAX = 2000;
 
-/** The code point ranges of {@link codePointArbitrary} and their weights. */
-const CODE_POINT_RANGES: readonly { readonly min: number; readonly max: number; readonly weight: number }[] = [
-  { min: 0x20, max: 0x7e, weight: 4 },
-  { min: 0, max: 0x1f, weight: 1 },
-  { min: 0x7f, max: 0xd7ff, weight: 2 },
-  { min: 0xe000, max: 0xffff, weight: 1 },
-  { min: 0x10000, max: 0x10ffff, weight: 2 },
+/**
+ * The code point ranges of {@link codePointArbitrary}, their weights, and how a character of each shrinks: first to
+ * each of `before` (plainer characters outside the range: `a`, then `é` for a failure any non-ASCII character
+ * shows), then within the range toward `plainest`, so a shrunk string reads `"aaaa"` wherever the character does
+ * not matter, and keeps the one that does (a NUL, an astral `🌱`) where it does.
+ */
+const CODE_POINT_RANGES: readonly {
+  readonly min: number;
+  readonly max: number;
+  readonly weight: number;
+  readonly plainest: number;
+  readonly before: readonly number[];
+}[] = [
+  { min: 0x20, max: 0x7e, weight: 4, plainest: 0x61, before: [] },
+  { min: 0, max: 0x1f, weight: 1, plainest: 0, before: [0x61] },
+  { min: 0x7f, max: 0xd7ff, weight: 2, plainest: 0xe9, before: [0x61] },
+  { min: 0xe000, max: 0xffff, weight: 1, plainest: 0xff41, before: [0x61, 0xe9] },
+  { min: 0x10000, max: 0x10ffff, weight: 2, plainest: 0x1f331, before: [0x61, 0xe9] },
 ];
 
-/** The unit as fast-check composes it: what {@link CodePointArbitrary} draws like and shrinks through. */
+/** The unit as fast-check composes it: what {@link CodePointArbitrary} draws like (it shrinks otherwise). */
 const composedCodePoint: fc.Arbitrary<string> = fc
   .oneof(...CODE_POINT_RANGES.map(({ min, max, weight }) => ({ arbitrary: fc.integer({ min, max }), weight })))
   .map((codePoint) => String.fromCodePoint(codePoint));
@@ -60,10 +71,22 @@ class CodePointDraw {
   ) {}
 }
 
+/** A shrunk character within its range: the offset from the range's plainest member, and the offset's context. */
+class InRange {
+  constructor(
+    readonly index: number,
+    readonly offset: unknown,
+  ) {}
+}
+
+/** A character shrunk to one of a range's `before`: nothing plainer left to try. */
+const SETTLED = Symbol('settled');
+
 /**
  * {@link composedCodePoint} drawn directly: the same draws from the same random, so the same values,
  * without its per-character `oneof` and `map` wrappers (long strings are most of generation's CPU).
- * Shrinking goes through the composed unit, with the context it would have made.
+ * Shrinking goes toward plain characters (see {@link CODE_POINT_RANGES}), not toward each range's minimum
+ * as the composed unit's integers would (`"\u007f𐀀 \ue000"`).
  */
 class CodePointArbitrary extends fc.Arbitrary<string> {
   private readonly ranges = CODE_POINT_RANGES.map(({ min, max }) => fc.integer({ min, max }));
@@ -74,6 +97,10 @@ class CodePointArbitrary extends fc.Arbitrary<string> {
   /** The `nextInt` draws of the `oneof` and of each range's unbiased `fc.integer`. */
   private readonly rangeDraw = new UniformInt(0, this.totalWeight - 1);
   private readonly codePointDraws = CODE_POINT_RANGES.map(({ min, max }) => new UniformInt(min, max));
+  /** Each range as offsets from its plainest member, for shrinking. */
+  private readonly offsets = CODE_POINT_RANGES.map(({ min, max, plainest }) =>
+    fc.integer({ min: min - plainest, max: max - plainest }),
+  );
 
   generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
     const index = this.drawRange(random);
@@ -97,26 +124,42 @@ class CodePointArbitrary extends fc.Arbitrary<string> {
     return biasFactor === undefined ? draw.draw(random) : range.generate(random, biasFactor).value;
   }
 
+  /** As the composed unit answers (never, without an unmapper): fast-check's strings of the unit draw by it. */
   canShrinkWithoutContext(value: unknown): value is string {
     return composedCodePoint.canShrinkWithoutContext(value);
   }
 
   shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
-    return composedCodePoint.shrink(value, context instanceof CodePointDraw ? composedContext(context) : context);
+    if (context === SETTLED) return fc.Stream.nil();
+    const codePoint = value.codePointAt(0) ?? 0;
+    if (context instanceof InRange) return this.withinRange(context.index, codePoint, context.offset);
+    const index = context instanceof CodePointDraw ? context.selectedIndex : rangeOf(codePoint);
+    const range = index === undefined ? undefined : CODE_POINT_RANGES[index];
+    if (index === undefined || range === undefined) return fc.Stream.nil();
+    const plainer = range.before
+      .filter((candidate) => candidate !== codePoint)
+      .map((candidate) => new fc.Value(String.fromCodePoint(candidate), SETTLED));
+    return fc.Stream.of(...plainer).join(this.withinRange(index, codePoint, undefined));
+  }
+
+  /** Shrinks toward the range's plainest member, as `fc.integer` shrinks the offset from it toward 0. */
+  private withinRange(index: number, codePoint: number, offset: unknown): fc.Stream<fc.Value<string>> {
+    const range = CODE_POINT_RANGES[index];
+    const offsets = this.offsets[index];
+    if (range === undefined || offsets === undefined) return fc.Stream.nil();
+    return offsets
+      .shrink(codePoint - range.plainest, offset)
+      .map(
+        (shrunk) =>
+          new fc.Value(String.fromCodePoint(shrunk.value + range.plainest), new InRange(index, shrunk.context)),
+      );
   }
 }
 
-/** The context fast-check's `oneof(...).map(...)` gives the value of a draw. */
-function composedContext(draw: CodePointDraw): unknown {
-  return {
-    originalValue: draw.codePoint,
-    originalContext: {
-      selectedIndex: draw.selectedIndex,
-      originalBias: draw.bias,
-      originalContext: undefined,
-      clonedMrngForFallbackFirst: null,
-    },
-  };
+/** The index of the range holding a code point, if any. */
+function rangeOf(codePoint: number): number | undefined {
+  const index = CODE_POINT_RANGES.findIndex(({ min, max }) => codePoint >= min && codePoint <= max);
+  return index < 0 ? undefined : index;
 }
 
 /** The unit, typed as itself: {@link CodePointString} draws code points from it without making values. */
@@ -199,6 +242,92 @@ class CodePointString extends fc.Arbitrary<string> {
   }
 }
 
+/** The character a shrunk string is made of where the character does not matter. */
+const PLAIN = 'a';
+
+/** What {@link PlainFirst} keeps of a draw: the inner arbitrary's context. */
+class FirstShrink {
+  constructor(readonly inner: unknown) {}
+}
+
+/** The context of a plain string {@link PlainFirst} shrinks on: its plain strings' own context. */
+class PlainShrink {
+  constructor(readonly inner: unknown) {}
+}
+
+/**
+ * Strings whose first shrink of a generated value is the same length in plain `a`s: one candidate where
+ * shrinking a character at a time would spend one per character (a name cut at 255 is 256 of them, past the
+ * runner's budget). Taken, it shrinks on in length alone, as strings of `a`.
+ */
+class PlainFirst extends fc.Arbitrary<string> {
+  private readonly plain: fc.Arbitrary<string>;
+
+  constructor(
+    private readonly inner: fc.Arbitrary<string>,
+    constraints: { minLength?: number; maxLength?: number },
+  ) {
+    super();
+    this.plain = fc.string({
+      minLength: constraints.minLength,
+      maxLength: constraints.maxLength,
+      unit: asciiArbitrary,
+    });
+  }
+
+  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
+    const drawn = this.inner.generate(random, biasFactor);
+    return new fc.Value(drawn.value, new FirstShrink(drawn.context));
+  }
+
+  canShrinkWithoutContext(value: unknown): value is string {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    if (context instanceof PlainShrink) return this.plainShrinks(value, context.inner);
+    if (!(context instanceof FirstShrink)) return this.inner.shrink(value, context);
+    const shrinks = this.inner.shrink(value, context.inner);
+    const plain = PLAIN.repeat(codePointLength(value));
+    if (plain === value) return shrinks;
+    return fc.Stream.of(new fc.Value(plain, new PlainShrink(undefined))).join(shrinks);
+  }
+
+  private plainShrinks(value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    return this.plain
+      .shrink(value, context)
+      .map((shrunk) => new fc.Value(shrunk.value, new PlainShrink(shrunk.context)));
+  }
+}
+
+/**
+ * fast-check's `grapheme-ascii` unit (printable ASCII, drawn as its `mapToConstant` draws: the same values for
+ * the same random), shrinking toward `a` as {@link codePointArbitrary} does, not toward a space.
+ */
+class AsciiUnit extends fc.Arbitrary<string> {
+  private readonly index = fc.nat({ max: 0x7e - 0x20 });
+
+  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
+    return new fc.Value(String.fromCharCode(0x20 + this.index.generate(random, biasFactor).value), undefined);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is string {
+    return typeof value === 'string' && value.length === 1 && value >= ' ' && value <= '~';
+  }
+
+  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    return codePointUnit.shrink(value, context);
+  }
+}
+
+/** Printable ASCII characters, drawn as `fc.string({ unit: 'grapheme-ascii' })` draws them, shrinking toward `a`. */
+export const asciiArbitrary: fc.Arbitrary<string> = new AsciiUnit();
+
+/** Strings of {@link asciiArbitrary} (fast-check's `string` constraints), whose shrinking starts with plain `a`s. */
+export function asciiString(constraints: { minLength?: number; maxLength?: number }): fc.Arbitrary<string> {
+  return new PlainFirst(fc.string({ ...constraints, unit: asciiArbitrary }), constraints);
+}
+
 /** The UTF-16 units of the string being drawn, reused: a draw is made in one piece, never interleaved. */
 let unitBuffer = new Uint16Array(2 * LONG_TEXT_MAX);
 
@@ -224,7 +353,10 @@ function textOf(units: Uint16Array, count: number): string {
   return text;
 }
 
-/** Strings of {@link codePointArbitrary} (fast-check's `string` constraints), drawn directly where fast-check allows. */
+/**
+ * Strings of {@link codePointArbitrary} (fast-check's `string` constraints), drawn directly where fast-check allows;
+ * shrinking starts with plain `a`s.
+ */
 export function codePointString(constraints: {
   minLength?: number;
   maxLength?: number;
@@ -232,7 +364,7 @@ export function codePointString(constraints: {
 }): fc.Arbitrary<string> {
   const composed = fc.string({ ...constraints, unit: codePointArbitrary });
   const lengths = arrayLengths(composed);
-  return lengths === undefined ? composed : new CodePointString(composed, lengths);
+  return new PlainFirst(lengths === undefined ? composed : new CodePointString(composed, lengths), constraints);
 }
 
 /** Length of a string in code points, as JSON Schema counts it. */
@@ -259,9 +391,7 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
   const shortMax = Math.min(cap, Math.max(minLength, 40));
   const arbitraries: fc.WeightedArbitrary<string>[] = [
     {
-      arbitrary: fc
-        .string({ unit: 'grapheme-ascii', minLength, maxLength: Math.min(cap, Math.max(minLength, 20)) })
-        .filter(fits),
+      arbitrary: asciiString({ minLength, maxLength: Math.min(cap, Math.max(minLength, 20)) }).filter(fits),
       weight: 3,
     },
     { arbitrary: codePointString({ minLength, maxLength: shortMax }), weight: 3 },
@@ -276,7 +406,10 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
     },
   ];
   const awkward = AWKWARD_TEXT.filter(fits);
-  if (awkward.length > 0) arbitraries.push({ arbitrary: fc.constantFrom(...awkward), weight: 3 });
+  const limits = { minLength, maxLength: cap };
+  if (awkward.length > 0) {
+    arbitraries.push({ arbitrary: new PlainFirst(fc.constantFrom(...awkward), limits), weight: 3 });
+  }
   const coreMin = Math.max(0, minLength - 2);
   const coreMax = Math.min(38, cap - 2);
   if (coreMax >= coreMin && minLength <= 40) {
@@ -285,7 +418,7 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
       .tuple(fc.constantFrom(...WHITESPACE), core, fc.constantFrom(...WHITESPACE))
       .map(([before, middle, after]) => before + middle + after)
       .filter(fits);
-    arbitraries.push({ arbitrary: edged, weight: 2 });
+    arbitraries.push({ arbitrary: new PlainFirst(edged, limits), weight: 2 });
   }
   return fc.oneof(...arbitraries);
 }
