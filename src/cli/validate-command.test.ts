@@ -92,6 +92,23 @@ describe('plantstore validate', () => {
     );
   });
 
+  it('says which other refusals are judged by the Error schema itself (a default written with it) and which by their own', async () => {
+    const responses = {
+      '200': { description: 'ok', content: json(plant) },
+      '400': { description: 'Error', content: json({ $ref: '#/components/schemas/Error' }) },
+      '409': { description: 'Conflict', content: json(error) },
+      '401': { description: 'Unauthorized', content: json({ type: 'object', required: ['detail'] }) },
+      default: { description: 'Unexpected', content: json({ $ref: '#/components/schemas/Error' }) },
+    };
+    const file = write('default-error.yaml', document({ responses }, { components: { schemas: { Error: error } } }));
+    const lines = (await validate(file)).out.split('\n');
+    expect(lines).toContain('  other refusals, judged by their own schemas: 401 (application/json)');
+    // A copy of the Error written inline (409) is the Error too.
+    expect(lines).toContain(
+      '  other refusals, judged by the Error schema as 400 is: 409 (application/json), default (any other 4xx, application/json)',
+    );
+  });
+
   it('lists the header, query and cookie parameters of the operation, required ones marked', async () => {
     const parameters = [
       { name: 'X-Request-ID', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },

@@ -2,6 +2,9 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ContractError } from '../contract/contract-error.js';
 import type { Contract, DocumentProblem } from '../contract/index.js';
+import type { DocumentedAnswer } from '../contract/documented-answers.js';
+import { pointerSegments } from '../contract/document-pointer.js';
+import { mediaTypeEssence } from '../contract/media-types.js';
 import { calledPlantsPath, findOperation, summariseList } from '../contract/operations.js';
 import { declaredParameters } from '../contract/parameter-declarations.js';
 import { DEFAULT_SPEC_PATH } from '../contract/package-files.js';
@@ -108,15 +111,42 @@ export function summarise(file: string, contract: Contract): string[] {
   return lines;
 }
 
-/** The refusals judged by bodies of their own (a 401 schema, FastAPI's 422), and those that cannot be. */
-function answerLines({ answers }: Contract): string[] {
+/**
+ * The refusals judged by bodies of their own (a 401 schema, FastAPI's 422), those whose schema is the Error's (a
+ * `default` response written with the Error, as zod and tsoa generators do), and those that cannot be judged.
+ */
+function answerLines(contract: Contract): string[] {
+  const { answers, errorStatus } = contract;
   const lines: string[] = [];
-  if (answers.judged.length > 0) {
-    const listed = answers.judged.map(({ key, mediaType }) => `${key} (${mediaType})`).join(', ');
-    lines.push(`  other refusals, judged by their own schemas: ${listed}`);
-  }
+  const listed = (keys: readonly DocumentedAnswer[]) =>
+    keys.map(({ key, mediaType }) => `${key} (${RANGES[key.toUpperCase()] ?? ''}${mediaType})`).join(', ');
+  const asError = answers.judged.filter((answer) => isErrorSchema(contract, answer));
+  const own = answers.judged.filter((answer) => !asError.includes(answer));
+  if (own.length > 0) lines.push(`  other refusals, judged by their own schemas: ${listed(own)}`);
+  if (asError.length > 0)
+    lines.push(`  other refusals, judged by the Error schema as ${errorStatus} is: ${listed(asError)}`);
   for (const { key, reason } of answers.unchecked) lines.push(`  not judged: the bodies of ${key} answers: ${reason}`);
   return lines;
+}
+
+/** What a range key stands for among refusals, before its media type. */
+const RANGES: Readonly<Record<string, string>> = { '4XX': 'any other 4xx, ', DEFAULT: 'any other 4xx, ' };
+
+/** Whether a documented answer's schema is the Error's: the same schema ($ref to it), or a copy of it, same media type. */
+function isErrorSchema(contract: Contract, answer: DocumentedAnswer): boolean {
+  if (mediaTypeEssence(answer.mediaType) !== mediaTypeEssence(contract.mediaTypes.error)) return false;
+  const schema = pointerSegments(answer.pointer).reduce<unknown>(
+    (node, segment) =>
+      node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined,
+    contract.document,
+  );
+  if (schema === contract.schemas.error) return true;
+  try {
+    return JSON.stringify(schema) === JSON.stringify(contract.schemas.error);
+  } catch {
+    // A recursive schema written twice: not worth telling apart here.
+    return false;
+  }
 }
 
 /** ` (createPlant)` when the document names the operation; `contract.operationId` falls back to a name of its own. */
