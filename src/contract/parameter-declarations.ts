@@ -2,10 +2,13 @@ import { escapePointer, isObject } from './operations.js';
 
 type JsonObject = Record<string, unknown>;
 
-/** Where a parameter travels. Path parameters cannot occur: `/plants` has no template. */
-export type ParameterPlace = 'header' | 'query' | 'cookie';
+/**
+ * Where a parameter travels. `path` only where asked for (`declaredParameters(…, true)`): POST /plants has no
+ * template; the proxy reads the path parameters of the document's other operations.
+ */
+export type ParameterPlace = 'header' | 'query' | 'cookie' | 'path';
 
-/** A header, query or cookie Parameter Object of an operation, as the document writes it. */
+/** A header, query or cookie (or path) Parameter Object of an operation, as the document writes it. */
 export interface DeclaredParameter {
   readonly name: string;
   readonly in: ParameterPlace;
@@ -24,7 +27,12 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
  * item's, overridden by the operation's of the same name and place (header names in any letter case), in
  * declaration order. Reads the document only (no schema is compiled), so `validate`'s summary can list them.
  */
-export function declaredParameters(document: JsonObject, path: string, method: string): DeclaredParameter[] {
+export function declaredParameters(
+  document: JsonObject,
+  path: string,
+  method: string,
+  withPath = false,
+): DeclaredParameter[] {
   const paths = document.paths;
   const pathItem = isObject(paths) ? paths[path] : undefined;
   if (!isObject(pathItem)) return [];
@@ -38,16 +46,19 @@ export function declaredParameters(document: JsonObject, path: string, method: s
   for (const [list, pointer] of lists) {
     if (!Array.isArray(list)) continue;
     list.forEach((declaration: unknown, index) => {
-      const read = readDeclaration(declaration, `${pointer}/${index}`);
+      const read = readDeclaration(declaration, `${pointer}/${index}`, withPath);
       if (read) byKey.set(`${read.in}\u0000${read.in === 'header' ? read.name.toLowerCase() : read.name}`, read);
     });
   }
   return [...byKey.values()];
 }
 
-function readDeclaration(declaration: unknown, pointer: string): DeclaredParameter | undefined {
+function readDeclaration(declaration: unknown, pointer: string, withPath: boolean): DeclaredParameter | undefined {
   if (!isObject(declaration) || typeof declaration.name !== 'string') return undefined;
   const place = declaration.in;
+  if (place === 'path' && withPath)
+    // OpenAPI: a path parameter is always required.
+    return { name: declaration.name, in: place, required: true, pointer, declaration };
   if (place !== 'header' && place !== 'query' && place !== 'cookie') return undefined;
   if (place === 'header' && IGNORED_HEADERS.has(declaration.name.toLowerCase())) return undefined;
   return { name: declaration.name, in: place, required: declaration.required === true, pointer, declaration };

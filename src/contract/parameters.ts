@@ -56,6 +56,26 @@ function parametersOf(contract: Contract): CompiledParameters {
   return found;
 }
 
+const compiledAt = new WeakMap<Contract, Map<string, readonly OperationParameter[]>>();
+
+/**
+ * The path, header, query and cookie parameters of any operation of the document (`/plants/{id}`, `get`),
+ * compiled once per contract: what the proxy reads of every operation it judges.
+ */
+export function parametersAt(contract: Contract, path: string, method: string): readonly OperationParameter[] {
+  let byOperation = compiledAt.get(contract);
+  if (byOperation === undefined)
+    compiledAt.set(contract, (byOperation = new Map<string, readonly OperationParameter[]>()));
+  const key = `${method} ${path}`;
+  let found = byOperation.get(key);
+  if (found === undefined) {
+    const declared = declaredParameters(contract.document, path, method, true);
+    found = declared.map((parameter) => compiledParameter(parameter, contract));
+    byOperation.set(key, found);
+  }
+  return found;
+}
+
 /**
  * The header, query and cookie parameters of POST /plants: the path item's, overridden by the
  * operation's of the same name and place (header names in any letter case), in declaration order.
@@ -69,23 +89,28 @@ function compiledParameter(parameter: DeclaredParameter, contract: Contract): Op
   const place = parameter.in;
   const content = isObject(declaration.content) ? Object.values(declaration.content).find(isObject) : undefined;
   const schema = isObject(declaration.schema) ? declaration.schema : isObject(content?.schema) ? content.schema : {};
-  let compiled: CompiledSchema | undefined;
-  try {
-    compiled = compileSchema(schema, { dialect: contract.dialect, subject: `the ${place} parameter "${name}"` });
-  } catch {
-    compiled = undefined;
-  }
+  // A path parameter in `label` or `matrix` style (`.5`, `;id=5`) is not read: only `simple` is.
+  const unread = place === 'path' && declaration.style !== undefined && declaration.style !== 'simple';
+  const compiled = unread ? undefined : compiledValue(schema, contract, `the ${place} parameter "${name}"`);
   return {
     name,
     in: place,
     required: parameter.required,
     pointer: parameter.pointer,
-    explode: typeof declaration.explode === 'boolean' ? declaration.explode : place !== 'header',
+    explode: typeof declaration.explode === 'boolean' ? declaration.explode : place === 'query' || place === 'cookie',
     compiled,
     json: content !== undefined,
     documented: documentedValues(declaration, content, schema),
     allowEmptyValue: place === 'query' && declaration.allowEmptyValue === true,
   };
+}
+
+function compiledValue(schema: JsonObject, contract: Contract, subject: string): CompiledSchema | undefined {
+  try {
+    return compileSchema(schema, { dialect: contract.dialect, subject });
+  } catch {
+    return undefined;
+  }
 }
 
 function documentedValues(parameter: JsonObject, content: JsonObject | undefined, schema: JsonObject): ExactJson[] {

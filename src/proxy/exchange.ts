@@ -110,7 +110,8 @@ function recordedRequest(
   return { ...recorded, bodyBase64: request.body.toString('base64') };
 }
 
-function recordedResponse(response: ObservedResponse): RecordedResponse {
+/** The answer as reports record it: headers as `headerRecord` reads them, the body as text. */
+export function recordedResponse(response: ObservedResponse): RecordedResponse {
   const status = response.status;
   const headers = headerRecord(response.rawHeaders);
   const body = response.body === null ? null : response.body.toString('utf8');

@@ -282,3 +282,15 @@ function stringFields(value: Readonly<Record<string, unknown>>): {
   }
   return { strings, unpaired };
 }
+
+/**
+ * An Authorization value read as a bearer credential, for an operation that asks for one: why it is not a
+ * valid-looking one (as the auth probes word it), and how it is recorded.
+ */
+export function bearerReading(
+  authorization: string | undefined,
+  knownToken: string | undefined,
+): { readonly problem: { what: string; lenient?: boolean } | undefined; readonly auth: AuthHeader } {
+  const parts = credentialParts(authorization);
+  return { problem: credentialProblem(parts, knownToken), auth: describeAuth(parts) };
+}

@@ -32,8 +32,8 @@ export interface SentParameters {
 
 /** Reads one request's parameters from its target (for the query) and its raw headers. */
 export interface ParameterReader {
-  /** The first parameter the request breaks, if any. */
-  broken(target: string, rawHeaders: readonly string[]): ParameterBreak | undefined;
+  /** The first parameter the request breaks, if any; `path` holds the path parameters' texts, decoded. */
+  broken(target: string, rawHeaders: readonly string[], path?: ReadonlyMap<string, string>): ParameterBreak | undefined;
   /** The declared parameters it sent, and only those (anything else may carry a secret). */
   sent(target: string, rawHeaders: readonly string[]): SentParameters;
 }
@@ -48,11 +48,23 @@ const SHOWN_CHARACTERS = 60;
  * a document without parameters costs nothing per request.
  */
 export function parameterReader(contract: Contract): ParameterReader | undefined {
-  const parameters = operationParameters(contract).filter((parameter) => parameter.compiled !== undefined);
+  return readerOf(operationParameters(contract));
+}
+
+/**
+ * The reader of any operation's declared parameters (`parametersAt`): path ones too, a required one missing or
+ * one whose text its schema refuses; `undefined` when there is none it can check.
+ */
+export function readerOf(declared: readonly OperationParameter[]): ParameterReader | undefined {
+  const parameters = declared.filter((parameter) => parameter.compiled !== undefined);
   if (parameters.length === 0) return undefined;
   const readsQuery = parameters.some((parameter) => parameter.in === 'query');
   const readsCookies = parameters.some((parameter) => parameter.in === 'cookie');
-  const texts = (target: string, rawHeaders: readonly string[]): (string | undefined)[] => {
+  const texts = (
+    target: string,
+    rawHeaders: readonly string[],
+    path?: ReadonlyMap<string, string>,
+  ): (string | undefined)[] => {
     const query = readsQuery ? queryOf(target) : undefined;
     const cookies = readsCookies ? cookiesOf(headerText(rawHeaders, 'cookie')) : undefined;
     return parameters.map((parameter) =>
@@ -60,12 +72,14 @@ export function parameterReader(contract: Contract): ParameterReader | undefined
         ? headerText(rawHeaders, parameter.name.toLowerCase())
         : parameter.in === 'query'
           ? queryText(query, parameter.name)
-          : cookies?.get(parameter.name),
+          : parameter.in === 'path'
+            ? path?.get(parameter.name)
+            : cookies?.get(parameter.name),
     );
   };
   return {
-    broken(target, rawHeaders) {
-      const read = texts(target, rawHeaders);
+    broken(target, rawHeaders, path) {
+      const read = texts(target, rawHeaders, path);
       for (let i = 0; i < parameters.length; i++) {
         const parameter = parameters[i] as OperationParameter;
         const found = breakOf(parameter, read[i], () => sentTwice(parameter, target, rawHeaders));
@@ -91,7 +105,7 @@ function sentParameters(
   parameters.forEach((parameter, i) => {
     const text = texts[i];
     if (parameter.in === 'query') queryNames.add(parameter.name);
-    else if (text === undefined) return;
+    else if (text === undefined || parameter.in === 'path') return;
     else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = text;
     else cookies.push(`${parameter.name}=${text}`);
   });
@@ -126,7 +140,7 @@ function breakOf(
 /** Whether a query or header parameter came more than once: servers differ on which value they read. */
 function sentTwice(parameter: OperationParameter, target: string, rawHeaders: readonly string[]): boolean {
   if (parameter.in === 'query') return queryOf(target).getAll(parameter.name).length > 1;
-  if (parameter.in === 'cookie') return false;
+  if (parameter.in === 'cookie' || parameter.in === 'path') return false;
   const lowerName = parameter.name.toLowerCase();
   let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) if ((rawHeaders[i] ?? '').toLowerCase() === lowerName) seen++;

@@ -25,6 +25,8 @@ import {
   type ExchangeHooks,
   type Forwarded,
 } from './forward.js';
+import { operationRouter, type MatchedOperation } from './document-operations.js';
+import { judgeOperation, type OperationJudging } from './operation-verdict.js';
 import { parameterReader } from './parameters.js';
 import { FRESH_ID_CHECK, FreshIdRefusals } from './fresh-refusal.js';
 import { idMemory } from './id-memory.js';
@@ -289,11 +291,14 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
   // unless the upstream URL already ends with that path: /v1/plants would then reach /v1/v1/plants.
   const { basePath } = state.contract;
   const underBase = basePath !== '' && !state.upstream.basePath.endsWith(basePath) ? basePath : '';
+  const matchOperation = otherOperations(state, setup, underBase);
   const onRequest = (head: RequestHead): ExchangeHooks => {
     const path = head.target === OPERATION.path ? OPERATION.path : requestPath(head.target);
     const below = path === OPERATION.path ? path : operationPath(path, underBase);
     const judged = head.method === OPERATION_METHOD && (below === OPERATION.path || below === called);
     if (judged) return new JudgedRequest(head, path, setup);
+    const matched = matchOperation?.(head.method, path);
+    if (matched !== undefined) return new JudgedRequest(head, path, setup, matched);
     return { settled: (forwarded) => state.settlements.add(setup, head, path, forwarded) };
   };
   return {
@@ -305,7 +310,36 @@ function connectionOptions(options: ProxyOptions, state: ProxyState): Connection
   };
 }
 
-/** A POST /plants exchange: judged once, when its answer is annotated or when it is over. */
+/**
+ * The matcher of the document's other operations (GET /plants/{id}, …), or `undefined` when it has none: a
+ * request path is tried below the first server's path (`/v1/plants/5` is `/plants/5` for `servers: /v1`), then as
+ * it is (a document whose paths carry the prefix, `/api/v1/plants/{id}`).
+ */
+function otherOperations(
+  state: ProxyState,
+  setup: JudgeSetup,
+  underBase: string,
+): ((method: string, path: string) => (MatchedOperation & { judging: OperationJudging }) | undefined) | undefined {
+  const router = operationRouter(state.contract);
+  if (router === undefined) return undefined;
+  const { operationPath: written } = state.contract;
+  const prefix = written.slice(0, written.length - calledPlantsPath(written).length);
+  const serverPath = underBase.endsWith(prefix) ? underBase.slice(0, underBase.length - prefix.length) : underBase;
+  const judging: OperationJudging = {
+    checks: new Map(setup.checks.map((check) => [String(check.id), check])),
+    context: setup.context,
+    knownToken: setup.intentContext.knownToken,
+  };
+  return (method, path) => {
+    const matched = router(method, operationPath(path, serverPath)) ?? router(method, path);
+    return matched && { ...matched, judging };
+  };
+}
+
+/**
+ * A judged exchange, of POST /plants or (`matched`) of another operation of the document: judged once, when its
+ * answer is annotated or when it is over.
+ */
 class JudgedRequest implements ExchangeHooks {
   readonly annotate: Annotate | undefined;
   /** The request's Authorization value, hidden from what is written about this exchange. */
@@ -316,6 +350,7 @@ class JudgedRequest implements ExchangeHooks {
     private readonly head: RequestHead,
     private readonly path: string,
     private readonly setup: JudgeSetup,
+    private readonly matched?: MatchedOperation & { judging: OperationJudging },
   ) {
     this.authorization = headerValue(head.rawHeaders, 'authorization');
     this.annotate = setup.annotate
@@ -331,7 +366,11 @@ class JudgedRequest implements ExchangeHooks {
   }
 
   judge(forwarded: Forwarded): JudgedExchange {
-    return (this.verdict ??= judgeForwarded(this.head, this.path, this.authorization, forwarded, this.setup));
+    const { head, path, authorization, setup, matched } = this;
+    return (this.verdict ??=
+      matched === undefined
+        ? judgeForwarded(head, path, authorization, forwarded, setup)
+        : judgeOtherOperation(head, path, authorization, forwarded, setup, matched));
   }
 
   settled(forwarded: Forwarded): void {
@@ -458,16 +497,33 @@ function printable(text: string): string {
   return text.slice(0, 200).replace(/[^\x20-\x7e]/g, '?');
 }
 
-/** Infers the request's intent, builds the runner's `Exchange` and judges it. */
-function judgeForwarded(
+/** Judges an exchange of an operation of the document other than POST /plants (see `judgeOperation`). */
+function judgeOtherOperation(
   head: RequestHead,
   path: string,
   authorization: string | undefined,
   forwarded: Forwarded,
   setup: JudgeSetup,
+  matched: MatchedOperation & { judging: OperationJudging },
 ): JudgedExchange {
-  const { requestBody, responseBody } = forwarded;
-  const observed: ObservedRequest = {
+  const observed = observedRequest(head, authorization, forwarded);
+  const answer = answerBody(forwarded, setup.judgeBytes);
+  const response = {
+    status: forwarded.status,
+    rawHeaders: forwarded.rawHeaders,
+    body: answer.body,
+    truncated: forwarded.responseBody?.over === true,
+    transportError: forwarded.transportError,
+    durationMs: forwarded.durationMs,
+  };
+  const request = { ...observed, method: head.method };
+  const judged = judgeOperation(matched, `${setup.upstreamUrl}${path}`, request, response, matched.judging);
+  return answer.coding === undefined ? judged : { ...judged, coding: answer.coding.note };
+}
+
+function observedRequest(head: RequestHead, authorization: string | undefined, forwarded: Forwarded): ObservedRequest {
+  const { requestBody } = forwarded;
+  return {
     authorization,
     contentType: headerValue(head.rawHeaders, 'content-type'),
     body: requestBody.bytes(),
@@ -477,6 +533,18 @@ function judgeForwarded(
     target: head.target,
     rawHeaders: head.rawHeaders,
   };
+}
+
+/** Infers the request's intent, builds the runner's `Exchange` and judges it. */
+function judgeForwarded(
+  head: RequestHead,
+  path: string,
+  authorization: string | undefined,
+  forwarded: Forwarded,
+  setup: JudgeSetup,
+): JudgedExchange {
+  const { responseBody } = forwarded;
+  const observed = observedRequest(head, authorization, forwarded);
   const inferred = inferIntent(observed, setup.intentContext);
   const answer = answerBody(forwarded, setup.judgeBytes);
   // The path the client called (`/v1/plants` under a document's server path), as the upstream got it.

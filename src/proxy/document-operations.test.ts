@@ -1,0 +1,239 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
+import { createProxyServer, type ProxyServer } from './index.js';
+
+const TOKEN = 'proxy-operations-token-41f7';
+
+/** A Plant Store's own document: POST /plants, GET /plants?limit, GET and DELETE /plants/{id}. */
+const DOCUMENT = `openapi: 3.0.3
+info: { title: Plant Store, version: 1.0.0 }
+security: [{ bearerAuth: [] }]
+paths:
+  /plants:
+    get:
+      operationId: listPlants
+      parameters:
+        - { name: limit, in: query, required: false, schema: { type: integer, format: int32, minimum: 1, maximum: 100 } }
+      responses:
+        '200':
+          description: the plants
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Plant' } } } }
+        default: { description: an error, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    post:
+      operationId: addPlant
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/NewPlant' } } }
+      responses:
+        '200': { description: the plant, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
+        '400': { description: an error, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+  /plants/{id}:
+    parameters:
+      - { name: id, in: path, required: true, schema: { type: integer, format: int64 } }
+    get:
+      operationId: getPlant
+      responses:
+        '200': { description: the plant, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
+        '404': { description: no such plant, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    delete:
+      operationId: deletePlant
+      responses:
+        '204': { description: deleted }
+        '404': { description: no such plant, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+components:
+  securitySchemes:
+    bearerAuth: { type: http, scheme: bearer }
+  schemas:
+    NewPlant:
+      type: object
+      required: [id, name]
+      properties: { id: { type: integer, format: int64 }, name: { type: string }, tag: { type: string } }
+    Plant:
+      type: object
+      required: [id, name]
+      properties: { id: { type: integer, format: int64 }, name: { type: string }, tag: { type: string } }
+    Error:
+      type: object
+      required: [error, message]
+      properties: { error: { type: integer, format: int32 }, message: { type: string } }
+`;
+
+let folder: string;
+let spec: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'plantstore-operations-'));
+  spec = join(folder, 'openapi.yaml');
+  writeFileSync(spec, DOCUMENT);
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** How a broken upstream departs from the document; none: the correct one. */
+interface Faults {
+  readonly stringId?: boolean;
+  readonly deleteAnswers200?: boolean;
+  readonly teapot?: boolean;
+}
+
+/**
+ * A plant store as a Node developer writes one on node:http: a Map, a regex per route, `Number()` on the query, a
+ * JSON error body for each refusal. `faults` breaks it the ways the tests name.
+ */
+async function plantStore(faults: Faults = {}): Promise<{ url: string }> {
+  const plants = new Map<number, { id: number; name: string }>([[1, { id: 1, name: 'Fern' }]]);
+  const send = (res: ServerResponse, status: number, body?: unknown): void => {
+    if (body === undefined) return void res.writeHead(status).end();
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  };
+  const error = (res: ServerResponse, status: number, message: string): void =>
+    send(res, status, { error: status, message });
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return error(res, 401, 'unauthorized');
+    if (url.pathname === '/plants' && req.method === 'GET') {
+      const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : 20;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(res, 400, 'limit must be 1 to 100');
+      return send(res, 200, [...plants.values()].slice(0, limit));
+    }
+    const match = /^\/plants\/([^/]+)$/.exec(url.pathname);
+    if (!match) return error(res, 404, 'not found');
+    if (!/^\d+$/.test(match[1] ?? '')) return error(res, 400, 'id must be an integer');
+    const plant = plants.get(Number(match[1]));
+    if (plant === undefined) return faults.teapot ? error(res, 418, "I'm a teapot") : error(res, 404, 'no such plant');
+    if (req.method === 'GET') return send(res, 200, faults.stringId ? { ...plant, id: String(plant.id) } : plant);
+    if (req.method === 'DELETE') return faults.deleteAnswers200 ? send(res, 200, { deleted: true }) : send(res, 204);
+    return error(res, 405, 'method not allowed');
+  };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => route(req, res));
+  });
+  const started = await listenOnLoopback(server, 'unused');
+  cleanups.push(() => started.close());
+  return started;
+}
+
+async function proxyInFrontOf(upstream: { url: string }): Promise<{ proxy: ProxyServer; log: string[] }> {
+  const log: string[] = [];
+  const proxy = await createProxyServer({
+    upstream: upstream.url,
+    spec,
+    token: TOKEN,
+    onLog: (line) => log.push(line),
+  });
+  cleanups.push(() => proxy.close());
+  return { proxy, log };
+}
+
+/** One request through the proxy with undici: its status and body as bytes. */
+async function send(proxy: ProxyServer, method: string, path: string, token = TOKEN) {
+  const headers = token === '' ? {} : { authorization: `Bearer ${token}` };
+  const response = await request(`${proxy.url}${path}`, { method: method as 'GET', headers });
+  return { status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) };
+}
+
+/** The same with Debian's curl: the status it got. */
+function curl(url: string, method: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const args = ['-sS', '--max-time', '10', '-o', '/dev/null', '-w', '%{http_code}', '-X', method, url];
+    const child = spawn('curl', [...args, '-H', `Authorization: Bearer ${TOKEN}`]);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`curl exited ${code}`))));
+  });
+}
+
+const failures = (proxy: ProxyServer) =>
+  proxy
+    .report()
+    .checks.filter((check) => check.status === 'fail')
+    .flatMap((check) => check.failures.map((failure) => ({ check: check.id, reason: failure.reason })));
+
+const clientWarnings = (proxy: ProxyServer): string[] =>
+  proxy
+    .report()
+    .checks.filter((check) => check.id === 'client-requests')
+    .flatMap((check) => check.failures.map((failure) => failure.reason));
+
+describe('the proxy judges every operation the document defines', () => {
+  it('in front of a correct plant store, valid traffic to each operation conforms and is judged', async () => {
+    const { proxy, log } = await proxyInFrontOf(await plantStore());
+    expect((await send(proxy, 'GET', '/plants?limit=10')).status).toBe(200);
+    expect((await send(proxy, 'GET', '/plants/1')).status).toBe(200);
+    expect((await send(proxy, 'GET', '/plants/2')).status).toBe(404);
+    expect(await curl(`${proxy.url}/plants/1`, 'DELETE')).toBe(204);
+    expect(failures(proxy)).toEqual([]);
+    expect(clientWarnings(proxy)).toEqual([]);
+    expect(log.map((line) => line.replace(/ [\d.]+ms /, ' '))).toEqual([
+      'GET /plants 200 conforms',
+      'GET /plants/1 200 conforms',
+      'GET /plants/2 404 conforms',
+      'DELETE /plants/1 204 conforms',
+    ]);
+    expect(proxy.report().findings).toEqual([]);
+  });
+
+  it('forwards the answer byte for byte while judging it', async () => {
+    const { proxy } = await proxyInFrontOf(await plantStore());
+    const { body } = await send(proxy, 'GET', '/plants/1');
+    expect(body.toString('latin1')).toBe('{"id":1,"name":"Fern"}');
+  });
+
+  it('a client sending limit=0, a path id that is no integer or no credential is the client side; the refusal passes', async () => {
+    const { proxy, log } = await proxyInFrontOf(await plantStore());
+    expect((await send(proxy, 'GET', '/plants?limit=0')).status).toBe(400);
+    expect((await send(proxy, 'GET', '/plants/abc')).status).toBe(400);
+    expect(await curl(`${proxy.url}/plants/1.5`, 'DELETE')).toBe(400);
+    expect((await send(proxy, 'GET', '/plants/1', '')).status).toBe(401);
+    expect(failures(proxy)).toEqual([]);
+    expect(log[0]).toMatch(
+      /^GET \/plants 400 .*client broke the contract: sent a request with query "limit" holding "0": must be /,
+    );
+    expect(log[1]).toMatch(/client broke the contract: sent a request with path "id" holding "abc"/);
+    expect(log[2]).toMatch(/client broke the contract: sent a request with path "id" holding "1.5"/);
+    expect(log[3]).toMatch(/client broke the contract: sent no Authorization header/);
+    expect(clientWarnings(proxy)).toHaveLength(4);
+  });
+
+  it('in front of a broken plant store, each defect is reported once and blamed on the server', async () => {
+    const { proxy, log } = await proxyInFrontOf(
+      await plantStore({ stringId: true, deleteAnswers200: true, teapot: true }),
+    );
+    for (let i = 0; i < 2; i++) {
+      expect((await send(proxy, 'GET', '/plants/1')).status).toBe(200);
+      expect((await send(proxy, 'GET', '/plants/7')).status).toBe(418);
+      expect(await curl(`${proxy.url}/plants/1`, 'DELETE')).toBe(200);
+    }
+    const found = failures(proxy).map(({ check, reason }) => `${check}: ${reason}`);
+    expect(found).toHaveLength(3);
+    expect(found[0]).toContain(
+      `response-schema: The 200 answer's body breaks the document's 200 response of GET /plants/{id}'s schema: field "id" must be an integer`,
+    );
+    expect(found[1]).toContain(
+      'documented-status: The target answered 418 to GET /plants/{id}, which the document does not document for it (it documents 200 and 404)',
+    );
+    expect(found[2]).toContain('documented-status: The target answered 200 to DELETE /plants/{id}');
+    expect(proxy.report().findings).toHaveLength(3);
+    expect(clientWarnings(proxy)).toEqual([]);
+    expect(log.every((line) => line.includes('server broke the contract') && !line.includes('client'))).toBe(true);
+  });
+
+  it('leaves paths and methods the document does not define outside the contract', async () => {
+    const { proxy, log } = await proxyInFrontOf(await plantStore());
+    expect((await send(proxy, 'PUT', '/plants/1')).status).toBe(405);
+    expect((await send(proxy, 'GET', '/health')).status).toBe(404);
+    expect(log.every((line) => line.endsWith('outside the contract (forwarded, not judged)'))).toBe(true);
+    expect(failures(proxy)).toEqual([]);
+  });
+});
