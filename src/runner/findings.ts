@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { mediaTypeEssence } from '../contract/media-types.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
   causeOf,
   DOUBLES_DEFECT,
+  FIELD,
   LENGTHS_IN_UNITS,
   namedKeyword,
   REFUSED_ONCE_TRIMMED,
@@ -559,6 +561,84 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A 5xx or no answer to a valid NewPlant: `status 500 for a valid NewPlant`, `connection-reset on a valid NewPlant`. */
+const VALID_CRASH = /^(status 5\d\d|.+) (?:for|on) a valid NewPlant(?: with .*)?$/;
+/** The same to an invalid body: `status 500 for an invalid body ("id": id missing …)`. */
+const INVALID_CRASH = /^(status 5\d\d|.+) (?:for|on) an invalid body(?: \((.*)\))?$/;
+
+/**
+ * A crash on an invalid body whose shrunk counterexample still holds a character of a kind (U+0000, another
+ * control, beyond ASCII) in a string its break does not name, beside the same crash (status or lost answer, and
+ * answer label) on a valid NewPlant holding that kind of character, is one root cause: the server fails on the
+ * character (a latin-1 encode raising on a code point above U+00FF, a C string store on U+0000) whatever the body's
+ * validity, and shrinking kept the character because the crash needs it. The invalid body's failure folds into the
+ * valid one's finding. A server failing on every invalid body shrinks to a body without such a string (`null`,
+ * `{"name": null}`): two findings.
+ */
+export function withCharacterCrashesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const crashes = new Map<string, string>();
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const way = failure.foldedInto === undefined ? VALID_CRASH.exec(failure.defect ?? '')?.[1] : undefined;
+      if (way === undefined) continue;
+      for (const kind of characterKinds(failure.request.body, undefined)) {
+        const key = `${crashWay(way, failure)}\u0000${kind}`;
+        if (!crashes.has(key)) crashes.set(key, identityOf(String(check.id), failure).fingerprint);
+      }
+    }
+  }
+  if (crashes.size === 0) return [...checks];
+  return withFolded(checks, (_checkId, failure) => {
+    const match = INVALID_CRASH.exec(failure.defect ?? '');
+    if (match?.[1] === undefined) return undefined;
+    const broken = topMemberOf(FIELD.exec(match[2] ?? '')?.[1] ?? '');
+    const kinds = characterKinds(failure.request.body, broken);
+    return kinds.map((kind) => crashes.get(`${crashWay(match[1] ?? '', failure)}\u0000${kind}`)).find(Boolean);
+  });
+}
+
+/** How a crash showed: its status or lost answer, and the answer's media type (one handler writes both alike). */
+function crashWay(way: string, failure: Failure): string {
+  const label = Object.entries(failure.response.headers).find(([name]) => name.toLowerCase() === 'content-type');
+  return `${way}\u0000${label === undefined ? '' : mediaTypeEssence(label[1])}`;
+}
+
+/**
+ * The kinds of character beyond printable ASCII (`nul`, `control`, `beyond-ascii`) in the strings (member names
+ * included) of a JSON body, leaving out the top-level member `skipped` (the field an invalid body breaks).
+ */
+function characterKinds(body: string | null | undefined, skipped: string | undefined): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(body ?? '');
+  } catch {
+    return [];
+  }
+  const texts: string[] = [];
+  const collect = (node: unknown, top: boolean): void => {
+    if (typeof node === 'string') texts.push(node);
+    else if (Array.isArray(node)) for (const item of node) collect(item, false);
+    else if (isObject(node))
+      for (const [key, item] of Object.entries(node)) {
+        if (top && key === skipped) continue;
+        texts.push(key);
+        collect(item, false);
+      }
+  };
+  collect(value, true);
+  const kinds = new Set([...texts.join('')].map(characterKind));
+  return ['nul', 'control', 'beyond-ascii'].filter((kind) => kinds.has(kind));
+}
+
+/** A character's kind for {@link characterKinds}: `nul`, `control` (C0, DEL, C1), `beyond-ascii`, else `plain`. */
+function characterKind(character: string): string {
+  const point = character.codePointAt(0) ?? 0;
+  if (point === 0) return 'nul';
+  if (point < 0x20 || (point >= 0x7f && point <= 0x9f)) return 'control';
+  return point > 0x7f ? 'beyond-ascii' : 'plain';
+}
+
 /** `the 401 body is not a valid Error (enum at "error")`: a refusal's body breaking its schema at a field. */
 const REFUSAL_BROKEN = /^the (4\d\d|5\d\d) body is not (.+) \((\w+) at "([^"]+)"\)$/;
 
@@ -676,6 +756,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withTrimmedRefusalsFolded,
   withLengthUnitsFolded,
   withNonFiniteEchoesFolded,
+  withCharacterCrashesFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
 ];

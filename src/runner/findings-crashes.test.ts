@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { sampleReport } from '../fixtures/sample-reports.js';
+import { defectIdentity, findingsOf, withCharacterCrashesFolded, withRootCausesFolded } from './findings.js';
+import type { CheckResult, Failure } from './report.js';
+
+const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
+
+function crashes(failures: readonly Partial<Failure>[]): CheckResult {
+  return {
+    id: 'no-server-error',
+    title: 'no-server-error',
+    rule: 'rule',
+    status: 'fail',
+    cases: failures.length,
+    failures: failures.map((failure) => ({ ...base, ...failure })),
+  };
+}
+
+/** A failure of no-server-error: `defect` for the request whose body is `body`, as the runner writes it. */
+function crash(defect: string, body: string): Partial<Failure> {
+  const reason = 'The target answered 500, a server error.';
+  return {
+    defect,
+    reason,
+    request: { ...base.request, body },
+    fingerprint: defectIdentity('no-server-error', reason, defect).fingerprint,
+  };
+}
+
+const titles = (checks: CheckResult[]) => findingsOf(checks).map((finding) => finding.title);
+const VALID = 'status 500 for a valid NewPlant';
+const MISSING_ID = 'status 500 for an invalid body ("id": id missing (required) (keyword required))';
+const OTHER_TYPE = 'status 500 for an invalid body (a member of another JSON type, null included)';
+
+describe('withCharacterCrashesFolded', () => {
+  it('folds an invalid body failing as a valid NewPlant did, both holding characters past U+007F (a latin-1 encode)', () => {
+    const checks = [
+      crashes([
+        crash(VALID, '{"name":"🌱","id":9223371207599658985}'),
+        crash(MISSING_ID, '{"name":"","tag":"\\udbff\\udfff"}'),
+        crash(OTHER_TYPE, '{"name":"","tag":"\u200b","id":null}'),
+      ]),
+    ];
+    expect(titles(withCharacterCrashesFolded(checks))).toEqual([VALID]);
+    expect(titles(withRootCausesFolded(checks))).toEqual([VALID]);
+    // Judged alone (a replay), each keeps its own fingerprint.
+    const folded = withCharacterCrashesFolded(checks)[0]!.failures;
+    expect(folded[1]?.foldedInto).toBe(folded[0]?.fingerprint);
+    expect(folded[1]?.fingerprint).not.toBe(folded[0]?.fingerprint);
+  });
+
+  it('folds a NUL crash (a C string) met by a valid NewPlant and an invalid body, escaped or not', () => {
+    const checks = [
+      crashes([crash(VALID, '{"name":"\\u0000","id":1}'), crash(OTHER_TYPE, '{"name":"a\\u0000b","id":0.5}')]),
+    ];
+    expect(titles(withCharacterCrashesFolded(checks))).toEqual([VALID]);
+  });
+
+  it('keeps an invalid body failing with plain strings apart: a server failing every invalid body', () => {
+    const checks = [
+      crashes([
+        crash(VALID, '{"name":"Ā","id":1}'),
+        crash(MISSING_ID, '{"name":""}'),
+        crash(OTHER_TYPE, '{"id":null}'),
+      ]),
+    ];
+    expect(titles(withCharacterCrashesFolded(checks))).toEqual([VALID, MISSING_ID, OTHER_TYPE]);
+  });
+
+  it('keeps apart characters of another class, another way of failing, and a valid NewPlant failing with plain strings', () => {
+    // A NUL crash beside an invalid body holding only a non-ASCII letter: two causes.
+    expect(
+      titles(
+        withCharacterCrashesFolded([
+          crashes([crash(VALID, '{"name":"\\u0000","id":1}'), crash(MISSING_ID, '{"name":"é"}')]),
+        ]),
+      ),
+    ).toHaveLength(2);
+    // A 500 for the valid NewPlant, a dropped connection for the invalid body.
+    const reset = crash(
+      'connection-reset on an invalid body ("id": id missing (required) (keyword required))',
+      '{"name":"é"}',
+    );
+    expect(titles(withCharacterCrashesFolded([crashes([crash(VALID, '{"name":"é","id":1}'), reset])]))).toHaveLength(2);
+    // Every valid NewPlant fails (its shrunk name is empty): nothing says a character is the cause.
+    expect(
+      titles(
+        withCharacterCrashesFolded([crashes([crash(VALID, '{"name":"","id":1}'), crash(MISSING_ID, '{"name":"é"}')])]),
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('folds a dropped connection on both into the valid NewPlant finding', () => {
+    const checks = [
+      crashes([
+        crash('connection-reset on a valid NewPlant', '{"name":"\\u0000","id":1}'),
+        crash(
+          'connection-reset on an invalid body ("id" holds #: id one above the int64 maximum # (keyword format))',
+          '{"name":"","tag":"\\u0000","id":9223372036854775808}',
+        ),
+      ]),
+    ];
+    expect(titles(withCharacterCrashesFolded(checks))).toEqual(['connection-reset on a valid NewPlant']);
+  });
+});
