@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GeneratedCase } from './cases.js';
-import { dispatch, pausedCaseSlots, type CaseRun } from './execute.js';
+import { answersNow, dispatch, LIVENESS, pausedCaseSlots, type CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
@@ -126,11 +126,11 @@ describe('dispatch', () => {
   });
 
   it.each([
-    ['answers the GET asked afterwards: judged as any other', 404, 12, []],
+    ['answers the liveness request asked afterwards: judged as any other', 404, 12, []],
     ['answers nothing afterwards (it died on them): set apart as an outage', 'connection-refused', 10, [10, 11]],
   ])('ends on failures no case answer follows, and the target %s', async (_, afterwards, judged, cut) => {
     const client = scriptedClient((plan, index) =>
-      plan.method === 'GET' ? afterwards : index >= 10 ? 'connection-reset' : 200,
+      plan === LIVENESS ? afterwards : index >= 10 ? 'connection-reset' : 200,
     );
     const { result, done } = await dispatchPlain(client, 12, 1);
     expect(done).toHaveLength(judged);
@@ -250,5 +250,25 @@ describe('dispatch against a target that never answers some requests', () => {
 
   it('waits in the slot while the wait for a hang would be more than half the timeout', async () => {
     expect(await sentWhileHung(1_999)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('answersNow', () => {
+  it("asks with the operation's own method, credential-less and refused, never a GET the document may lack", async () => {
+    const asked: PlannedRequest[] = [];
+    const client = scriptedClient((plan) => (asked.push(plan), plan.method === 'POST' ? 401 : 'connection-reset'));
+    expect(await answersNow(client)).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ method: 'POST', path: '/plants', auth: { kind: 'none' }, body: '{}' });
+  });
+
+  it.each([
+    ['a gateway page', 502, false],
+    ['no HTTP answer', 'connection-refused', false],
+    ['a refusal', 400, true],
+    ['a request taken and not answered in time (up, but slow or hung on every POST)', 'timeout', true],
+    ['a connection not accepted in time', 'connect-timeout', false],
+  ])('takes %s (%s) for the target being up: %s', async (_, outcome, up) => {
+    expect(await answersNow(scriptedClient(() => outcome))).toBe(up);
   });
 });

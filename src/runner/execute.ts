@@ -70,19 +70,29 @@ export interface DispatchOptions {
   serviceAnswered?(): boolean;
 }
 
-/** A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. */
+/**
+ * A request that stores nothing and asks nothing of the contract: any HTTP answer says the target is up. The
+ * operation's own method (a document may define no GET there, and an app may crash or misbehave on a route it
+ * lacks, making the runner's own probe the cause of a finding), without credentials and with an empty object
+ * (refused: no plant to store), as the connection-capacity probe sends.
+ */
 export const LIVENESS: PlannedRequest = {
-  method: 'GET',
+  method: 'POST',
   path: PLANTS_PATH,
   auth: { kind: 'none' },
-  contentType: undefined,
-  body: null,
+  contentType: 'application/json',
+  body: '{}',
   intent: { kind: 'unpredictable', what: 'a request asking whether the target answers again' },
 };
 
-/** Whether the target gives an HTTP answer (any status but a gateway's 502 or 504) to {@link LIVENESS}. */
+/**
+ * Whether the target is there: it gives an HTTP answer (any status but a gateway's 502 or 504) to {@link LIVENESS},
+ * or takes the request and answers nothing within the timeout. Such a target is up but slow or hung on every POST
+ * (a single-threaded server stuck on a case): not gone, so the requests it had are sent again alone and judged.
+ */
 export async function answersNow(client: TargetClient): Promise<boolean> {
   const { response } = await client.send(LIVENESS);
+  if (response.transportError === 'timeout') return true;
   return response.status !== 0 && !isGatewayAnswer(response);
 }
 

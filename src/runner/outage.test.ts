@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GeneratedCase } from './cases.js';
-import type { CaseRun } from './execute.js';
+import { LIVENESS, type CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
 import { sendCutAgain, settleOutage, wasInFlight } from './outage.js';
@@ -26,11 +26,11 @@ function cutRun(order: number, failure: string, requests = 1): CaseRun {
   return { generated, order, exchanges: [{ plan, request: {}, response } as unknown as Exchange] };
 }
 
-/** A scripted client that also lists what it was sent: `GET` for a liveness request, else the body. */
+/** A scripted client that also lists what it was sent: `LIVENESS` for a liveness request, else the body. */
 function client(outcome: (plan: PlannedRequest) => Outcome): { client: TargetClient; sent: string[] } {
   const sent: string[] = [];
   const listing = scriptedClient((plan) => {
-    sent.push(plan.method === 'GET' ? 'GET' : (plan.body ?? ''));
+    sent.push(plan === LIVENESS ? 'LIVENESS' : (plan.body ?? ''));
     return outcome(plan);
   });
   return { sent, client: listing };
@@ -65,7 +65,7 @@ describe('settleOutage', () => {
   });
 
   it('judges nothing when the target comes back and no request it had stops it again', async () => {
-    const { client: restarted, sent } = client((plan) => (plan.method === 'GET' ? 404 : 200));
+    const { client: restarted, sent } = client((plan) => (plan === LIVENESS ? 404 : 200));
     const outage = await settleOutage(restarted, cut, settling);
     expect(outage).toEqual({
       cut,
@@ -73,13 +73,13 @@ describe('settleOutage', () => {
       cause: { kind: 'restarted', afterMs: expect.any(Number) as number },
     });
     // Only the requests it had are sent again, each alone, in the order they ended, once it answered steadily.
-    expect(sent).toEqual(['GET', 'GET', 'GET', 'GET', alone(2), alone(3)]);
+    expect(sent).toEqual(['LIVENESS', 'LIVENESS', 'LIVENESS', 'LIVENESS', alone(2), alone(3)]);
   });
 
   it('judges the request that stops the target again, as sent the second time', async () => {
     let down = false;
     const { client: crashing } = client((plan) => {
-      if (plan.method === 'GET') return down ? 'connection-refused' : 404;
+      if (plan === LIVENESS) return down ? 'connection-refused' : 404;
       if (plan.body === alone(3)) down = true;
       return down ? 'connection-reset' : 200;
     });
@@ -97,12 +97,12 @@ describe('settleOutage', () => {
     const outage = await settleOutage(rolling, cut, { ...settling, waitMs: 3_000 });
     expect(outage.cause.kind).toBe('restarted');
     expect(sent.slice(-2)).toEqual([alone(2), alone(3)]);
-    expect(sent.filter((what) => what === 'GET').length).toBeGreaterThanOrEqual(8);
+    expect(sent.filter((what) => what === 'LIVENESS').length).toBeGreaterThanOrEqual(8);
   });
 
   it('judges the request sent alone with ids of its own nonce, named by its replay', async () => {
     const { client: resetting } = client((plan) =>
-      plan.method === 'GET' ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
+      plan === LIVENESS ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
     );
     const outage = await settleOutage(resetting, cut, settling);
     expect([outage.judged?.nonce, outage.judged?.exchanges[0]?.plan.body]).toEqual([fresh.nonce, alone(2)]);
@@ -110,7 +110,7 @@ describe('settleOutage', () => {
 
   it('judges a request cut again while the target stays up, and says it stayed up', async () => {
     const { client: resetting } = client((plan) =>
-      plan.method === 'GET' ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
+      plan === LIVENESS ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
     );
     const outage = await settleOutage(resetting, cut, settling);
     expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
@@ -119,11 +119,11 @@ describe('settleOutage', () => {
 
   it('sends a case of one request again before one of several, each of which may wait a whole timeout', async () => {
     const twoThenOne = { after: 40, runs: [cutRun(5, 'timeout', 2), cutRun(6, 'timeout')] };
-    const { client: hanging, sent } = client((plan) => (plan.method === 'GET' ? 404 : 'timeout'));
+    const { client: hanging, sent } = client((plan) => (plan === LIVENESS ? 404 : 'timeout'));
     const outage = await settleOutage(hanging, twoThenOne, settling);
     expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
     expect(outage.judged?.order).toBe(6);
-    expect(sent).toEqual(['GET', 'GET', 'GET', 'GET', alone(6), 'GET']);
+    expect(sent).toEqual(['LIVENESS', 'LIVENESS', 'LIVENESS', 'LIVENESS', alone(6), 'LIVENESS']);
     // The suspects stay as they ended: the first of them is what a target gone for good is judged by.
     expect(outage.suspects.map((run) => run.order)).toEqual([5, 6]);
   });
@@ -136,7 +136,7 @@ describe('sendCutAgain', () => {
 
   it('sends every cut case again but the one judged, every id fresh of another nonce, and keeps those answered', async () => {
     const { client: back, sent } = client((plan) =>
-      plan.method === 'GET' ? 404 : plan.body?.startsWith('{"n":4,') === true ? 'connection-refused' : 200,
+      plan === LIVENESS ? 404 : plan.body?.startsWith('{"n":4,') === true ? 'connection-refused' : 200,
     );
     const outage = {
       cut,
@@ -155,7 +155,7 @@ describe('sendCutAgain', () => {
   });
 
   it('sends nothing again past the deadline', async () => {
-    const { client: back, sent } = client((plan) => (plan.method === 'GET' ? 404 : 200));
+    const { client: back, sent } = client((plan) => (plan === LIVENESS ? 404 : 200));
     const outage = { cut, suspects: [], cause: { kind: 'restarted', afterMs: 0 } } as const;
     const again = await sendCutAgain(back, outage, { ...forever, deadline: Date.now() - 1 });
     expect([again, sent]).toEqual([[], []]);

@@ -113,7 +113,7 @@ async function testTarget(
   // service brought down by the first of them, then restarted) are an outage, not what the URL answers.
   const serviceAnswered = settings.replay === undefined && (await answersNow(client));
   // The preflight runs beside the first cases; their verdicts wait for what it learns.
-  const preflight = probeTarget(client, contract, fresh, target.baseUrl).then(
+  const preflight = probeTarget(client, contract, fresh, target.baseUrl, serviceAnswered).then(
     (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
       traits,
       judgeContext: judgeContextOf(traits, contract),

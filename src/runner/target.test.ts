@@ -53,6 +53,23 @@ describe('probeTarget', () => {
   });
 });
 
+describe('a preflight that finds nothing listening', () => {
+  const refused = scriptedClient(() => 'connection-refused');
+
+  it('says the target cannot be reached when nothing answered before it', async () => {
+    const contract = await loadContract();
+    const probing = probeTarget(refused, contract, createFreshIds('00112233aabbccdd'), 'http://127.0.0.1:9');
+    await expect(probing).rejects.toThrow(/connection-refused/);
+  });
+
+  it('leaves it to the run when the target answered its first request (the cases beside it may have killed it)', async () => {
+    const contract = await loadContract();
+    const fresh = createFreshIds('00112233aabbccdd');
+    const traits = await probeTarget(refused, contract, fresh, 'http://127.0.0.1:9', true);
+    expect(traits).toEqual({ rejectsRepeats: undefined });
+  });
+});
+
 describe('the canary plant', () => {
   it('leaves open whether the target holds an earlier run when it was throttled, excusing a fixed id refused', async () => {
     const contract = await loadContract();

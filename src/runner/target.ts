@@ -241,7 +241,9 @@ function barest(contract: Contract, draft: PlantDraft, fresh: FreshIds): PlantDr
 
 /**
  * Sends one fresh valid NewPlant of the document, then another with the same id. Nothing listening →
- * {@link TargetUnreachableError}; otherwise the second answer tells how the target treats repeated
+ * {@link TargetUnreachableError}, unless `answeredBefore` (the target answered the run's first request:
+ * it was up, and the run's cases, sent beside the preflight, may have brought it down, which the run's
+ * outage settles); otherwise the second answer tells how the target treats repeated
  * ids, concluded only when the first was accepted: a refused first plant is evidence of nothing
  * about repeats (it is reported as what it is).
  */
@@ -250,6 +252,7 @@ export async function probeTarget(
   contract: Contract,
   fresh: FreshIds,
   baseUrl: string,
+  answeredBefore = false,
 ): Promise<TargetTraits> {
   const client = withParametersOf(contract, target, fresh.nonce);
   const pool = preflightPool(contract, fresh);
@@ -276,7 +279,8 @@ export async function probeTarget(
   }
   const failure = first.response.transportError;
   // A TLS failure is evidence like any other answer: the run ends could-not-judge, with its reports.
-  if (failure !== undefined && UNREACHABLE.has(failure)) throw new TargetUnreachableError(baseUrl, failure);
+  if (failure !== undefined && UNREACHABLE.has(failure) && !answeredBefore)
+    throw new TargetUnreachableError(baseUrl, failure);
   if (first.response.status === 0) return { rejectsRepeats: undefined };
   const traits = await traitsAfter(client, contract, fresh, { first, plant, other, rendered });
   const accepted = isSuccessStatus(contract.success, first.response.status);
