@@ -16,14 +16,15 @@ const INTEGER_OPTIONS = {
 /** `plantstore proxy`: a transparent, validating proxy in front of an implementation, until stopped. */
 export const proxyCommand: CliCommand = {
   name: 'proxy',
-  summary: 'Forward live traffic to an implementation and judge every POST /plants exchange',
+  summary: 'Forward live traffic to an implementation and judge each exchange of the operations its document defines',
   help: `Usage: plantstore proxy --upstream <url> [options]
 
 Listens for requests and forwards each one to the upstream byte for byte (bodies, ids, escapes
 and headers as sent; hop-by-hop headers aside), and its answer back the same way. Every POST
-/plants exchange is judged with the checks of plantstore test that apply to one exchange; each
-log line says which side broke the contract, the client or the server, and why. Other paths and
-methods are forwarded and logged as outside the contract. The Authorization header passes
+/plants exchange is judged with the checks of plantstore test that apply to one exchange, and
+each exchange of any other operation the --spec document defines against that document; each
+log line says which side broke the contract, the client or the server, and why. Paths and
+methods the document does not define are forwarded and logged as outside the contract. The Authorization header passes
 through and is never logged or stored. On Ctrl-C, SIGTERM or --duration, writes report.json,
 junit.xml and report.html of the traffic seen.
 
@@ -32,11 +33,11 @@ Options:
   --port <n>         Port to listen on (default 4011; 0 picks a free port)
   --host <addr>      Interface to bind (default 127.0.0.1)
   --spec <file>      OpenAPI document of the contract (default: the package's openapi.yaml);
-                     the header, query and cookie parameters it declares are judged too
+                     its other operations and the parameters it declares are judged too
   --out <dir>        Where reports go (default reports/)
   --timeout <ms>     No byte from the upstream for this long: answer 504 (default 30000)
   --duration <s>     Stop by itself after this many seconds (default: run until stopped)
-  --annotate         Add a Plantstore-Violations header to each POST /plants answer (holds
+  --annotate         Add a Plantstore-Violations header to each judged answer (holds
                      each answer until it is complete; off by default, so nothing is added)
   --quiet            No log line per exchange
   -h, --help         Show this help
@@ -49,7 +50,7 @@ When the upstream cannot be reached the proxy answers 502 with an Error body (er
 when it sends nothing for --timeout ms, 504 (error 5002).
 
 Exit codes: 0 stopped and the server broke no check, 1 the server broke a check, 2 could not
-start (usage, port in use, invalid --spec) or no POST /plants exchange was judged.`,
+start (usage, port in use, invalid --spec) or no exchange was judged.`,
   options: {
     upstream: { type: 'string' },
     port: { type: 'string' },
@@ -87,7 +88,7 @@ start (usage, port in use, invalid --spec) or no POST /plants exchange was judge
     });
     io.commandLoaded?.();
     io.stdout.write(
-      `plantstore proxy listening on ${proxy.url}, forwarding to ${shownUpstream(upstream)} (POST /plants judged)\n`,
+      `plantstore proxy listening on ${proxy.url}, forwarding to ${shownUpstream(upstream)} (POST /plants and the document's other operations judged)\n`,
     );
     await stopSignal(io, duration);
     await proxy.close();
@@ -118,7 +119,7 @@ function closingCounts(report: Report): string {
     failed.length > 0
       ? `the server failed ${counted(failed.length, 'check')} (${failed.join(', ')})`
       : 'the server failed no check';
-  return `${cases} POST /plants exchanges judged; ${server}; ${client}${warned}`;
+  return `${cases} exchanges judged; ${server}; ${client}${warned}`;
 }
 
 function counted(count: number, noun: string): string {
@@ -128,7 +129,7 @@ function counted(count: number, noun: string): string {
 /** Why a run that judged no POST /plants exits 2: the report's notes past the first (which only counts). */
 function nothingJudged(notes: readonly string[]): string {
   const reasons = notes.slice(1).map((note) => `  ${note}\n`);
-  return `plantstore proxy: no POST /plants exchange was judged, so there is no verdict (exit 2).\n${reasons.join('')}`;
+  return `plantstore proxy: no exchange was judged, so there is no verdict (exit 2).\n${reasons.join('')}`;
 }
 
 function upstreamOption(values: OptionValues): string {

@@ -23,6 +23,8 @@ paths:
       responses:
         '200':
           description: the plants
+          headers:
+            X-Total-Count: { required: true, schema: { type: integer, minimum: 0 } }
           content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Plant' } } } }
         default: { description: an error, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
     post:
@@ -40,6 +42,17 @@ paths:
       operationId: getPlant
       responses:
         '200': { description: the plant, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
+        '404': { description: no such plant, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
+    patch:
+      operationId: renamePlant
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, additionalProperties: false, properties: { name: { type: string }, tag: { type: string } } }
+      responses:
+        '200': { description: the plant, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
+        '400': { description: an error, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
         '404': { description: no such plant, content: { application/json: { schema: { $ref: '#/components/schemas/Error' } } } }
     delete:
       operationId: deletePlant
@@ -83,6 +96,7 @@ interface Faults {
   readonly stringId?: boolean;
   readonly deleteAnswers200?: boolean;
   readonly teapot?: boolean;
+  readonly noTotalCount?: boolean;
 }
 
 /**
@@ -95,15 +109,29 @@ async function plantStore(faults: Faults = {}): Promise<{ url: string }> {
     if (body === undefined) return void res.writeHead(status).end();
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   };
+  const rename = (res: ServerResponse, plant: { id: number; name: string }, text: string): void => {
+    let changes: unknown;
+    try {
+      changes = JSON.parse(text);
+    } catch {
+      return error(res, 400, 'body is not JSON');
+    }
+    const { name } = changes as { name?: unknown };
+    if (name !== undefined && typeof name !== 'string') return error(res, 400, 'name must be a string');
+    if (typeof name === 'string') plant.name = name;
+    send(res, 200, plant);
+  };
   const error = (res: ServerResponse, status: number, message: string): void =>
     send(res, status, { error: status, message });
-  const route = (req: IncomingMessage, res: ServerResponse): void => {
+  const route = (req: IncomingMessage, res: ServerResponse, text: string): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return error(res, 401, 'unauthorized');
     if (url.pathname === '/plants' && req.method === 'GET') {
       const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : 20;
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(res, 400, 'limit must be 1 to 100');
-      return send(res, 200, [...plants.values()].slice(0, limit));
+      const page = [...plants.values()].slice(0, limit);
+      if (!faults.noTotalCount) res.setHeader('X-Total-Count', String(plants.size));
+      return send(res, 200, page);
     }
     const match = /^\/plants\/([^/]+)$/.exec(url.pathname);
     if (!match) return error(res, 404, 'not found');
@@ -111,12 +139,15 @@ async function plantStore(faults: Faults = {}): Promise<{ url: string }> {
     const plant = plants.get(Number(match[1]));
     if (plant === undefined) return faults.teapot ? error(res, 418, "I'm a teapot") : error(res, 404, 'no such plant');
     if (req.method === 'GET') return send(res, 200, faults.stringId ? { ...plant, id: String(plant.id) } : plant);
+    if (req.method === 'PATCH') return rename(res, plant, text);
     if (req.method === 'DELETE') return faults.deleteAnswers200 ? send(res, 200, { deleted: true }) : send(res, 204);
     return error(res, 405, 'method not allowed');
   };
   const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => route(req, res));
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => route(req, res, text));
   });
   const started = await listenOnLoopback(server, 'unused');
   cleanups.push(() => started.close());
@@ -136,9 +167,10 @@ async function proxyInFrontOf(upstream: { url: string }): Promise<{ proxy: Proxy
 }
 
 /** One request through the proxy with undici: its status and body as bytes. */
-async function send(proxy: ProxyServer, method: string, path: string, token = TOKEN) {
-  const headers = token === '' ? {} : { authorization: `Bearer ${token}` };
-  const response = await request(`${proxy.url}${path}`, { method: method as 'GET', headers });
+async function send(proxy: ProxyServer, method: string, path: string, token = TOKEN, body?: string) {
+  const headers: Record<string, string> = token === '' ? {} : { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await request(`${proxy.url}${path}`, { method: method as 'GET', headers, body: body ?? null });
   return { status: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) };
 }
 
@@ -172,6 +204,7 @@ describe('the proxy judges every operation the document defines', () => {
     expect((await send(proxy, 'GET', '/plants?limit=10')).status).toBe(200);
     expect((await send(proxy, 'GET', '/plants/1')).status).toBe(200);
     expect((await send(proxy, 'GET', '/plants/2')).status).toBe(404);
+    expect((await send(proxy, 'PATCH', '/plants/1', TOKEN, '{"name":"Moss"}')).status).toBe(200);
     expect(await curl(`${proxy.url}/plants/1`, 'DELETE')).toBe(204);
     expect(failures(proxy)).toEqual([]);
     expect(clientWarnings(proxy)).toEqual([]);
@@ -179,6 +212,7 @@ describe('the proxy judges every operation the document defines', () => {
       'GET /plants 200 conforms',
       'GET /plants/1 200 conforms',
       'GET /plants/2 404 conforms',
+      'PATCH /plants/1 200 conforms',
       'DELETE /plants/1 204 conforms',
     ]);
     expect(proxy.report().findings).toEqual([]);
@@ -196,6 +230,7 @@ describe('the proxy judges every operation the document defines', () => {
     expect((await send(proxy, 'GET', '/plants/abc')).status).toBe(400);
     expect(await curl(`${proxy.url}/plants/1.5`, 'DELETE')).toBe(400);
     expect((await send(proxy, 'GET', '/plants/1', '')).status).toBe(401);
+    expect((await send(proxy, 'PATCH', '/plants/1', TOKEN, '{"name":5}')).status).toBe(400);
     expect(failures(proxy)).toEqual([]);
     expect(log[0]).toMatch(
       /^GET \/plants 400 .*client broke the contract: sent a request with query "limit" holding "0": must be /,
@@ -203,7 +238,10 @@ describe('the proxy judges every operation the document defines', () => {
     expect(log[1]).toMatch(/client broke the contract: sent a request with path "id" holding "abc"/);
     expect(log[2]).toMatch(/client broke the contract: sent a request with path "id" holding "1.5"/);
     expect(log[3]).toMatch(/client broke the contract: sent no Authorization header/);
-    expect(clientWarnings(proxy)).toHaveLength(4);
+    expect(log[4]).toMatch(
+      /client broke the contract: sent a body that breaks its schema: field "name" must be a string/,
+    );
+    expect(clientWarnings(proxy)).toHaveLength(5);
   });
 
   it('in front of a broken plant store, each defect is reported once and blamed on the server', async () => {
@@ -227,6 +265,18 @@ describe('the proxy judges every operation the document defines', () => {
     expect(proxy.report().findings).toHaveLength(3);
     expect(clientWarnings(proxy)).toEqual([]);
     expect(log.every((line) => line.includes('server broke the contract') && !line.includes('client'))).toBe(true);
+  });
+
+  it('a required response header left out is the server side', async () => {
+    const { proxy, log } = await proxyInFrontOf(await plantStore({ noTotalCount: true }));
+    expect((await send(proxy, 'GET', '/plants')).status).toBe(200);
+    expect(failures(proxy)).toEqual([
+      {
+        check: 'response-schema',
+        reason: "The 200 answer of GET /plants has no X-Total-Count header; the document's 200 response requires it.",
+      },
+    ]);
+    expect(log).toHaveLength(1);
   });
 
   it('leaves paths and methods the document does not define outside the contract', async () => {

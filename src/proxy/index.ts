@@ -1,6 +1,7 @@
 /**
  * `plantstore proxy`: a transparent proxy in front of a Plant Store implementation that forwards
- * every exchange byte for byte and judges each POST /plants exchange with the runner's checks.
+ * every exchange byte for byte and judges each POST /plants exchange with the runner's checks, and each
+ * exchange of the document's other operations against the document.
  */
 export {
   createProxyServer,

@@ -185,16 +185,16 @@ function result(tally: Tally): CheckResult {
 
 function notes(exchanges: number, counts: TrafficCounts): string[] {
   const notes = [
-    `Observed traffic through plantstore proxy: ${exchanges} POST /plants exchanges judged, each on its own (checks that need a sequence of requests, such as repeated ids, are not judged). The seed does not apply; each failure's curl line repeats the exchange, with the credential the client sent read from $PLANTSTORE_TOKEN.`,
+    `Observed traffic through plantstore proxy: ${exchanges} exchanges judged (POST /plants and the document's other operations), each on its own (checks that need a sequence of requests, such as repeated ids, are not judged). The seed does not apply; each failure's curl line repeats the exchange, with the credential the client sent read from $PLANTSTORE_TOKEN.`,
   ];
   // Requests that reached the proxy but not the upstream have notes of their own: the client is pointed right.
   if (exchanges === 0 && counts.cutByStop === 0 && counts.unreached === 0)
     notes.push(
-      'No POST /plants exchange went through the proxy: there is nothing to judge. Is the client pointed at the proxy? A browser on another origin sends its POST only after the upstream accepts its OPTIONS preflight (CORS).',
+      'No exchange of an operation the document defines (POST /plants among them) went through the proxy: there is nothing to judge. Is the client pointed at the proxy? A browser on another origin sends its POST only after the upstream accepts its OPTIONS preflight (CORS).',
     );
   if (counts.outside > 0)
     notes.push(
-      `${counts.outside} requests to other paths or methods were forwarded and not judged: they are outside the contract.`,
+      `${counts.outside} requests to paths or methods the document does not define were forwarded and not judged: they are outside the contract.`,
     );
   if (counts.upstreamFaults > 0)
     notes.push(

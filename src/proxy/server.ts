@@ -60,7 +60,7 @@ export interface ProxyOptions {
   readonly timeoutMs?: number | undefined;
   /** PEM certificates to trust for an https upstream instead of Node's (e.g. a staging CA). */
   readonly upstreamCa?: string | undefined;
-  /** Add a `Plantstore-Violations` header to each POST /plants answer (holds the answer until complete). */
+  /** Add a `Plantstore-Violations` header to each judged answer (holds the answer until complete). */
   readonly annotate?: boolean | undefined;
   /**
    * The token clients should send (PLANTSTORE_TOKEN): redacted from everything the proxy writes, and
@@ -99,7 +99,8 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 
 /**
  * Starts a transparent proxy in front of `upstream`: every request and answer forwarded byte for
- * byte, and each POST /plants exchange judged by the runner's checks that apply to one exchange.
+ * byte, each POST /plants exchange judged by the runner's checks that apply to one exchange, and each exchange
+ * of the document's other operations judged against the document (see `judgeOperation`).
  */
 export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   const url = parseUpstream(options.upstream);
@@ -365,6 +366,11 @@ class JudgedRequest implements ExchangeHooks {
       : undefined;
   }
 
+  /** A POST /plants exchange, not one of another operation. */
+  get plants(): boolean {
+    return this.matched === undefined;
+  }
+
   judge(forwarded: Forwarded): JudgedExchange {
     const { head, path, authorization, setup, matched } = this;
     return (this.verdict ??=
@@ -422,8 +428,9 @@ function settle(
   }
   if (forwarded.answeredByProxy === 502 && unreached(forwarded.transportError)) {
     // The note counts POST /plants requests: another path meeting a down upstream is not one of them.
-    if (judged !== undefined) counts.unreached++;
-    if (judged !== undefined && counts.resetBeforeAnswer > 0) counts.unreachedAfterReset++;
+    const plants = judged?.plants === true;
+    if (plants) counts.unreached++;
+    if (plants && counts.resetBeforeAnswer > 0) counts.unreachedAfterReset++;
     return log?.(
       `${logHead(request, path, forwarded)} upstream unreachable (${forwarded.transportError ?? '?'}${tlsHint(forwarded.transportError)}): the proxy answered 502; not judged, the request never reached it`,
     );
@@ -435,7 +442,8 @@ function settle(
     );
   }
   const result = judged.judge(forwarded);
-  if (forwarded.answeredByProxy === 502 && forwarded.transportError === 'connection-reset') counts.resetBeforeAnswer++;
+  if (judged.plants && forwarded.answeredByProxy === 502 && forwarded.transportError === 'connection-reset')
+    counts.resetBeforeAnswer++;
   record(setup.state, result, judged.authorization);
   log?.(`${logHead(request, path, forwarded)} ${verdictText(result)}${faultText(forwarded)}`, judged.authorization);
 }
