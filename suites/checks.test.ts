@@ -890,6 +890,10 @@ describe('robustness', () => {
     // Other breaks keep their own defect: a missing member, malformed JSON.
     expect(defect('required "name" left out (keyword required)')).not.toBe(nullTag);
     expect(defect('a trailing comma before a closing bracket')).not.toBe(nullTag);
+    // A body that is no object at all is named so: a member's break shrunk to the body `null` showed "a member".
+    const nullBody = defect('the body not of type object: a null (keyword type)');
+    expect(nullBody).toBe('status 500 for an invalid body (a JSON value other than an object, null included)');
+    expect(defect('the body not of type object: an array (keyword type)')).toBe(nullBody);
   });
 
   it('no-server-error: a 5xx or a dropped answer to a body with no Content-Type and to one of another type is one defect', () => {

@@ -57,10 +57,17 @@ export const noServerError = defineCheck({
  * finding. Accepted, they stay apart (rejection.ts): no label is only a warning there.
  */
 function failedRequestKind(plan: PlannedRequest): string {
+  // The whole body of another type (`null`, `[]`) is named as such: shrinking a member's break often ends there,
+  // and a finding saying "a member" shown with the body `null` describes another request than the one it shows.
+  if (plan.intent.kind === 'invalid-body' && WHOLE_BODY_TYPE.test(plan.intent.what))
+    return 'an invalid body (a JSON value other than an object, null included)';
   if (plan.intent.kind === 'invalid-body' && breaksType(plan.intent.what))
     return 'an invalid body (a member of another JSON type, null included)';
   return plan.intent.kind === 'media-type' ? 'a body with a missing or wrong Content-Type' : requestKind(plan, true);
 }
+
+/** An invalid body that is not an object at all: `the body not of type object: a null (keyword type)`. */
+const WHOLE_BODY_TYPE = /^the body not of type /;
 
 /**
  * Whether an invalid body gives a member a value of another JSON type (`null`, an array, a number for a string):
