@@ -76,6 +76,14 @@ describe('withCharacterCrashesFolded', () => {
         ]),
       ),
     ).toHaveLength(2);
+    // An unpaired surrogate is not a character beyond ASCII: a UTF-8 writer fails on it alone.
+    expect(
+      titles(
+        withCharacterCrashesFolded([
+          crashes([crash(VALID, '{"name":"é","id":1}'), crash(MISSING_ID, '{"name":"\\ud800"}')]),
+        ]),
+      ),
+    ).toHaveLength(2);
     // A 500 for the valid NewPlant, a dropped connection for the invalid body.
     const reset = crash(
       'connection-reset on an invalid body ("id": id missing (required) (keyword required))',

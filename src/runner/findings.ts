@@ -631,11 +631,13 @@ function characterKinds(body: string | null | undefined, skipped: string | undef
   return ['nul', 'control', 'beyond-ascii'].filter((kind) => kinds.has(kind));
 }
 
-/** A character's kind for {@link characterKinds}: `nul`, `control` (C0, DEL, C1), `beyond-ascii`, else `plain`. */
+/** A character's kind for {@link characterKinds}: `nul`, `control` (C0, DEL, C1), `surrogate`, `beyond-ascii`, else `plain`. */
 function characterKind(character: string): string {
   const point = character.codePointAt(0) ?? 0;
   if (point === 0) return 'nul';
   if (point < 0x20 || (point >= 0x7f && point <= 0x9f)) return 'control';
+  // An unpaired surrogate is JSON of unpredictable meaning, never in a valid NewPlant: UTF-8 writers fail on it alone.
+  if (point >= 0xd800 && point <= 0xdfff) return 'surrogate';
   return point > 0x7f ? 'beyond-ascii' : 'plain';
 }
 
