@@ -13,6 +13,12 @@ export interface CaseRun {
   /** Set on the case an outage judged: what waiting and sending it again alone found stands (see `settleOutage`). */
   readonly judgedForOutage?: true;
   /**
+   * Set on the case an outage judged when the target did not come back (see `settleOutage`): the cases it had
+   * in flight when it stopped, this one among them, and how long it was waited for. None is known to be the
+   * cause: nothing answered to send them again alone.
+   */
+  readonly wentAway?: { readonly suspects: readonly CaseRun[]; readonly waitedMs: number };
+  /**
    * Set on a case sent again once a target that stopped answering was back (see `sendCutAgain`): the nonce
    * of its ids, every one fresh (a replay string's `~`), not the run's.
    */
@@ -91,9 +97,17 @@ export const LIVENESS: PlannedRequest = {
  * (a single-threaded server stuck on a case): not gone, so the requests it had are sent again alone and judged.
  */
 export async function answersNow(client: TargetClient): Promise<boolean> {
+  return (await livenessOf(client)) !== 'none';
+}
+
+/**
+ * What {@link LIVENESS} gets: an HTTP answer (any status but a gateway's 502 or 504), `taken` when the target
+ * took the request and answered nothing within the timeout (up, but slow or hung), else `none`.
+ */
+export async function livenessOf(client: TargetClient): Promise<'answered' | 'taken' | 'none'> {
   const { response } = await client.send(LIVENESS);
-  if (response.transportError === 'timeout') return true;
-  return response.status !== 0 && !isGatewayAnswer(response);
+  if (response.transportError === 'timeout') return 'taken';
+  return response.status !== 0 && !isGatewayAnswer(response) ? 'answered' : 'none';
 }
 
 /** Sends a case's requests one after another (a repeat must follow its original). */

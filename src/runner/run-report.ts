@@ -1,5 +1,6 @@
 import type { CaseRun, DispatchResult } from './execute.js';
 import { unansweredOf, unjudgedOf, type Outage } from './outage.js';
+import { WENT_AWAY_DEFECT } from './went-away.js';
 import type { TimeoutsAnsweredAlone, UnansweredFailures } from './resend-alone.js';
 import { countsText } from './evidence.js';
 import { formatReplay } from './replay.js';
@@ -322,7 +323,8 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
   const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
   if (!judged)
     return `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`;
-  return `${head} The first request it had then is judged (no-server-error). That one or another it had then (${suspects.map(replayOf).join(', ')}) may have brought it down, or several together (a data race), or it was stopped from outside: once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`;
+  const candidates = suspects.length === 1 ? 'the request it had then' : `the ${suspects.length} requests it had then`;
+  return `${head} It is one finding (no-server-error, "${WENT_AWAY_DEFECT}") naming ${candidates} (${suspects.map(replayOf).join(', ')}): one of them may have brought it down, or several together (a data race), or it was stopped from outside; nothing tells which from here. Once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`;
 }
 
 /** The transport failures of an outage's cut cases, by kind. */

@@ -10,6 +10,7 @@ import { TargetUnreachableError } from './errors.js';
 import type { Exchange } from './http/client.js';
 import { reportExitCode } from '../reports/outcome.js';
 import { runConformance } from '../index.js';
+import { WENT_AWAY_DEFECT } from './went-away.js';
 
 const TOKEN = 'sentinel-token-7f3a9c';
 const contract = await loadContract();
@@ -53,6 +54,18 @@ const trimmingTarget: Handler = (req, res, body) => {
   const { name, tag } = read.plant;
   const trimmed = typeof name === 'string' ? name.trim() : name;
   send(200, JSON.stringify(tag === undefined ? { name: trimmed } : { name: trimmed, tag }));
+};
+
+/** Conformant and stateless: echoes the name and tag as sent. */
+const echoingTarget: Handler = (req, res, body) => {
+  const send = (status: number, text: string) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+  const authProblem = checkBearer(req.headers.authorization);
+  if (authProblem) return send(401, errorBody(authProblem));
+  const read = readNewPlant(contract, req.headers['content-type'], body);
+  if (!read.ok) return send(400, errorBody(read.problem));
+  const { name, tag } = read.plant;
+  send(200, JSON.stringify(tag === undefined ? { name } : { name, tag }));
 };
 
 const QUICK = { runs: 12, concurrency: 4, timeoutMs: 3_000, budgetMs: 30_000 } as const;
@@ -305,7 +318,7 @@ describe('a target that stops answering mid-run', () => {
       expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.id)).toEqual([
         'no-server-error',
       ]);
-      expect(report.findings).toHaveLength(1);
+      expect(report.findings?.map((finding) => finding.title)).toEqual([WENT_AWAY_DEFECT]);
       const transportError = report.findings?.[0]?.counterexample.response.transportError;
       expect(transportError).toBeDefined();
       expect(transportError).not.toBe('connection-refused');
@@ -317,6 +330,41 @@ describe('a target that stops answering mid-run', () => {
       expect(report.summary.unsent).toBeGreaterThan(0);
     } finally {
       target.close();
+    }
+  });
+
+  it('that exits on one input and is not restarted fails with one went-away finding naming its requests in flight', async () => {
+    // A Node app with no supervisor whose handler throws, uncaught, on a name holding NUL: the process is gone.
+    const sockets = new Set<Socket>();
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (!body.toString().includes('\\u0000')) return echoingTarget(req, res, body);
+        server.close();
+        for (const socket of sockets) socket.destroy();
+      });
+    });
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const report = await runConformance({ ...QUICK, runs: 100, seed: 5, timeoutMs: 500, baseUrl: url, token: TOKEN });
+      expect(reportExitCode(report), report.notes.join('\n')).toBe(1);
+      expect(report.couldNotJudge).toBeUndefined();
+      expect(report.findings?.map((finding) => finding.title)).toEqual([WENT_AWAY_DEFECT]);
+      const reason = report.findings?.[0]?.counterexample.reason ?? '';
+      expect(reason).toMatch(/stopped answering mid-run with (this one request|\d+ requests) in flight/);
+      expect(reason).toContain('unless it was stopped from outside');
+      const stopped = report.noteDetails?.find((note) => note.code === 'unresponsive');
+      expect(stopped?.message).toContain(`It is one finding (no-server-error, "${WENT_AWAY_DEFECT}")`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
     }
   });
 

@@ -42,6 +42,7 @@ import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
 import { judgeContextOf, openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
+import { wentAwayVerdict } from './went-away.js';
 
 /**
  * Runs the given suites against a Plant Store implementation, renders the run through the given
@@ -132,7 +133,7 @@ async function testTarget(
     onProgress,
     ...(traits.acceptedPlant === undefined ? {} : { controlPlant: traits.acceptedPlant }),
   });
-  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits);
+  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits, serviceAnswered);
   // Its outage is no outage: the could-not-judge reason says what every request met.
   const spokeNoHttp = couldNotJudge !== undefined && SPOKE_NO_HTTP.has(couldNotJudge.code);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
@@ -178,11 +179,15 @@ function conclude(
   { evidence, outage }: Pick<SentCases, 'evidence' | 'outage'>,
   settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
   traits: TargetTraits,
+  answeredAtStart: boolean,
 ): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
   // A replay sends one case: too little to say the URL is not a Plant Store. Nor is a target that went
-  // away before answering a case, when it answered the preflight or answered again once back.
+  // away before answering a case, when it answered the run's first liveness request or the preflight (it was
+  // up, and the run's requests found it gone), or answered again once back.
   const answeredAgain =
-    outage !== undefined && evidence.answered === 0 && (outage.cause.kind !== 'gone' || traits.answered === true);
+    outage !== undefined &&
+    evidence.answered === 0 &&
+    (outage.cause.kind !== 'gone' || traits.answered === true || answeredAtStart);
   const unjudgeable =
     settings.replay === undefined && !answeredAgain
       ? couldNotJudge(
@@ -282,7 +287,7 @@ class CaseJudge {
   private judge(run: CaseRun, context: JudgeContext): void {
     let failed = false;
     for (const [check, tally] of this.tallies) {
-      const verdict = judgeCase(check, run.exchanges, context);
+      const verdict = wentAwayVerdict(judgeCase(check, run.exchanges, context), run);
       tally.add(run, verdict);
       failed ||= verdict?.outcome === 'fail';
     }
@@ -335,7 +340,7 @@ async function sendAndJudge(
     const waitMs = speaksOtherwise ? 0 : outageWaitMs(cut, settings.timeoutMs);
     // Fresh ids of their own for the requests sent alone, and others for the cut cases sent again after them.
     const outage = await settleOutage(client, cut, { ...settings, waitMs, fresh: createFreshIds() });
-    if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true });
+    if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true, ...wentAwayOf(outage) });
     if (!answersAgain(outage)) return outage;
     serviceAnswered = true;
     // Back (a restart, a deploy): the cases it cut are judged on their answers now.
@@ -374,6 +379,11 @@ async function afterOutage(
     dispatched: { ...rest, sent: sent + rest.sent + (later ? judgedOf(later) : 0), throttled },
     outage: later ? { ...later, earlier: resumed } : resumed,
   };
+}
+
+/** What a case an outage judged carries when the target did not come back: what it had in flight (see `wentAwayVerdict`). */
+function wentAwayOf({ cause, suspects }: Outage): Pick<CaseRun, 'wentAway'> {
+  return cause.kind === 'gone' ? { wentAway: { suspects, waitedMs: cause.waitedMs } } : {};
 }
 
 /** Whether a target that stopped answering is up again with none of its requests shown to stop it. */
