@@ -3,7 +3,7 @@ import type { GeneratedCase } from './cases.js';
 import { LIVENESS, type CaseRun } from './execute.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
-import { sendCutAgain, settleOutage, wasInFlight } from './outage.js';
+import { answersSteadily, sendCutAgain, settleOutage, wasInFlight } from './outage.js';
 import type { PlannedRequest } from './probe.js';
 import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { Contract } from '../contract/index.js';
@@ -108,6 +108,16 @@ describe('settleOutage', () => {
     expect([outage.judged?.nonce, outage.judged?.exchanges[0]?.plan.body]).toEqual([fresh.nonce, alone(2)]);
   });
 
+  it('judges the request a single-threaded target hangs on, sent alone once it takes requests again unanswered', async () => {
+    // Hung on every POST, the liveness request included: it takes them and answers none in time.
+    const { client: hung, sent } = client(() => 'timeout');
+    const outage = await settleOutage(hung, cut, settling);
+    expect(outage.cause).toMatchObject({ kind: 'caused', stoppedAgain: false });
+    expect(outage.judged?.exchanges[0]?.response.transportError).toBe('timeout');
+    // One liveness request before the resend (each more would cost a whole timeout), one after.
+    expect(sent).toEqual(['LIVENESS', alone(2), 'LIVENESS']);
+  });
+
   it('judges a request cut again while the target stays up, and says it stayed up', async () => {
     const { client: resetting } = client((plan) =>
       plan === LIVENESS ? 404 : plan.body === alone(2) ? 'connection-reset' : 200,
@@ -159,5 +169,20 @@ describe('sendCutAgain', () => {
     const outage = { cut, suspects: [], cause: { kind: 'restarted', afterMs: 0 } } as const;
     const again = await sendCutAgain(back, outage, { ...forever, deadline: Date.now() - 1 });
     expect([again, sent]).toEqual([[], []]);
+  });
+});
+
+describe('answersSteadily', () => {
+  it('takes a liveness request taken and left unanswered for up at once (hung, not gone)', async () => {
+    const { client: hung, sent } = client(() => 'timeout');
+    expect(await answersSteadily(hung, 0)).toBe(true);
+    expect(sent).toEqual(['LIVENESS']);
+  });
+
+  it('asks for four answers in a row otherwise, and finds none from a target refusing connections', async () => {
+    const { client: up, sent } = client(() => 401);
+    expect(await answersSteadily(up, 0)).toBe(true);
+    expect(sent).toHaveLength(4);
+    expect(await answersSteadily(client(() => 'connection-refused').client, 0)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { Contract } from '../contract/index.js';
 import { plansAt } from './cases.js';
-import { answersNow, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
+import { answersNow, livenessOf, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
@@ -171,8 +171,10 @@ export async function answersSteadily(client: TargetClient, ms: number): Promise
   const until = Date.now() + ms;
   for (;;) {
     let inARow = 0;
-    while (inARow < STEADY_ANSWERS && (await answersNow(client))) inARow++;
-    if (inARow === STEADY_ANSWERS) return true;
+    for (let state = await livenessOf(client); state !== 'none'; state = await livenessOf(client)) {
+      // Taken and not answered: up but hung, which no gateway's instances explain; each more would cost a timeout.
+      if (state === 'taken' || ++inARow === STEADY_ANSWERS) return true;
+    }
     if (Date.now() + POLL_MS > until) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
