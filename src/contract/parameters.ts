@@ -417,10 +417,13 @@ function valueProblem(parameter: OperationParameter, text: string): string | und
   }
   if (!parameter.json) readings.push(text === '' ? [] : text.split(','));
   let first: string | undefined;
+  let typed: string | undefined;
   for (const reading of readings) {
-    const violations = check(reading);
-    if (violations.length === 0) return undefined;
-    first ??= violations[0]?.message;
+    const [violation] = check(reading);
+    if (violation === undefined) return undefined;
+    first ??= violation.message;
+    // `0` for `minimum: 1` says `must be >= 1` as the number it reads as, not `must be an integer` as text.
+    if (violation.kind !== 'type') typed ??= violation.message;
   }
-  return `is not valid: ${first ?? 'its schema refuses it'}`;
+  return `is not valid: ${typed ?? first ?? 'its schema refuses it'}`;
 }

@@ -143,15 +143,20 @@ function keep(list: Failure[], exchange: Exchange, { checkId, reason, defect }: 
   });
 }
 
+/** Methods that change nothing on the server (RFC 9110, 9.2.1): repeating them shows the same answer. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 /**
  * How to repeat an exchange. A POST the server accepted may have stored its id: sent again as it is, a server
  * that keeps plants answers it as a repeated id (400), not as the exchange was answered.
  */
 function replayOf({ request, response }: Exchange, number: number): string {
   const seen = `exchange ${number} seen by plantstore proxy`;
-  if (request.method !== 'POST' || response.status < 200 || response.status > 299) {
+  if (response.status < 200 || response.status > 299 || SAFE_METHODS.has(request.method)) {
     return `${seen}; send the curl line again to repeat it`;
   }
+  if (request.method !== 'POST')
+    return `${seen}; the server accepted it (${response.status}), so what it changed may stay changed (a deleted plant stays deleted): a repeat may be answered otherwise`;
   return `${seen}; the server accepted it (${response.status}), so it may keep ${idSent(request.body)} now: send the curl line again with another id to repeat it`;
 }
 

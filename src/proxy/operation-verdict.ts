@@ -196,8 +196,7 @@ interface Failing {
 }
 
 /**
- * The server's verdicts (`refusable`: the client broke the request, so an undocumented 4xx is not the server's
- * defect): no-server-error as for POST /plants (a 5xx, a dropped or cut answer: nothing else judged),
+ * The server's verdicts (`refusable`: the client broke the request, so a 4xx answer to it is not judged): no-server-error as for POST /plants (a 5xx, a dropped or cut answer: nothing else judged),
  * then documented-status, content-type and response-schema (body and required headers), one verdict per check.
  */
 function answerVerdicts(
@@ -212,9 +211,10 @@ function answerVerdicts(
   if (first?.outcome === 'fail' || response.status === 0 || response.status >= 500)
     return noServerError && first ? [{ check: noServerError, verdict: first }] : [];
   const verdicts: ExchangeVerdict[] = noServerError && first ? [{ check: noServerError, verdict: first }] : [];
+  // A request the client broke, refused with a 4xx: the refusal is the client's doing, whatever its status or form
+  // (Flask's converters answer an id `abc` with their HTML 404 page before the handler that writes the Error runs).
+  if (refusable && response.status >= 400) return verdicts;
   const answer = answerFor(operation, response.status);
-  // A request the client broke, refused with a 4xx the document does not list: the client's break is the cause.
-  if (answer === undefined && refusable && response.status >= 400) return verdicts;
   const failing: Failing[] =
     answer === undefined
       ? [undocumented(operation, response.status)]
