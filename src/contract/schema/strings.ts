@@ -5,6 +5,7 @@ import { FORMAT_SHAPES, formatArbitrary } from './formats.js';
 import { childPointer } from './keywords.js';
 import { withoutLookarounds } from './lookarounds.js';
 import { PatternLanguage } from './pattern-strings.js';
+import { plainFirstMatching } from './plain-matching.js';
 import { codePointLength, textArbitrary } from './text.js';
 
 type Node = Record<string, unknown>;
@@ -110,7 +111,10 @@ function constructed(
   return language.ofLengths(lengths);
 }
 
-/** Strings matching a pattern (fast-check's `stringMatching`); refuses what it cannot generate from. */
+/**
+ * Strings matching a pattern (fast-check's `stringMatching`, shrinking first to plain letters where the pattern allows
+ * them); refuses what it cannot generate from.
+ */
 export function patternArbitrary(
   regex: RegExp,
   maxLength: number | undefined,
@@ -121,13 +125,15 @@ export function patternArbitrary(
     const relaxed = withoutLookarounds(regex.source);
     // maxLength counts UTF-16 units there, never fewer than code points: a safe upper limit.
     const limit = maxLength === undefined ? {} : { maxLength: Math.max(maxLength, 0) * 2 };
-    if (relaxed === undefined) return fc.stringMatching(regex, limit);
-    return context.filtered(fc.stringMatching(new RegExp(relaxed, regex.flags), limit), (text) => regex.test(text), {
+    if (relaxed === undefined) return plainFirstMatching(fc.stringMatching(regex, limit), regex);
+    const matching = fc.stringMatching(new RegExp(relaxed, regex.flags), limit);
+    const whole = context.filtered(matching, (text) => regex.test(text), {
       keyword: 'pattern',
       schemaPointer,
       reason:
         'strings matching the pattern without its lookarounds rarely match it whole, so valid values cannot be generated',
     });
+    return plainFirstMatching(whole, regex);
   } catch (error) {
     if (error instanceof UnsupportedSchemaError) throw error;
     throw context.refuse('pattern', schemaPointer, `cannot generate strings for this pattern: ${ungenerable(error)}`);
