@@ -368,6 +368,36 @@ describe('a target that stops answering mid-run', () => {
     }
   });
 
+  it('that answered the first liveness request and died on the first plant is the went-away finding, not "no answer"', async () => {
+    // Up (the liveness and capacity probes' empty objects are answered), then gone on the first body that is not `{}`.
+    const sockets = new Set<Socket>();
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (body.toString() === '{}') return echoingTarget(req, res, body);
+        server.close();
+        for (const socket of sockets) socket.destroy();
+      });
+    });
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const report = await runConformance({ ...QUICK, timeoutMs: 500, baseUrl: url, token: TOKEN });
+      expect(report.couldNotJudge, report.notes.join('\n')).toBeUndefined();
+      expect(reportExitCode(report)).toBe(1);
+      expect(report.findings?.map((finding) => finding.title)).toEqual([WENT_AWAY_DEFECT]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
+  });
+
   it('is not called unreachable when it answered the preflight and stopped before any case', async () => {
     // The preflight's first plant is the first POST; the process dies on the second, a case's or the preflight's
     // own next request (they go side by side): a case in flight is judged, else the run is incomplete.

@@ -10,7 +10,7 @@ import {
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import { checkResult, CheckTally } from './check-results.js';
-import { answersNow, dispatch, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
+import { dispatch, livenessOf, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
 import { createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
@@ -112,7 +112,8 @@ async function testTarget(
   const arbitraries = createArbitraryCache(contract);
   // Asked before anything else: a service that answers is there, so gateway pages to the requests after (a
   // service brought down by the first of them, then restarted) are an outage, not what the URL answers.
-  const serviceAnswered = settings.replay === undefined && (await answersNow(client));
+  const liveness = settings.replay === undefined ? await livenessOf(client) : 'none';
+  const serviceAnswered = liveness !== 'none';
   // The preflight runs beside the first cases; their verdicts wait for what it learns.
   const preflight = probeTarget(client, contract, fresh, target.baseUrl, serviceAnswered).then(
     (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
@@ -133,7 +134,8 @@ async function testTarget(
     onProgress,
     ...(traits.acceptedPlant === undefined ? {} : { controlPlant: traits.acceptedPlant }),
   });
-  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits, serviceAnswered);
+  const answeredAtStart = liveness === 'answered';
+  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits, answeredAtStart);
   // Its outage is no outage: the could-not-judge reason says what every request met.
   const spokeNoHttp = couldNotJudge !== undefined && SPOKE_NO_HTTP.has(couldNotJudge.code);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
