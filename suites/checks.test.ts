@@ -922,6 +922,16 @@ describe('robustness', () => {
     expect(outcome(repeatedId, again(409), [first, again(409)])).toBe('fail');
     expect(outcome(repeatedId, again(500), [exchange(VALID, 500, ''), again(500)])).toBeUndefined();
   });
+
+  it("repeated-id leaves a gateway's 502 or 504 to no-server-error: one finding for a service behind it that failed", () => {
+    const first = exchange(VALID, 200, '{"name":"Fern"}');
+    const again = (status: number) => exchange({ kind: 'repeat' }, status, '<html>Bad Gateway</html>');
+    for (const status of [502, 504]) {
+      expect(outcome(repeatedId, again(status), [first, again(status)])).toBeUndefined();
+      expect(outcome(noServerError, again(status), [first, again(status)])).toBe('fail');
+    }
+    expect(outcome(repeatedId, again(500), [first, again(500)])).toBe('fail');
+  });
 });
 
 describe('fixed ids and repeats', () => {

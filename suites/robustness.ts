@@ -86,6 +86,8 @@ export const repeatedId = defineCheck({
   probes: [repeatedIds],
   judge({ plan, response }, { contract: { success, refusal } }, caseExchanges) {
     if (plan.intent.kind !== 'repeat' || response.status === 0 || isThrottled(response)) return undefined;
+    // A gateway's 502 or 504 says the service behind it failed, whatever was asked: no-server-error's one finding.
+    if (isGatewayAnswer(response)) return undefined;
     // Only a repeat of an id the target did store says anything about repeats.
     const first = caseExchanges[0];
     if (first === undefined || !isSuccessStatus(success, first.response.status)) return undefined;
