@@ -158,9 +158,13 @@ async function plantStore(faults: Faults = {}): Promise<{ url: string }> {
   return started;
 }
 
-async function proxyInFrontOf(upstream: { url: string }): Promise<{ proxy: ProxyServer; log: string[] }> {
+async function proxyInFrontOf(
+  upstream: { url: string },
+  judgeBytes?: number,
+): Promise<{ proxy: ProxyServer; log: string[] }> {
   const log: string[] = [];
   const proxy = await createProxyServer({
+    judgeBytes,
     upstream: upstream.url,
     spec,
     token: TOKEN,
@@ -287,6 +291,14 @@ describe('the proxy judges every operation the document defines', () => {
       },
     ]);
     expect(log).toHaveLength(1);
+  });
+
+  it('an answer over the judging cap is a long answer, not a flood: its body goes unjudged', async () => {
+    const { proxy, log } = await proxyInFrontOf(await plantStore({ stringId: true }), 8);
+    const { body } = await send(proxy, 'GET', '/plants/1');
+    expect(body.toString('latin1')).toBe('{"id":"1","name":"Fern"}');
+    expect(failures(proxy)).toEqual([]);
+    expect(log[0]).toMatch(/^GET \/plants\/1 200 [\d.]+ms conforms$/);
   });
 
   it('leaves paths and methods the document does not define outside the contract', async () => {

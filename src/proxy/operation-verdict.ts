@@ -60,7 +60,8 @@ export function judgeOperation(
     intent: breaks[0]?.intent ?? { kind: 'unpredictable', what: `a request of ${operation.name}` },
   };
   const recorded = recordedRequest(url, request, operation);
-  const exchange: Exchange = { plan, request: recorded, response: recordedResponse(response) };
+  // An answer over the judging cap is a long list, not a flood: its body is left unjudged (`truncated`), not failed.
+  const exchange: Exchange = { plan, request: recorded, response: recordedResponse({ ...response, truncated: false }) };
   const clientBreak = breaks.length === 0 ? undefined : breaks.map(({ said }) => said).join('; and ');
   const verdicts = answerVerdicts(operation, exchange, response, judging, clientBroke(breaks));
   return { exchange, verdicts, overCap: false, clientBreak };

@@ -520,7 +520,8 @@ function judgeOtherOperation(
     status: forwarded.status,
     rawHeaders: forwarded.rawHeaders,
     body: answer.body,
-    truncated: forwarded.responseBody?.over === true,
+    // Over the cap, or in a coding the proxy cannot undo: the body is not judged.
+    truncated: forwarded.responseBody?.over === true || answer.coding?.formOnly === true,
     transportError: forwarded.transportError,
     durationMs: forwarded.durationMs,
   };
