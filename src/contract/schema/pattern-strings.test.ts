@@ -229,4 +229,27 @@ describe('shrinking pattern strings', () => {
     );
     expect(result.counterexample).toEqual(['A ']);
   });
+
+  /** The counterexample fast-check shrinks to, for strings of a pattern within lengths. */
+  const shrunk = (pattern: string, max: number, fails: (text: string) => boolean, seed: number): unknown => {
+    const language = PatternLanguage.of(pattern);
+    if (language === undefined) throw new Error(`no language for ${pattern}`);
+    const strings = language.ofLengths(language.lengthsWithin(1, max));
+    return fc.check(
+      fc.property(strings, (text) => !fails(text)),
+      { seed, numRuns: 500 },
+    ).counterexample?.[0];
+  };
+
+  test('shrinks to the plainest match where the characters do not matter: a cut at 8 shows "aaaaaaaaa"', () => {
+    for (const seed of [1, 2, 3]) {
+      expect(shrunk('^[a-z0-9_]+$', 40, (text) => text.length > 8, seed)).toBe('aaaaaaaaa');
+      expect(shrunk('^\\p{L}+$', 40, (text) => codePointLength(text) > 8, seed)).toBe('aaaaaaaaa');
+      expect(shrunk('^[A-Z]{3}-[0-9]{4}$', 40, () => true, seed)).toBe('AAA-0000');
+    }
+  });
+
+  test('keeps the character a failure needs when the plain match does not fail', () => {
+    for (const seed of [1, 2, 3]) expect(shrunk('^[a-z0-9_]+$', 40, (text) => text.includes('_'), seed)).toMatch(/_/);
+  });
 });

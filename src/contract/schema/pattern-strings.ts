@@ -56,7 +56,7 @@ export class PatternLanguage {
   ofLengths(lengths: readonly number[]): fc.Arbitrary<string> {
     if (lengths.length === 0) throw new RangeError('no length to build');
     const table = this.table(Math.max(...lengths));
-    return new LengthFirstString(lengths, (length, choices) => table.build(this.root, length, new Chooser(choices)));
+    return new LengthFirstString(lengths, (length, chooser) => table.build(this.root, length, chooser));
   }
 
   private table(cap: number): LengthTable {
@@ -69,10 +69,14 @@ export class PatternLanguage {
   }
 }
 
-/** A pattern string and what built it: the chosen length and the choices made part by part. */
+/**
+ * A pattern string and what built it: the chosen length, the choices made part by part, and whether it was
+ * drawn, shrunk from a drawn one, or built plain (the plainest character of every class, see {@link plainestOf}).
+ */
 interface Built {
   readonly length: number;
   readonly choices: fc.Value<number[]>;
+  readonly stage: 'drawn' | 'shrunk' | 'plain';
 }
 
 /**
@@ -83,7 +87,7 @@ interface Built {
 class LengthFirstString extends fc.Arbitrary<string> {
   constructor(
     private readonly lengths: readonly number[],
-    private readonly build: (length: number, choices: readonly number[]) => string,
+    private readonly build: (length: number, chooser: Chooser) => string,
   ) {
     super();
   }
@@ -92,29 +96,40 @@ class LengthFirstString extends fc.Arbitrary<string> {
     const index = fc.nat().generate(mrng, biasFactor).value;
     const length = this.lengths[pickLength(index, this.lengths.length)] ?? 0;
     const choices = choicesFor(length).generate(mrng, biasFactor);
-    return this.valueBuilt({ length, choices });
+    return this.valueBuilt({ length, choices, stage: 'drawn' });
   }
 
   canShrinkWithoutContext(_value: unknown): _value is string {
     return false;
   }
 
-  shrink(_value: string, context: unknown): fc.Stream<fc.Value<string>> {
+  /**
+   * A drawn string first tries the plain one of its length (`"aaaa"` for `^[a-z0-9_]+$`): one candidate
+   * where a failure does not depend on the characters, which then shrinks in length alone.
+   */
+  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
     const built = context as Built;
     const shorter = this.lengths.filter((length) => length < built.length);
+    if (built.stage === 'plain') {
+      return fc.stream(shorter[Symbol.iterator]()).map((length) => this.valueBuilt({ ...built, length }));
+    }
     const choices = choicesFor(built.length);
-    return fc
+    const shrinks = fc
       .stream(shorter[Symbol.iterator]())
-      .map((length) => this.valueBuilt({ length, choices: built.choices }))
+      .map((length) => this.valueBuilt({ length, choices: built.choices, stage: 'shrunk' }))
       .join(
         choices
           .shrink(built.choices.value, built.choices.context)
-          .map((shrunk) => this.valueBuilt({ length: built.length, choices: shrunk })),
+          .map((shrunk) => this.valueBuilt({ length: built.length, choices: shrunk, stage: 'shrunk' })),
       );
+    if (built.stage !== 'drawn') return shrinks;
+    const plain = this.valueBuilt({ ...built, stage: 'plain' });
+    return plain.value === value ? shrinks : fc.Stream.of(plain).join(shrinks);
   }
 
   private valueBuilt(built: Built): fc.Value<string> {
-    return new fc.Value(this.build(built.length, built.choices.value), built);
+    const chooser = built.stage === 'plain' ? new Chooser([], true) : new Chooser(built.choices.value);
+    return new fc.Value(this.build(built.length, chooser), built);
   }
 }
 
@@ -185,10 +200,16 @@ function shortestLength(node: RegexNode): number {
   }
 }
 
-/** Reads choices (non-negative integers) in turn; past the end, every choice is the first. */
+/**
+ * Reads choices (non-negative integers) in turn; past the end, every choice is the first. A plain chooser
+ * picks the plainest character of each class ({@link plainestOf}).
+ */
 class Chooser {
   private index = 0;
-  constructor(private readonly choices: readonly number[]) {}
+  constructor(
+    private readonly choices: readonly number[],
+    readonly plain = false,
+  ) {}
 
   pick(count: number): number {
     if (count <= 1) return 0;
@@ -413,6 +434,7 @@ function intersect(a: CodePoints, b: readonly (readonly [number, number])[]): [n
 
 /** Printable ASCII three times in four when the set has some; the first of the set when choices run out. */
 function pickCodePoint(set: CodePoints, chooser: Chooser): number {
+  if (chooser.plain) return plainestOf(set);
   const { all, printable } = split(set);
   const choice = chooser.pick(0x7fffffff);
   const from = printable.length > 0 && choice % 4 !== 3 ? printable : all;
@@ -423,4 +445,20 @@ function pickCodePoint(set: CodePoints, chooser: Chooser): number {
     index -= high - low + 1;
   }
   return from[0]?.[0] ?? 0;
+}
+
+/** Where a plain string's characters come from, plainest first: lowercase letters (`a` first), capitals, digits. */
+const PLAIN_RANGES: readonly (readonly [number, number])[] = [
+  [0x61, 0x7a],
+  [0x41, 0x5a],
+  [0x30, 0x39],
+];
+
+/** The plainest character of a set: the first of {@link PLAIN_RANGES} it has, else its first printable, else its first. */
+function plainestOf(set: CodePoints): number {
+  const { all, printable } = split(set);
+  for (const [from, to] of PLAIN_RANGES) {
+    for (const [low, high] of printable) if (low <= to && high >= from) return Math.max(low, from);
+  }
+  return printable[0]?.[0] ?? all[0]?.[0] ?? 0;
 }
