@@ -94,6 +94,10 @@ Exit codes: 0 stopped (Ctrl-C or SIGTERM), 2 could not start (usage, port in use
         `also answering, from the document's examples and schemas: ${summariseList(server.otherOperations, 12)}\n`,
       );
     }
+    // Answered as written (the user wrote them), so a page sees what the document says; said once, here.
+    for (const line of server.invalidExamples.slice(0, 5)) {
+      io.stdout.write(`the document's example is invalid by its own schema, answered as written: ${line}\n`);
+    }
     await io.waitForStop();
     await server.close();
     log.flush();

@@ -14,7 +14,7 @@ import type { RequestLogEntry } from '../http/server-kit.js';
 import { validPlants, validSamples } from '../http/valid-samples.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockHandler } from './mock-handler.js';
-import { otherOperationLabels } from './other-operations.js';
+import { invalidDocumentedExamples, otherOperationLabels } from './other-operations.js';
 import { createPrismEngine } from './prism-engine.js';
 
 /** Options of {@link createMockServer}. */
@@ -49,6 +49,11 @@ export interface MockServer extends RunningServer {
   readonly notServed: readonly string[];
   /** The document's operations besides POST /plants that the mock answers as Prism does, e.g. `GET /plants/{id}`. */
   readonly otherOperations: readonly string[];
+  /**
+   * The document's examples of answers that its own schemas refuse, one line each (`GET /plants/{id} 200
+   * example: "id" must be integer`): answered as written, since the user wrote them.
+   */
+  readonly invalidExamples: readonly string[];
 }
 
 /**
@@ -83,9 +88,17 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     ...(options.onRequest ? { onRejected: options.onRequest } : {}),
   });
   const running = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
-  const otherOperations = otherOperationLabels(contract.document, contract.operationPath);
+  const otherOperations = otherOperationLabels(contract);
   const notServed = served.notServed.filter((operation) => !otherOperations.includes(operation));
-  return { ...running, accepting: describeAccepted(options, contract), seed, notServed, otherOperations };
+  const invalidExamples = invalidDocumentedExamples(contract);
+  return {
+    ...running,
+    accepting: describeAccepted(options, contract),
+    seed,
+    notServed,
+    otherOperations,
+    invalidExamples,
+  };
 }
 
 /** Which credentials POST /plants takes, in words safe to print, where the document puts them. */

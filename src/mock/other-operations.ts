@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OPERATION, PROBLEMS, type BearerCheck } from '../contract/index.js';
+import { OPERATION, PROBLEMS, type BearerCheck, type Contract } from '../contract/index.js';
 import { pathBelowBase, pathTemplatePattern } from '../contract/operations.js';
 import { serverBasePath } from '../contract/security.js';
 import { operationAuthentication, type RequestAuthentication } from '../http/authentication.js';
@@ -8,10 +8,16 @@ import type { Failure } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import { loggedTarget, type RequestLogEntry } from '../http/server-kit.js';
 import { MOCK_PROBLEMS } from './answers.js';
-import type { ExactIntegers } from '../contract/document-reader.js';
 import { exactExampleText, exampledResponses } from './documented-examples.js';
 import { parsePrefer } from './prefer.js';
 import type { PrismDecision, PrismEngine } from './prism-engine.js';
+import {
+  invalidExamples,
+  isDocumentedExample,
+  responseSchemas,
+  validAnswerText,
+  type ResponseSchemas,
+} from './response-schemas.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -39,6 +45,10 @@ interface Route {
   readonly exampled: (status: number) => boolean;
   /** The document's example Prism's `body` is a copy of, with the document's own digits (see `exactExampleText`). */
   readonly exampleText: (status: number, body: unknown) => string | undefined;
+  /** Its response schemas, which every answer but a documented example is made to fit. */
+  readonly schemas: ResponseSchemas;
+  /** Whether Prism's body is one of the document's examples of this status's answer. */
+  readonly documented: (status: number, body: unknown) => boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -55,12 +65,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export function createOtherOperations(
   settings: OtherOperationsSettings,
 ): ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined {
-  const routes = routesOf(
-    settings.served.contract.document,
-    settings.served.contract.operationPath,
-    settings.checkBearer,
-    settings.served.contract.exactIntegers,
-  );
+  const routes = routesOf(settings.served.contract, settings.checkBearer);
   if (routes.length === 0) return undefined;
   const base = serverBasePath(settings.served.contract.document);
   const methods = new Set(routes.map((route) => route.method));
@@ -94,14 +99,21 @@ export function createOtherOperations(
     }
     const started = performance.now();
     const finish = (status: number, body: string, contentType: string, failure?: Failure): void =>
-      writeAnswer(req, res, settings, { started, status, body, contentType, ...(failure ? { failure } : {}) });
-    const refuse = (failure: Failure): void =>
-      finish(
-        failure.status,
-        settings.served.errorBody(failure, failure.status),
-        settings.served.errorContentTypeFor(failure.status),
-        failure,
-      );
+      writeAnswer(req, res, settings, {
+        started,
+        status,
+        body,
+        contentType,
+        headers: route.schemas.headersOf(status),
+        ...(failure ? { failure } : {}),
+      });
+    // The operation's own body of that status, where it has one the POST /plants Error does not fit.
+    const refuse = (failure: Failure): void => {
+      const written = settings.served.errorBody(failure, failure.status);
+      const contentType = settings.served.errorContentTypeFor(failure.status);
+      const own = route.schemas.refusalOf(failure, written, contentType);
+      finish(failure.status, own?.body ?? written, own?.contentType ?? contentType, failure);
+    };
     // The body is not the mock's business here: read to its end, then answered.
     let sentBody = false;
     req.on('data', (chunk: Buffer) => {
@@ -121,6 +133,8 @@ export function createOtherOperations(
         return;
       }
       const dynamic = prefer.preferences.dynamic ?? settings.dynamic;
+      // A generated answer's own seed, for the values that mend it: the same --seed and requests, the same answers.
+      const answerSeed = dynamic ? generated++ : undefined;
       const query = Object.fromEntries(
         [...url.searchParams.keys()].map((name) => [name, url.searchParams.getAll(name)]),
       );
@@ -139,11 +153,17 @@ export function createOtherOperations(
             code: prefer.preferences.code,
             exampleKey: prefer.preferences.exampleKey,
             dynamic,
-            seed: dynamic ? `${settings.seed}-other-${generated++}` : undefined,
+            seed: answerSeed === undefined ? undefined : `${settings.seed}-other-${answerSeed}`,
           },
         )
         .then(
-          (decision) => answer(decision, route, finish, refuse, settings.served.contract.refusal.status),
+          (decision) =>
+            answer(decision, route, {
+              finish,
+              refuse,
+              refusalStatus: settings.served.contract.refusal.status,
+              seed: answerSeed === undefined ? undefined : (settings.seed + answerSeed) % 2 ** 31,
+            }),
           () => refuse(mockProblem(`The mock could not answer ${req.method ?? ''} ${route.written}.`)),
         );
     });
@@ -151,13 +171,17 @@ export function createOtherOperations(
   };
 }
 
-function answer(
-  decision: PrismDecision,
-  route: Route,
-  finish: (status: number, body: string, contentType: string) => void,
-  refuse: (failure: Failure) => void,
-  refusalStatus: number,
-): void {
+/** How {@link answer} writes: a body, a refusal (fitted to the operation's schema), the document's refusal status. */
+interface Answering {
+  readonly finish: (status: number, body: string, contentType: string) => void;
+  readonly refuse: (failure: Failure) => void;
+  readonly refusalStatus: number;
+  /** The seed of values mending a generated answer; `undefined` for a static one (always the same values). */
+  readonly seed: number | undefined;
+}
+
+function answer(decision: PrismDecision, route: Route, answering: Answering): void {
+  const { finish, refuse, refusalStatus } = answering;
   if (decision.violations !== undefined && decision.violations.length > 0) {
     // The 4xx Prism chose for an invalid request when the document writes it (400, 422), else the document's
     // refusal status: Prism says 422 for a `default` answer, where POST /plants and serve refuse with 400.
@@ -187,18 +211,36 @@ function answer(
   const { statusCode, body, headers } = decision.response;
   // Without an example of the document's, Prism's error body is a placeholder ("title": "string").
   if (statusCode >= 400 && !route.exampled(statusCode)) {
-    refuse({
+    const failure: Failure = {
       status: statusCode,
       code: MOCK_PROBLEMS.forcedError.code,
       message: `This is the documented ${statusCode} answer of ${route.method} ${route.written}, sent because the request asked for it with "Prefer: code=${statusCode}"; the request itself was valid.`,
       headers: {},
-    });
+    };
+    refuse(failure);
     return;
   }
   const contentType = headerValue(headers, 'content-type') ?? 'application/json';
   if (body === undefined) finish(statusCode, '', contentType);
   else if (typeof body === 'string') finish(statusCode, body, contentType);
-  else finish(statusCode, route.exampleText(statusCode, body) ?? JSON.stringify(body), contentType);
+  else
+    finish(statusCode, fittedBody(route, { status: statusCode, contentType, seed: answering.seed }, body), contentType);
+}
+
+/**
+ * Prism's body as the document's digits write it; a sample of Prism's the schema refuses (json-schema-faker
+ * misses `pattern`, int64, `multipleOf`, `oneOf`...) made valid. A documented example is answered as written,
+ * valid or not: the user wrote it (the startup says which are invalid).
+ */
+function fittedBody(
+  route: Route,
+  { status, contentType, seed }: { status: number; contentType: string; seed: number | undefined },
+  body: unknown,
+): string {
+  const text = route.exampleText(status, body) ?? JSON.stringify(body);
+  if (route.documented(status, body)) return text;
+  const compiled = route.schemas.schemaOf(status, contentType);
+  return compiled === undefined ? text : validAnswerText(compiled, text, seed);
 }
 
 /** The request's headers as Prism reads them, repeated ones joined (Authorization left out). */
@@ -255,10 +297,18 @@ function writeAnswer(
   req: IncomingMessage,
   res: ServerResponse,
   settings: OtherOperationsSettings,
-  answered: { started: number; status: number; body: string; contentType: string; failure?: Failure },
+  answered: {
+    started: number;
+    status: number;
+    body: string;
+    contentType: string;
+    failure?: Failure;
+    headers?: Readonly<Record<string, string>>;
+  },
 ): void {
   const { started, status, body, contentType, failure } = answered;
   res.writeHead(status, {
+    ...answered.headers,
     ...failure?.headers,
     ...corsHeaders(req.headers),
     'content-type': contentType,
@@ -301,29 +351,54 @@ function headerValue(headers: Readonly<Record<string, unknown>> | undefined, nam
 }
 
 /** The other operations the mock answers, as the contract lists them: `GET /plants/{id}`. */
-export function otherOperationLabels(document: JsonObject, served: string): readonly string[] {
-  return routesOf(document, served, () => undefined, new Map()).map((route) => `${route.method} ${route.written}`);
+export function otherOperationLabels(contract: Contract): readonly string[] {
+  return routesOf(contract, () => undefined).map((route) => `${route.method} ${route.written}`);
 }
 
-/** The document's operations other than POST /plants, each with its path pattern and authentication. */
-function routesOf(document: JsonObject, served: string, checkBearer: BearerCheck, exact: ExactIntegers): Route[] {
-  const paths = (document.paths ?? {}) as Record<string, JsonObject | undefined>;
+/** The documented examples of the answers (POST /plants's and the other operations') their own schemas refuse. */
+export function invalidDocumentedExamples(contract: Contract): readonly string[] {
+  const paths = (contract.document.paths ?? {}) as Record<string, JsonObject | undefined>;
+  const posts = {
+    label: `POST ${contract.operationPath}`,
+    operation: paths[contract.operationPath]?.[OPERATION.method],
+  };
+  const others = operationsOf(contract).map(({ method, written, operation }) => ({
+    label: `${method} ${written}`,
+    operation,
+  }));
+  return invalidExamples(contract, [posts, ...others]);
+}
+
+/** The document's operations other than POST /plants, concrete paths first. */
+function operationsOf(
+  contract: Contract,
+): { method: string; written: string; item: JsonObject | undefined; operation: JsonObject }[] {
+  const paths = (contract.document.paths ?? {}) as Record<string, JsonObject | undefined>;
+  const served = contract.operationPath;
   // OpenAPI matches concrete paths before templated ones (`/plants/count` before `/plants/{id}`), as Prism does.
   const concreteFirst = Object.entries(paths).sort(([a], [b]) => templatedParts(a) - templatedParts(b));
   return concreteFirst.flatMap(([written, item]) =>
     METHODS.filter(
       (method) => item?.[method] !== undefined && !(method === OPERATION.method && written === served),
-    ).map((method) => ({
-      method: method.toUpperCase(),
-      written,
-      pattern: pathTemplatePattern(written),
-      parameterNames: [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? ''),
-      authenticate: operationAuthentication(document, item?.[method] as JsonObject, checkBearer),
-      statuses: Object.keys(((item?.[method] as JsonObject | undefined)?.responses as JsonObject | undefined) ?? {}),
-      exampled: exampledResponses(item?.[method]),
-      exampleText: (status: number, body: unknown) => exactExampleText(item?.[method], status, body, exact),
-    })),
+    ).map((method) => ({ method: method.toUpperCase(), written, item, operation: item?.[method] as JsonObject })),
   );
+}
+
+/** The document's operations other than POST /plants, each with its path pattern and authentication. */
+function routesOf(contract: Contract, checkBearer: BearerCheck): Route[] {
+  const { document, exactIntegers } = contract;
+  return operationsOf(contract).map(({ method, written, operation }) => ({
+    method,
+    written,
+    pattern: pathTemplatePattern(written),
+    parameterNames: [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? ''),
+    authenticate: operationAuthentication(document, operation, checkBearer),
+    statuses: Object.keys((operation.responses as JsonObject | undefined) ?? {}),
+    exampled: exampledResponses(operation),
+    exampleText: (status: number, body: unknown) => exactExampleText(operation, status, body, exactIntegers),
+    schemas: responseSchemas(contract, operation),
+    documented: (status: number, body: unknown) => isDocumentedExample(operation, status, body),
+  }));
 }
 
 /** How many of a path template's segments are templated: `/plants/{id}` has one. */

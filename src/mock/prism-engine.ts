@@ -237,11 +237,12 @@ function int64Read(violation: RequestViolation, request: OtherRequest): RequestV
   const limit = SAFE_LIMIT.exec(violation.message);
   if (limit === null) return [violation];
   const [where, name = ''] = violation.location;
+  // Prism names a path or query parameter in lower case (`plantid` for `{plantId}`).
   const text =
     where === 'path'
-      ? request.pathParameters?.[name]
+      ? named(request.pathParameters ?? {}, name)
       : where === 'query'
-        ? [request.query[name] ?? []].flat()[0]
+        ? [named(request.query, name) ?? []].flat()[0]
         : where === 'header'
           ? request.headers[name.toLowerCase()]
           : undefined;
@@ -251,6 +252,11 @@ function int64Read(violation: RequestViolation, request: OtherRequest): RequestV
   }
   const bound = limit[1] === '<=' ? '9223372036854775807' : '-9223372036854775808';
   return [{ ...violation, message: violation.message.replace(SAFE_LIMIT, `must be ${limit[1] ?? ''} ${bound}`) }];
+}
+
+/** The value of `name` in `values`, its case as written or as Prism lower-cases it. */
+function named<V>(values: Readonly<Record<string, V>>, name: string): V | undefined {
+  return values[name] ?? Object.entries(values).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 }
 
 /** The memo key of a question without Accept, a preferred status or an example (see `keyOf`). */
