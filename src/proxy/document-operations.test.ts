@@ -161,13 +161,14 @@ async function plantStore(faults: Faults = {}): Promise<{ url: string }> {
 async function proxyInFrontOf(
   upstream: { url: string },
   judgeBytes?: number,
+  token: string | null = TOKEN,
 ): Promise<{ proxy: ProxyServer; log: string[] }> {
   const log: string[] = [];
   const proxy = await createProxyServer({
     judgeBytes,
     upstream: upstream.url,
     spec,
-    token: TOKEN,
+    token: token ?? undefined,
     onLog: (line) => log.push(line),
   });
   cleanups.push(() => proxy.close());
@@ -299,6 +300,14 @@ describe('the proxy judges every operation the document defines', () => {
     expect(body.toString('latin1')).toBe('{"id":"1","name":"Fern"}');
     expect(failures(proxy)).toEqual([]);
     expect(log[0]).toMatch(/^GET \/plants\/1 200 [\d.]+ms conforms$/);
+  });
+
+  it('a credential refused with a 401 the operation does not list is not blamed on the server', async () => {
+    // Without PLANTSTORE_TOKEN the proxy cannot tell the token wrong: the server's refusal is HTTP's answer.
+    const { proxy, log } = await proxyInFrontOf(await plantStore(), undefined, null);
+    expect((await send(proxy, 'GET', '/plants/1', 'another-token')).status).toBe(401);
+    expect(failures(proxy)).toEqual([]);
+    expect(log[0]).toMatch(/^GET \/plants\/1 401 [\d.]+ms conforms$/);
   });
 
   it('leaves paths and methods the document does not define outside the contract', async () => {
