@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { ContractError } from '../contract/contract-error.js';
 import type { Contract, DocumentProblem } from '../contract/index.js';
 import type { DocumentedAnswer } from '../contract/documented-answers.js';
-import { pointerSegments } from '../contract/document-pointer.js';
 import { mediaTypeEssence } from '../contract/media-types.js';
 import { calledPlantsPath, findOperation, summariseList } from '../contract/operations.js';
 import { declaredParameters } from '../contract/parameter-declarations.js';
@@ -135,11 +134,15 @@ const RANGES: Readonly<Record<string, string>> = { '4XX': 'any other 4xx, ', DEF
 /** Whether a documented answer's schema is the Error's: the same schema ($ref to it), or a copy of it, same media type. */
 function isErrorSchema(contract: Contract, answer: DocumentedAnswer): boolean {
   if (mediaTypeEssence(answer.mediaType) !== mediaTypeEssence(contract.mediaTypes.error)) return false;
-  const schema = pointerSegments(answer.pointer).reduce<unknown>(
-    (node, segment) =>
-      node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined,
-    contract.document,
-  );
+  // Segments unescaped here: document-pointer.js would load the document reader with the CLI (entry-loading test).
+  const segments = answer.pointer.split('/').slice(1);
+  const schema = segments
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>(
+      (node, segment) =>
+        node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined,
+      contract.document,
+    );
   if (schema === contract.schemas.error) return true;
   try {
     return JSON.stringify(schema) === JSON.stringify(contract.schemas.error);
