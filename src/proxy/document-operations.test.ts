@@ -310,6 +310,20 @@ describe('the proxy judges every operation the document defines', () => {
     expect(log[0]).toMatch(/^GET \/plants\/1 401 [\d.]+ms conforms$/);
   });
 
+  it('with annotate, an answer of another operation carries its verdict', async () => {
+    const upstream = await plantStore({ stringId: true });
+    const proxy = await createProxyServer({ upstream: upstream.url, spec, token: TOKEN, annotate: true });
+    cleanups.push(() => proxy.close());
+    const read = async (path: string, token: string) => {
+      const response = await request(`${proxy.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      await response.body.dump();
+      return response.headers['plantstore-violations'];
+    };
+    expect(await read('/plants/1', TOKEN)).toBe('server:response-schema');
+    expect(await read('/plants/2', TOKEN)).toBe('none');
+    expect(await read('/plants/abc', TOKEN)).toBe('client:invalid-parameter');
+  });
+
   it('leaves paths and methods the document does not define outside the contract', async () => {
     const { proxy, log } = await proxyInFrontOf(await plantStore());
     expect((await send(proxy, 'PUT', '/plants/1')).status).toBe(405);
