@@ -64,6 +64,13 @@ describe('settleOutage', () => {
     expect(outage.judged?.order).toBe(2);
   });
 
+  it('tells a target that still takes connections and resets every request from one where nothing listens', async () => {
+    const resetting = await settleOutage(client(() => 'connection-reset').client, cut, settling);
+    expect(resetting.cause).toMatchObject({ kind: 'gone', listening: true });
+    const refusing = await settleOutage(client(() => 'connection-refused').client, cut, settling);
+    expect(refusing.cause).toMatchObject({ kind: 'gone', listening: false });
+  });
+
   it('judges nothing when the target comes back and no request it had stops it again', async () => {
     const { client: restarted, sent } = client((plan) => (plan === LIVENESS ? 404 : 200));
     const outage = await settleOutage(restarted, cut, settling);

@@ -1,6 +1,6 @@
 import type { Contract } from '../contract/index.js';
 import { plansAt } from './cases.js';
-import { answersNow, livenessOf, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
+import { answersNow, LIVENESS, livenessOf, sendSequence, type CaseRun, type TargetStopped } from './execute.js';
 import type { FreshIds } from './generate/fresh-ids.js';
 import type { TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
@@ -18,7 +18,15 @@ const POLL_MS = 250;
  * `stoppedAgain` when the target then did not answer at once, as when the request crashes it).
  */
 export type OutageCause =
-  | { readonly kind: 'gone'; readonly waitedMs: number }
+  | {
+      readonly kind: 'gone';
+      readonly waitedMs: number;
+      /**
+       * Whether something still takes connections there and drops every request (a reset, a close): not gone,
+       * but failing each request. False when nothing listens (refused), or a gateway answers for a service gone.
+       */
+      readonly listening: boolean;
+    }
   | { readonly kind: 'restarted'; readonly afterMs: number }
   | { readonly kind: 'caused'; readonly afterMs: number; readonly run: CaseRun; readonly stoppedAgain: boolean };
 
@@ -101,7 +109,7 @@ export async function settleOutage(
   const waitMs = Math.max(0, Math.min(options.waitMs, options.deadline - started));
   if (!(await answersSteadily(client, waitMs))) {
     const first = suspects[0];
-    const cause = { kind: 'gone', waitedMs: Date.now() - started } as const;
+    const cause = { kind: 'gone', waitedMs: Date.now() - started, listening: await dropsEveryRequest(client) } as const;
     return { cut, suspects, cause, ...(first ? { judged: first } : {}) };
   }
   const afterMs = Date.now() - started;
@@ -119,6 +127,12 @@ export async function settleOutage(
     return { cut, suspects, cause: { kind: 'caused', afterMs, run: again, stoppedAgain }, judged: again };
   }
   return { cut, suspects, cause: { kind: 'restarted', afterMs } };
+}
+
+/** Whether the target takes a liveness request's connection and then drops it unanswered (see `OutageCause`). */
+async function dropsEveryRequest(client: TargetClient): Promise<boolean> {
+  const failure = (await client.send(LIVENESS)).response.transportError;
+  return failure !== undefined && !UNREACHABLE.has(failure);
 }
 
 /**

@@ -323,6 +323,8 @@ function outageText(outage: Outage, unsent: number, nonce: string, again: boolea
   const head = `${stopped} and did not answer again within ${seconds(cause.waitedMs)}: ${counts}.`;
   if (!judged)
     return `${head} It refused connections with no request of the run in flight: it was stopped or restarted from outside, or failed on its own. Run again once it is up.`;
+  if (cause.listening)
+    return `${head} It still takes connections and drops every request unanswered: the first request it had then is judged (no-server-error), as any request it drops.`;
   const candidates = suspects.length === 1 ? 'the request it had then' : `the ${suspects.length} requests it had then`;
   return `${head} It is one finding (no-server-error, "${WENT_AWAY_DEFECT}") naming ${candidates} (${suspects.map(replayOf).join(', ')}): one of them may have brought it down, or several together (a data race), or it was stopped from outside; nothing tells which from here. Once it is up again, send each alone (\`replay\`); one that stops it again is the cause.`;
 }

@@ -385,7 +385,7 @@ async function afterOutage(
 
 /** What a case an outage judged carries when the target did not come back: what it had in flight (see `wentAwayVerdict`). */
 function wentAwayOf({ cause, suspects }: Outage): Pick<CaseRun, 'wentAway'> {
-  return cause.kind === 'gone' ? { wentAway: { suspects, waitedMs: cause.waitedMs } } : {};
+  return cause.kind === 'gone' && !cause.listening ? { wentAway: { suspects, waitedMs: cause.waitedMs } } : {};
 }
 
 /** Whether a target that stopped answering is up again with none of its requests shown to stop it. */
