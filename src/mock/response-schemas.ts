@@ -123,6 +123,25 @@ function isJsonMediaType(name: string): boolean {
  * `text` itself when it validates or nothing valid can be generated.
  */
 export function validAnswerText(compiled: CompiledSchema, text: string, seed: number | undefined): string {
+  if (seed !== undefined) return fittedText(compiled, text, seed);
+  // A static answer is Prism's same sample every time: fitted once.
+  let known = staticAnswers.get(compiled);
+  if (known === undefined) {
+    known = new Map();
+    staticAnswers.set(compiled, known);
+  }
+  let fitted = known.get(text);
+  if (fitted === undefined) {
+    fitted = fittedText(compiled, text, undefined);
+    if (known.size < 64) known.set(text, fitted);
+  }
+  return fitted;
+}
+
+/** The static answers fitted so far, by schema and Prism's text. */
+const staticAnswers = new WeakMap<CompiledSchema, Map<string, string>>();
+
+function fittedText(compiled: CompiledSchema, text: string, seed: number | undefined): string {
   const fits = (candidate: string): boolean => {
     try {
       return compiled.check(parseExactJson(candidate)).length === 0;
