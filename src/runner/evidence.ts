@@ -208,7 +208,7 @@ export function couldNotJudge(
 function htmlCause(statuses: readonly string[], hint: string): string {
   // Flask, Express, Spring's whitelabel and Django's debug page answer an unrouted path with an HTML 404 (405 for another method).
   if (statuses.every((status) => status === '404' || status === '405'))
-    return `no POST /plants there: the page is a web framework's or web server's "not found". Check the base path of \`baseUrl\`${hint}; the runner appends /plants.`;
+    return `no POST /plants there: the page is a web framework's or web server's "not found". Check the base path and port of \`baseUrl\`${hint}; the runner appends /plants.`;
   if (statuses.every((status) => status === '502' || status === '504'))
     return 'a gateway or front proxy answers there and says the service behind it failed or did not answer (502 Bad Gateway, 504 Gateway Timeout). Start the service, or check the address the proxy forwards to; if the base path or port of `baseUrl` is wrong, fix that (the runner appends /plants).';
   // A sign-in gateway (SSO, an OAuth proxy) sends a request without its session cookie to its login page.
