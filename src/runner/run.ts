@@ -134,8 +134,7 @@ async function testTarget(
     onProgress,
     ...(traits.acceptedPlant === undefined ? {} : { controlPlant: traits.acceptedPlant }),
   });
-  const answeredAtStart = liveness === 'answered';
-  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits, answeredAtStart);
+  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits, liveness);
   // Its outage is no outage: the could-not-judge reason says what every request met.
   const spokeNoHttp = couldNotJudge !== undefined && SPOKE_NO_HTTP.has(couldNotJudge.code);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
@@ -181,15 +180,19 @@ function conclude(
   { evidence, outage }: Pick<SentCases, 'evidence' | 'outage'>,
   settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
   traits: TargetTraits,
-  answeredAtStart: boolean,
+  startLiveness: 'answered' | 'taken' | 'none',
 ): { checks: CheckResult[]; findings: Finding[]; couldNotJudge: CouldNotJudge | undefined } {
   // A replay sends one case: too little to say the URL is not a Plant Store. Nor is a target that went
   // away before answering a case, when it answered the run's first liveness request or the preflight (it was
-  // up, and the run's requests found it gone), or answered again once back.
+  // up, and the run's requests found it gone), or answered again once back. A target that took the first liveness
+  // request and answered it nothing never answered in HTTP at all: a port that accepts and says nothing looks the
+  // same, so nothing it did is judged (could not judge, 'no-answer').
   const answeredAgain =
     outage !== undefined &&
     evidence.answered === 0 &&
-    (outage.cause.kind !== 'gone' || traits.answered === true || answeredAtStart);
+    (traits.answered === true ||
+      startLiveness === 'answered' ||
+      (outage.cause.kind !== 'gone' && startLiveness !== 'taken'));
   const unjudgeable =
     settings.replay === undefined && !answeredAgain
       ? couldNotJudge(
