@@ -1,6 +1,6 @@
-import { TRIMMED } from '../src/runner/defects.js';
+import { CUT_AT_NUL, TRIMMED } from '../src/runner/defects.js';
 
-export { TRIMMED };
+export { CUT_AT_NUL, TRIMMED };
 
 /**
  * Changes a server makes to every string it echoes, whatever the field: a reader's or writer's habit
@@ -35,7 +35,6 @@ export function changedByServer(sent: string, got: string): boolean {
 
 const NORMALISATION_FORMS = ['NFC', 'NFKC'] as const;
 
-export const CUT_AT_NUL = 'strings cut at their first U+0000 (read as C strings)';
 export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
 export const HTML_ESCAPED = 'strings HTML-escaped (& < > " \' written as entities)';
 

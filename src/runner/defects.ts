@@ -194,6 +194,9 @@ export const SPELLING_READ_AS_ANOTHER_ID = 'an integer id written as 1.0, 1e2 or
  */
 export const TRIMMED = 'strings trimmed of whitespace at either end';
 
+/** Strings echoed cut at their first U+0000 (cJSON's C strings): one finding whatever the fields. */
+export const CUT_AT_NUL = 'strings cut at their first U+0000 (read as C strings)';
+
 /**
  * What positive-acceptance says of a valid NewPlant it saw refused that the document refuses once the
  * whitespace at the ends of its strings is cut (`"   "` under `minLength: 1`): beside echoes trimmed, the

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
+  CUT_AT_NUL,
   DOUBLES_DEFECT,
   LENGTHS_IN_UNITS,
   REFUSED_ONCE_TRIMMED,
@@ -69,6 +70,18 @@ describe('withTruncationFolded', () => {
     const other = [failed('echo', [echoed('abcdefghij', 'abcdefgh', cut), echoed(' ab ', ' ab', TRIMMED)])];
     expect(titles(other)).toEqual([cut, TRIMMED]);
     expect(titles([failed('echo', [echoed('ab cdefg ', 'ab cdefg', TRIMMED)])])).toEqual([TRIMMED]);
+  });
+
+  it('folds an echo cut at a U+0000 falling at the cut into the cut, counting UTF-16 units as JavaScript slices', () => {
+    // Cut at 4 units: the astral 🌱 is two units, so the cut lengths agree in units, not in code points.
+    const atNul = [echoed('abcdefg', 'abcd', cut), echoed('🌱ab\u0000cd', '🌱ab', CUT_AT_NUL)];
+    expect(titles([failed('echo', atNul)])).toEqual([cut]);
+  });
+
+  it('keeps a C string cut its own finding when no cut of that length shows beside it', () => {
+    const apart = [echoed('abcdefg', 'abcd', cut), echoed('a\u0000bcdef', 'a', CUT_AT_NUL)];
+    expect(titles([failed('echo', apart)])).toEqual([cut, CUT_AT_NUL]);
+    expect(titles([failed('echo', [echoed('a\u0000b', 'a', CUT_AT_NUL)])])).toEqual([CUT_AT_NUL]);
   });
 });
 

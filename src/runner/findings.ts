@@ -3,6 +3,7 @@ import { mediaTypeEssence } from '../contract/media-types.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
   causeOf,
+  CUT_AT_NUL,
   DOUBLES_DEFECT,
   FIELD,
   LENGTHS_IN_UNITS,
@@ -219,45 +220,51 @@ export function withAbsentEchoesFolded(checks: readonly CheckResult[]): CheckRes
 
 /**
  * Strings echoed cut to one length (a column of 8 characters, `substring(0, 8)`) look like trimming where the cut
- * falls on whitespace at the end (`"ab cdefg "` echoed `"ab cdefg"`): when the echo's failures of one field show
- * both, every one cut at the end to the same length in code points, the trimmed ones fold into the cut's finding.
+ * falls on whitespace at the end (`"ab cdefg "` echoed `"ab cdefg"`), and like a C string's cut where it falls on a
+ * U+0000 (shrinking a control character toward U+0000 puts one there): when the echo's failures of one field show
+ * the cut and either look-alike, every one cut at the end to the same length (in code points, or in UTF-16 units as
+ * JavaScript's `slice` cuts), the look-alikes fold into the cut's finding.
  */
 export function withTruncationFolded(checks: readonly CheckResult[]): CheckResult[] {
   const echo = checks.find((check) => check.id === 'echo' && check.status === 'fail');
-  const cuts = new Map<string, { length: number; into?: string; folded: Failure[]; mixed: boolean }>();
+  const cuts = new Map<string, { lengths: CutLengths; into?: string; folded: Failure[]; mixed: [boolean, boolean] }>();
   for (const failure of echo?.failures ?? []) {
     if (failure.foldedInto !== undefined) continue;
-    const field =
-      NOT_ECHOED.exec(failure.defect ?? '')?.[1] ?? (failure.defect === TRIMMED ? echoedField(failure) : undefined);
-    const length = field === undefined ? undefined : cutLength(failure, field);
-    if (field === undefined || length === undefined) continue;
-    const cut = cuts.get(field) ?? { length, folded: [], mixed: false };
-    cut.mixed ||= cut.length !== length;
-    if (failure.defect === TRIMMED) cut.folded.push(failure);
+    const lookAlike = failure.defect === TRIMMED || failure.defect === CUT_AT_NUL;
+    const field = NOT_ECHOED.exec(failure.defect ?? '')?.[1] ?? (lookAlike ? echoedField(failure) : undefined);
+    const lengths = field === undefined ? undefined : cutLength(failure, field);
+    if (field === undefined || lengths === undefined) continue;
+    const cut = cuts.get(field) ?? { lengths, folded: [], mixed: [false, false] };
+    cut.mixed = [cut.mixed[0] || cut.lengths[0] !== lengths[0], cut.mixed[1] || cut.lengths[1] !== lengths[1]];
+    if (lookAlike) cut.folded.push(failure);
     else cut.into ??= identityOf('echo', failure).fingerprint;
     cuts.set(field, cut);
   }
   const into = new Map<Failure, string>();
   for (const cut of cuts.values())
-    if (cut.into !== undefined && !cut.mixed) for (const failure of cut.folded) into.set(failure, cut.into);
+    if (cut.into !== undefined && !(cut.mixed[0] && cut.mixed[1]))
+      for (const failure of cut.folded) into.set(failure, cut.into);
   if (into.size === 0) return [...checks];
   return withFolded(checks, (checkId, failure) => (checkId === 'echo' ? into.get(failure) : undefined));
 }
+
+/** A cut string's length in code points and in UTF-16 units. */
+type CutLengths = readonly [number, number];
 
 /** The field an echo failure's reason names first: `"tag" was sent as …`. */
 function echoedField(failure: Failure): string | undefined {
   return /^"([^"]+)" was sent as /.exec(failure.reason)?.[1];
 }
 
-/** The length in code points `field` was cut to, when the answer holds the string sent cut at its end. */
-function cutLength(failure: Failure, field: string): number | undefined {
+/** The lengths `field` was cut to, when the answer holds the string sent cut at its end. */
+function cutLength(failure: Failure, field: string): CutLengths | undefined {
   try {
     const sent: unknown = JSON.parse(failure.request.body ?? '');
     const got: unknown = JSON.parse(failure.response.body ?? '');
     if (!isObject(sent) || !isObject(got)) return undefined;
     const [before, after] = [sent[field], got[field]];
     if (typeof before !== 'string' || typeof after !== 'string' || after === before) return undefined;
-    return after !== '' && before.startsWith(after) ? [...after].length : undefined;
+    return after !== '' && before.startsWith(after) ? [[...after].length, after.length] : undefined;
   } catch {
     return undefined;
   }
