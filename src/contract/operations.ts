@@ -127,6 +127,12 @@ export function findOperation(document: JsonObject, path: string, method: string
   };
 }
 
+/** The response object an operation answers `status` with: keyed by the status, else `4XX`-style, else `default`. */
+export function documentedResponse(operation: unknown, status: number): unknown {
+  const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
+  return responses[String(status)] ?? responses[`${String(status)[0] ?? ''}XX`] ?? responses.default;
+}
+
 /** `a, b and c`, or `a, b, c and 4 more`. */
 export function summariseList(items: readonly string[], limit: number): string {
   const shown = items.slice(0, limit);

@@ -12,7 +12,8 @@ import {
 import { isObject } from '../contract/operations.js';
 import { DEV_TOKEN } from './dev-token.js';
 import { createMockServer, type MockServer } from './mock-server.js';
-import { isDocumentedExample, responseOf, responseSchemas } from './response-schemas.js';
+import { documentedResponse as responseOf } from '../contract/operations.js';
+import { isDocumentedExample, responseSchemas } from './response-schemas.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { withExactIntegers } from '../contract/compile-bodies.js';
 import type { ExactIntegers } from '../contract/document-reader.js';
 import { OPERATION, stringifyExactJson, type Contract } from '../contract/index.js';
-import { isObject } from '../contract/operations.js';
+import { documentedResponse, isObject } from '../contract/operations.js';
 
 /**
  * Whether the document gives the response POST /plants answers with `status` an example of its own
@@ -32,12 +32,6 @@ export function exampledResponses(operation: unknown): (status: number) => boole
     }
     return known;
   };
-}
-
-/** The response object an operation answers `status` with: keyed by the status, else `4XX`-style, else `default`. */
-function documentedResponse(operation: unknown, status: number): unknown {
-  const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
-  return responses[String(status)] ?? responses[`${String(status)[0] ?? ''}XX`] ?? responses.default;
 }
 
 /** Each response's examples as Prism gives them (JSON of the document's values) and as the document writes them. */

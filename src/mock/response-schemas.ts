@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { compileBody, withExactIntegers } from '../contract/compile-bodies.js';
 import { parseExactJson, stringifyExactJson, type Contract } from '../contract/index.js';
-import { isObject } from '../contract/operations.js';
+import { documentedResponse, isObject } from '../contract/operations.js';
 import type { CompiledSchema, ExactJson } from '../contract/schema/compiled-schema.js';
 
 type JsonObject = Record<string, unknown>;
@@ -45,7 +45,7 @@ export function responseSchemas(
   };
   const headers = new Map<number, Readonly<Record<string, string>>>();
   const schemaOf = (status: number, contentType: string): CompiledSchema | undefined => {
-    const schema = schemaObjectOf(responseOf(operation, status), contentType);
+    const schema = schemaObjectOf(documentedResponse(operation, status), contentType);
     return schema === undefined ? undefined : compiled(schema);
   };
   return {
@@ -54,13 +54,13 @@ export function responseSchemas(
     headersOf(status) {
       let known = headers.get(status);
       if (known === undefined) {
-        known = documentedHeaders(responseOf(operation, status), contract);
+        known = documentedHeaders(documentedResponse(operation, status), contract);
         headers.set(status, known);
       }
       return known;
     },
     refusalOf(failure, written, contentType) {
-      const response = responseOf(operation, failure.status);
+      const response = documentedResponse(operation, failure.status);
       const found = mediaOf(response, contentType);
       const schema = found?.[1].schema;
       const fitted = isObject(schema) ? compiled(schema) : undefined;
@@ -86,12 +86,6 @@ function compileResponse(
   } catch {
     return undefined;
   }
-}
-
-/** The response object an operation answers `status` with: keyed by the status, else `4XX`-style, else `default`. */
-export function responseOf(operation: unknown, status: number): unknown {
-  const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
-  return responses[String(status)] ?? responses[`${String(status)[0] ?? ''}XX`] ?? responses.default;
 }
 
 /** The JSON media type entry of a response for a content type: the one labelled so, else the first JSON one. */
@@ -237,7 +231,7 @@ function examplesOf(media: JsonObject, contract: Pick<Contract, 'exactIntegers'>
 
 /** Whether `body` (as Prism gives it) is one of the document's examples of the operation's `status` answer. */
 export function isDocumentedExample(operation: unknown, status: number, body: unknown): boolean {
-  const response = responseOf(operation, status);
+  const response = documentedResponse(operation, status);
   if (!isObject(response) || !isObject(response.content)) return false;
   const text = JSON.stringify(body ?? null);
   return Object.values(response.content).some(
