@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { plainFirst } from './plain-first.js';
 
 /** Characters tried in place of each one, plainest first: a shrunk match reads `"AA-aaaa"`, not `"AA-    "`. */
 const PLAIN_CHARACTERS = ['a', 'A', '0'];
@@ -6,56 +7,16 @@ const PLAIN_CHARACTERS = ['a', 'A', '0'];
 /** Longest match made plain: each character costs a few whole-string tests. */
 const LONGEST_PLAIN = 512;
 
-/** What {@link PlainFirstMatching} keeps of a draw: the inner arbitrary's context. */
-class Drawn {
-  constructor(readonly inner: unknown) {}
-}
-
-/** The context of a plain match: it shrinks on in length alone, staying plain. */
-const PLAIN = Symbol('plain');
-
-/**
- * Strings of `inner` (all matching `regex`) whose first shrink of a drawn value is the same string with every
- * character that can be made plain made so, the regex still matching: fast-check's `stringMatching` shrinks a
- * character toward its class's first member and free text toward spaces. Taken, it shrinks on by cutting
- * characters out where the rest still matches; not taken (the failure needs those characters), `inner` shrinks.
- */
-class PlainFirstMatching extends fc.Arbitrary<string> {
-  constructor(
-    private readonly inner: fc.Arbitrary<string>,
-    private readonly regex: RegExp,
-  ) {
-    super();
-  }
-
-  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
-    const drawn = this.inner.generate(random, biasFactor);
-    return new fc.Value(drawn.value, new Drawn(drawn.context));
-  }
-
-  canShrinkWithoutContext(value: unknown): value is string {
-    return this.inner.canShrinkWithoutContext(value);
-  }
-
-  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
-    if (context === PLAIN) return fc.stream(this.shorter(value)).map((text) => new fc.Value(text, PLAIN));
-    if (!(context instanceof Drawn)) return this.inner.shrink(value, context);
-    const plain = plainMatch(value, this.regex);
-    const rest = this.inner.shrink(value, context.inner);
-    return plain === undefined ? rest : fc.Stream.of(new fc.Value(plain, PLAIN)).join(rest);
-  }
-
-  /** Shorter matches: halves, quarters… down to single characters cut out, from the end first. */
-  private *shorter(value: string): Generator<string> {
-    const points = [...value];
-    const seen = new Set<string>();
-    for (let size = Math.max(1, points.length >> 1); size >= 1; size = size === 1 ? 0 : size >> 1) {
-      for (let start = points.length - size; start >= 0; start -= size) {
-        const text = [...points.slice(0, start), ...points.slice(start + size)].join('');
-        if (seen.has(text) || !matchesWhole(this.regex, text)) continue;
-        seen.add(text);
-        yield text;
-      }
+/** Shorter matches of `regex`: halves, quarters… down to single characters cut out, from the end first. */
+function* shorterMatches(value: string, regex: RegExp): Generator<string> {
+  const points = [...value];
+  const seen = new Set<string>();
+  for (let size = Math.max(1, points.length >> 1); size >= 1; size = size === 1 ? 0 : size >> 1) {
+    for (let start = points.length - size; start >= 0; start -= size) {
+      const text = [...points.slice(0, start), ...points.slice(start + size)].join('');
+      if (seen.has(text) || !matchesWhole(regex, text)) continue;
+      seen.add(text);
+      yield text;
     }
   }
 }
@@ -82,7 +43,16 @@ function matchesWhole(regex: RegExp, text: string): boolean {
   return regex.test(text);
 }
 
-/** Matches of `regex` drawn by `inner`, shrinking first to plain `a`s where the regex allows them. */
+/**
+ * Matches of `regex` drawn by `inner` (all matching it), whose first shrink of a drawn value is the same string
+ * with every character that can be made plain made so, the regex still matching: fast-check's `stringMatching`
+ * shrinks a character toward its class's first member and free text toward spaces. Taken, it shrinks on by
+ * cutting characters out where the rest still matches; not taken (the failure needs those characters), `inner`
+ * shrinks.
+ */
 export function plainFirstMatching(inner: fc.Arbitrary<string>, regex: RegExp): fc.Arbitrary<string> {
-  return new PlainFirstMatching(inner, regex);
+  return plainFirst(inner, {
+    plainOf: (value) => plainMatch(value, regex),
+    shrinkPlain: (value) => fc.stream(shorterMatches(value, regex)).map((text) => new fc.Value(text, undefined)),
+  });
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { plainFirst } from './plain-first.js';
 import { UniformInt } from './uniform-int.js';
 
 /**
@@ -245,59 +246,20 @@ class CodePointString extends fc.Arbitrary<string> {
 /** The character a shrunk string is made of where the character does not matter. */
 const PLAIN = 'a';
 
-/** What {@link PlainFirst} keeps of a draw: the inner arbitrary's context. */
-class FirstShrink {
-  constructor(readonly inner: unknown) {}
-}
-
-/** The context of a plain string {@link PlainFirst} shrinks on: its plain strings' own context. */
-class PlainShrink {
-  constructor(readonly inner: unknown) {}
-}
-
 /**
- * Strings whose first shrink of a generated value is the same length in plain `a`s: one candidate where
+ * Strings of `inner` whose first shrink of a drawn value is the same length in plain `a`s: one candidate where
  * shrinking a character at a time would spend one per character (a name cut at 255 is 256 of them, past the
- * runner's budget). Taken, it shrinks on in length alone, as strings of `a`.
+ * runner's budget). Taken, it shrinks on in length alone, as strings of `a` within `constraints`.
  */
-class PlainFirst extends fc.Arbitrary<string> {
-  private readonly plain: fc.Arbitrary<string>;
-
-  constructor(
-    private readonly inner: fc.Arbitrary<string>,
-    constraints: { minLength?: number; maxLength?: number },
-  ) {
-    super();
-    this.plain = fc.string({
-      minLength: constraints.minLength,
-      maxLength: constraints.maxLength,
-      unit: asciiArbitrary,
-    });
-  }
-
-  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<string> {
-    const drawn = this.inner.generate(random, biasFactor);
-    return new fc.Value(drawn.value, new FirstShrink(drawn.context));
-  }
-
-  canShrinkWithoutContext(value: unknown): value is string {
-    return this.inner.canShrinkWithoutContext(value);
-  }
-
-  shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
-    if (context instanceof PlainShrink) return this.plainShrinks(value, context.inner);
-    if (!(context instanceof FirstShrink)) return this.inner.shrink(value, context);
-    const shrinks = this.inner.shrink(value, context.inner);
-    const plain = PLAIN.repeat(codePointLength(value));
-    if (plain === value) return shrinks;
-    return fc.Stream.of(new fc.Value(plain, new PlainShrink(undefined))).join(shrinks);
-  }
-
-  private plainShrinks(value: string, context: unknown): fc.Stream<fc.Value<string>> {
-    return this.plain
-      .shrink(value, context)
-      .map((shrunk) => new fc.Value(shrunk.value, new PlainShrink(shrunk.context)));
-  }
+function plainAsFirst(
+  inner: fc.Arbitrary<string>,
+  constraints: { minLength?: number; maxLength?: number },
+): fc.Arbitrary<string> {
+  const plain = fc.string({ minLength: constraints.minLength, maxLength: constraints.maxLength, unit: asciiArbitrary });
+  return plainFirst(inner, {
+    plainOf: (value) => PLAIN.repeat(codePointLength(value)),
+    shrinkPlain: (value, context) => plain.shrink(value, context),
+  });
 }
 
 /**
@@ -325,7 +287,7 @@ export const asciiArbitrary: fc.Arbitrary<string> = new AsciiUnit();
 
 /** Strings of {@link asciiArbitrary} (fast-check's `string` constraints), whose shrinking starts with plain `a`s. */
 export function asciiString(constraints: { minLength?: number; maxLength?: number }): fc.Arbitrary<string> {
-  return new PlainFirst(fc.string({ ...constraints, unit: asciiArbitrary }), constraints);
+  return plainAsFirst(fc.string({ ...constraints, unit: asciiArbitrary }), constraints);
 }
 
 /** The UTF-16 units of the string being drawn, reused: a draw is made in one piece, never interleaved. */
@@ -364,7 +326,7 @@ export function codePointString(constraints: {
 }): fc.Arbitrary<string> {
   const composed = fc.string({ ...constraints, unit: codePointArbitrary });
   const lengths = arrayLengths(composed);
-  return new PlainFirst(lengths === undefined ? composed : new CodePointString(composed, lengths), constraints);
+  return plainAsFirst(lengths === undefined ? composed : new CodePointString(composed, lengths), constraints);
 }
 
 /** Length of a string in code points, as JSON Schema counts it. */
@@ -408,7 +370,7 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
   const awkward = AWKWARD_TEXT.filter(fits);
   const limits = { minLength, maxLength: cap };
   if (awkward.length > 0) {
-    arbitraries.push({ arbitrary: new PlainFirst(fc.constantFrom(...awkward), limits), weight: 3 });
+    arbitraries.push({ arbitrary: plainAsFirst(fc.constantFrom(...awkward), limits), weight: 3 });
   }
   const coreMin = Math.max(0, minLength - 2);
   const coreMax = Math.min(38, cap - 2);
@@ -418,7 +380,7 @@ export function textArbitrary(minLength = 0, maxLength?: number): fc.Arbitrary<s
       .tuple(fc.constantFrom(...WHITESPACE), core, fc.constantFrom(...WHITESPACE))
       .map(([before, middle, after]) => before + middle + after)
       .filter(fits);
-    arbitraries.push({ arbitrary: new PlainFirst(edged, limits), weight: 2 });
+    arbitraries.push({ arbitrary: plainAsFirst(edged, limits), weight: 2 });
   }
   return fc.oneof(...arbitraries);
 }
