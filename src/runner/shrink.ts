@@ -86,7 +86,9 @@ export async function shrinkCounterexample(
     exchanges.some((exchange) => exchange.response.status >= 200 && exchange.response.status < 300);
   // A case sent again alone with fresh ids (`alwaysFresh`) may have been stored when it was first sent.
   let stored = storedSome(first.exchanges) || first.alwaysFresh === true;
-  let current: Counterexample = { ...first, alwaysFresh: stored };
+  // Its own `alwaysFresh` says how the counterexample's requests were rendered, which its replay string
+  // repeats: a stored case left as found (no time or steps to shrink) sent the ids it claimed, not fresh ones.
+  let current = first;
   const hangs = options.hangs !== undefined && timedOut(first) ? options.hangs : undefined;
   // The candidates taken while waiting less than the timeout, smallest last.
   const unconfirmed: Counterexample[] = [];
