@@ -66,8 +66,14 @@ function failedRequestKind(plan: PlannedRequest): string {
   return plan.intent.kind === 'media-type' ? 'a body with a missing or wrong Content-Type' : requestKind(plan, true);
 }
 
-/** An invalid body that is not an object at all: `the body not of type object: a null (keyword type)`. */
-const WHOLE_BODY_TYPE = /^the body not of type /;
+/**
+ * An invalid body that is not an object at all: `the body not of type object: a null (keyword type)`, `[]`, `42`, a
+ * NewPlant wrapped in an array. One class: a handler calling `data.get` on whatever was parsed fails on each alike,
+ * and which one a seed met first must not name the finding. Arrays nested 20,000 deep are left out: a recursive
+ * parser overflows on them, another cause.
+ */
+const WHOLE_BODY_TYPE =
+  /^(?:the body not of type |(?:a JSON (?:array|string|number|boolean)|JSON null) instead of an object$|a valid NewPlant wrapped in an array$)/;
 
 /**
  * Whether an invalid body gives a member a value of another JSON type (`null`, an array, a number for a string):
