@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExactJson } from '../contract/exact-json.js';
-import { requestKind, roundedAt, roundedThroughDouble, shapeOf, typeReading } from './defects.js';
+import { requestKind, roundedAt, roundedThroughDouble, shapeOf, statusDefect, typeReading } from './defects.js';
 import type { PlannedRequest } from './probe.js';
 
 describe('shapeOf', () => {
@@ -80,6 +80,25 @@ describe('one defect for one cause', () => {
     });
     expect(requestKind(renamed('name'), true)).toBe('an invalid body (a required member named in upper case)');
     expect(requestKind(renamed('id'), true)).toBe(requestKind(renamed('name'), true));
+  });
+});
+
+describe('a 413 from a body size limit', () => {
+  const sized = (kind: 'valid' | 'invalid-body', bytes: number): PlannedRequest =>
+    ({
+      body: `{"id":1,"name":"${'a'.repeat(bytes - 20)}"}`,
+      intent: kind === 'valid' ? { kind } : { kind, what: 'id with 10,000 digits' },
+    }) as unknown as PlannedRequest;
+
+  it('is one defect for a valid NewPlant and an invalid body of 16 KiB or less', () => {
+    const valid = statusDefect(413, sized('valid', 5_000));
+    expect(valid).toBe('status 413 (a body size limit) for a body of 16 KiB or less');
+    expect(statusDefect(413, sized('invalid-body', 10_000))).toBe(valid);
+  });
+
+  it('keeps the words of a larger valid NewPlant and of every other status', () => {
+    expect(statusDefect(413, sized('valid', 20_000))).toBe('status 413 for a valid NewPlant');
+    expect(statusDefect(422, sized('invalid-body', 5_000))).toBe('status 422 for a request it refuses');
   });
 });
 

@@ -1,5 +1,6 @@
 import { numberText } from '../contract/exact-json.js';
 import { mediaTypeEssence } from '../contract/media-types.js';
+import { LARGE_BODY_BYTES } from './judge.js';
 import type { PlannedRequest, WrittenAs } from './probe.js';
 
 type PlannedRequestAspect = WrittenAs['aspect'];
@@ -90,11 +91,22 @@ const REFUSED_KINDS: ReadonlySet<string> = new Set(['invalid-body', 'invalid-par
  * `status 201 for a valid NewPlant`, `status 500 for a repeated id`, ...
  */
 export function statusDefect(status: number, plan: PlannedRequest): string {
-  const redirect = redirectDefect(status);
+  const redirect = redirectDefect(status) ?? sizeLimitDefect(status, plan);
   if (redirect !== undefined) return redirect;
   if (status >= 400 && status < 500 && REFUSED_KINDS.has(plan.intent.kind))
     return `status ${status} for a request it refuses`;
   return `status ${status} for ${requestKind(plan)}`;
+}
+
+/**
+ * A 413 to a body of 16 KiB or less is the target's body size limit, one defect whichever request met it:
+ * Go's `http.MaxBytesReader(w, r.Body, 4096)` refuses a long valid NewPlant and a long invalid id alike
+ * (it was `status 413 for a valid NewPlant` beside `status 413 for a request it refuses`). A larger body
+ * keeps its request's words: only a valid one can fail there.
+ */
+export function sizeLimitDefect(status: number, plan: PlannedRequest): string | undefined {
+  if (status !== 413 || plan.body === null || Buffer.byteLength(plan.body) > LARGE_BODY_BYTES) return undefined;
+  return `status 413 (a body size limit) for a body of ${LARGE_BODY_BYTES / 1024} KiB or less`;
 }
 
 /**
