@@ -6,6 +6,8 @@ import { createTargetClient } from './http/client.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
 import { ConformanceOptionsError } from './errors.js';
 import { CANARY_ID, judgeContextOf, openTarget, probeTarget } from './target.js';
+import { CORRECT_STEPS } from '../fixtures/base/plant-service.js';
+import { runConformance } from '../index.js';
 
 /** Joi's `object()` without `.unknown()`, class-validator's `forbidNonWhitelisted`: members beyond id, name, tag refused. */
 const closedObject = faultyTarget(
@@ -51,6 +53,66 @@ describe('probeTarget', () => {
       await target.close();
     }
   });
+});
+
+/**
+ * Jackson binding a POJO's primitive `long id` with FAIL_ON_NULL_FOR_PRIMITIVES off (its default): a missing or
+ * null id reads as 0. Once a plant with id 0 is stored, such a body is answered as a repeat of 0.
+ */
+const missingIdAsZero = faultyTarget(
+  { name: 'missing-id-as-zero', defect: 'a missing or null id read as 0', expectedFailures: ['negative-rejection'] },
+  { readId: (value) => (value === undefined || value === null ? 0n : CORRECT_STEPS.readId(value)) },
+);
+
+describe('a target that reads a missing id as 0, an id the run already stored', () => {
+  it('still learns its repeat code is its own: the missing-id answer of the preflight is a repeat refusal itself', async () => {
+    const contract = await loadContract();
+    const target = await missingIdAsZero.start();
+    const client = createTargetClient({
+      baseUrl: target.url,
+      token: target.token,
+      concurrency: 2,
+      timeoutMs: 5_000,
+      maxBodyBytes: 4096,
+    });
+    try {
+      // The run's exact id 0 is often taken before the preflight sends its plant without an id.
+      const zero = await fetch(`${target.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+        body: '{"id":0,"name":"Fern"}',
+      });
+      expect(zero.status).toBe(200);
+      const traits = await probeTarget(client, contract, createFreshIds('00112233aabbccdd'), target.url);
+      expect(traits.rejectsRepeats).toBe(true);
+      expect(traits.repeatCodeIsDistinct).toBe(true);
+    } finally {
+      await client.close();
+      await target.close();
+    }
+  });
+
+  it('fails negative-rejection once, for the id, at several seeds', async () => {
+    for (const seed of [7, 42]) {
+      const target = await missingIdAsZero.start();
+      try {
+        const report = await runConformance({
+          baseUrl: target.url,
+          token: target.token,
+          seed,
+          runs: 60,
+          concurrency: 4,
+        });
+        const failed = report.checks.filter((check) => check.status === 'fail').map((check) => check.id);
+        expect(failed).toEqual(['negative-rejection']);
+        const titles = (report.findings ?? []).map((finding) => finding.title);
+        expect(titles).toHaveLength(1);
+        expect(titles[0]).toMatch(/"id"/);
+      } finally {
+        await target.close();
+      }
+    }
+  }, 120_000);
 });
 
 describe('a preflight that finds nothing listening', () => {

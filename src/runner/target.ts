@@ -313,7 +313,11 @@ async function traitsAfter(
     const invalid = await invalidIdAnswers(client, contract, plant, found.slot.key, fresh);
     const shape = messageShapeOf(second);
     // An invalid id the target took (a lenient reader's "123") says nothing of its codes: the refused ones tell.
-    const refused = invalid.filter((answer) => answer !== undefined);
+    // Nor does one refused as a repeat, code and message alike: a reader that defaults a missing id to an id
+    // the run already stored (Jackson's primitive long reads it as 0) answers "a plant with id 0 exists".
+    const refused = invalid
+      .filter((answer) => answer !== undefined)
+      .filter((answer) => !(shape !== undefined && messageShapeOf(answer) === shape && errorCodeOf(answer) === code));
     const distinctShape =
       shape !== undefined && refused.length > 0 && refused.every((answer) => messageShapeOf(answer) !== shape);
     const invalidCodes = refused.map((answer) => errorCodeOf(answer));
