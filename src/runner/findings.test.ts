@@ -634,6 +634,77 @@ describe('findingsOf', () => {
     ]);
     expect(finding?.counterexample.request.body).toBe('{}');
   });
+
+  it("gives a converted id back to the lenient reader's finding when its id's other reading is the doubles' symptom", () => {
+    // Fastify's default ajv (coerceTypes) on JSON.parse: `true` read as an id, as it is read as a name, and
+    // 2^53+N.5 accepted as a whole double. The check folded the `true` into the id's other reading; the doubles
+    // fold then took that reading, which left the `true` a finding of its own with the reader's title.
+    const converted =
+      'an invalid body (a value of another type that lenient readers convert: a numeric string for a number, a number or boolean for a string, a single value for an array) accepted';
+    const reader = defectIdentity('negative-rejection', '', converted).fingerprint;
+    const halfDefect = 'an invalid body ("id" set to 2^53+N.5) accepted';
+    const half = defectIdentity('negative-rejection', '', halfDefect).fingerprint;
+    const request = (body: string) => ({ ...base.request, body });
+    const checks = [
+      failed('positive-acceptance', [
+        {
+          defect: 'status 400 for a valid NewPlant',
+          reason: `… ${SAME_DOUBLE} …`,
+          request: request('{"id":4611686018427387905}'),
+        },
+      ]),
+      failed('negative-rejection', [
+        { defect: converted, fingerprint: reader, reason: 'name true', request: request('{"id":1,"name":true}') },
+        {
+          defect: converted,
+          fingerprint: reader,
+          foldedInto: half,
+          reason: 'id true',
+          request: request('{"id":true,"name":""}'),
+        },
+        {
+          defect: halfDefect,
+          fingerprint: half,
+          reason: 'half',
+          request: request('{"id":9008664751464713.5,"name":""}'),
+        },
+      ]),
+    ];
+    const findings = findingsOf(withRootCausesFolded(checks, { smallFractionsRefused: true }));
+    expect(findings.map((finding) => finding.title)).toEqual([DOUBLES_DEFECT, converted]);
+    // Without the doubles (no pair refused, small fractions not known refused), the id's own reading keeps the `true`.
+    const alone = findingsOf(withRootCausesFolded(checks.slice(1)));
+    expect(alone.map((finding) => [finding.title, finding.counterexample.reason])).toEqual([
+      [converted, 'name true'],
+      [halfDefect, 'half'],
+    ]);
+  });
+});
+
+describe('findingsOf counterexamples', () => {
+  it('shows the doubles by a case that reproduces on a fresh instance, not by a refusal of an id an earlier case stored', () => {
+    // Fastify on JSON.parse: 2^63-2 refused as a repeat of the 2^63-1 stored before (a fresh instance takes it
+    // alone), and a pair of ids one double apart, whose curl lines send both.
+    const reason = 'The answer quotes the id with other digits that are the same double';
+    const stored = {
+      defect: DOUBLES_DEFECT,
+      reason,
+      request: { ...base.request, body: '{"name":"","id":9223372036854775806}' },
+      response: { ...base.response, status: 400 },
+      curl: 'curl … --data-binary \'{"name":"","id":9223372036854775806}\'',
+    };
+    const pair = {
+      defect: DOUBLES_DEFECT,
+      reason: `${reason} (request 2 of the case; the curl lines send all of them in order)`,
+      request: { ...base.request, body: '{"name":"Fern","tag":"x","id":4612054233577884769}' },
+      response: { ...base.response, status: 400 },
+      curl: "curl … '{… 4612054233577884768}'\ncurl … '{… 4612054233577884769}'",
+    };
+    const [finding] = findingsOf([failed('positive-acceptance', [stored, pair])]);
+    expect(finding?.counterexample.reason).toBe(pair.reason);
+    // Alone, the refusal is still shown: a counterexample is better than none.
+    expect(findingsOf([failed('positive-acceptance', [stored])])[0]?.counterexample.reason).toBe(reason);
+  });
 });
 
 describe('fingerprints', () => {

@@ -89,6 +89,16 @@ export interface RunSigns {
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
 /** The title of a finding made only of failures folded into it. */
 const FOLDED_TITLES = new Map([[DOUBLES_FINGERPRINT, DOUBLES_DEFECT]]);
+
+/**
+ * The fingerprint of a finding titled `title` that failures are folded into while none is its own (a crash group
+ * check-results names for its cause): {@link findingsOf} titles it so.
+ */
+export function foldTarget(title: string): string {
+  const { fingerprint } = defectIdentity('', '', title);
+  FOLDED_TITLES.set(fingerprint, title);
+  return fingerprint;
+}
 /** An id above 2^53 with a half, accepted: `an invalid body ("id" set to 2^53+N.5) accepted`. */
 const ABOVE_2_53_HALF = /^an invalid body \("[^"]+" set to 2\^53\+N\.5\) accepted$/;
 const SAFE_INTEGER = 2n ** 53n;
@@ -754,7 +764,38 @@ function jsonType(value: unknown): string {
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
   const members = withMemberRulesFolded(withItemRulesFolded(withDoublesFolded(checks, signs)), signs);
-  return FOLDS.reduce((folded, fold) => fold(folded), withNestedRequiredFolded(members));
+  return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded), withNestedRequiredFolded(members)));
+}
+
+/**
+ * A failure folded into a finding that no failure owns any more is released to its own fingerprint. A `true` taken
+ * for an id is folded, when the check is judged, into the id's other wrong reading (`2^53+N.5` accepted); the doubles
+ * fold then takes that reading for the doubles' symptom it is, and the `true` was left alone in a finding of its own
+ * titled as the lenient reader's, beside that reader's finding for `name` and `tag` (Fastify's default ajv on
+ * JSON.parse: two findings, one title). Released, it joins the reader's finding. A fold's own named target (the
+ * doubles') is owned.
+ */
+function withOrphansReleased(checks: readonly CheckResult[]): CheckResult[] {
+  const owned = new Set<string>(FOLDED_TITLES.keys());
+  for (const check of checks)
+    for (const failure of check.status === 'fail' ? check.failures : [])
+      if (failure.foldedInto === undefined) owned.add(identityOf(String(check.id), failure).fingerprint);
+  return checks.map((check) =>
+    check.status !== 'fail'
+      ? check
+      : {
+          ...check,
+          failures: check.failures.map((failure) =>
+            failure.foldedInto === undefined || owned.has(failure.foldedInto) ? failure : unfolded(failure),
+          ),
+        },
+  );
+}
+
+/** The failure reported under its own fingerprint. */
+function unfolded(failure: Failure): Failure {
+  const { foldedInto, ...own } = failure;
+  return foldedInto === undefined ? failure : own;
 }
 
 /** The folds after the doubles', the items' and the members', in order: each sees the failures the ones before it left unfolded. */
@@ -802,7 +843,7 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
       fingerprint,
       title: group.title,
       checks: group.checks,
-      counterexample: smallest(own.length > 0 ? own : reproducibleFirst(group.failures)),
+      counterexample: smallest(reproducibleFirst(own.length > 0 ? own : group.failures)),
     };
   });
   // A stable sort: equal counts keep the order of the checks in the report.
@@ -818,18 +859,26 @@ function identityOf(checkId: string, failure: Failure): { title: string; fingerp
 
 /**
  * Failures whose reproduction does not depend on what the target holds, when there are any: a refusal
- * of a valid NewPlant (a doubles collision with an id stored before) or an invalid body refused as a repeat
- * (its defect an acceptance, its answer a 4xx) reproduces only on that store. Then a pair of ids one double
- * apart: its curl line sends both, so it shows the collision on any instance.
+ * of a valid NewPlant (a doubles collision with an id stored before, named so or not: `2^63-2` refused as a
+ * repeat of the `2^63-1` an earlier case stored, which a fresh instance accepts) or an invalid body refused as
+ * a repeat (its defect an acceptance, its answer a 4xx) reproduces only on that store. A case of several
+ * requests does, its curl lines sending them all. Then a pair of ids one double apart: its curl line sends
+ * both, so it shows the collision on any instance.
  */
 function reproducibleFirst(failures: readonly Failure[]): readonly Failure[] {
   const alone = failures.filter(
     (failure) =>
       !/^status \d{3} for a valid NewPlant$/.test(failure.defect ?? '') &&
-      !(failure.defect?.endsWith(' accepted') === true && isClientErrorStatus(failure.response.status)),
+      !(failure.defect?.endsWith(' accepted') === true && isClientErrorStatus(failure.response.status)) &&
+      !(failure.defect === DOUBLES_DEFECT && isClientErrorStatus(failure.response.status) && !sendsSeveral(failure)),
   );
   const pairs = failures.filter((failure) => failure.reason.includes(SAME_DOUBLE));
   return alone.length > 0 ? alone : pairs.length > 0 ? pairs : failures;
+}
+
+/** Whether a failure's curl lines send several requests (a case of several exchanges). */
+function sendsSeveral(failure: Failure): boolean {
+  return failure.curl.trim().includes('\n');
 }
 
 function isClientErrorStatus(status: number): boolean {
