@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseExactJson } from '../contract/exact-json.js';
-import { requestKind, roundedAt, roundedThroughDouble, shapeOf, statusDefect, typeReading } from './defects.js';
+import {
+  requestKind,
+  roundedAt,
+  roundedThroughDouble,
+  shapeOf,
+  statusDefect,
+  typeReading,
+  unknownMemberDefect,
+} from './defects.js';
 import type { PlannedRequest } from './probe.js';
 
 describe('shapeOf', () => {
@@ -99,6 +107,30 @@ describe('a 413 from a body size limit', () => {
   it('keeps the words of a larger valid NewPlant and of every other status', () => {
     expect(statusDefect(413, sized('valid', 20_000))).toBe('status 413 for a valid NewPlant');
     expect(statusDefect(422, sized('invalid-body', 5_000))).toBe('status 422 for a request it refuses');
+  });
+});
+
+describe('a valid NewPlant refused for a member the document does not name', () => {
+  const declared = new Set(['id', 'name', 'tag']);
+  const title = 'status 400 for a valid NewPlant with a member the document does not name';
+
+  it('is its own defect when the answer says the member is unknown, in the words of common stacks', () => {
+    for (const answer of [
+      '{"error":400,"message":"invalid body: json: unknown field \\"__proto__\\""}',
+      '{"error":1,"message":"Unrecognized field \\"x\\" (class Plant), not marked as ignorable"}',
+      '{"detail":[{"type":"extra_forbidden","loc":["body","x"],"msg":"Extra inputs are not permitted"}]}',
+      '{"error":1,"message":"property x should not exist"}',
+      '{"error":1,"message":"\\"x\\" is not allowed"}',
+      '{"error":1,"message":"must NOT have additional properties"}',
+    ])
+      expect(unknownMemberDefect(400, ['id', 'name', 'x', '__proto__'], declared, answer), answer).toBe(title);
+  });
+
+  it('is not when the body holds no such member, or the answer speaks of something else', () => {
+    const lengths = '{"error":422,"message":"tag: must be 1 to 32 characters"}';
+    expect(unknownMemberDefect(400, ['id', 'name', 'tag'], declared, '{"message":"unknown field"}')).toBeUndefined();
+    expect(unknownMemberDefect(400, ['id', 'name', ''], declared, lengths)).toBeUndefined();
+    expect(unknownMemberDefect(401, ['id', 'name', 'x'], declared, 'unknown token')).toBeUndefined();
   });
 });
 

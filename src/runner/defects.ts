@@ -109,6 +109,34 @@ export function sizeLimitDefect(status: number, plan: PlannedRequest): string | 
   return `status 413 (a body size limit) for a body of ${LARGE_BODY_BYTES / 1024} KiB or less`;
 }
 
+/** How refusals of a member no schema names read: Go, Jackson, pydantic 1 and 2, class-validator, ajv, zod, .NET. */
+const UNKNOWN_MEMBER_WORDS =
+  /unknown (?:field|propert|key|member|name)|unrecogni[sz]ed|additional propert|extra (?:input|field|propert|key|member)s?|should not exist|not permitted|could not be mapped/i;
+
+/**
+ * The defect of a valid NewPlant refused for a member the document does not name (extra members are valid
+ * unless the document closes the object): Go's `dec.DisallowUnknownFields()` (`json: unknown field "x"`),
+ * Jackson's FAIL_ON_UNKNOWN_PROPERTIES, pydantic's `extra='forbid'`, class-validator's forbidNonWhitelisted,
+ * Joi's `"x" is not allowed`. `undefined` unless the body holds such a member and the answer says that is why,
+ * so a server refusing them and also miscounting lengths gets two findings (it was one, `status 400 for a
+ * valid NewPlant`, shown by the extra member).
+ */
+export function unknownMemberDefect(
+  status: number,
+  sentKeys: readonly string[],
+  declared: ReadonlySet<string>,
+  answer: string | null,
+): string | undefined {
+  const extras = sentKeys.filter((key) => !declared.has(key));
+  if (answer === null || extras.length === 0 || status < 400 || status > 499 || status === 401 || status === 403)
+    return undefined;
+  // Quoted as a JSON answer carries it: `\"x\"` inside a message string.
+  const quotes = ['"', '\\"', "'", '`'];
+  const named = extras.some((key) => quotes.some((quote) => answer.includes(`${quote}${key}${quote}`)));
+  if (!UNKNOWN_MEMBER_WORDS.test(answer) && !(named && /is not allowed/i.test(answer))) return undefined;
+  return `status ${status} for a valid NewPlant with a member the document does not name`;
+}
+
 /**
  * A 401 or 403 to a request that carried no Authorization header, on a document that lets POST /plants
  * be called without one (`auth` none or optional): the target demands a credential the document does not
@@ -229,7 +257,7 @@ export const ACCEPTED_ONCE_TRIMMED =
  * speaks of lengths: the target counts lengths in UTF-16 units or UTF-8 bytes, not in code points.
  */
 export const LENGTHS_IN_UNITS =
-  "The body holds characters beyond U+FFFF (such as 𐀀), and the answer speaks of lengths: minLength and maxLength count each as one code point, while JavaScript's .length (zod, Joi), Java and C# count two UTF-16 units, and a count of UTF-8 bytes (Python's len(s.encode())) four";
+  "The body holds characters beyond U+FFFF (such as 𐀀), and the answer speaks of lengths: minLength and maxLength count each as one code point, while JavaScript's .length (zod, Joi), Java and C# count two UTF-16 units, and a count of UTF-8 bytes (Python's len(s.encode()), Go's len(s)) four";
 
 const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const SAFE = 2 ** 53;
