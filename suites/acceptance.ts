@@ -43,6 +43,7 @@ import {
 } from '../src/contract/index.js';
 import { exactJsonText } from '../src/contract/new-plant-request.js';
 import { objectView } from '../src/contract/object-view.js';
+import { escapePointer } from '../src/contract/operations.js';
 import {
   echoedProperties,
   firstDifference,
@@ -436,9 +437,10 @@ function echoProblem(
   sent: Record<string, unknown>,
   answer: { readonly plant: Record<string, unknown>; readonly status: number },
   { defaulted, requestDefaults, schemas }: Pick<EchoedProperties, 'defaulted' | 'requestDefaults' | 'schemas'>,
-  plantCheck: SchemaCheck,
+  plantSchema: Contract['compiled']['plant'],
 ): string | undefined {
   const { plant, status } = answer;
+  const plantCheck = plantSchema.check;
   const wasSent = Object.hasOwn(sent, field);
   const came = Object.hasOwn(plant, field);
   // A typed server writes a property it was not given as null (Go, Jackson and pydantic by default): no
@@ -453,19 +455,38 @@ function echoProblem(
   // A null sent where the Plant refuses null (a NewPlant's nullable tag, a Plant's plain string) can only be
   // left out: Go's omitempty on a nil pointer, pydantic's exclude_none.
   if (!came && sent[field] === null && refusesNullAt(plantCheck, field, plant)) return undefined;
-  if (!came) return `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`;
+  // Nor is a value the document's Plant refuses there owed back (a Plant id `minimum: 1` beside a NewPlant's plain
+  // int64, a narrower tag enum): echoed, the answer would break the document. It is left out, or, where the Plant
+  // requires the property, replaced.
+  const owed = (replaced: boolean): boolean =>
+    (replaced && !objectView(plantSchema.schema).required.has(field)) || !refusesSentAt(plantCheck, field, sent);
+  if (!came)
+    return owed(false)
+      ? `"${field}" was sent as ${shownExact(sent, field)} but the ${status} Plant has no "${field}".`
+      : undefined;
   const before = sent[field];
   const after = plant[field];
   // The same string, boolean, null or object: firstDifference finds none. Numbers are compared by
   // their digits (2^53 and 2^53+1 are one double), never by value.
   if (before === after && typeof before !== 'number') return undefined;
   const where = firstDifference(located(sent, field), located(plant, field), `/${field}`, schemas.get(field));
-  if (where === undefined) return undefined;
+  if (where === undefined || !owed(true)) return undefined;
   if (typeof before === 'string' && typeof after === 'string') {
     return `"${field}" was sent as ${shown(before)} (${utf16Units(before)}) but came back as ${shown(after)} (${utf16Units(after)}).`;
   }
   const inside = where === `/${field}` ? '' : ` (first difference at ${where})`;
   return `"${field}" was sent as ${shownExact(sent, field)} but came back as ${shownExact(plant, field)}${inside}.`;
+}
+
+/**
+ * Whether `check` refuses the value sent as the member `name` (at that member or inside it), judged on its JSON
+ * text so that integers keep their digits.
+ */
+function refusesSentAt(check: SchemaCheck, name: string, sent: Readonly<Record<string, unknown>>): boolean {
+  const pointer = `/${escapePointer(name)}`;
+  return check(parseExactJson(`{${JSON.stringify(name)}:${exactJsonText(sent, name)}}`)).some(
+    (violation) => violation.pointer === pointer || violation.pointer.startsWith(`${pointer}/`),
+  );
 }
 
 /** `1 UTF-16 unit`, `11 UTF-16 units`: a string's length as `.length` counts it. */
@@ -518,7 +539,7 @@ export const echo = defineCheck({
     const echoedHere = echoedProperties(contract);
     if (mayBeStored) return changedOnly(sent, plant, echoedHere.echoed, status);
     for (const field of echoedHere.echoed) {
-      const problem = echoProblem(field, sent, { plant, status }, echoedHere, contract.compiled.plant.check);
+      const problem = echoProblem(field, sent, { plant, status }, echoedHere, contract.compiled.plant);
       if (problem !== undefined)
         return fail(problem, {
           defect: roundedAt(sent, plant, field)

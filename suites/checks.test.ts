@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../src/contract/index.js';
+import { loadContract, type Contract } from '../src/contract/index.js';
 import type { JudgeContext } from '../src/runner/check.js';
 import type { Exchange } from '../src/runner/http/client.js';
 import {
@@ -543,6 +543,28 @@ describe('response checks', () => {
       fileURLToPath(new URL('../src/fixtures/documents/08-nullable-3.0.yaml', import.meta.url)),
     );
     expect(reasonFor('{"name":"Fern"}', nullable)).toBe('"tag" was sent as null but the 200 Plant has no "tag".');
+  });
+
+  it('echo: a value sent that the Plant refuses there (id below its minimum, a tag outside its enum) may be left out or replaced, and only such a value', async () => {
+    const load = (path: string) => loadContract(fileURLToPath(new URL(path, import.meta.url)));
+    const reasonFor = (judged: Contract, sentBody: string, answer: string) => {
+      const base = exchange(VALID, judged.success.documented === '201' ? 201 : 200, answer);
+      const sent = { ...base, plan: { ...base.plan, body: sentBody }, request: { ...base.request, body: sentBody } };
+      return echo.judge(sent, { ...context, contract: judged }, [])?.reason;
+    };
+    // Plant id `minimum: 1`, NewPlant id a plain int64: an echo of 0 would break the document.
+    const bounded = await load('../src/http/test-documents/plant-id-minimum-3.0.yaml');
+    expect(reasonFor(bounded, '{"id":0,"name":"Fern"}', '{"id":1,"name":"Fern"}')).toBeUndefined();
+    expect(reasonFor(bounded, '{"id":0,"name":"Fern"}', '{"name":"Fern"}')).toBeUndefined();
+    expect(reasonFor(bounded, '{"id":5,"name":"Fern"}', '{"id":1,"name":"Fern"}')).toBe(
+      '"id" was sent as 5 but came back as 1.',
+    );
+    // Plant tag enum [fern, cactus, monstera], NewPlant tag any string.
+    const listed = await load('../src/fixtures/documents/reduced/more-operations-3.0.yaml');
+    expect(reasonFor(listed, '{"id":7,"name":"Fern","tag":"rose"}', '{"name":"Fern"}')).toBeUndefined();
+    expect(reasonFor(listed, '{"id":7,"name":"Fern","tag":"fern"}', '{"name":"Fern"}')).toBe(
+      '"tag" was sent as "fern" but the 201 Plant has no "tag".',
+    );
   });
 
   it('echo: a property the NewPlant gives a default and the request left out may come back as that default, not as another value', async () => {

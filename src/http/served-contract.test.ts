@@ -133,6 +133,20 @@ describe('the Plant projection of an id the Plant bounds otherwise', () => {
     expect(answer).toContain('"id":9223372036854775807');
     expect(contract.check.plant(parseExactJson(answer))).toEqual([]);
   });
+
+  it('answers an id sent that the Plant refuses (0 under its minimum 1) with a valid one, never outside the document', async () => {
+    // Before: the id was left out, and the Plant requires it: serve and mock answered '{"name":"o"}'.
+    const contract = await loadContract(
+      fileURLToPath(new URL('./test-documents/plant-id-minimum-3.0.yaml', import.meta.url)),
+    );
+    const served = serveContract(contract, validSamples(contract));
+    for (const sent of ['{"id":0,"name":"o"}', '{"id":-9223372036854775808,"name":"o"}']) {
+      const answer = served.plantBody(accept(contract, sent));
+      expect(answer).toMatch(/^\{"id":[1-9]\d*,"name":"o"\}$/);
+      expect(contract.check.plant(parseExactJson(answer))).toEqual([]);
+    }
+    expect(served.plantBody(accept(contract, '{"id":1,"name":"o"}'))).toBe('{"id":1,"name":"o"}');
+  });
 });
 
 describe('the Plant projection of a null sent', () => {

@@ -14,7 +14,7 @@ import { exactJsonText, type AcceptedNewPlant } from '../contract/new-plant-requ
 import { objectView } from '../contract/object-view.js';
 import { escapePointer } from '../contract/operations.js';
 import type { ExactJson } from '../contract/schema/compiled-schema.js';
-import { fillValues } from './schema-fill.js';
+import { fillValues, type FillSource } from './schema-fill.js';
 import { createSuccessHeaders, type SuccessHeaders } from './success-headers.js';
 import { JSON_CONTENT_TYPE, STATUS_CODES } from './server-kit.js';
 
@@ -41,7 +41,8 @@ export interface ServedContract {
    * The 200 body: the Plant schema's projection of the accepted NewPlant. Every Plant property the
    * NewPlant declares and the request holds is echoed exactly (numbers as written); a required one it
    * lacks (or a readOnly one, which is the server's to set) gets the valid value chosen at startup; an
-   * optional one stays absent.
+   * optional one stays absent. A value sent that the Plant refuses there (a Plant id `minimum: 1` beside a
+   * NewPlant's plain int64) is treated as not sent: the answer never leaves the document.
    */
   readonly plantBody: (accepted: AcceptedNewPlant) => string;
   /** The headers the document requires on the success answer (a 201's `Location`), or `undefined`. */
@@ -113,18 +114,32 @@ interface Member {
 function createPlantProjection(contract: Contract, samples: ValidSamples): ServedContract['plantBody'] {
   const plant = objectView(contract.compiled.plant.schema);
   const requested = objectView(contract.compiled.newPlant.schema).required;
-  const toFill = [...plant.required].filter((name) => !requested.has(name));
-  const fills = fillValues(toFill, {
+  const requestProperties = objectView(contract.compiled.newPlant.schema).properties;
+  const retyped = (name: string): boolean =>
+    JSON.stringify(plant.properties.get(name)) !== JSON.stringify(requestProperties.get(name));
+  const source = {
     check: contract.check.plant,
     sample: samples.plant,
     subject: 'The Plant schema',
     written: objectView(contract.schemas.plant),
     requested: objectView(contract.schemas.newPlant),
-  });
+  };
+  const fills = new Map(
+    fillValues(
+      [...plant.required].filter((name) => !requested.has(name)),
+      source,
+    ),
+  );
+  // A required property the request sets but the Plant bounds otherwise (a Plant id `minimum: 1` beside a
+  // NewPlant's plain int64): a value sent that the Plant refuses is replaced, as a store assigns an id.
+  for (const [name, text] of standIns(
+    [...plant.required].filter((name) => requested.has(name) && retyped(name)),
+    source,
+  ))
+    fills.set(name, text);
   // Only what a NewPlant declares is the client's to set: a readOnly property (left out of the request
   // schema) or another Plant-only one the request happens to carry is the server's, as if not sent.
   const sendable = new Set(objectView(contract.compiled.newPlant.schema).names);
-  const requestProperties = objectView(contract.compiled.newPlant.schema).properties;
   const members: Member[] = plant.names.map((name) => ({
     name,
     prefix: `${JSON.stringify(name)}:`,
@@ -132,7 +147,7 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     echoed: sendable.has(name),
     // A null sent where the Plant refuses null (a nullable NewPlant tag, a plain Plant tag) is left out.
     nullRefused: refusesNullAt(contract.check.plant, name),
-    retyped: JSON.stringify(plant.properties.get(name)) !== JSON.stringify(requestProperties.get(name)),
+    retyped: retyped(name),
   }));
   const nextId = sendable.has('id') ? undefined : idSequence(contract, fills, samples);
   return ({ parsed }) => {
@@ -149,6 +164,19 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     }
     return `{${body.slice(1)}}`;
   };
+}
+
+/**
+ * Valid values for required properties the request sets, used only where the value sent cannot be echoed;
+ * none (the value left out, as before) when the Plant schema gives no valid value for one.
+ */
+function standIns(names: readonly string[], source: FillSource): ReadonlyMap<string, string> {
+  try {
+    return fillValues(names, source);
+  } catch (error) {
+    if (error instanceof ContractError) return new Map();
+    throw error;
+  }
 }
 
 /**

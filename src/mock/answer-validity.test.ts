@@ -55,15 +55,15 @@ function validText(schema: unknown, contract: Contract): string | undefined {
 }
 
 /**
- * A NewPlant whose echo the Plant can be: a document may let a NewPlant hold what its Plant refuses (an id
- * below the Plant's minimum), which the echo then leaves out, a choice of the served contract's, not the mock's.
+ * A valid NewPlant, one holding a value the Plant refuses where the document allows one (an id under the
+ * Plant's minimum): its answer must still fit the Plant.
  */
-function echoable(contract: Contract): string | undefined {
-  const samples = fc.sample(contract.compiled.newPlant.valid, { seed: 1, numRuns: 20 });
-  const fits = samples.find((sample) =>
-    contract.check.plant(sample).every(({ message }) => message.includes('required but missing')),
+function validNewPlant(contract: Contract): string | undefined {
+  const samples = fc.sample(contract.compiled.newPlant.valid, { seed: 1, numRuns: 20 }).map(stringifyExactJson);
+  const unfit = samples.find((text) =>
+    contract.check.plant(parseExactJson(text)).some(({ message }) => !message.includes('required but missing')),
   );
-  return fits === undefined ? undefined : stringifyExactJson(fits);
+  return unfit ?? samples[0];
 }
 
 /** Every request of the property: each operation, each documented status with and without dynamic, each example. */
@@ -132,7 +132,7 @@ function requestParts(
   const content = isObject(operation.requestBody) ? operation.requestBody.content : undefined;
   const [mediaType, media] = isObject(content) ? (Object.entries(content)[0] ?? []) : [];
   const posted = written === contract.operationPath && operation === item.post;
-  const body = posted ? echoable(contract) : isObject(media) ? validText(media.schema, contract) : undefined;
+  const body = posted ? validNewPlant(contract) : isObject(media) ? validText(media.schema, contract) : undefined;
   if (mediaType !== undefined && body === undefined) return undefined;
   if (mediaType !== undefined) headers['content-type'] = mediaType;
   return { path: query.size > 0 ? `${path}?${query.toString()}` : path, headers, body };
