@@ -11,7 +11,7 @@ import type { CheckDefinition, JudgeContext } from './check.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import { checkResult, CheckTally } from './check-results.js';
 import { dispatch, livenessOf, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
-import { createFreshIds } from './generate/fresh-ids.js';
+import { claimingUntilEnd, createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
 import { probeConnectionCapacity } from './http/connection-capacity.js';
 import { honouringRetryAfter } from './http/retry-after.js';
@@ -114,13 +114,16 @@ async function testTarget(
   // service brought down by the first of them, then restarted) are an outage, not what the URL answers.
   const liveness = settings.replay === undefined ? await livenessOf(client) : 'none';
   const serviceAnswered = liveness !== 'none';
-  // The preflight runs beside the first cases; their verdicts wait for what it learns.
-  const preflight = probeTarget(client, contract, fresh, target.baseUrl, serviceAnswered).then(
+  // The preflight runs beside the first cases; their verdicts wait for what it learns. Its ids are claimed
+  // before any case is generated, as in a replay, whenever its answers come.
+  const early = claimingUntilEnd(fresh);
+  const preflight = probeTarget(client, contract, early.fresh, target.baseUrl, serviceAnswered).then(
     (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
       traits,
       judgeContext: judgeContextOf(traits, contract),
     }),
   );
+  early.end();
   const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
   const { cases, planned } = casesToSend(settings, arbitraries);
   onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });

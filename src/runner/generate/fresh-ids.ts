@@ -60,6 +60,23 @@ export function recordingClaims(fresh: FreshIds, claims: bigint[]): FreshIds {
   });
 }
 
+/**
+ * `fresh` for work that starts beside the run's cases (the preflight): its claims are made until `end()`, which
+ * the run calls before it generates its first case; after that an id no case has claimed is taken without being
+ * claimed. A claim made once the cases are being generated would fall between two of them at a moment the network
+ * decides, and a replay, which generates every case at once, would give the cases after it other ids than the run
+ * sent. (A case generated later may then send such an id again: in a narrow range, which ids may repeat anyway.)
+ */
+export function claimingUntilEnd(fresh: FreshIds): { readonly fresh: FreshIds; end(): void } {
+  let open = true;
+  return {
+    fresh: withClaim(fresh, (id) => (open ? fresh.claim(id) : !fresh.claimed(id))),
+    end: () => {
+      open = false;
+    },
+  };
+}
+
 /** A source whose claims always fail: every id gets fresh bits, as a target that stored the case needs. */
 export function alwaysFreshIds(fresh: FreshIds): FreshIds {
   return withClaim(fresh, () => false);
