@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findOperation, listOperations, PATH_ITEM_METHODS, plantsPathOf, summariseList } from './operations.js';
+import {
+  documentedResponse,
+  findOperation,
+  listOperations,
+  PATH_ITEM_METHODS,
+  plantsPathOf,
+  responseKeyFor,
+  summariseList,
+} from './operations.js';
 
 const document = {
   paths: {
@@ -86,6 +94,39 @@ describe('plantsPathOf', () => {
     expect(plantsPathOf({ paths: { '/v1/plants': post, '/v2/plants': post } })).toBe('/plants');
     expect(plantsPathOf({ paths: { '/{tenant}/plants': post } })).toBe('/plants');
     expect(plantsPathOf({ paths: { '/api/plants': { get: { responses: {} } } } })).toBe('/plants');
+  });
+});
+
+describe('responseKeyFor', () => {
+  it('takes the status, else its range, else default, in that order whatever the keys order', () => {
+    const keys = ['default', '4XX', '404', '200'];
+    expect(responseKeyFor(keys, 404)).toBe('404');
+    expect(responseKeyFor(keys, 409)).toBe('4XX');
+    expect(responseKeyFor(keys, 500)).toBe('default');
+    expect(responseKeyFor(['200'], 500)).toBeUndefined();
+  });
+
+  it('reads a range only as OpenAPI writes it, upper-case', () => {
+    expect(responseKeyFor(['4xx', 'default'], 422)).toBe('default');
+    expect(responseKeyFor(['2XX', '4XXX', 'x4XX'], 422)).toBeUndefined();
+  });
+});
+
+describe('documentedResponse', () => {
+  it('is the response object of the key that answers the status, a lower-case range included', () => {
+    const problem = { description: 'a problem' };
+    const operation = {
+      responses: { '200': { description: 'ok' }, '4XX': problem, default: { description: 'other' } },
+    };
+    expect(documentedResponse(operation, 404)).toBe(problem);
+    expect(documentedResponse(operation, 500)).toEqual({ description: 'other' });
+  });
+
+  it('passes over a key whose response is no object, and an operation without responses', () => {
+    expect(documentedResponse({ responses: { '404': null, default: { description: 'd' } } }, 404)).toEqual({
+      description: 'd',
+    });
+    expect(documentedResponse({}, 200)).toBeUndefined();
   });
 });
 

@@ -127,10 +127,34 @@ export function findOperation(document: JsonObject, path: string, method: string
   };
 }
 
-/** The response object an operation answers `status` with: keyed by the status, else `4XX`-style, else `default`. */
-export function documentedResponse(operation: unknown, status: number): unknown {
+/**
+ * Whether a Responses Object key is the range of `status` (`4XX` for 404). OpenAPI writes ranges upper-case only
+ * (`1XX` to `5XX`), and its schema refuses any other key, so a document with a `4xx` is refused when it is loaded and
+ * never reaches this reading.
+ */
+export function isStatusRange(key: string, status: number): boolean {
+  return key === `${String(status)[0] ?? ''}XX`;
+}
+
+/**
+ * Of an operation's response keys, the one that answers `status`: the status, else its range (`4XX`), else
+ * `default`, as OpenAPI picks the response.
+ */
+export function responseKeyFor(keys: readonly string[], status: number): string | undefined {
+  const code = String(status);
+  return (
+    keys.find((key) => key === code) ??
+    keys.find((key) => isStatusRange(key, status)) ??
+    keys.find((key) => key === 'default')
+  );
+}
+
+/** The response object an operation answers `status` with ({@link responseKeyFor}); `undefined` when none. */
+export function documentedResponse(operation: unknown, status: number): JsonObject | undefined {
   const responses = isObject(operation) && isObject(operation.responses) ? operation.responses : {};
-  return responses[String(status)] ?? responses[`${String(status)[0] ?? ''}XX`] ?? responses.default;
+  const keys = Object.keys(responses).filter((key) => isObject(responses[key]));
+  const key = responseKeyFor(keys, status);
+  return key === undefined ? undefined : (responses[key] as JsonObject);
 }
 
 /** `a, b and c`, or `a, b, c and 4 more`. */

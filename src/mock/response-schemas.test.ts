@@ -61,3 +61,35 @@ describe("the mock's answers to the document's other operations", () => {
     expect(past.text).toContain('must be <= 9223372036854775807');
   });
 });
+
+describe('responseSchemas', () => {
+  const contract = { dialect: 'openapi-3.1' as const, exactIntegers: new Map() };
+  const error = { type: 'object', required: ['error'], properties: { error: { type: 'integer' } } };
+  const problem = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } };
+  const operation = {
+    responses: {
+      '4XX': {
+        description: 'a refusal',
+        content: {
+          'application/problem+json': { schema: problem },
+          'Application/JSON; charset=utf-8': { schema: error },
+        },
+      },
+      default: { description: 'any other', content: { '*/*': { schema: error }, 'text/plain': { schema: {} } } },
+    },
+  };
+  const refuses = (status: number, contentType: string, body: unknown): boolean =>
+    (responseSchemas(contract, operation).schemaOf(status, contentType)?.check(body).length ?? 0) > 0;
+
+  it("reads the schema of the key the answer's label meets, its parameters and case aside", () => {
+    expect(refuses(404, 'application/json', { title: 'Not Found' })).toBe(true);
+    expect(refuses(404, 'application/json', { error: 404 })).toBe(false);
+    expect(refuses(404, 'application/problem+json', { error: 404 })).toBe(true);
+    expect(refuses(404, 'application/problem+json', { title: 'Not Found' })).toBe(false);
+  });
+
+  it('reads a range key for JSON labels, and no schema for a label of another type', () => {
+    expect(refuses(500, 'application/json', { title: 'Oops' })).toBe(true);
+    expect(responseSchemas(contract, operation).schemaOf(500, 'text/plain')).toBeUndefined();
+  });
+});

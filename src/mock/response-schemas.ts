@@ -1,6 +1,8 @@
 import fc from 'fast-check';
-import { compileBody, withExactIntegers } from '../contract/compile-bodies.js';
+import { withExactIntegers } from '../contract/compile-bodies.js';
+import { compileDescribedSchema } from '../contract/described-schemas.js';
 import { parseExactJson, stringifyExactJson, type Contract } from '../contract/index.js';
+import { contentKeyFor, isJsonContentKey } from '../contract/media-types.js';
 import { documentedResponse, isObject } from '../contract/operations.js';
 import type { CompiledSchema, ExactJson } from '../contract/schema/compiled-schema.js';
 
@@ -40,7 +42,7 @@ export function responseSchemas(
 ): ResponseSchemas {
   const cache = new Map<object, CompiledSchema | undefined>();
   const compiled = (schema: JsonObject): CompiledSchema | undefined => {
-    if (!cache.has(schema)) cache.set(schema, compileResponse(schema, contract));
+    if (!cache.has(schema)) cache.set(schema, compileDescribedSchema(schema, 'response', contract, 'an answer'));
     return cache.get(schema);
   };
   const headers = new Map<number, Readonly<Record<string, string>>>();
@@ -70,44 +72,18 @@ export function responseSchemas(
   };
 }
 
-function compileResponse(
-  schema: JsonObject,
-  contract: Pick<Contract, 'dialect' | 'exactIntegers'>,
-): CompiledSchema | undefined {
-  try {
-    const exact = withExactIntegers(schema, contract.exactIntegers);
-    return compileBody({
-      schema: exact,
-      dialect: contract.dialect,
-      subject: 'an answer',
-      name: 'answer',
-      locate: () => undefined,
-    }).compiled;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The JSON media type entry of a response for a content type: the one labelled so, else the first JSON one. */
+/** The JSON media type entry of a response for a content type: the one it meets most closely, else the first JSON one. */
 function mediaOf(response: unknown, contentType: string): [string, JsonObject] | undefined {
   if (!isObject(response) || !isObject(response.content)) return undefined;
   const content = response.content;
-  const label = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  const key =
-    Object.keys(content).find((name) => name.toLowerCase() === label) ??
-    Object.keys(content).find((name) => isJsonMediaType(name));
+  const key = contentKeyFor(Object.keys(content), contentType);
   const media = key === undefined ? undefined : content[key];
-  return key !== undefined && isJsonMediaType(key) && isObject(media) ? [key, media] : undefined;
+  return key !== undefined && isJsonContentKey(key) && isObject(media) ? [key, media] : undefined;
 }
 
 function schemaObjectOf(response: unknown, contentType: string): JsonObject | undefined {
   const schema = mediaOf(response, contentType)?.[1].schema;
   return isObject(schema) ? schema : undefined;
-}
-
-function isJsonMediaType(name: string): boolean {
-  const type = name.split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || type.endsWith('+json') || type === '*/*' || type === 'application/*';
 }
 
 /**
@@ -189,7 +165,7 @@ export function invalidExamples(
     for (const [key, response] of Object.entries(responses)) {
       if (!isObject(response) || !isObject(response.content)) continue;
       for (const [mediaType, media] of Object.entries(response.content)) {
-        if (!isJsonMediaType(mediaType) || !isObject(media)) continue;
+        if (!isJsonContentKey(mediaType) || !isObject(media)) continue;
         const compiled = isObject(media.schema) ? schemas.compiled(media.schema) : undefined;
         if (compiled === undefined) continue;
         for (const [name, value] of examplesOf(media, contract)) {
@@ -282,7 +258,7 @@ function documentedHeaders(
   const values: Record<string, string> = {};
   for (const [name, header] of Object.entries(declared)) {
     if (!isObject(header) || !isObject(header.schema) || /^content-(type|length)$/i.test(name)) continue;
-    const compiled = compileResponse(header.schema, contract);
+    const compiled = compileDescribedSchema(header.schema, 'response', contract, 'an answer');
     if (compiled === undefined) continue;
     const candidates = [header.example, header.schema.example, header.schema.default].filter((v) => v !== undefined);
     const documented = candidates.find((value) => compiled.check(parseExactJson(JSON.stringify(value))).length === 0);

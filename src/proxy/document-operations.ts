@@ -1,8 +1,13 @@
-import { forDirection } from '../contract/access-modes.js';
-import { withExactIntegers } from '../contract/compile-bodies.js';
-import { compileSchema, OPERATION, type CompiledSchema, type Contract } from '../contract/index.js';
-import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
-import { isObject, PATH_ITEM_METHODS, pathTemplatePattern, summariseList } from '../contract/operations.js';
+import { compileDescribedSchema } from '../contract/described-schemas.js';
+import { OPERATION, type CompiledSchema, type Contract } from '../contract/index.js';
+import { contentKeyFor, isJsonContentKey } from '../contract/media-types.js';
+import {
+  isObject,
+  PATH_ITEM_METHODS,
+  pathTemplatePattern,
+  responseKeyFor,
+  summariseList,
+} from '../contract/operations.js';
 import { parametersAt } from '../contract/parameters.js';
 import { responseHeaders, type ResponseHeader } from '../contract/response-headers.js';
 import { securityAlternatives, type OperationAuth } from '../contract/security.js';
@@ -16,6 +21,12 @@ export interface DescribedBody {
   readonly mediaTypes: readonly string[];
   /** The schema of the best JSON key, compiled; `undefined` when none or when it cannot be honoured. */
   readonly compiled: CompiledSchema | undefined;
+  /**
+   * The compiled schema of the key a body labelled `contentType` meets most closely (`application/problem+json`
+   * beside `application/json`), else of the best JSON key; `undefined` when that key is not JSON or has no schema
+   * plantstore can honour.
+   */
+  compiledFor(contentType: string): CompiledSchema | undefined;
 }
 
 /** One response of an operation, as the document describes it. */
@@ -124,7 +135,7 @@ function answersOf(contract: Contract, operation: JsonObject, name: string): Des
   );
 }
 
-/** A Content map's keys, and the schema of its best JSON key compiled for `direction`. */
+/** A Content map's keys, and the schemas of its JSON keys compiled for `direction`. */
 function describedBody(
   contract: Contract,
   content: unknown,
@@ -133,24 +144,20 @@ function describedBody(
 ): DescribedBody {
   const map = isObject(content) ? content : {};
   const mediaTypes = Object.keys(map);
-  const jsonKey = mediaTypes.find((key) => isJsonEssence(mediaTypeEssence(key))) ?? mediaTypes.find(isJsonRange);
-  const media = jsonKey === undefined ? undefined : map[jsonKey];
-  const schema = isObject(media) ? media.schema : undefined;
-  if (!isObject(schema) && schema !== true) return { mediaTypes, compiled: undefined };
-  const written = schema === true ? {} : withExactIntegers(schema, contract.exactIntegers);
-  try {
-    const compiled = compileSchema(forDirection(written, direction), { dialect: contract.dialect, subject });
-    return { mediaTypes, compiled };
-  } catch {
-    // A schema plantstore cannot honour: the body's form is judged, not its content.
-    return { mediaTypes, compiled: undefined };
+  const bySchema = new Map<unknown, CompiledSchema | undefined>();
+  const byKey = new Map<string | undefined, CompiledSchema | undefined>();
+  for (const key of mediaTypes.filter(isJsonContentKey)) {
+    const media = map[key];
+    const schema = isObject(media) ? media.schema : undefined;
+    // Swashbuckle's three keys of one answer share their schema: compiled once.
+    if (!bySchema.has(schema)) bySchema.set(schema, compileDescribedSchema(schema, direction, contract, subject));
+    byKey.set(key, bySchema.get(schema));
   }
-}
-
-/** `*\/*` or `application/*`: springdoc keys every answer so, and a JSON body meets it. */
-function isJsonRange(key: string): boolean {
-  const essence = mediaTypeEssence(key);
-  return essence === '*/*' || essence === 'application/*';
+  return {
+    mediaTypes,
+    compiled: byKey.get(contentKeyFor(mediaTypes)),
+    compiledFor: (contentType) => byKey.get(contentKeyFor(mediaTypes, contentType)),
+  };
 }
 
 /** The template's captures, percent-decoded; `undefined` when one does not decode (then no operation matches). */
@@ -168,13 +175,11 @@ function pathTexts(names: readonly string[], captured: RegExpExecArray): Map<str
 
 /** The response of the document that answers `status`: its code, else its range (`4XX`), else `default`. */
 export function answerFor(operation: DocumentOperation, status: number): DescribedAnswer | undefined {
-  const code = String(status);
-  const range = `${code[0] ?? ''}XX`;
-  return (
-    operation.answers.find(({ key }) => key === code) ??
-    operation.answers.find(({ key }) => key.toUpperCase() === range) ??
-    operation.answers.find(({ key }) => key === 'default')
+  const key = responseKeyFor(
+    operation.answers.map((answer) => answer.key),
+    status,
   );
+  return operation.answers.find((answer) => answer.key === key);
 }
 
 /** `200, 404 and default`: the responses an operation documents. */
@@ -183,14 +188,4 @@ export function documentedKeys(operation: DocumentOperation): string {
     operation.answers.map(({ key }) => key),
     8,
   );
-}
-
-/** Whether a Content-Type's essence meets one of the content keys (`application/json`, `application/*`, `*\/*`). */
-export function meetsMediaType(contentType: string, keys: readonly string[]): boolean {
-  const essence = mediaTypeEssence(contentType);
-  const type = essence.split('/', 1)[0] ?? '';
-  return keys.some((key) => {
-    const written = mediaTypeEssence(key);
-    return written === essence || written === '*/*' || written === `${type}/*`;
-  });
 }

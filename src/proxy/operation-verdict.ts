@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { parseExactJson } from '../contract/index.js';
-import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
+import { isJsonEssence, mediaTypeEssence, meetsMediaType } from '../contract/media-types.js';
 import { cookiesOf, queryOf } from '../contract/parameters.js';
 import type { CompiledSchema } from '../contract/index.js';
 import type { CheckDefinition, JudgeContext, Verdict } from '../runner/check.js';
@@ -11,7 +11,6 @@ import type { RecordedRequest } from '../runner/report.js';
 import {
   answerFor,
   documentedKeys,
-  meetsMediaType,
   type DescribedAnswer,
   type DocumentOperation,
   type MatchedOperation,
@@ -165,7 +164,7 @@ function bodyBreak(operation: DocumentOperation, request: ObservedRequest): Clie
     return { intent: { kind: 'media-type', what }, said: `sent ${what}; ${name} takes ${types}` };
   }
   if (request.overCap || request.bodyCut === true) return undefined;
-  const problem = jsonProblem(body.compiled, contentType, request.body);
+  const problem = jsonProblem(body.compiledFor(contentType), contentType, request.body);
   if (problem === undefined) return undefined;
   const what = `a body that ${problem}`;
   return { intent: { kind: 'invalid-body', what }, said: `sent ${what}` };
@@ -286,7 +285,7 @@ function formFailures(
     ];
   }
   if (response.truncated) return [];
-  const problem = jsonProblem(answer.compiled, contentType, bytes);
+  const problem = jsonProblem(answer.compiledFor(contentType), contentType, bytes);
   if (problem === undefined) return [];
   const reason = `The ${status} answer's body ${problem.replace('breaks its schema', `breaks ${where}'s schema`)}.`;
   return [
