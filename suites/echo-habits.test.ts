@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { CORRECT_STEPS, faultyTarget } from '../src/fixtures/base/plant-service.js';
+import { runConformance } from '../src/index.js';
 import {
   CUT_AT_NUL,
   HTML_ESCAPED,
   NONCHARACTERS_REPLACED,
+  NON_ASCII_REPLACED,
   stringHabit,
   TRIMMED,
   trimmedJsonText,
@@ -22,6 +25,18 @@ describe('stringHabit', () => {
   it('names noncharacters written as U+FFFD, in the BMP and in the last plane', () => {
     expect(stringHabit('a\ufffe\ufdd0', 'a\ufffd\ufffd')).toBe(NONCHARACTERS_REPLACED);
     expect(stringHabit('\udbff\udfff', '\ufffd')).toBe(NONCHARACTERS_REPLACED);
+  });
+
+  it('names characters beyond ASCII written as "?" or U+FFFD, per code point, UTF-16 unit or UTF-8 byte', () => {
+    // Java's new String(bytes) and getBytes() under LANG=POSIX: each UTF-8 byte read as U+FFFD, written as "?".
+    expect(stringHabit('é 🌱', '?? ????')).toBe(NON_ASCII_REPLACED);
+    expect(stringHabit('é 🌱', '? ?')).toBe(NON_ASCII_REPLACED);
+    expect(stringHabit('é 🌱', '? ??')).toBe(NON_ASCII_REPLACED);
+    expect(stringHabit('é 🌱', '\ufffd\ufffd \ufffd\ufffd\ufffd\ufffd')).toBe(NON_ASCII_REPLACED);
+    // Only some replaced, an ASCII string changed, or "?" for another count: another difference.
+    expect(stringHabit('é 🌱', '? 🌱')).toBeUndefined();
+    expect(stringHabit('a?', 'a??')).toBeUndefined();
+    expect(stringHabit('é', '???')).toBeUndefined();
   });
 
   it('names HTML escaping of & < > " \' as Go, Python, PHP and lodash write it', () => {
@@ -80,4 +95,45 @@ describe('trimmedJsonText', () => {
     expect(trimmedJsonText('{"name":"\u0007 x\t ","tag":" a "}')).toBeUndefined();
     expect(trimmedJsonText('{"name": "\\ ", "tag": " a "}')).toBeUndefined();
   });
+});
+
+/**
+ * A Java server on an ASCII default charset (LANG=POSIX): `new String(bytes)` reads each UTF-8 byte beyond ASCII as
+ * U+FFFD, and `getBytes()` writes each as `?`, in every field it echoes.
+ */
+const platformCharset = faultyTarget(
+  { name: 'platform-charset', defect: 'characters beyond ASCII echoed as ?', expectedFailures: ['echo'] },
+  {
+    plantAnswer: (plant) =>
+      CORRECT_STEPS.plantAnswer({
+        ...plant,
+        name: asciiBytes(plant.name),
+        ...(plant.tag === undefined ? {} : { tag: asciiBytes(plant.tag) }),
+      }),
+  },
+);
+
+function asciiBytes(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((byte) => (byte < 0x80 ? String.fromCharCode(byte) : '?')).join('');
+}
+
+describe('a server echoing characters beyond ASCII as "?"', () => {
+  it('has one echo finding, whichever fields showed it', async () => {
+    for (const seed of [7, 42]) {
+      const target = await platformCharset.start();
+      try {
+        const report = await runConformance({
+          baseUrl: target.url,
+          token: target.token,
+          seed,
+          runs: 60,
+          concurrency: 4,
+        });
+        expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.id)).toEqual(['echo']);
+        expect((report.findings ?? []).map((finding) => finding.title)).toEqual([NON_ASCII_REPLACED]);
+      } finally {
+        await target.close();
+      }
+    }
+  }, 120_000);
 });

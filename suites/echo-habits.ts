@@ -12,6 +12,7 @@ export function stringHabit(sent: unknown, got: unknown): string | undefined {
   if (cutAtNul(sent, got)) return CUT_AT_NUL;
   if (trimmedOf(sent, got)) return TRIMMED;
   if (got === sent.replace(NONCHARACTER, '\uFFFD')) return NONCHARACTERS_REPLACED;
+  if (nonAsciiReplaced(sent, got)) return NON_ASCII_REPLACED;
   if (
     got.includes('&') &&
     got.replace(HTML_ENTITY, (entity) => ENTITY_CHARS.get(entity.toLowerCase()) ?? entity) === sent
@@ -36,6 +37,7 @@ export function changedByServer(sent: string, got: string): boolean {
 const NORMALISATION_FORMS = ['NFC', 'NFKC'] as const;
 
 export const NONCHARACTERS_REPLACED = 'noncharacters in strings written as U+FFFD';
+export const NON_ASCII_REPLACED = 'characters beyond ASCII in strings written as "?" (a charset other than UTF-8)';
 export const HTML_ESCAPED = 'strings HTML-escaped (& < > " \' written as entities)';
 
 /**
@@ -111,6 +113,27 @@ function trimmedOf(sent: string, got: string): boolean {
     if (got === '') return false;
   }
   return false;
+}
+
+// eslint-disable-next-line no-control-regex -- every character beyond ASCII, a surrogate pair as one
+const BEYOND_ASCII = /[^\u0000-\u007f]/gu;
+const UTF8 = new TextEncoder();
+const WIDTHS: readonly ((char: string) => number)[] = [
+  () => 1,
+  (char) => char.length,
+  (char) => UTF8.encode(char).length,
+];
+
+/**
+ * Whether `got` is `sent` with every character beyond ASCII written as `?` or U+FFFD: once a code point or a
+ * UTF-16 unit (an encoder of an ASCII charset: Java's `getBytes()` under LANG=POSIX), or once a UTF-8 byte (the
+ * body read in such a charset: Java's `new String(bytes)`). Every string of every field shows it alike.
+ */
+function nonAsciiReplaced(sent: string, got: string): boolean {
+  if (sent.search(BEYOND_ASCII) < 0) return false;
+  return ['?', '\uFFFD'].some((mark) =>
+    WIDTHS.some((width) => sent.replace(BEYOND_ASCII, (char) => mark.repeat(width(char))) === got),
+  );
 }
 
 /**
