@@ -44,7 +44,7 @@ function afterRightToken(exchange: Exchange, caseExchanges: readonly Exchange[])
   const at = caseExchanges.indexOf(exchange);
   const before = at > 0 ? caseExchanges[at - 1] : undefined;
   if (!exchange.plan.sameConnection || before?.plan.intent.kind !== 'valid') return '';
-  return " It was sent on one keep-alive connection right after a valid NewPlant with the right token: if it is refused on a connection of its own, the HTTP parser handed back the header it cached from the request before, matched ignoring case (Jetty 9.4's default header cache; HttpConfiguration.setHeaderCacheSize(0) turns it off).";
+  return " It was sent on one keep-alive connection right after a valid NewPlant with the right token (the curl line sends both). Accepted on a connection of its own too (the curl line's second request alone), the target compares the token ignoring case (Java's equalsIgnoreCase on the whole header, a case-insensitive collation); refused there, the HTTP parser handed back the header it cached from the request before, matched ignoring case (Jetty 9.4's default header cache; HttpConfiguration.setHeaderCacheSize(0) turns it off).";
 }
 
 /**
