@@ -58,8 +58,10 @@ import {
   redirectDefect,
   REFUSED_ONCE_TRIMMED,
   roundedAt,
+  sizeLimitDefect,
   SPELLING_READ_AS_ANOTHER_ID,
   undeclaredAuthDefect,
+  unknownMemberDefect,
 } from '../src/runner/defects.js';
 import { readSentBody } from '../src/runner/generate/sent-bodies.js';
 import { changedByServer, stringHabit, trimmedJsonText } from './echo-habits.js';
@@ -133,6 +135,21 @@ function refusedTwinVerdict(
       // Judged by integer-spellings, beside its plain twin.
       return undefined;
   }
+}
+
+/**
+ * The defect of a valid NewPlant answered with another status: a redirect, a body size limit and a refused extra
+ * member are each one root cause, apart from the other refusals (`status 400 for a valid NewPlant`).
+ */
+function refusedValidDefect(exchange: Exchange, contract: Contract): string {
+  const { response, plan } = exchange;
+  const declared = new Set(objectView(contract.compiled.newPlant.schema).properties.keys());
+  return (
+    redirectDefect(response.status) ??
+    sizeLimitDefect(response.status, plan) ??
+    unknownMemberDefect(response.status, Object.keys(sentObject(plan) ?? {}), declared, response.body) ??
+    `status ${response.status} for a valid NewPlant`
+  );
 }
 
 /**
@@ -391,7 +408,7 @@ export const positiveAcceptance = defineCheck({
       );
     return fail(
       `A valid NewPlant, sent with the credential, was answered ${response.status}; ${successRule(success)} with a Plant.${note}${refusedToken}`,
-      { defect: redirectDefect(response.status) ?? `status ${response.status} for a valid NewPlant` },
+      { defect: refusedValidDefect(exchange, context.contract) },
     );
   },
 });
