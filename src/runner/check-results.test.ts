@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { createReferenceHandler } from '../reference/server.js';
-import { CORRECT_STEPS, faultyTarget } from '../fixtures/base/plant-service.js';
+import { CORRECT_STEPS, faultyTarget, isRefusal } from '../fixtures/base/plant-service.js';
 import { longNameHang } from '../fixtures/faulty/crash-defects.js';
 import { runConformance } from '../index.js';
 import { counterexampleSize } from './findings.js';
@@ -83,6 +83,70 @@ const twoCrashes = faultyTarget(
       const plant = CORRECT_STEPS.readPlant(text, steps);
       if (/"name":"[^"]{40}/.test(text)) throw new Error('badarg: byte_size of an iolist');
       return plant;
+    },
+  },
+);
+
+/**
+ * A Flask handler written the quick way, two crashes of two causes (two fixes): `data.get` on JSON that is no object
+ * (AttributeError on a list, a number), and the name concatenated into a log line before its type is checked
+ * (TypeError on a number or an array). Every other invalid body is refused with a 400.
+ */
+const twoHandlerCrashes = faultyTarget(
+  { name: 'two-handler-crashes', defect: 'non-object bodies and a non-string name: 500', expectedFailures: [] },
+  {
+    readPlant(text, steps) {
+      const parsed = (() => {
+        try {
+          steps.parse(text);
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (parsed && !/^\s*(?:\{|null\s*$)/.test(text)) throw new TypeError("'list' object has no attribute 'get'");
+      return CORRECT_STEPS.readPlant(text, steps);
+    },
+    readName(value) {
+      if (value !== undefined && value !== null && typeof value !== 'string')
+        throw new TypeError('can only concatenate str (not "int") to str');
+      return CORRECT_STEPS.readName(value);
+    },
+  },
+);
+
+/**
+ * A validator's error never caught (pydantic's `ValidationError` out of a Flask view): every body it refuses is a
+ * 500, whatever broke it; malformed JSON is the framework parser's 400. One cause, one fix.
+ */
+const refusalPathCrash = faultyTarget(
+  { name: 'validation-error-uncaught', defect: 'every invalid JSON body: 500', expectedFailures: [] },
+  {
+    readPlant(text, steps) {
+      try {
+        steps.parse(text);
+      } catch {
+        return CORRECT_STEPS.readPlant(text, steps);
+      }
+      const plant = CORRECT_STEPS.readPlant(text, steps);
+      if (isRefusal(plant)) throw new Error(`1 validation error for NewPlant: ${plant.message}`);
+      return plant;
+    },
+  },
+);
+
+/**
+ * A name stored in a latin-1 column, encoded before it is checked: any character past U+00FF raises
+ * (UnicodeEncodeError), a lone surrogate too. Under 02-name-pattern only invalid names (a pattern broken by 🌱, by
+ * U+2028) and JSON of unpredictable meaning hold one: which a seed met first named the finding.
+ */
+const latin1Name = faultyTarget(
+  { name: 'latin1-name-column', defect: 'names past U+00FF: 500', expectedFailures: [] },
+  {
+    readName(value) {
+      if (typeof value === 'string' && [...value].some((character) => character.codePointAt(0)! > 0xff))
+        throw new Error("'latin-1' codec can't encode character");
+      return CORRECT_STEPS.readName(value);
     },
   },
 );
@@ -326,4 +390,45 @@ describe('a check keeps one counterexample per root cause', () => {
       await target.close();
     }
   }, 60_000);
+
+  it('keeps two crashes of two causes apart: a body that is no object and a name of another type', async () => {
+    const target = await twoHandlerCrashes.start();
+    try {
+      // Both answered "The target answered 500, a server error."; the smaller body ([]) hid the name's crash.
+      const findings = await findingsAgainst(target, { checks: ['no-server-error'], seed: 42, runs: 100 });
+      const titles = findings.map((finding) => finding.title);
+      expect(titles).toContain('status 500 for an invalid body (a JSON value other than an object, null included)');
+      expect(titles).toContain('status 500 for an invalid body (a member of another JSON type, null included)');
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('names one finding for crashes on every invalid body the target refuses none of: its refusal path', async () => {
+    const target = await refusalPathCrash.start();
+    try {
+      const findings = await findingsAgainst(target, { checks: ['no-server-error'], seed: 42, runs: 100 });
+      expect(findings.map((finding) => finding.title)).toEqual([
+        'status 500 for an invalid body of every kind met (no invalid object was refused: the refusal path fails)',
+      ]);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('titles a crash on characters past latin-1 alike whichever character a seed met (🌱, U+2028, a lone surrogate)', async () => {
+    const spec = documentPath(DOCUMENTS.find((entry) => entry.file === '02-name-pattern.yaml')!);
+    for (const seed of [1, 42, 1312698176]) {
+      const target = await latin1Name.start();
+      try {
+        const findings = await findingsAgainst(target, { spec, checks: ['no-server-error'], seed, runs: 100 });
+        expect(
+          findings.map((finding) => finding.title),
+          `seed ${seed}`,
+        ).toEqual(['status 500 for a body whose strings hold a character beyond ASCII']);
+      } finally {
+        await target.close();
+      }
+    }
+  }, 120_000);
 });

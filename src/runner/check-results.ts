@@ -9,11 +9,18 @@ import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
 import { messageShapeOf } from './judge.js';
 import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
-import { counterexampleSize, failureFingerprint } from './findings.js';
+import { counterexampleSize, failureFingerprint, foldTarget } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
 import { failingExchange, type CaseVerdict } from './verdicts.js';
+import {
+  charactersNeeded,
+  crashClass,
+  CRASH_GROUP_TITLES,
+  refusesAnObject,
+  type CrashEvidence,
+} from './crash-groups.js';
 import { timedOutOnce, unansweredOnce, waitedOut, UnansweredFailures, type AloneResends } from './resend-alone.js';
 
 /** A case run on which a check failed or warned, kept as a counterexample. */
@@ -41,12 +48,15 @@ export class CheckTally {
   readonly failures: Kept[] = [];
   readonly warnings: Kept[] = [];
   readonly unanswered = new UnansweredFailures();
+  /** Whether some case showed the target refusing an invalid object with a 4xx ({@link refusesAnObject}). */
+  objectRefused = false;
 
   constructor(readonly check: CheckDefinition) {}
 
   add(run: CaseRun, verdict: CaseVerdict | undefined): void {
     if (!verdict) return;
     this.cases++;
+    this.objectRefused ||= refusesAnObject(run.exchanges);
     this.unanswered.add(run, verdict);
     if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, key: keyOf(run, verdict) });
     if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict, key: keyOf(run, verdict) });
@@ -129,6 +139,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
   if (tally.failures.length > 0) {
     const fields = new Map<Failure, { field: string; what: string } | undefined>();
     const validSent = new Map<Failure, boolean>();
+    const counterexamples: { readonly failure: Failure; readonly plan: PlannedRequest | undefined }[] = [];
     const deadline = Math.min(options.deadline, Date.now() + SHRINK_MS_PER_CHECK);
     // Several probes meeting one defect (a precision loss met by plain plants, spelled schemes and media types):
     // a case no smaller than one already shrunk to that defect could never be the counterexample shown, so it
@@ -209,19 +220,23 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
       const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
       if (shrinks) smallestShrunk.set(shape, Math.min(best ?? Infinity, counterexampleSize(failure)));
-      // Shrunk cases of several probes often meet in one defect: report it once, by its smallest request (a
-      // parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too). A valid NewPlant
-      // is not a parser's crash: its failure stays beside an invalid body's, whatever their words.
-      const valid = sentValid(counterexample);
-      const same = failures.findIndex((other) => other.reason === failure.reason && validSent.get(other) === valid);
-      validSent.set(failure, valid);
-      if (same < 0) failures.push(failure);
-      else if (counterexampleSize(failure) < counterexampleSize(failures[same]!)) failures[same] = failure;
+      counterexamples.push({ failure, plan: failingExchange(counterexample.exchanges, counterexample.verdict)?.plan });
+      validSent.set(failure, sentValid(counterexample));
       fields.set(failure, brokenField(run.exchanges[verdict.exchangeIndex]?.plan));
     }
     if (resends && answeredAlone > 0 && reproducedAlone === 0) resends.dismiss(tally.unanswered);
+    const evidence = {
+      objectRefused: tally.objectRefused,
+      characters: charactersNeeded(counterexamples, tally.objectRefused),
+    };
+    const groups = keptPerCause(counterexamples, validSent, evidence, failures);
     if (failures.length > 0)
-      return { ...base, status: 'fail', cases, failures: withFieldsReadWrongly(failures, fields) };
+      return {
+        ...base,
+        status: 'fail',
+        cases,
+        failures: withCrashGroupsNamed(withFieldsReadWrongly(failures, fields), failures, groups),
+      };
   }
   // Also in a replay: the one case it sends is settled as in the run that found it.
   const settled = tally.failures.length === 0 ? await settledRepeats(tally, options) : [];
@@ -279,6 +294,42 @@ async function settledRepeats(
   return settled;
 }
 
+/**
+ * Shrunk cases of several probes often meet in one cause: each is reported once (pushed to `failures`), by its
+ * smallest request (a parser's 500 met first with a 10,000-digit id is shown with the `{` that shows it too). Which
+ * cause is what the counterexamples show ({@link crashGroup}), not the reason's words: a 500 is a 500 whatever broke
+ * it. Returns the group of each failure kept.
+ */
+function keptPerCause(
+  counterexamples: readonly { readonly failure: Failure; readonly plan: PlannedRequest | undefined }[],
+  validSent: ReadonlyMap<Failure, boolean>,
+  evidence: CrashEvidence,
+  failures: Failure[],
+): Map<Failure, CrashGroup> {
+  const groups = new Map<Failure, CrashGroup>();
+  for (const { failure, plan } of counterexamples) {
+    const group = crashGroup(validSent.get(failure) === true, plan, failure.defect, evidence);
+    const same = failures.findIndex((other) => other.reason === failure.reason && groups.get(other)?.key === group.key);
+    const classes = new Set([...(same < 0 ? [] : groups.get(failures[same]!)!.classes), ...group.classes]);
+    if (same < 0) failures.push(failure);
+    else if (shownBefore(failure, failures[same]!, group.key === 'characters' ? validSent : undefined))
+      failures[same] = failure;
+    groups.set(failures[same < 0 ? failures.length - 1 : same]!, { ...group, classes });
+  }
+  return groups;
+}
+
+/**
+ * Whether `failure` shows its group better than `shown`: smaller; where `valid` is given (a crash on characters),
+ * a valid NewPlant first, whose other members cannot be what failed (`{"name":"🌱"}` without its id reads as a crash
+ * on a missing id).
+ */
+function shownBefore(failure: Failure, shown: Failure, valid?: ReadonlyMap<Failure, boolean>): boolean {
+  const [mine, theirs] = [valid?.get(failure) === true, valid?.get(shown) === true];
+  if (mine !== theirs) return mine;
+  return counterexampleSize(failure) < counterexampleSize(shown);
+}
+
 /** The field an invalid body breaks and its description, for an invalid body. */
 function brokenField(plan: PlannedRequest | undefined): { field: string; what: string } | undefined {
   const intent = plan?.intent;
@@ -308,6 +359,61 @@ function withFieldsReadWrongly(
     const owner = broken === undefined || typeReading(broken.what) === undefined ? undefined : owners.get(broken.field);
     if (owner?.fingerprint === undefined) return failure;
     return { ...failure, foldedInto: owner.fingerprint };
+  });
+}
+
+/** Kept failures of a check that one cause explains ({@link crashGroup}). */
+interface CrashGroup {
+  readonly key: string;
+  /** The crash classes met ({@link crashClass}): a group of the refusal path is named only when it met two or more. */
+  readonly classes: ReadonlySet<string>;
+  /** The title of the finding the group names, whichever of its failures is shown. */
+  readonly title?: string;
+}
+
+/**
+ * The cause a failure's counterexample shows. Failures that are no crash keep the old rule: one per reason, a valid
+ * NewPlant's apart from others. Crashes: on a string holding a character beyond ASCII, one (valid or not); on bodies
+ * no parser reads, one; where the target refused some invalid object (its refusal path works), one per class
+ * (a non-object body, each member break: a Flask handler calling `data.get` on a list and one concatenating a
+ * number `name` are two fixes); where it refused none, every crash on a readable body is the refusal path's (an
+ * uncaught `ValidationError`: one fix).
+ */
+function crashGroup(
+  valid: boolean,
+  plan: PlannedRequest | undefined,
+  defect: string | undefined,
+  evidence: CrashEvidence,
+): CrashGroup {
+  const crash = crashClass(plan, defect, evidence);
+  if (crash === undefined) return { key: valid ? 'valid' : 'invalid', classes: new Set() };
+  const classes = new Set([crash.name]);
+  if (crash.name === 'characters') return { key: crash.name, classes, title: CRASH_GROUP_TITLES.characters(crash.way) };
+  if (crash.name === 'parse' || evidence.objectRefused) return { key: crash.name, classes };
+  return { key: 'refusal-path', classes, title: CRASH_GROUP_TITLES.refusalPath(crash.way) };
+}
+
+/**
+ * The failures (`named`, as `kept` in order) of a named crash group folded into its finding, titled for the cause
+ * and not for the counterexample that showed it (a seed met a lone surrogate, another U+2028); a failure folded into
+ * one of them follows it.
+ */
+function withCrashGroupsNamed(
+  named: readonly Failure[],
+  kept: readonly Failure[],
+  groups: ReadonlyMap<Failure, CrashGroup>,
+): Failure[] {
+  const targets = new Map<string, string>();
+  const folded = named.map((failure, index) => {
+    const group = groups.get(kept[index]!);
+    if (group?.title === undefined || (group.key !== 'characters' && group.classes.size < 2)) return failure;
+    const into = foldTarget(group.title);
+    if (failure.fingerprint !== undefined) targets.set(failure.fingerprint, into);
+    return { ...failure, foldedInto: into };
+  });
+  return folded.map((failure) => {
+    const into = failure.foldedInto === undefined ? undefined : targets.get(failure.foldedInto);
+    return into === undefined ? failure : { ...failure, foldedInto: into };
   });
 }
 

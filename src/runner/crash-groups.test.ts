@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { charactersNeeded, crashClass, refusesAnObject } from './crash-groups.js';
+import type { Exchange } from './http/client.js';
+import type { Intent, PlannedRequest } from './probe.js';
+
+const CRASH = 'status 500 for an invalid body (x)';
+
+function plan(body: string, intent: Intent = { kind: 'invalid-body', what: '"name" holds a number' }): PlannedRequest {
+  return {
+    method: 'POST',
+    path: '/plants',
+    auth: { kind: 'token', scheme: 'Bearer' },
+    contentType: 'application/json',
+    body,
+    intent,
+  };
+}
+
+const refused = { objectRefused: true, characters: true };
+
+describe('crashClass', () => {
+  it('names a body no parser reads one class: malformed, nested past a recursive parser, a thousand-digit number', () => {
+    for (const body of ['{', `${'['.repeat(20_000)}${']'.repeat(20_000)}`, `{"id":${'9'.repeat(10_000)},"name":"a"}`])
+      expect(crashClass(plan(body), CRASH, refused)?.name).toBe('parse');
+    expect(crashClass(plan('[]'), CRASH, refused)?.name).toBe('non-object');
+    expect(crashClass(plan('{"name":5}'), CRASH, refused)?.name).toBe(`member:${CRASH}`);
+  });
+
+  it('takes a character past ASCII as the cause only with the evidence, and never where no invalid object was refused', () => {
+    expect(crashClass(plan('{"id":1,"name":"🌱"}'), CRASH, refused)?.name).toBe('characters');
+    expect(crashClass(plan('{"id":1,"name":"a"}'), CRASH, refused)?.name).toBe(`member:${CRASH}`);
+    // No refusal path seen: the break is the cause (a `𐀈` member left as generated beside `"name": true`).
+    expect(crashClass(plan('{"name":true,"%":"𐀈"}'), CRASH, { objectRefused: false, characters: true })?.name).toBe(
+      `member:${CRASH}`,
+    );
+    expect(crashClass(plan('{"id":1,"name":"🌱"}'), CRASH, { ...refused, characters: false })?.name).toBe(
+      `member:${CRASH}`,
+    );
+  });
+
+  it('leaves a gateway answer and a plain valid NewPlant unclassed', () => {
+    const valid: Intent = { kind: 'valid', strings: { name: 'a' }, idMayRepeat: false };
+    expect(crashClass(plan('{}'), "status 502 (a gateway's: the service behind it failed or timed out)", refused)).toBe(
+      undefined,
+    );
+    expect(crashClass(plan('{"id":1,"name":"a"}', valid), 'status 500 for a valid NewPlant', refused)).toBe(undefined);
+  });
+});
+
+describe('charactersNeeded', () => {
+  it('needs a short string past ASCII, and is false once a crash on a readable body held only ASCII', () => {
+    const crash = (body: string) => ({ failure: { defect: CRASH }, plan: plan(body) });
+    expect(charactersNeeded([crash('{"id":1,"name":"🌱"}'), crash('{')], true)).toBe(true);
+    expect(charactersNeeded([crash('{"id":1,"name":"🌱"}'), crash('{"id":1e-1,"name":"a"}')], true)).toBe(false);
+    // No crash shrank to a short string holding one: a name of 40 characters that a length needs.
+    expect(charactersNeeded([crash(`{"id":1,"name":"${'é'.repeat(40)}"}`)], true)).toBe(false);
+  });
+});
+
+describe('refusesAnObject', () => {
+  const exchange = (body: string, status: number): Exchange => ({
+    plan: plan(body),
+    request: { method: 'POST', url: 'http://127.0.0.1/plants', headers: {}, body },
+    response: { status, headers: {}, body: '{}', durationMs: 1 },
+  });
+  it('counts a 4xx to an invalid object, not to malformed JSON, a non-object or a credential', () => {
+    expect(refusesAnObject([exchange('{"name":5}', 400)])).toBe(true);
+    expect(refusesAnObject([exchange('{', 400), exchange('[]', 400), exchange('{"name":5}', 401)])).toBe(false);
+    expect(refusesAnObject([exchange('{"name":5}', 500)])).toBe(false);
+  });
+});

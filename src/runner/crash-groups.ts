@@ -1,0 +1,157 @@
+import type { Exchange } from './http/client.js';
+import type { PlannedRequest } from './probe.js';
+
+/**
+ * How a crash (a 5xx or no answer, as a check's defect names it) showed: `status 500`, `connection-reset`, and the
+ * request it met. A gateway's answer (`status 502 (a gateway's: …)`) names no request: one defect whatever was asked.
+ */
+const CRASH = /^(status 5\d\d|[\w-]+) (?:for|on) (?:an invalid body|a valid NewPlant|JSON of unpredictable meaning)/;
+
+/**
+ * What a crash shows of its cause, worked out from its (shrunk) counterexample:
+ * - `characters`: where the run shows characters are the cause ({@link charactersNeeded}), a string holds a
+ *   character beyond ASCII (a lone surrogate included; which strings: {@link charactersIn}): a latin-1 column
+ *   raising on 🌱 and on U+2028 alike.
+ * - `parse`: a body no parser reads (malformed JSON, arrays nested past a recursive parser's stack, a number of a
+ *   thousand digits or more: Python refuses to convert one of more than 4,300): the parser's error left unhandled.
+ * - `non-object`: JSON that is no object (`[]`, `42`): a handler using members of whatever was parsed.
+ * - `member:…`: an object breaking a member, by the defect's class of break.
+ * Anything else (a valid NewPlant's crash with plain strings, a gateway's answer): undefined.
+ */
+export function crashClass(
+  plan: PlannedRequest | undefined,
+  defect: string | undefined,
+  evidence: CrashEvidence,
+): CrashClass | undefined {
+  const way = CRASH.exec(defect ?? '')?.[1];
+  if (plan === undefined || way === undefined) return undefined;
+  const unread = unreadable(plan.body ?? '');
+  const value = unread ? { ok: false as const } : parsed(plan.body);
+  if (evidence.characters && value.ok && charactersIn(plan, value.value, evidence.objectRefused).some(beyondAscii))
+    return { way, name: 'characters' };
+  if (plan.intent.kind !== 'invalid-body') return undefined;
+  if (!value.ok) return { way, name: 'parse' };
+  if (!isObject(value.value)) return { way, name: 'non-object' };
+  return { way, name: `member:${defect ?? ''}` };
+}
+
+/** What the run showed beside a crash: whether the target refused some invalid object; whether characters may be the cause. */
+export interface CrashEvidence {
+  readonly objectRefused: boolean;
+  /** False when a crash on a readable body held no character beyond ASCII ({@link charactersNeeded}). */
+  readonly characters: boolean;
+}
+
+/**
+ * Whether characters are what a check's crashes need: one of them shrank to a short string holding a character beyond
+ * ASCII ({@link shortBeyondAscii}), and every crash it kept on a readable body (a parser's own aside) holds one. A
+ * crash on plain text beside them (a body of more than 60 bytes, `1e-1` for an id) says the characters others kept are
+ * there by chance (bytes a length needs, a member as generated); so does none short (a name of 40 characters).
+ */
+export function charactersNeeded(
+  crashes: readonly { readonly failure: { readonly defect?: string }; readonly plan: PlannedRequest | undefined }[],
+  objectRefused: boolean,
+): boolean {
+  const strings = crashes.flatMap(({ failure, plan }) => {
+    const crash = crashClass(plan, failure.defect, { objectRefused, characters: false });
+    if (plan === undefined || crash === undefined || crash.name === 'parse') return [];
+    const value = parsed(plan.body);
+    return [value.ok ? charactersIn(plan, value.value, true) : []];
+  });
+  return strings.some((texts) => texts.some(shortBeyondAscii)) && strings.every((texts) => texts.some(beyondAscii));
+}
+
+/**
+ * The strings that may hold the character a crash needs: all of a valid NewPlant's, of JSON of unpredictable meaning
+ * (a lone surrogate) and of an invalid body where the target refused some invalid object; where it refused none,
+ * the break is the cause (an invalid body's other members are left as generated: a `𐀈` member beside `"name": true`).
+ */
+function charactersIn(plan: PlannedRequest, value: unknown, objectRefused: boolean): string[] {
+  const { kind } = plan.intent;
+  const holds = kind === 'valid' || kind === 'valid-variant' || kind === 'unpredictable';
+  return holds || (kind === 'invalid-body' && objectRefused) ? stringsOf(value) : [];
+}
+
+/** A crash's way of showing and its class ({@link crashClass}). */
+export interface CrashClass {
+  readonly way: string;
+  readonly name: string;
+}
+
+/**
+ * Whether a case's exchanges show the target refusing (4xx) an invalid body that is a readable JSON object: its
+ * refusal path works, so crashes on members of some kinds are causes of their own, not the refusal path's.
+ */
+export function refusesAnObject(exchanges: readonly Exchange[]): boolean {
+  return exchanges.some(({ plan, response }) => {
+    const { status } = response;
+    if (plan.intent.kind !== 'invalid-body' || status < 400 || status > 499 || NOT_REFUSALS.has(status)) return false;
+    if (unreadable(plan.body ?? '')) return false;
+    const value = parsed(plan.body);
+    return value.ok && isObject(value.value);
+  });
+}
+
+/** 4xx statuses that are not an answer about the body: the credential, throttling, its size. */
+const NOT_REFUSALS: ReadonlySet<number> = new Set([401, 403, 413, 429]);
+
+/** The titles of the findings the crash groups name, by a crash's way of showing. */
+export const CRASH_GROUP_TITLES = {
+  characters: (way: string) => `${way} for a body whose strings hold a character beyond ASCII`,
+  refusalPath: (way: string) =>
+    `${way} for an invalid body of every kind met (no invalid object was refused: the refusal path fails)`,
+};
+
+/** Past a recursive parser's stack (Python's json: about 1,000 levels) or its number conversion (4,300 digits). */
+const DEEP = 512;
+const LONG_NUMBER = /\d{1000}/;
+
+/**
+ * Whether a body parses in JavaScript but not in common parsers: nesting past {@link DEEP} (too deep to walk by
+ * recursion here too), a thousand-digit number.
+ */
+function unreadable(body: string): boolean {
+  const outside = body.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  if (LONG_NUMBER.test(outside)) return true;
+  let [depth, deepest] = [0, 0];
+  for (const character of outside) {
+    if (character === '[' || character === '{') deepest = Math.max(deepest, ++depth);
+    else if (character === ']' || character === '}') depth--;
+  }
+  return deepest > DEEP;
+}
+
+function parsed(body: string | null): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(body ?? '') as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The strings of a JSON value, member names included. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (isObject(value)) return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item)]);
+  return [];
+}
+
+/**
+ * Whether a string of at most {@link SHORT} code points holds a character beyond ASCII. A crash that needs the
+ * character shrinks to a short string holding it (`🌱`, `\ud800`); one that needs a length (a body of more than 60
+ * bytes, a name of 40 characters) keeps a long one, whatever characters shrinking left in it.
+ */
+function shortBeyondAscii(text: string): boolean {
+  return beyondAscii(text) && [...text].length <= SHORT;
+}
+
+function beyondAscii(text: string): boolean {
+  return /[^\p{ASCII}]/u.test(text);
+}
+
+const SHORT = 8;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
