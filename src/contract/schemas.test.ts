@@ -56,3 +56,39 @@ describe("3.1's contentEncoding: base64", () => {
     expect(newPlant.ambiguities(spaced)).not.toEqual([]);
   });
 });
+
+describe("an anyOf or oneOf of a schema and null (pydantic's Optional[...] with constraints)", () => {
+  const check = compileSchemaCheck(
+    {
+      type: 'object',
+      properties: {
+        tag: { anyOf: [{ type: 'string', maxLength: 30, pattern: '^[a-z][a-z0-9-]*$' }, { type: 'null' }] },
+        pot: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+        kind: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      },
+    },
+    'NewPlant',
+  );
+
+  it('is refused with the complaint of the branch that is not null, still reported as the combinator', () => {
+    expect(check({ tag: 'Fern' })).toEqual([
+      {
+        kind: 'constraint',
+        field: 'tag',
+        message: 'field "tag" must match pattern "^[a-z][a-z0-9-]*$" (null is allowed too)',
+        keyword: 'anyOf',
+        pointer: '/tag',
+      },
+    ]);
+    expect(check({ pot: 0 }).map((violation) => violation.message)).toEqual([
+      'field "pot" must be >= 1 (null is allowed too)',
+    ]);
+    expect(check({ tag: null, pot: null })).toEqual([]);
+  });
+
+  it("without a null branch keeps the combinator's own words: no one branch is the one meant", () => {
+    expect(check({ kind: true }).map((violation) => violation.message)).toEqual([
+      'field "kind" must match a schema in anyOf',
+    ]);
+  });
+});

@@ -190,13 +190,43 @@ function describeErrors(errors: ErrorObject[], subject: string): Violation[] {
     // A branch's complaint is explained by its combinator's (anyOf, oneOf, contains, propertyNames).
     if (errors.some((outer) => outer !== error && error.schemaPath.startsWith(`${outer.schemaPath}/`))) continue;
     if (errors.slice(index + 1).some((outer) => isReferencedBranchError(error, outer))) continue;
-    const violation = describeError(error, subject);
+    const branch = nullableBranch(error, errors);
+    const described = describeError(error, subject);
+    const violation =
+      branch === undefined
+        ? described
+        : { ...described, message: `${describeError(branch, subject).message} (null is allowed too)` };
     const key = `${violation.field}\u0000${violation.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     violations.push(violation);
   }
   return violations;
+}
+
+/**
+ * For an `anyOf`/`oneOf` of one schema and `{type: "null"}` (pydantic's `Optional[str]` with constraints, a
+ * 3.1 document's nullable `$ref`), the complaint of the branch that is not null: `field "tag" must match
+ * pattern "^[a-z]+$"` says what to fix, where "must match a schema in anyOf" did not. `undefined` otherwise.
+ */
+function nullableBranch(outer: ErrorObject, errors: readonly ErrorObject[]): ErrorObject | undefined {
+  if (outer.keyword !== 'anyOf' && outer.keyword !== 'oneOf') return undefined;
+  const prefix = `${outer.schemaPath}/`;
+  const branchOf = (error: ErrorObject): string => error.schemaPath.slice(prefix.length).split('/')[0] ?? '';
+  const inside = errors.filter((error) => error.schemaPath.startsWith(prefix));
+  const nulls = inside.filter(
+    (error) =>
+      error.keyword === 'type' &&
+      (error.params as { type?: unknown }).type === 'null' &&
+      error.schemaPath === `${prefix}${branchOf(error)}/type`,
+  );
+  const [nullError] = nulls;
+  if (nullError === undefined || nulls.length !== 1) return undefined;
+  const others = inside.filter((error) => branchOf(error) !== branchOf(nullError));
+  if (new Set(others.map(branchOf)).size !== 1) return undefined;
+  return others.find(
+    (error) => !others.some((other) => other !== error && error.schemaPath.startsWith(`${other.schemaPath}/`)),
+  );
 }
 
 /**
