@@ -33,6 +33,8 @@ import {
   withSharedRefusalLabelsFolded,
   withTrimmedRefusalsFolded,
   withTruncationFolded,
+  withUnsentLeftOutFolded,
+  unsentLeftOutDefect,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
@@ -677,6 +679,34 @@ describe('findingsOf', () => {
     expect(alone.map((finding) => [finding.title, finding.counterexample.reason])).toEqual([
       [converted, 'name true'],
       [halfDefect, 'half'],
+    ]);
+  });
+});
+
+describe('withUnsentLeftOutFolded', () => {
+  const lacking = (field: string, sent: object, answer: object): Partial<Failure> => ({
+    defect: `the 200 body is not a valid Plant (required at "${field}")`,
+    reason: `The 200 body is not a valid Plant: "${field}" is required.`,
+    request: { ...base.request, body: JSON.stringify(sent) },
+    response: { ...base.response, status: 200, body: JSON.stringify(answer) },
+  });
+  const titles = (checks: CheckResult[]) =>
+    findingsOf(withUnsentLeftOutFolded(checks)).map((finding) => [finding.title, finding.checks]);
+
+  it('makes one finding of required properties the request did not send and the answer left out', () => {
+    const source = lacking('source', { id: 1, name: 'a' }, { name: 'a' });
+    const quantity = lacking('quantity', { id: 2, name: 'a', source: 'seed' }, { name: 'a', source: 'seed' });
+    expect(titles([failed('response-schema', [source, quantity])])).toEqual([
+      [unsentLeftOutDefect('200'), ['response-schema']],
+    ]);
+  });
+
+  it('keeps one such property alone, and a property sent and lost, its own', () => {
+    const source = lacking('source', { id: 1, name: 'a' }, { name: 'a' });
+    const lost = lacking('quantity', { id: 2, name: 'a', quantity: 3 }, { name: 'a', source: 'seed' });
+    expect(titles([failed('response-schema', [source, lost])])).toEqual([
+      [source.defect, ['response-schema']],
+      [lost.defect, ['response-schema']],
     ]);
   });
 });

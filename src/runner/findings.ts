@@ -292,6 +292,72 @@ function answerLacks(failure: Failure, field: string): boolean {
   }
 }
 
+/** The finding of success answers each leaving out a required property the request left out too. */
+export function unsentLeftOutDefect(status: string): string {
+  return `the ${status} Plant leaves out required properties the request did not send (defaults or values of its own not written)`;
+}
+
+/**
+ * Success answers that each lack a property the Plant requires and the request did not send, for two properties
+ * or more (`source` and `quantity`, which the NewPlant gives defaults): one root cause, the answer written from the
+ * request alone (the document's defaults not filled in: ajv's `useDefaults` off, a Go struct without them), not one
+ * per property. They fold into one finding, shown by the smallest. A property the request sent and the answer lost
+ * stays its own (echo's too); so does one such property alone.
+ */
+export function withUnsentLeftOutFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const check = checks.find((entry) => entry.id === 'response-schema' && entry.status === 'fail');
+  const groups = new Map<string, { fields: Set<string>; failures: Failure[] }>();
+  for (const failure of check?.failures ?? []) {
+    const match = UNSENT_REQUIRED_AT.exec(failure.defect ?? '');
+    const [status, field] = [match?.[1], match?.[2]];
+    if (failure.foldedInto !== undefined || status === undefined || field === undefined) continue;
+    if (!answerLacks(failure, field) || !requestLacks(failure, field)) continue;
+    const group = groups.get(status) ?? { fields: new Set<string>(), failures: [] };
+    group.fields.add(field);
+    group.failures.push(failure);
+    groups.set(status, group);
+  }
+  const owners = new Map<Failure, Failure>();
+  const into = new Map<string, string>();
+  for (const [status, { fields, failures }] of groups) {
+    if (fields.size < 2) continue;
+    const shown = smallest(failures);
+    const defect = unsentLeftOutDefect(status);
+    const fingerprint = defectIdentity('response-schema', shown.reason, defect).fingerprint;
+    owners.set(shown, { ...shown, defect, fingerprint });
+    for (const failure of failures) into.set(identityOf('response-schema', failure).fingerprint, fingerprint);
+  }
+  if (owners.size === 0) return [...checks];
+  const renamed = checks.map((entry) =>
+    entry === check ? { ...entry, failures: entry.failures.map((failure) => owners.get(failure) ?? failure) } : entry,
+  );
+  // Echo failures folded before into one of them (a property left out that it was sent) follow it.
+  return withFolded(renamed, (checkId, failure) => into.get(identityOf(checkId, failure).fingerprint)).map((entry) =>
+    entry.status !== 'fail'
+      ? entry
+      : {
+          ...entry,
+          failures: entry.failures.map((failure) => {
+            const moved = failure.foldedInto === undefined ? undefined : into.get(failure.foldedInto);
+            return moved === undefined ? failure : { ...failure, foldedInto: moved };
+          }),
+        },
+  );
+}
+
+/** `the 200 body is not a valid Plant (required at "source")`, a top-level property: its status and name. */
+const UNSENT_REQUIRED_AT = /^the (2\d\d) body is not .* \(required at "([^".]+)"\)$/;
+
+/** Whether the request's JSON object body has no member `field`. */
+function requestLacks(failure: Failure, field: string): boolean {
+  try {
+    const value: unknown = JSON.parse(failure.request.body ?? '');
+    return isObject(value) && !Object.hasOwn(value, field);
+  } catch {
+    return false;
+  }
+}
+
 /** The fingerprint of the failed check's first failure, not folded, whose defect passes `test`: a fold's target. */
 function ownFingerprint(
   checks: readonly CheckResult[],
@@ -802,6 +868,7 @@ function unfolded(failure: Failure): Failure {
 const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withTruncationFolded,
   withAbsentEchoesFolded,
+  withUnsentLeftOutFolded,
   withLeadingDigitsFolded,
   withTrimmedRefusalsFolded,
   withLengthUnitsFolded,
