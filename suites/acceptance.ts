@@ -179,6 +179,16 @@ function longRangeHint(exchange: Exchange): string | undefined {
   return "The answer calls the id out of range of long, but every int64 (-9223372036854775808 to 9223372036854775807) fits a Java long: Debian bookworm's jackson-databind 2.14.0 beside jackson-core 2.14.1 refuses every 19-digit value bound to a long field. Bind the id as a BigInteger (which takes them) and check its range.";
 }
 
+/**
+ * A 400 whose message calls the id out of range of `int`: the id bound to a 32-bit integer (Java's `int` or
+ * `Integer`, as Jackson says it), where the contract's id is an int64.
+ */
+function intRangeHint(exchange: Exchange): string | undefined {
+  if (exchange.response.status !== 400 || !/out of range of int\b/i.test(exchange.response.body ?? ''))
+    return undefined;
+  return "The answer calls the id out of range of int: the target holds it in a 32-bit integer (Java's int or Integer), but the id is an int64, and every value from -9223372036854775808 to 9223372036854775807 must be accepted. Bind it as a long.";
+}
+
 /** Integers of 16 digits or more: beyond 2^53 some have other digits once read as doubles. */
 const LONG_INTEGER = /-?\d{16,}/g;
 
@@ -193,8 +203,11 @@ function quotesIdAsDouble(exchange: Exchange): boolean {
   const sent = exchange.plan.body.match(LONG_INTEGER);
   if (sent === null) return false;
   const quoted = new Set(body.match(LONG_INTEGER) ?? []);
+  // An id quoted with its own digits was read exactly; the other integers are the answer's own (Jackson's "out of
+  // range of long (-9223372036854775808 - 9223372036854775807)" quotes 2^63-1, the same double as 2^63-2).
+  const misread = sent.filter((id) => !quoted.has(id));
   return [...quoted].some((digits) =>
-    sent.some((id) => id !== digits && BigInt(id) !== BigInt(digits) && Number(id) === Number(digits)),
+    misread.some((id) => id !== digits && BigInt(id) !== BigInt(digits) && Number(id) === Number(digits)),
   );
 }
 
@@ -388,6 +401,7 @@ export const positiveAcceptance = defineCheck({
       prototypeHint(intent.prototypeKey, exchange),
       nulNameHint(exchange),
       longRangeHint(exchange),
+      intRangeHint(exchange),
       utf16Hint(exchange, context.contract),
       trimHint(exchange, context.contract),
       zeroValueHint(exchange),
