@@ -61,29 +61,44 @@ export function exactExampleText(
 
 /** Each example of a response's media types, as JSON.stringify writes it and with its integers exact. */
 function documentedValues(content: Record<string, unknown>, exact: ExactIntegers): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const media of Object.values(content)) {
-    if (!isObject(media)) continue;
-    const named = isObject(media.examples) ? Object.values(media.examples) : [];
-    const holders: [unknown, string][] = [
-      [media, 'example'],
-      [media.schema, 'example'],
-      ...named.map((one) => [one, 'value'] as [unknown, string]),
-    ];
-    for (const [holder, key] of holders) {
-      if (!isObject(holder)) continue;
-      const value = holder[key];
-      if (value === undefined) continue;
-      // An example that is one number is held, exact, by its holder; one that is an object or array holds its own.
-      const exactValue =
-        exact.get(holder)?.get(key) ??
-        (value !== null && typeof value === 'object'
-          ? withExactIntegers(value as Record<string, unknown>, exact)
-          : value);
-      pairs.push([JSON.stringify(value), stringifyExactJson(exactValue)]);
-    }
+  return Object.values(content).flatMap((media) =>
+    mediaExamples(media, exact).map(({ value, exact: exactValue }): [string, string] => [
+      JSON.stringify(value),
+      stringifyExactJson(exactValue),
+    ]),
+  );
+}
+
+/** One example of a media type: where it is written, its value as parsed, and the same with its integers exact. */
+export interface MediaExample {
+  /** `example`, `schema example` or `example "fern"` (an `examples` entry). */
+  readonly name: string;
+  readonly value: unknown;
+  readonly exact: unknown;
+}
+
+/** A Media Type Object's examples (`example`, the schema's `example`, each `examples` entry's `value`), in that order. */
+export function mediaExamples(media: unknown, exact: ExactIntegers): MediaExample[] {
+  if (!isObject(media)) return [];
+  const named = isObject(media.examples) ? Object.entries(media.examples) : [];
+  const holders: [string, unknown, string][] = [
+    ['example', media, 'example'],
+    ['schema example', media.schema, 'example'],
+    ...named.map(([name, one]): [string, unknown, string] => [`example "${name}"`, one, 'value']),
+  ];
+  const found: MediaExample[] = [];
+  for (const [name, holder, key] of holders) {
+    if (!isObject(holder) || holder[key] === undefined) continue;
+    const value = holder[key];
+    // An example that is one number is held, exact, by its holder; one that is an object or array holds its own.
+    const exactValue =
+      exact.get(holder)?.get(key) ??
+      (value !== null && typeof value === 'object'
+        ? withExactIntegers(value as Record<string, unknown>, exact)
+        : value);
+    found.push({ name, value, exact: exactValue });
   }
-  return pairs;
+  return found;
 }
 
 function hasExample(response: unknown): boolean {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { withExactIntegers } from '../contract/compile-bodies.js';
 import { compileDescribedSchema } from '../contract/described-schemas.js';
 import { parseExactJson, stringifyExactJson, type Contract } from '../contract/index.js';
 import { contentKeyFor, isJsonContentKey } from '../contract/media-types.js';
 import { documentedResponse, isObject } from '../contract/operations.js';
 import type { CompiledSchema, ExactJson } from '../contract/schema/compiled-schema.js';
+import { mediaExamples } from './documented-examples.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -168,8 +168,8 @@ export function invalidExamples(
         if (!isJsonContentKey(mediaType) || !isObject(media)) continue;
         const compiled = isObject(media.schema) ? schemas.compiled(media.schema) : undefined;
         if (compiled === undefined) continue;
-        for (const [name, value] of examplesOf(media, contract)) {
-          const problems = compiled.check(parseExactJson(stringifyExactJson(value)));
+        for (const { name, exact } of mediaExamples(media, contract.exactIntegers)) {
+          const problems = compiled.check(parseExactJson(stringifyExactJson(exact)));
           if (problems.length === 0) continue;
           const said = problems
             .slice(0, 2)
@@ -183,37 +183,13 @@ export function invalidExamples(
   return lines;
 }
 
-/** A media type's examples by name (`example`, `examples` entries, the schema's `example`), integers exact. */
-function examplesOf(media: JsonObject, contract: Pick<Contract, 'exactIntegers'>): [string, unknown][] {
-  const named = isObject(media.examples) ? Object.entries(media.examples) : [];
-  const holders: [string, unknown, string][] = [
-    ['example', media, 'example'],
-    ['schema example', media.schema, 'example'],
-    ...named.map(([name, one]) => [`example "${name}"`, one, 'value'] as [string, unknown, string]),
-  ];
-  const found: [string, unknown][] = [];
-  for (const [name, holder, key] of holders) {
-    if (!isObject(holder) || holder[key] === undefined) continue;
-    const value = holder[key];
-    const exact =
-      contract.exactIntegers.get(holder)?.get(key) ??
-      (isObject(value) || Array.isArray(value)
-        ? withExactIntegers(value as JsonObject, contract.exactIntegers)
-        : value);
-    found.push([name, exact]);
-  }
-  return found;
-}
-
 /** Whether `body` (as Prism gives it) is one of the document's examples of the operation's `status` answer. */
 export function isDocumentedExample(operation: unknown, status: number, body: unknown): boolean {
   const response = documentedResponse(operation, status);
   if (!isObject(response) || !isObject(response.content)) return false;
   const text = JSON.stringify(body ?? null);
-  return Object.values(response.content).some(
-    (media) =>
-      isObject(media) &&
-      examplesOf(media, { exactIntegers: new Map() }).some(([, value]) => JSON.stringify(value ?? null) === text),
+  return Object.values(response.content).some((media) =>
+    mediaExamples(media, new Map()).some(({ value }) => JSON.stringify(value ?? null) === text),
   );
 }
 
