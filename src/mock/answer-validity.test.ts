@@ -91,6 +91,19 @@ function requestsOf(contract: Contract): Asked[] {
       for (const [prefer, status] of prefers) {
         asked.push({ label: `${method.toUpperCase()} ${written}`, method, operation, prefer, status, ...request });
       }
+      // Without a credential: the 401 must be the operation's own documented 401 (or 4XX, or default).
+      const anonymous = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => name !== 'authorization'),
+      );
+      asked.push({
+        label: `${method.toUpperCase()} ${written} without a credential`,
+        method,
+        operation,
+        prefer: undefined,
+        status: 401,
+        ...request,
+        headers: anonymous,
+      });
     }
   }
   return asked;
@@ -209,6 +222,8 @@ describe('every answer of the mock fits the document', () => {
       const { broken } = await brokenAnswers(document);
       expect(broken).toEqual([]);
     },
+    // Up to 200 requests, some generating and mending bodies: a loaded machine takes more than the default 30 s.
+    90_000,
   );
 });
 

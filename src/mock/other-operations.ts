@@ -8,6 +8,7 @@ import type { Failure } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import { loggedTarget, type RequestLogEntry } from '../http/server-kit.js';
 import { MOCK_PROBLEMS } from './answers.js';
+import { pageAnswers, type PageAnswer } from './collection-page.js';
 import { exactExampleText, exampledResponses } from './documented-examples.js';
 import { parsePrefer } from './prefer.js';
 import type { PrismDecision, PrismEngine } from './prism-engine.js';
@@ -49,6 +50,8 @@ interface Route {
   readonly schemas: ResponseSchemas;
   /** Whether Prism's body is one of the document's examples of this status's answer. */
   readonly documented: (status: number, body: unknown) => boolean;
+  /** A generated collection answer made consistent (its `total` the number of items), with its counting headers. */
+  readonly page: PageAnswer;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -98,13 +101,20 @@ export function createOtherOperations(
       return true;
     }
     const started = performance.now();
-    const finish = (status: number, body: string, contentType: string, failure?: Failure): void =>
+    const finish = (
+      status: number,
+      body: string,
+      contentType: string,
+      failure?: Failure,
+      counted?: Readonly<Record<string, string>>,
+    ): void =>
       writeAnswer(req, res, settings, {
         started,
         status,
         body,
         contentType,
-        headers: route.schemas.headersOf(status),
+        headers:
+          counted === undefined ? route.schemas.headersOf(status) : { ...route.schemas.headersOf(status), ...counted },
         ...(failure ? { failure } : {}),
       });
     // The operation's own body of that status, where it has one the POST /plants Error does not fit.
@@ -173,7 +183,13 @@ export function createOtherOperations(
 
 /** How {@link answer} writes: a body, a refusal (fitted to the operation's schema), the document's refusal status. */
 interface Answering {
-  readonly finish: (status: number, body: string, contentType: string) => void;
+  readonly finish: (
+    status: number,
+    body: string,
+    contentType: string,
+    failure?: undefined,
+    counted?: Readonly<Record<string, string>>,
+  ) => void;
   readonly refuse: (failure: Failure) => void;
   readonly refusalStatus: number;
   /** The seed of values mending a generated answer; `undefined` for a static one (always the same values). */
@@ -223,8 +239,13 @@ function answer(decision: PrismDecision, route: Route, answering: Answering): vo
   const contentType = headerValue(headers, 'content-type') ?? 'application/json';
   if (body === undefined) finish(statusCode, '', contentType);
   else if (typeof body === 'string') finish(statusCode, body, contentType);
-  else
-    finish(statusCode, fittedBody(route, { status: statusCode, contentType, seed: answering.seed }, body), contentType);
+  else if (route.documented(statusCode, body))
+    finish(statusCode, fittedBody(route, statusCode, contentType, body), contentType);
+  else {
+    const fitted = fittedBody(route, statusCode, contentType, body, answering.seed);
+    const page = route.page(statusCode, contentType, fitted);
+    finish(statusCode, page?.text ?? fitted, contentType, undefined, page?.headers);
+  }
 }
 
 /**
@@ -232,11 +253,7 @@ function answer(decision: PrismDecision, route: Route, answering: Answering): vo
  * misses `pattern`, int64, `multipleOf`, `oneOf`...) made valid. A documented example is answered as written,
  * valid or not: the user wrote it (the startup says which are invalid).
  */
-function fittedBody(
-  route: Route,
-  { status, contentType, seed }: { status: number; contentType: string; seed: number | undefined },
-  body: unknown,
-): string {
+function fittedBody(route: Route, status: number, contentType: string, body: unknown, seed?: number): string {
   const text = route.exampleText(status, body) ?? JSON.stringify(body);
   if (route.documented(status, body)) return text;
   const compiled = route.schemas.schemaOf(status, contentType);
@@ -387,18 +404,22 @@ function operationsOf(
 /** The document's operations other than POST /plants, each with its path pattern and authentication. */
 function routesOf(contract: Contract, checkBearer: BearerCheck): Route[] {
   const { document, exactIntegers } = contract;
-  return operationsOf(contract).map(({ method, written, operation }) => ({
-    method,
-    written,
-    pattern: pathTemplatePattern(written),
-    parameterNames: [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? ''),
-    authenticate: operationAuthentication(document, operation, checkBearer),
-    statuses: Object.keys((operation.responses as JsonObject | undefined) ?? {}),
-    exampled: exampledResponses(operation),
-    exampleText: (status: number, body: unknown) => exactExampleText(operation, status, body, exactIntegers),
-    schemas: responseSchemas(contract, operation),
-    documented: (status: number, body: unknown) => isDocumentedExample(operation, status, body),
-  }));
+  return operationsOf(contract).map(({ method, written, operation }) => {
+    const schemas = responseSchemas(contract, operation);
+    return {
+      method,
+      written,
+      pattern: pathTemplatePattern(written),
+      parameterNames: [...written.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? ''),
+      authenticate: operationAuthentication(document, operation, checkBearer),
+      statuses: Object.keys((operation.responses as JsonObject | undefined) ?? {}),
+      exampled: exampledResponses(operation),
+      exampleText: (status: number, body: unknown) => exactExampleText(operation, status, body, exactIntegers),
+      schemas,
+      documented: (status: number, body: unknown) => isDocumentedExample(operation, status, body),
+      page: pageAnswers(operation, schemas),
+    };
+  });
 }
 
 /** How many of a path template's segments are templated: `/plants/{id}` has one. */
