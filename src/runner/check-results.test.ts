@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { createReferenceHandler } from '../reference/server.js';
 import { CORRECT_STEPS, faultyTarget, isRefusal } from '../fixtures/base/plant-service.js';
+import { JsonNumber } from '../fixtures/base/hand-json.js';
 import { longNameHang } from '../fixtures/faulty/crash-defects.js';
 import { runConformance } from '../index.js';
 import { counterexampleSize } from './findings.js';
+import { DOUBLES_DEFECT } from './defects.js';
 import type { Finding } from './report.js';
 import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
@@ -151,6 +153,29 @@ const latin1Name = faultyTarget(
   },
 );
 
+/**
+ * pydantic 2's lax mode behind Python's json: numbers with a fraction or exponent parsed as floats, an int field taking a float with no fraction
+ * (so `2^53+N.5`, rounded to a whole double, is taken) and a boolean (`true` as 1). Two fixes: a lossless number
+ * parser, and strict types.
+ */
+const laxPydantic = faultyTarget(
+  { name: 'pydantic-lax', defect: 'ids read as doubles; true taken for an id', expectedFailures: [] },
+  {
+    readId(value) {
+      if (value === true || value === false) return BigInt(Number(value));
+      if (!(value instanceof JsonNumber) || /^-?\d+$/.test(value.text)) return CORRECT_STEPS.readId(value);
+      const double = Number(value.text);
+      if (!Number.isInteger(double)) return CORRECT_STEPS.readId('not an integer');
+      return CORRECT_STEPS.readId(new JsonNumber(BigInt(double).toString()));
+    },
+    plantAnswer(plant) {
+      const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`;
+      const body = `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${tag}}`;
+      return { status: 200, headers: { 'content-type': 'application/json' }, body };
+    },
+  },
+);
+
 /** The findings of a short run of `checks` (negative-rejection) against a target (of `spec`, when given). */
 async function findingsAgainst(
   target: StartedTarget,
@@ -217,6 +242,17 @@ describe('a check keeps one counterexample per root cause', () => {
       expect(titles.filter((title) => title.includes('lenient readers convert'))).toHaveLength(1);
       expect(titles.filter((title) => title.includes('null for a property'))).toHaveLength(1);
       expect(titles.filter((title) => /"(?:id|name|tag)" holds (?:true|null|\d)/.test(title))).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('keeps a boolean taken for an id beside ids read as doubles: two fixes, not one field read wrongly', async () => {
+    const target = await laxPydantic.start();
+    try {
+      const titles = await rejectionFindings(target);
+      expect(titles).toContain(DOUBLES_DEFECT);
+      expect(titles.filter((title) => title.includes('lenient readers convert'))).toHaveLength(1);
     } finally {
       await target.close();
     }

@@ -342,7 +342,9 @@ function brokenField(plan: PlannedRequest | undefined): { field: string; what: s
  * A null or a converted value accepted ({@link typeReading}) for a field the target also reads wrongly
  * another way (a missing one defaulted, an array taken for a string: `body.name ?? ''`, a type never
  * read) is that field's defect, not a lenient reader's across fields: one finding for the field,
- * whichever wrong value showed it.
+ * whichever wrong value showed it. The other way must be the field's own, its defect naming the field: a defect
+ * named across fields is not (`2^53+N.5` accepted for an id is how numbers are parsed, doubles; `true` taken for
+ * that id is pydantic's lax mode converting types, another fix: two findings).
  */
 function withFieldsReadWrongly(
   failures: readonly Failure[],
@@ -351,8 +353,8 @@ function withFieldsReadWrongly(
   const owners = new Map<string, Failure>();
   for (const failure of failures) {
     const broken = fields.get(failure);
-    if (broken !== undefined && breaksReading(broken.what) && !owners.has(broken.field))
-      owners.set(broken.field, failure);
+    const own = broken !== undefined && failure.defect?.includes(`"${broken.field}"`) === true;
+    if (own && breaksReading(broken.what) && !owners.has(broken.field)) owners.set(broken.field, failure);
   }
   return failures.map((failure) => {
     const broken = fields.get(failure);
