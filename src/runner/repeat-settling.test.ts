@@ -9,6 +9,7 @@ import { loadContract } from '../contract/index.js';
 import { createFreshIds } from './generate/fresh-ids.js';
 import { integerSpellings } from './probes/valid-plants.js';
 import { PACKAGE_ROOT } from '../contract/package-files.js';
+import type { Failure } from './report.js';
 import { runConformance } from './run.js';
 import { BUILT_IN_SUITES } from '../../suites/index.js';
 
@@ -34,8 +35,11 @@ function narrowDocument(): string {
  * only, a check the document does not make; every refusal with the same `error` value (its status), as many
  * services write them, so only the message tells a repeat apart.
  */
-async function startStore(blankNamesRefused: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+async function startStore(
+  blankNamesRefused: boolean,
+): Promise<{ url: string; close: () => Promise<void>; bodies: string[] }> {
   const stored = new Set<number>();
+  const bodies: string[] = [];
   const answer = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
@@ -45,8 +49,10 @@ async function startStore(blankNamesRefused: boolean): Promise<{ url: string; cl
     req.on('end', () => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(res, 401, { error: 401, message: 'token' });
       let plant: { id?: unknown; name?: unknown; tag?: unknown };
+      const text = Buffer.concat(chunks).toString('utf8');
+      bodies.push(text);
       try {
-        plant = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof plant;
+        plant = JSON.parse(text) as typeof plant;
       } catch {
         return answer(res, 400, { error: 400, message: 'not JSON' });
       }
@@ -73,6 +79,7 @@ async function startStore(blankNamesRefused: boolean): Promise<{ url: string; cl
   return {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+    bodies,
   };
 }
 
@@ -107,6 +114,27 @@ describe('a valid NewPlant refused where an earlier run may have stored its id (
       // A later run fails either way: a run whose own first plant (the preflight's) has a blank name learns
       // nothing of repeats and fails every refusal; the others hold the canary, and settle the warnings.
       expect(settled).toContain(true);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it("is replayed byte for byte: its replay string sends the plant settling sent, the curl line's", async () => {
+    const store = await startStore(true);
+    try {
+      const settledFailures: Failure[] = [];
+      for (const seed of [1, 2, 3]) {
+        const report = await runConformance(settings(store.url, spec, seed));
+        const failures = report.checks.find((result) => result.id === 'positive-acceptance')?.failures ?? [];
+        settledFailures.push(...failures.filter((failure) => /Not a repeat/.test(failure.reason)));
+      }
+      expect(settledFailures.length).toBeGreaterThan(0);
+      for (const failure of settledFailures) {
+        const sent = (): number => store.bodies.filter((body) => body === failure.request.body).length;
+        const before = sent();
+        await runConformance({ ...settings(store.url, spec, failure.rerun!.seed), replay: failure.rerun!.replay });
+        expect(sent(), `${failure.replay}\n${failure.curl}`).toBeGreaterThan(before);
+      }
     } finally {
       await store.close();
     }

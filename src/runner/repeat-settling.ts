@@ -1,8 +1,8 @@
 import { isRefusalStatus, isSuccessStatus, parseExactJson, type Contract } from '../contract/index.js';
-import { caseSalt } from './cases.js';
+import { caseSalt, plansAt } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence, type CaseRun } from './execute.js';
-import { alwaysFreshIds, type FreshIds } from './generate/fresh-ids.js';
+import { alwaysFreshIds, createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
@@ -56,12 +56,19 @@ export async function settleRepeatWarning(
 ): Promise<Counterexample | undefined> {
   const { generated } = run;
   const index = verdict.exchangeIndex;
+  // The case's own nonce when it was sent again after an outage: its replay string names that one.
+  const fresh = run.nonce === undefined ? options.fresh : createFreshIds(run.nonce);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const plans = generated.probe.plan(generated.value.value, {
-      contract: options.contract,
-      fresh: alwaysFreshIds(options.fresh),
-      salt: `${caseSalt(generated.probe, generated.index, [])}:repeat-settling:${attempt}`,
-    });
+    // First as its replay string (`~`) renders it, so a failure settled then is replayed byte for byte; another
+    // try (its id was taken too) needs other ids, which no replay string names.
+    const plans =
+      attempt === 0
+        ? plansAt(generated, generated.value.value, [], true, { contract: options.contract, fresh })
+        : generated.probe.plan(generated.value.value, {
+            contract: options.contract,
+            fresh: alwaysFreshIds(fresh),
+            salt: `${caseSalt(generated.probe, generated.index, [])}:repeat-settling:${attempt}`,
+          });
     const exchanges = await sendSequence(options.client, plans);
     const resent = exchanges[index];
     if (resent === undefined || !isRefusalStatus(options.contract.refusal, resent.response.status)) return undefined;
@@ -84,7 +91,8 @@ function controlFor(plan: PlannedRequest, options: RepeatSettlingOptions): Plann
     return undefined;
   }
   const idOf = (key: string) => idText((body as Record<string, unknown>)[key]);
-  return plainPlantWithId(options.contract, options.fresh, idOf, options.controlPlant);
+  // Claiming nothing: a claim now, between checks, would move the ids of shrink candidates sent after it.
+  return plainPlantWithId(options.contract, alwaysFreshIds(options.fresh), idOf, options.controlPlant);
 }
 
 /** An id as `parseExactJson` reads it (a safe integer as a number, a larger one as a bigint), as JSON text. */
