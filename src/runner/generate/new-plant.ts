@@ -148,7 +148,10 @@ export function renderPlant(
   draft.slots.forEach((slot, index) => {
     const shape = draft.ids[index];
     const drawn = body[slot.key];
-    const number = typeof drawn === 'bigint' || (slot.ofNumber === true && isLosslessNumber(drawn));
+    // A string drawn for an integer slot that takes strings too (.NET 10's `type: [integer, string]` int64) is no
+    // fresh id: "0" came back case after case, and a target refusing repeats failed positive-acceptance.
+    const number =
+      typeof drawn === 'bigint' || typeof drawn === 'string' || (slot.ofNumber === true && isLosslessNumber(drawn));
     if (shape === undefined || !number || raw.has(slot.key) || keep.has(slot.key)) return;
     const slotSalt = `${salt}:${slot.key}`;
     const { id, mayRepeat } = materializeInSlot(slot, shape, heldByCase(fresh, slotSalt), slotSalt);
@@ -247,8 +250,10 @@ export function idSlotOf(draft: PlantDraft): { slot: IdSlot; index: number } | u
 export function draftStrings(draft: PlantDraft): [string, string][] {
   const { value } = draft;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  // An id's string is replaced by a fresh id when rendered: written raw, it would be the drawn one, repeated.
+  const ids = new Set([...draft.slots.map((slot) => slot.key), textIdSlots.get(draft.slots)?.key]);
   return Object.entries(value as Record<string, unknown>).filter(
-    (entry): entry is [string, string] => typeof entry[1] === 'string',
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && !ids.has(entry[0]),
   );
 }
 
