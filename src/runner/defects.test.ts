@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExactJson } from '../contract/exact-json.js';
 import {
+  brokenRule,
   requestKind,
   roundedAt,
   roundedThroughDouble,
@@ -88,6 +89,15 @@ describe('one defect for one cause', () => {
     });
     expect(requestKind(renamed('name'), true)).toBe('an invalid body (a required member named in upper case)');
     expect(requestKind(renamed('id'), true)).toBe(requestKind(renamed('name'), true));
+  });
+});
+
+describe('the cause of an invalid body accepted', () => {
+  it('keeps text after a valid NewPlant apart from a body that is not an object', () => {
+    const trailing = brokenRule('a valid NewPlant followed by text after its closing brace');
+    expect(trailing).not.toBe(brokenRule('the body not of type object: a null (keyword type)'));
+    expect(trailing).not.toBe(brokenRule('JSON null instead of an object'));
+    expect(brokenRule('JSON null instead of an object')).toBe(brokenRule('a JSON array instead of an object'));
   });
 });
 

@@ -340,8 +340,14 @@ export function breaksReading(what: string): boolean {
   return typeReading(what) === undefined && READING_KEYWORDS.has(namedKeyword(what) ?? '');
 }
 
+/** The invalid body that is a valid NewPlant with more text after it (`{...} x`). */
+const TEXT_AFTER_VALUE = /followed by text after its closing brace/;
+
 /** The cause an invalid body's description names: its field, and the keyword unless it is about reading the field. */
 export function brokenRule(what: string): string {
+  // Text after the value is how the body is parsed (Go's json.Decoder reads the first value only), not how a field
+  // or the body's type is read: it shared the field-less cause of a body `null` accepted, and one hid the other.
+  if (TEXT_AFTER_VALUE.test(what)) return '\u0000text after the value';
   // A type read leniently is kept apart from the field's other readings: it may be a reader's habit across
   // fields (one finding) or, beside another wrong reading of the field, the field's own (withFieldsReadWrongly).
   const reading = typeReading(what);

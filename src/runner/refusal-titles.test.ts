@@ -68,3 +68,23 @@ describe('a target that refuses extra members and counts a name in UTF-8 bytes',
     ]);
   }, 120_000);
 });
+
+/*
+ * Go's json.NewDecoder(r.Body).Decode(&plant) takes `null` (the struct keeps its zero values) and reads the first
+ * value of `{...} x`: two habits, two findings (the second was hidden behind the first, one cause for both).
+ */
+describe('a target that takes a body null and a NewPlant followed by text', () => {
+  let nulls = 0n;
+  const target = findingTitles({
+    parse: (text) => CORRECT_STEPS.parse(text.replace(/\}\s*x\s*$/, '}')),
+    readPlant: (text, steps) =>
+      text.trim() === 'null' ? { id: (nulls += 1n), name: '' } : CORRECT_STEPS.readPlant(text, steps),
+  });
+
+  it('gets one finding for each', async () => {
+    const titles = await target.run();
+    expect(titles).toContain('an invalid body (a valid NewPlant followed by text after its closing brace) accepted');
+    expect(titles.some((title) => title.includes('null') && title.includes('object'))).toBe(true);
+    expect(titles).toHaveLength(2);
+  }, 120_000);
+});
