@@ -148,6 +148,7 @@ function refusedValidDefect(exchange: Exchange, contract: Contract): string {
     redirectDefect(response.status) ??
     sizeLimitDefect(response.status, plan) ??
     unknownMemberDefect(response.status, Object.keys(sentObject(plan) ?? {}), declared, response.body) ??
+    prototypeMemberDefect(exchange) ??
     `status ${response.status} for a valid NewPlant`
   );
 }
@@ -162,6 +163,18 @@ function prototypeHint(key: string | undefined, exchange: Exchange): string | un
   // Fastify 5 says "Body is not valid JSON" of a body its onProtoPoisoning refuses.
   if (!/proto|constructor|valid JSON/i.test(exchange.response.body ?? '')) return undefined;
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
+}
+
+/**
+ * A valid NewPlant refused for its `__proto__` or `constructor` member ({@link prototypeHint}: the answer says so) is
+ * a root cause of its own (Fastify's and koa-bodyparser's default prototype-poisoning refusal), not one with every
+ * other refusal of a valid NewPlant (a `minLength` the server added): that would hide it until the other is fixed.
+ */
+function prototypeMemberDefect(exchange: Exchange): string | undefined {
+  const { intent } = exchange.plan;
+  const key = intent.kind === 'valid' ? intent.prototypeKey : undefined;
+  if (prototypeHint(key, exchange) === undefined) return undefined;
+  return `status ${exchange.response.status} for a valid NewPlant with a "__proto__" or "constructor" member`;
 }
 
 function holdsNulName(value: unknown, depth = 0): boolean {
