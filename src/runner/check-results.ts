@@ -367,7 +367,7 @@ function withFieldsReadWrongly(
 /** Kept failures of a check that one cause explains ({@link crashGroup}). */
 interface CrashGroup {
   readonly key: string;
-  /** The crash classes met ({@link crashClass}): a group of the refusal path is named only when it met two or more. */
+  /** The crash classes (of characters: the kinds of request) met ({@link crashClass}): named when two or more. */
   readonly classes: ReadonlySet<string>;
   /** The title of the finding the group names, whichever of its failures is shown. */
   readonly title?: string;
@@ -390,7 +390,12 @@ function crashGroup(
   const crash = crashClass(plan, defect, evidence);
   if (crash === undefined) return { key: valid ? 'valid' : 'invalid', classes: new Set() };
   const classes = new Set([crash.name]);
-  if (crash.name === 'characters') return { key: crash.name, classes, title: CRASH_GROUP_TITLES.characters(crash.way) };
+  // Named once it holds two kinds of request (a valid NewPlant, an invalid body, a lone surrogate): alone, a kind's
+  // own title says as much (`status 500 for a valid NewPlant` on a utf8mb3 column, past U+FFFF and not past ASCII).
+  if (crash.name === 'characters') {
+    const kind = plan?.intent.kind === 'valid-variant' ? 'valid' : (plan?.intent.kind ?? '');
+    return { key: crash.name, classes: new Set([kind]), title: CRASH_GROUP_TITLES.characters(crash.way) };
+  }
   if (crash.name === 'parse' || evidence.objectRefused) return { key: crash.name, classes };
   return { key: 'refusal-path', classes, title: CRASH_GROUP_TITLES.refusalPath(crash.way) };
 }
@@ -405,10 +410,14 @@ function withCrashGroupsNamed(
   kept: readonly Failure[],
   groups: ReadonlyMap<Failure, CrashGroup>,
 ): Failure[] {
+  // A group's failures of other reasons (`(request 2 of the case; …)`) are kept apart, their kinds counted together.
+  const kinds = new Map<string, Set<string>>();
+  for (const group of groups.values())
+    kinds.set(group.key, new Set([...(kinds.get(group.key) ?? []), ...group.classes]));
   const targets = new Map<string, string>();
   const folded = named.map((failure, index) => {
     const group = groups.get(kept[index]!);
-    if (group?.title === undefined || (group.key !== 'characters' && group.classes.size < 2)) return failure;
+    if (group?.title === undefined || (kinds.get(group.key)?.size ?? 0) < 2) return failure;
     const into = foldTarget(group.title);
     if (failure.fingerprint !== undefined) targets.set(failure.fingerprint, into);
     return { ...failure, foldedInto: into };

@@ -52,6 +52,14 @@ describe('charactersNeeded', () => {
     const crash = (body: string) => ({ failure: { defect: CRASH }, plan: plan(body) });
     expect(charactersNeeded([crash('{"id":1,"name":"🌱"}'), crash('{')], true)).toBe(true);
     expect(charactersNeeded([crash('{"id":1,"name":"🌱"}'), crash('{"id":1e-1,"name":"a"}')], true)).toBe(false);
+    // A lone surrogate alone: a UTF-8 writer fails on it and on nothing else beyond ASCII.
+    const surrogate = { kind: 'unpredictable', what: '"name" holding the unpaired surrogate escape \\ud800' } as const;
+    const lone = {
+      failure: { defect: 'status 500 for JSON of unpredictable meaning' },
+      plan: plan('{"id":1,"name":"\\ud800"}', surrogate),
+    };
+    expect(charactersNeeded([lone], true)).toBe(false);
+    expect(charactersNeeded([lone, crash('{"id":1,"name":"🌱"}')], true)).toBe(true);
     // No crash shrank to a short string holding one: a name of 40 characters that a length needs.
     expect(charactersNeeded([crash(`{"id":1,"name":"${'é'.repeat(40)}"}`)], true)).toBe(false);
   });

@@ -138,12 +138,13 @@ function stringsOf(value: unknown): string[] {
 }
 
 /**
- * Whether a string of at most {@link SHORT} code points holds a character beyond ASCII. A crash that needs the
+ * Whether a string of at most {@link SHORT} code points holds a character beyond ASCII, a lone surrogate aside (a
+ * UTF-8 writer fails on it alone: crashes on it join others only beside such a character). A crash that needs the
  * character shrinks to a short string holding it (`🌱`, `\ud800`); one that needs a length (a body of more than 60
  * bytes, a name of 40 characters) keeps a long one, whatever characters shrinking left in it.
  */
 function shortBeyondAscii(text: string): boolean {
-  return beyondAscii(text) && [...text].length <= SHORT;
+  return /[^\p{ASCII}\p{Surrogate}]/u.test(text) && [...text].length <= SHORT;
 }
 
 function beyondAscii(text: string): boolean {
