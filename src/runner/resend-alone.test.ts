@@ -7,7 +7,14 @@ import { runConformance } from '../index.js';
 import { formatReplay, parseReplay } from './replay.js';
 import type { Finding } from './report.js';
 import type { CaseRun } from './execute.js';
-import { UnansweredFailures } from './resend-alone.js';
+import { AloneResends, UnansweredFailures } from './resend-alone.js';
+import { BUILT_IN_SUITES } from '../../suites/index.js';
+import { createArbitraryCache, generateCases } from './cases.js';
+import { createFreshIds } from './generate/fresh-ids.js';
+import { createTargetClient } from './http/client.js';
+import { replayCase } from './replay-case.js';
+import { selectChecks } from './selection.js';
+import { judgeContextOf } from './target.js';
 import type { CaseVerdict } from './verdicts.js';
 
 const TOKEN = 'resend-alone-token-41c2';
@@ -277,5 +284,53 @@ describe('a replay string of a case sent again with fresh ids', () => {
     expect(text).toBe('valid-plant:3:~:ab12');
     expect(parseReplay(text)).toEqual({ probe: 'valid-plant', index: 3, path: [], alwaysFresh: true, nonce: 'ab12' });
     expect(parseReplay('valid-plant:3:-:ab12')).toMatchObject({ path: [], alwaysFresh: false });
+  });
+});
+
+describe('a case sent again after an outage (ids of its own nonce), then sent again alone', () => {
+  it('sends the bytes its replay string renders: its nonce, every id fresh', async () => {
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = createTargetClient({
+      baseUrl: url,
+      token: TOKEN,
+      concurrency: 1,
+      timeoutMs: 5_000,
+      maxBodyBytes: 1e6,
+    });
+    try {
+      const runFresh = createFreshIds('0123456789abcdef');
+      const inputs = { contract, seed: 7, runs: 5, fresh: runFresh, arbitraries: createArbitraryCache(contract) };
+      const generated = generateCases(selectChecks(BUILT_IN_SUITES).allProbes, inputs).find(
+        (entry) => entry.probe.name === 'valid-plant',
+      )!;
+      const run: CaseRun = { generated, exchanges: [], order: 0, nonce: 'fedcba9876543210' };
+      const resends = new AloneResends({
+        contract,
+        client,
+        fresh: runFresh,
+        judgeContext: judgeContextOf({ rejectsRepeats: undefined }, contract),
+        steadyWaitMs: 0,
+      });
+      const check = BUILT_IN_SUITES.flatMap((suite) => suite.checks).find((each) => each.id === 'no-server-error')!;
+      await resends.confirm(check, run, { outcome: 'fail', reason: 'dropped', exchangeIndex: 0 });
+      const replayed = replayCase(parseReplay(`valid-plant:${generated.index}:~:${run.nonce}`), [generated], {
+        ...inputs,
+        fresh: createFreshIds(run.nonce),
+      });
+      expect(bodies).toContain(replayed.plans[0]?.body);
+    } finally {
+      await client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -2,7 +2,7 @@ import { plansAt } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence, type CaseRun } from './execute.js';
 import { answersSteadily } from './outage.js';
-import type { FreshIds } from './generate/fresh-ids.js';
+import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
 import type { Exchange, TargetClient } from './http/client.js';
 import { UNREACHABLE } from './http/transport-errors.js';
 import { unansweredHow } from './judge.js';
@@ -246,7 +246,9 @@ export class AloneResends {
       const { generated } = run;
       // As the replay string `~` with no shrink path renders it; once the target answers steadily: sent while
       // the other instance of a rolling restart behind a gateway is still down, it would meet its 502 page again.
-      const plans = plansAt(generated, generated.value.value, [], true, this.target);
+      // A case sent again after an outage has ids of its own nonce, which its replay string names.
+      const fresh = run.nonce === undefined ? this.target.fresh : createFreshIds(run.nonce);
+      const plans = plansAt(generated, generated.value.value, [], true, { contract: this.target.contract, fresh });
       const { client, steadyWaitMs } = this.target;
       // One wait that ran out is enough: a gateway whose service never answers would cost it for every case.
       sending = answersSteadily(client, this.unsteady ? 0 : steadyWaitMs).then((steady) => {
