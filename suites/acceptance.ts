@@ -172,9 +172,25 @@ function prototypeHint(key: string | undefined, exchange: Exchange): string | un
  */
 function prototypeMemberDefect(exchange: Exchange): string | undefined {
   const { intent } = exchange.plan;
-  const key = intent.kind === 'valid' ? intent.prototypeKey : undefined;
+  // Cases of other probes (and their shrunk candidates) carry no prototypeKey: the body sent tells.
+  const key =
+    (intent.kind === 'valid' ? intent.prototypeKey : undefined) ?? prototypeKeyOf(sentObject(exchange.plan), 0);
   if (prototypeHint(key, exchange) === undefined) return undefined;
   return `status ${exchange.response.status} for a valid NewPlant with a "__proto__" or "constructor" member`;
+}
+
+/** The first `__proto__` or `constructor` member name in a parsed body, at any depth. */
+function prototypeKeyOf(value: unknown, depth: number): string | undefined {
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  if (!Array.isArray(value)) {
+    const key = Object.keys(value).find((name) => name === '__proto__' || name === 'constructor');
+    if (key !== undefined) return key;
+  }
+  for (const inner of Object.values(value)) {
+    const found = prototypeKeyOf(inner, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function holdsNulName(value: unknown, depth = 0): boolean {
