@@ -161,9 +161,16 @@ function refusedValidDefect(exchange: Exchange, contract: Contract): string {
 function prototypeHint(key: string | undefined, exchange: Exchange): string | undefined {
   if (key === undefined || exchange.response.status !== 400) return undefined;
   // Fastify 5 says "Body is not valid JSON" of a body its onProtoPoisoning refuses.
-  if (!/proto|constructor|valid JSON/i.test(exchange.response.body ?? '')) return undefined;
+  const answer = exchange.response.body ?? '';
+  if (!/proto|constructor|valid JSON/i.test(answer)) return undefined;
+  // An answer quoting one of the body's integers refuses that value ("not valid JSON: Numeric value
+  // (9223371360692086574) out of range of int", Jackson on an Integer id), not the member.
+  if ((exchange.plan.body?.match(QUOTABLE_INTEGER) ?? []).some((digits) => answer.includes(digits))) return undefined;
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
 }
+
+/** Integers of 5 digits or more: one the answer quotes is what it refused (a fresh id has 12 or more). */
+const QUOTABLE_INTEGER = /-?\d{5,}/g;
 
 /**
  * A valid NewPlant refused for its `__proto__` or `constructor` member ({@link prototypeHint}: the answer says so) is
