@@ -242,8 +242,12 @@ function quotesIdAsDouble(exchange: Exchange): boolean {
   // An id quoted with its own digits was read exactly; the other integers are the answer's own (Jackson's "out of
   // range of long (-9223372036854775808 - 9223372036854775807)" quotes 2^63-1, the same double as 2^63-2).
   const misread = sent.filter((id) => !quoted.has(id));
-  return [...quoted].some((digits) =>
-    misread.some((id) => id !== digits && BigInt(id) !== BigInt(digits) && Number(id) === Number(digits)),
+  // Digits the request itself holds are an id read exactly (a repeat of 2^63-1 beside a nested 2^63-512).
+  const exact = new Set(sent);
+  return [...quoted].some(
+    (digits) =>
+      !exact.has(digits) &&
+      misread.some((id) => id !== digits && BigInt(id) !== BigInt(digits) && Number(id) === Number(digits)),
   );
 }
 

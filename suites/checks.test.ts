@@ -667,6 +667,10 @@ describe('ids through floating point', () => {
     expect(positiveAcceptance.judge(exact, context, [exact])?.defect).toBe('status 400 for a valid NewPlant');
     const other = refused(sent, '{"error":400,"message":"a plant with id 1152998630854665200 already exists"}');
     expect(positiveAcceptance.judge(other, context, [other])?.defect).toBe('status 400 for a valid NewPlant');
+    // A repeat of 2^63-1 quoted exactly is no misreading, though a nested id 2^63-512 is the same double.
+    const nested = '{"id":9223372036854775807,"name":"","offshoots":[{"id":9223372036854775296,"name":""}]}';
+    const repeat = refused(nested, '{"error":1010,"message":"A plant with id 9223372036854775807 already exists"}');
+    expect(positiveAcceptance.judge(repeat, context, [repeat])?.defect).not.toBe(DOUBLES_DEFECT);
   });
 
   const PLANT_ID = fileURLToPath(new URL('../src/fixtures/documents/13-plant-returns-id.yaml', import.meta.url));
