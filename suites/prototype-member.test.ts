@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../src/fixtures/target-fixture.js';
 import { runConformance } from '../src/index.js';
 
 const TOKEN = 'prototype-member-token';
@@ -59,11 +59,7 @@ async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
       answer(200, 'tag' in body ? { name, tag } : { name });
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
+  return listenOnLoopback(server, TOKEN);
 }
 
 describe('a target refusing "__proto__" members (prototype poisoning) and empty names', () => {

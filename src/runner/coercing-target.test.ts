@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
 
 const TOKEN = 'coercing-token';
@@ -36,11 +36,7 @@ async function startCoercingTarget(): Promise<{ url: string; close(): Promise<vo
       answer(200, { name: body.name, ...(typeof body.tag === 'string' ? { tag: body.tag } : {}) });
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
+  return listenOnLoopback(server, TOKEN);
 }
 
 describe('a target that takes a string id, and says when an id is already stored', () => {

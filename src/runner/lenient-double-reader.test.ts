@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
 import { DOUBLES_DEFECT } from './defects.js';
 
@@ -53,11 +53,7 @@ async function startLenientDoubleReader(): Promise<{ url: string; close(): Promi
       answer(200, tag === undefined ? { name } : { name, tag });
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
+  return listenOnLoopback(server, TOKEN);
 }
 
 describe('a target that reads JSON numbers as doubles and converts types (Fastify with its default ajv)', () => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
 import { unsentLeftOutDefect } from './findings.js';
 
@@ -46,11 +46,7 @@ async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
       answer(200, { name, ...('source' in body ? { source } : {}), ...('quantity' in body ? { quantity } : {}) });
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
+  return listenOnLoopback(server, TOKEN);
 }
 
 describe('a target that leaves the document defaults out of its Plant', () => {
