@@ -18,6 +18,8 @@ const skippedTests: Reporter = {
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
+    // Every temporary file of the run in one folder of its own, removed at the end (src/fixtures/test-temp-folder.ts).
+    globalSetup: ['src/fixtures/test-temp-folder.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Most test time is spent waiting on sockets and timers, not computing: on a 2-core machine
