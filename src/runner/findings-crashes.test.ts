@@ -49,6 +49,20 @@ describe('withCharacterCrashesFolded', () => {
     expect(folded[1]?.fingerprint).not.toBe(folded[0]?.fingerprint);
   });
 
+  it('walks a body of arrays nested 20,000 deep without running out of stack (a RecursionError 500 beside a character crash)', () => {
+    const deep = `{"id":1,"name":"a","tag":${'['.repeat(20_000)}"b"${']'.repeat(20_000)}}`;
+    const checks = [
+      crashes([
+        crash(VALID, '{"name":"\u00e9","id":1}'),
+        crash('status 500 for an invalid body (arrays nested 20,000 deep)', deep),
+      ]),
+    ];
+    expect(titles(withCharacterCrashesFolded(checks))).toEqual([
+      VALID,
+      'status 500 for an invalid body (arrays nested 20,000 deep)',
+    ]);
+  });
+
   it('folds a NUL crash (a C string) met by a valid NewPlant and an invalid body, escaped or not', () => {
     const checks = [
       crashes([crash(VALID, '{"name":"\\u0000","id":1}'), crash(OTHER_TYPE, '{"name":"a\\u0000b","id":0.5}')]),

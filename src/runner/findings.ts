@@ -699,17 +699,16 @@ function characterKinds(body: string | null | undefined, skipped: string | undef
     return [];
   }
   const texts: string[] = [];
-  const collect = (node: unknown, top: boolean): void => {
+  // A stack, not recursion: robustness cases nest arrays 20,000 deep, past the call stack.
+  const pending: unknown[] = isObject(value)
+    ? Object.entries(value).flatMap(([key, item]) => (key === skipped ? [] : [key, item]))
+    : [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
     if (typeof node === 'string') texts.push(node);
-    else if (Array.isArray(node)) for (const item of node) collect(item, false);
-    else if (isObject(node))
-      for (const [key, item] of Object.entries(node)) {
-        if (top && key === skipped) continue;
-        texts.push(key);
-        collect(item, false);
-      }
-  };
-  collect(value, true);
+    else if (Array.isArray(node)) pending.push(...(node as unknown[]));
+    else if (isObject(node)) for (const [key, item] of Object.entries(node)) pending.push(key, item);
+  }
   const kinds = new Set([...texts.join('')].map(characterKind));
   return ['nul', 'control', 'beyond-ascii'].filter((kind) => kinds.has(kind));
 }
