@@ -289,7 +289,7 @@ async function settledRepeats(
   for (const { run, verdict } of candidates.slice(0, MAX_SETTLED)) {
     if (Date.now() > options.deadline) break;
     const counterexample = await settleRepeatWarning(tally.check, run, verdict, options);
-    if (counterexample !== undefined) settled.push({ ...counterexample, run });
+    if (counterexample !== undefined) settled.push({ ...counterexample, run: { ...run, nonce: counterexample.nonce } });
   }
   return settled;
 }

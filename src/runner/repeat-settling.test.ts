@@ -7,6 +7,14 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { createFreshIds } from './generate/fresh-ids.js';
+import { createArbitraryCache, generateCases } from './cases.js';
+import { createTargetClient, type TargetClient } from './http/client.js';
+import { parseReplay, formatReplay } from './replay.js';
+import { replayCase } from './replay-case.js';
+import { settleRepeatWarning } from './repeat-settling.js';
+import { selectChecks } from './selection.js';
+import { judgeContextOf } from './target.js';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { integerSpellings } from './probes/valid-plants.js';
 import { PACKAGE_ROOT } from '../contract/package-files.js';
 import type { Failure } from './report.js';
@@ -166,4 +174,85 @@ describe('a valid NewPlant refused where an earlier run may have stored its id (
       await store.close();
     }
   }, 120_000);
+});
+
+/** The first valid-plant case of seed 7 (an id past 2^53) and what sending and replaying it needs. */
+async function validPlantCase() {
+  const contract = await loadContract();
+  const fresh = createFreshIds('0123456789abcdef');
+  const inputs = { contract, seed: 7, runs: 5, fresh, arbitraries: createArbitraryCache(contract) };
+  const generated = generateCases(selectChecks(BUILT_IN_SUITES).allProbes, inputs).find(
+    (entry) => entry.probe.name === 'valid-plant',
+  )!;
+  const check = BUILT_IN_SUITES.flatMap((suite) => suite.checks).find((each) => each.id === 'positive-acceptance')!;
+  const settle = (client: TargetClient) =>
+    settleRepeatWarning(
+      check,
+      { generated, exchanges: [], order: 0 },
+      { outcome: 'warn', reason: 'maybe a repeat', exchangeIndex: 0 },
+      { contract, client, fresh, judgeContext: judgeContextOf({ rejectsRepeats: true }, contract) },
+    );
+  return { generated, inputs, settle };
+}
+
+/** A store answering 200 to the POSTs `accepts` picks (counted from 1) and 400 to the others; `bodies` as received. */
+async function startPicky(accepts: (post: number) => boolean) {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      const ok = accepts(bodies.length);
+      const body = ok ? { name: 'control' } : { error: 400, message: 'refused' };
+      res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  const target = await listenOnLoopback(server, TOKEN);
+  const client = createTargetClient({
+    baseUrl: target.url,
+    token: TOKEN,
+    concurrency: 1,
+    timeoutMs: 5_000,
+    maxBodyBytes: 1e6,
+  });
+  return { bodies, client, close: async () => (await client.close(), await target.close()) };
+}
+
+describe('a warning of a plant with an id past 2^53', () => {
+  it('is settled with a control carrying the same digits (a double would round them)', async () => {
+    const { settle } = await validPlantCase();
+    const store = await startPicky((post) => post === 2);
+    try {
+      const settled = await settle(store.client);
+      expect(store.bodies).toHaveLength(2);
+      const id = /"id":(-?\d+)/.exec(store.bodies[0]!)?.[1];
+      expect(BigInt(id!) > 2n ** 53n || BigInt(id!) < -(2n ** 53n)).toBe(true);
+      expect(store.bodies[1]).toContain(`"id":${id}`);
+      expect(settled?.verdict.outcome).toBe('fail');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a warning settled on a later attempt (the id of the first was taken too)', () => {
+  it('is sent as its replay string renders it: that attempt has a nonce of its own, which the string names', async () => {
+    const { generated, inputs, settle } = await validPlantCase();
+    // Every POST refused but the fourth: the second attempt's control (case, control, case, control).
+    const store = await startPicky((post) => post === 4);
+    try {
+      const settled = await settle(store.client);
+      expect(store.bodies).toHaveLength(4);
+      expect(settled?.verdict.outcome).toBe('fail');
+      const nonce = settled!.nonce;
+      const replay = formatReplay({ probe: 'valid-plant', index: generated.index, path: [], alwaysFresh: true, nonce });
+      const replayed = replayCase(parseReplay(replay), [generated], { ...inputs, fresh: createFreshIds(nonce) });
+      expect(store.bodies[2]).not.toBe(store.bodies[0]);
+      expect(settled?.exchanges[0]?.plan.body).toBe(store.bodies[2]);
+      expect(replayed.plans[0]?.body).toBe(store.bodies[2]);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
-import { isRefusalStatus, isSuccessStatus, parseExactJson, type Contract } from '../contract/index.js';
-import { caseSalt, plansAt } from './cases.js';
+import { hash } from 'node:crypto';
+import { isRefusalStatus, isSuccessStatus, numberText, parseExactJson, type Contract } from '../contract/index.js';
+import { plansAt } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { sendSequence, type CaseRun } from './execute.js';
 import { alwaysFreshIds, createFreshIds, type FreshIds } from './generate/fresh-ids.js';
@@ -39,6 +40,9 @@ export function isRepeatWarning(run: CaseRun, verdict: CaseVerdict, contract: Co
   );
 }
 
+/** A warning settled as a failure; `nonce`: the one its requests' fresh ids came from, for its replay string. */
+export type SettledRepeat = Counterexample & { readonly nonce: string };
+
 /**
  * Settles a refusal warned of as a possible repeat ({@link isRepeatWarning}) by asking the target: the
  * same plant is sent again with other ids; accepted, the refusal was the repeat. Refused again, a plain
@@ -53,22 +57,17 @@ export async function settleRepeatWarning(
   run: CaseRun,
   verdict: CaseVerdict,
   options: RepeatSettlingOptions,
-): Promise<Counterexample | undefined> {
+): Promise<SettledRepeat | undefined> {
   const { generated } = run;
   const index = verdict.exchangeIndex;
   // The case's own nonce when it was sent again after an outage: its replay string names that one.
-  const fresh = run.nonce === undefined ? options.fresh : createFreshIds(run.nonce);
+  const caseNonce = run.nonce ?? options.fresh.nonce;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    // First as its replay string (`~`) renders it, so a failure settled then is replayed byte for byte; another
-    // try (its id was taken too) needs other ids, which no replay string names.
-    const plans =
-      attempt === 0
-        ? plansAt(generated, generated.value.value, [], true, { contract: options.contract, fresh })
-        : generated.probe.plan(generated.value.value, {
-            contract: options.contract,
-            fresh: alwaysFreshIds(fresh),
-            salt: `${caseSalt(generated.probe, generated.index, [])}:repeat-settling:${attempt}`,
-          });
+    // Each attempt as a replay string (`~`, a nonce) renders it, so a failure settled then is replayed byte for
+    // byte: the first with the case's nonce, another (its id was taken too) with one of its own.
+    const nonce = attempt === 0 ? caseNonce : attemptNonce(caseNonce, attempt);
+    const fresh = nonce === options.fresh.nonce ? options.fresh : createFreshIds(nonce);
+    const plans = plansAt(generated, generated.value.value, [], true, { contract: options.contract, fresh });
     const exchanges = await sendSequence(options.client, plans);
     const resent = exchanges[index];
     if (resent === undefined || !isRefusalStatus(options.contract.refusal, resent.response.status)) return undefined;
@@ -76,9 +75,15 @@ export async function settleRepeatWarning(
     if (control === undefined) return undefined;
     const [answer] = await sendSequence(options.client, [control]);
     if (answer === undefined || !isSuccessStatus(options.contract.success, answer.response.status)) continue;
-    return judgedAsFresh(check, run, [...exchanges, answer], index, options.judgeContext);
+    const settled = judgedAsFresh(check, run, [...exchanges, answer], index, options.judgeContext);
+    return settled === undefined ? undefined : { ...settled, nonce };
   }
   return undefined;
+}
+
+/** The nonce of a later settling attempt: derived from the case's, so each attempt's ids differ and are named. */
+function attemptNonce(nonce: string, attempt: number): string {
+  return hash('sha256', `${nonce}\u0000repeat-settling:${attempt}`, 'hex').slice(0, 16);
 }
 
 /** A plain NewPlant carrying the id the plan's body carries, or `undefined` when the body holds none. */
@@ -90,14 +95,19 @@ function controlFor(plan: PlannedRequest, options: RepeatSettlingOptions): Plann
   } catch {
     return undefined;
   }
-  const idOf = (key: string) => idText((body as Record<string, unknown>)[key]);
+  const idOf = (key: string) => (typeof body === 'object' && body !== null ? idText(body, key) : undefined);
   // Claiming nothing: a claim now, between checks, would move the ids of shrink candidates sent after it.
   return plainPlantWithId(options.contract, alwaysFreshIds(options.fresh), idOf, options.controlPlant);
 }
 
-/** An id as `parseExactJson` reads it (a safe integer as a number, a larger one as a bigint), as JSON text. */
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'bigint') return value.toString();
+/**
+ * An integer member as JSON text: its digits as written (a double rounds an id past 2^53, which left every such
+ * warning unsettled), or a safe integer spelled otherwise (`5.0`) as `String` writes it; else `undefined`.
+ */
+function idText(body: object, key: string): string | undefined {
+  const text = numberText(body, key);
+  if (text !== undefined && /^-?(?:0|[1-9]\d*)$/.test(text)) return text;
+  const value = (body as Record<string, unknown>)[key];
   return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
 }
 
