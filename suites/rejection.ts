@@ -135,6 +135,8 @@ function emptyAnswerHint(response: Exchange['response']): string {
 
 /** The place an invalid body breaks, as its description names it first: `"id" holds 9223372036854775808: ...`, `"id" set to 2^53+N.5`. */
 const BROKEN_PLACE = /^"([^"]+)" (?:holds|set to) /;
+/** An invalid body whose integer is a number above 2^53 with a half (`"id" set to 2^53+N.5`). */
+const BROKEN_BY_FRACTION = /^"[^"]+" set to 2\^53\+N\.5$/;
 
 /**
  * Whether the number an accepted invalid body breaks came back rounded through a double (2^63 echoed
@@ -143,7 +145,10 @@ const BROKEN_PLACE = /^"([^"]+)" (?:holds|set to) /;
  */
 function brokenNumberRounded(exchange: Exchange): boolean {
   const { intent } = exchange.plan;
-  const place = intent.kind === 'invalid-body' ? BROKEN_PLACE.exec(intent.what)?.[1] : undefined;
+  // A fraction echoed whole shows fractions read as doubles, not integers (PHP's json_decode, Python's json under
+  // Django REST framework read integers exactly): its own finding unless the integers show it too.
+  if (intent.kind !== 'invalid-body' || BROKEN_BY_FRACTION.test(intent.what)) return false;
+  const place = BROKEN_PLACE.exec(intent.what)?.[1];
   const sent = place === undefined ? undefined : sentObject(exchange.plan);
   const answer = sent === undefined ? undefined : responseJson(exchange);
   return place !== undefined && answer?.ok === true && roundedAt(sent, answer.value, place);
