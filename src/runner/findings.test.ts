@@ -34,7 +34,9 @@ import {
   withTrimmedRefusalsFolded,
   withTruncationFolded,
   withUnsentLeftOutFolded,
+  withZeroValuesFolded,
   unsentLeftOutDefect,
+  ZERO_VALUES_DEFECT,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
@@ -605,6 +607,50 @@ describe('findingsOf', () => {
       const id = accepted('id', ': id missing (required) (keyword required)', '{"name":"a"}');
       const name = accepted('name', ': name missing (required) (keyword required)', '{"id":1}');
       expect(findingsOf(withNestedRequiredFolded([failed('negative-rejection', [id, name])]))).toHaveLength(2);
+    });
+
+    describe('required members read as zero values', () => {
+      const answered = (failure: Partial<Failure>, answer: string): Partial<Failure> => ({
+        ...failure,
+        response: { ...base.response, status: 200, body: answer },
+      });
+      const id = answered(accepted('id', ': id missing (required) (keyword required)', '{"name":"a"}'), '{"name":"a"}');
+      const name = answered(
+        accepted('name', ': name missing (required) (keyword required)', '{"id":1}'),
+        '{"name":""}',
+      );
+      const empty = answered(
+        { ...accepted('x', '', '{}'), defect: 'an invalid body (an empty object) accepted' },
+        '{"name":""}',
+      );
+      const nullBody = answered(
+        { ...accepted('x', '', 'null'), defect: 'an invalid body (JSON null instead of an object) accepted' },
+        '{"name":""}',
+      );
+
+      it('folds members accepted missing, {} and null into one finding when an answer shows a zero value', () => {
+        // Go's json.Unmarshal into a struct without pointers: {} is {"id": 0, "name": ""}.
+        const checks = [failed('negative-rejection', [id, name, empty, nullBody])];
+        const findings = findingsOf(withRootCausesFolded(checks, { refusedIn: new Set(['name', 'id']) }));
+        expect(findings.map((finding) => finding.title)).toEqual([ZERO_VALUES_DEFECT]);
+        expect(findings[0]?.counterexample.request.body).toBe('{}');
+        const fewer = findingsOf(withZeroValuesFolded([failed('negative-rejection', [id, name])]));
+        expect(fewer.map((finding) => finding.fingerprint)).toEqual([findings[0]?.fingerprint]);
+        expect(groupDefectsOf(name.defect!)).toEqual([memberRulesDefect('name'), ZERO_VALUES_DEFECT]);
+      });
+
+      it('keeps each member its own finding without a zero value answered, and a null body accepted apart', () => {
+        // `body.name ?? 'unnamed'` beside an id defaulted: no zero value shows one decoder.
+        const named = answered(name, '{"name":"unnamed"}');
+        const apart = findingsOf(withZeroValuesFolded([failed('negative-rejection', [id, named])]));
+        expect(apart.map((finding) => finding.title)).toEqual([id.defect, named.defect]);
+        // A body null accepted whose answer shows no zero value is another reading (a parser's), not the decoder's.
+        const nullApart = answered(nullBody, '{"name":"a"}');
+        const titles = findingsOf(withZeroValuesFolded([failed('negative-rejection', [id, name, nullApart])]));
+        expect(titles.map((finding) => finding.title)).toEqual([ZERO_VALUES_DEFECT, nullApart.defect]);
+        // One member alone stays its own.
+        expect(findingsOf(withZeroValuesFolded([failed('negative-rejection', [name])]))[0]?.title).toBe(name.defect);
+      });
     });
 
     it('applies both folds in a run, the member first', () => {

@@ -468,17 +468,19 @@ function itemsOf(defect: string): string | undefined {
 
 /**
  * The group findings an invalid body accepted may fold into with others of its kind ({@link itemRulesDefect},
- * {@link memberRulesDefect}, {@link nestedRequiredDefect}): a reproduction of a group's counterexample, judged
+ * {@link memberRulesDefect}, {@link nestedRequiredDefect}, {@link ZERO_VALUES_DEFECT}): a reproduction of a group's counterexample, judged
  * alone, names its own defect, one of these groups'.
  */
 export function groupDefectsOf(defect: string): string[] {
   const items = itemsOf(defect);
   const member = memberBreakOf(defect)?.member;
   const parent = NESTED_MISSING_ACCEPTED.exec(defect)?.[1];
+  const zero = [TOP_MISSING_ACCEPTED, EMPTY_OBJECT_ACCEPTED, NULL_BODY_ACCEPTED].some((shape) => shape.test(defect));
   return [
     ...(items === undefined ? [] : [itemRulesDefect(items)]),
     ...(member === undefined ? [] : [memberRulesDefect(member)]),
     ...(parent === undefined ? [] : [nestedRequiredDefect(parent)]),
+    ...(zero ? [ZERO_VALUES_DEFECT] : []),
   ];
 }
 
@@ -545,6 +547,62 @@ export function withNestedRequiredFolded(checks: readonly CheckResult[]): CheckR
     checks,
     nestedRequiredDefect,
     (failure) => NESTED_MISSING_ACCEPTED.exec(failure.defect ?? '')?.[1],
+  );
+}
+
+/** The finding of bodies accepted with top-level required members missing, read as their types' zero values. */
+export const ZERO_VALUES_DEFECT =
+  'invalid bodies accepted with required members missing (read as zero values such as "" and 0: presence not checked)';
+
+/** An invalid body accepted with a top-level member missing: `an invalid body ("name": name missing …) accepted`. */
+const TOP_MISSING_ACCEPTED = /^an invalid body \("([A-Za-z_][\w-]*)": .* \(keyword required\)\) accepted$/;
+/** `{}` accepted, and the body `null` accepted (the whole-body rewrite's words, and the type variant's). */
+const EMPTY_OBJECT_ACCEPTED = /^an invalid body \(an empty object\) accepted$/;
+const NULL_BODY_ACCEPTED =
+  /^an invalid body \((?:JSON null instead of an object|the body not of type object: a null \(keyword type\))\) accepted$/;
+
+/**
+ * Invalid bodies accepted with required top-level members missing (`name` missing, `id` missing, `{}`) are one root
+ * cause where an answer shows a member the request left out as its type's zero value (`{}` answered `{"name": ""}`):
+ * a typed decoder that never checks presence (Go's `json.Unmarshal` into a struct without pointers, Jackson's
+ * primitive `long`), so one fix for every member. They fold into {@link ZERO_VALUES_DEFECT}, shown by the smallest;
+ * a body `null` accepted joins them when its own answer shows zero values too (Go decodes `null` into the zero
+ * struct). Without that evidence each member stays its own finding (`body.name ?? ''` beside a checked id), as does
+ * one member alone.
+ */
+export function withZeroValuesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  return withGroupsFolded(
+    checks,
+    () => ZERO_VALUES_DEFECT,
+    (failure) => {
+      const defect = failure.defect ?? '';
+      if (TOP_MISSING_ACCEPTED.test(defect) || EMPTY_OBJECT_ACCEPTED.test(defect)) return 'zero';
+      return NULL_BODY_ACCEPTED.test(defect) && answersZeroValues(failure) ? 'zero' : undefined;
+    },
+    (failures) => failures.some(answersZeroValues),
+  );
+}
+
+/**
+ * Whether a success answer holds a member the request left out as a zero value (`""`, `0`, `false`): the member
+ * an accepted body missing it names, or, for `{}` and `null`, any member.
+ */
+function answersZeroValues(failure: Failure): boolean {
+  const { body, truncated, status } = failure.response;
+  if (body === null || truncated === true || status < 200 || status > 299) return false;
+  let sent: unknown;
+  let answer: unknown;
+  try {
+    sent = JSON.parse(failure.request.body ?? '') as unknown;
+    answer = JSON.parse(body) as unknown;
+  } catch {
+    return false;
+  }
+  if (!isObject(answer)) return false;
+  const missing = TOP_MISSING_ACCEPTED.exec(failure.defect ?? '')?.[1];
+  const members = missing === undefined ? Object.keys(answer) : [missing];
+  return members.some(
+    (member) => !(isObject(sent) && Object.hasOwn(sent, member)) && ['', 0, false].includes(answer[member] as never),
   );
 }
 
@@ -829,7 +887,8 @@ function jsonType(value: unknown): string {
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
   const members = withMemberRulesFolded(withItemRulesFolded(withDoublesFolded(checks, signs)), signs);
-  return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded), withNestedRequiredFolded(members)));
+  const required = withZeroValuesFolded(withNestedRequiredFolded(members));
+  return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded), required));
 }
 
 /**
