@@ -475,11 +475,13 @@ export function groupDefectsOf(defect: string): string[] {
   const items = itemsOf(defect);
   const member = memberBreakOf(defect)?.member;
   const parent = NESTED_MISSING_ACCEPTED.exec(defect)?.[1];
+  const newline = NEWLINE_AFTER_MATCH.test(defect);
   const zero = [TOP_MISSING_ACCEPTED, EMPTY_OBJECT_ACCEPTED, NULL_BODY_ACCEPTED].some((shape) => shape.test(defect));
   return [
     ...(items === undefined ? [] : [itemRulesDefect(items)]),
     ...(member === undefined ? [] : [memberRulesDefect(member)]),
     ...(parent === undefined ? [] : [nestedRequiredDefect(parent)]),
+    ...(newline ? [NEWLINE_AFTER_MATCH_DEFECT] : []),
     ...(zero ? [ZERO_VALUES_DEFECT] : []),
   ];
 }
@@ -922,6 +924,63 @@ function unfolded(failure: Failure): Failure {
   return foldedInto === undefined ? failure : own;
 }
 
+/** A refusal of a valid NewPlant titled for what its body holds: `status 400 for a valid NewPlant with a "__proto__" …`. */
+const REFUSED_VALID_WITH = /^status (\d{3}) for a valid NewPlant with /;
+/** The plain refusal: `status 400 for a valid NewPlant`. */
+const REFUSED_VALID = /^status (\d{3}) for a valid NewPlant$/;
+
+/**
+ * A refusal of a valid NewPlant titled for what its body holds (a `"__proto__"` or `"constructor"` member, a member
+ * the document does not name), since its answer seemed to say so, is the plain refusal's root cause where a valid
+ * NewPlant without it got the same answer (same status, same body numbers aside): that answer says nothing of the
+ * member. A PHP server reading `php://input` from a stream a size check had read to its end refuses every body with
+ * `json_decode('')`'s "Syntax error" ("not valid JSON", Fastify's words for a `"__proto__"` member): one finding, not
+ * two. An answer of its own (Fastify's beside a `minLength` refusal) stays apart.
+ */
+export function withSameAnswerRefusalsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const acceptance = checks.find((check) => check.id === 'positive-acceptance' && check.status === 'fail');
+  const plain = new Map<string, string>();
+  for (const failure of acceptance?.failures ?? []) {
+    const status = failure.foldedInto === undefined ? REFUSED_VALID.exec(failure.defect ?? '')?.[1] : undefined;
+    const key = `${status} ${answerShape(failure)}`;
+    if (status !== undefined && !plain.has(key)) plain.set(key, identityOf('positive-acceptance', failure).fingerprint);
+  }
+  if (plain.size === 0) return [...checks];
+  return withFolded(checks, (checkId, failure) => {
+    const status = checkId === 'positive-acceptance' ? REFUSED_VALID_WITH.exec(failure.defect ?? '')?.[1] : undefined;
+    return status === undefined ? undefined : plain.get(`${status} ${answerShape(failure)}`);
+  });
+}
+
+/** An answer's body with its numbers written `#`: ids and codes aside, what it says. */
+function answerShape(failure: Failure): string {
+  return (failure.response.body ?? '').replace(/\d+/g, '#');
+}
+
+/**
+ * The finding of pattern matches followed by a newline accepted for two fields or more ({@link withNewlineMatchesFolded}).
+ */
+export const NEWLINE_AFTER_MATCH_DEFECT =
+  'invalid bodies accepted with a newline after a match of their pattern ($ matching before a final newline)';
+
+/** `an invalid body ("name" holds "…": name a match of pattern ^…$ followed by a newline (keyword pattern)) accepted`. */
+const NEWLINE_AFTER_MATCH =
+  /^an invalid body \(.* a match of pattern .* followed by a newline \(keyword pattern\)\) accepted$/;
+
+/**
+ * Matches of a pattern followed by a newline accepted for several fields are one root cause, the regular expression
+ * engine's `$`, which also matches before a final newline (PHP's `preg_match` without the `D` modifier, Python's
+ * `re.match`, Ruby's line anchors): one fix for every pattern (`/D`, `\z`, `re.fullmatch`). They fold into
+ * {@link NEWLINE_AFTER_MATCH_DEFECT}, shown by the smallest; one field alone keeps its own title.
+ */
+export function withNewlineMatchesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  return withGroupsFolded(
+    checks,
+    () => NEWLINE_AFTER_MATCH_DEFECT,
+    (failure) => (NEWLINE_AFTER_MATCH.test(failure.defect ?? '') ? 'newline' : undefined),
+  );
+}
+
 /** The folds after the doubles', the items' and the members', in order: each sees the failures the ones before it left unfolded. */
 const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withTruncationFolded,
@@ -934,6 +993,8 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withCharacterCrashesFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
+  withSameAnswerRefusalsFolded,
+  withNewlineMatchesFolded,
 ];
 
 /**

@@ -1,0 +1,105 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { int64OfJsonNumber } from '../fixtures/json-integer.js';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
+import { runConformance } from '../index.js';
+import { NEWLINE_AFTER_MATCH_DEFECT } from './findings.js';
+
+const TOKEN = 'same-cause-folds-token';
+const PATTERNS_SPEC = fileURLToPath(new URL('../fixtures/documents/02-name-pattern.yaml', import.meta.url));
+
+type Handler = (body: string, answer: (status: number, value: object) => void) => void;
+
+/** A node:http Plant Store: bearer token and JSON media type checked, then `handle` given the body's text. */
+async function startServer(handle: Handler): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const answer = (status: number, value: object): void => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      };
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(401, { error: 401, message: 'Unauthorized' });
+      if (req.headers['content-type'] !== 'application/json') return answer(415, { error: 415, message: 'JSON only' });
+      handle(Buffer.concat(chunks).toString(), answer);
+    });
+  });
+  return listenOnLoopback(server, TOKEN);
+}
+
+describe('a refusal of every body, whatever it holds', () => {
+  it('is one finding, not a second one for the bodies with a "__proto__" member', async () => {
+    // PHP reading php://input through a stream a size check already read to its end: json_decode('') fails for
+    // every body, with the words Fastify uses for a "__proto__" member it refuses.
+    const target = await startServer((_body, answer) =>
+      answer(400, { error: 2, message: 'the body is not valid JSON: Syntax error' }),
+    );
+    try {
+      const report = await runConformance({ baseUrl: target.url, token: TOKEN, seed: 42, runs: 100, concurrency: 4 });
+      expect((report.findings ?? []).map((finding) => finding.title)).toEqual(['status 400 for a valid NewPlant']);
+    } finally {
+      await target.close();
+    }
+  }, 90_000);
+});
+
+/** The document's patterns as PCRE reads them without /D: `$` matches at the end and before a final newline. */
+const PATTERNS: Readonly<Record<string, RegExp>> = {
+  name: /^[A-Z][a-z]+( [a-z]+)*$/,
+  tag: /^[a-z0-9]+(-[a-z0-9]+)*$/,
+};
+
+function matchesBeforeFinalNewline(field: string, value: string): boolean {
+  return PATTERNS[field]!.test(value.endsWith('\n') ? value.slice(0, -1) : value);
+}
+
+/** A JSON text's object with every number kept as its text (`{"$n": "5.0"}`), once JSON.parse took the text. */
+function parsedWithNumberTexts(text: string): unknown {
+  JSON.parse(text);
+  return JSON.parse(
+    text.replace(/"(?:[^"\\]|\\.)*"|(-?\d[\d.eE+-]*)/g, (token, number?: string) =>
+      number === undefined ? token : `{"$n":"${number}"}`,
+    ),
+  );
+}
+
+describe('patterns checked where $ matches before a final newline (PCRE without /D)', () => {
+  it('are one finding for every field, named for the newline', async () => {
+    const target = await startServer((text, answer) => {
+      let body: Record<string, unknown>;
+      try {
+        body = parsedWithNumberTexts(text) as Record<string, unknown>;
+      } catch {
+        return answer(400, { error: 2, message: 'not JSON' });
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        return answer(400, { error: 3, message: 'not an object' });
+      const id = (body.id as { $n?: unknown } | null | undefined)?.$n;
+      if (typeof id !== 'string' || int64OfJsonNumber(id) === undefined)
+        return answer(400, { error: 6, message: 'id must be an integer' });
+      for (const field of ['name', 'tag']) {
+        const value = body[field];
+        if (value === undefined && field === 'tag') continue;
+        if (typeof value !== 'string') return answer(400, { error: 7, message: `${field} must be a string` });
+        if (!matchesBeforeFinalNewline(field, value) || (field === 'name' && [...value].length > 80))
+          return answer(400, { error: 14, message: `${field} does not match` });
+      }
+      answer(200, body.tag === undefined ? { name: body.name } : { name: body.name, tag: body.tag });
+    });
+    try {
+      const report = await runConformance({
+        baseUrl: target.url,
+        token: TOKEN,
+        spec: PATTERNS_SPEC,
+        seed: 42,
+        runs: 100,
+        concurrency: 4,
+      });
+      const titles = (report.findings ?? []).map((finding) => finding.title);
+      expect(titles).toEqual([NEWLINE_AFTER_MATCH_DEFECT]);
+    } finally {
+      await target.close();
+    }
+  }, 90_000);
+});
