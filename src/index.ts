@@ -64,6 +64,7 @@ export {
   type CheckStatus,
   type CouldNotJudge,
   type Failure,
+  type FailureCandidate,
   type Finding,
   type RecordedRequest,
   type RecordedResponse,

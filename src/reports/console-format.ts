@@ -113,7 +113,19 @@ function failureLines(failure: Failure, index: number): string[] {
     ...block('response', responseText(failure.response, BODY_LIMIT)),
     ...block('curl    ', printable(failure.curl.split('\n').map(shortCurl).join('\n'), { keepLines: true })),
     ...block('replay  ', printable(failure.replay)),
+    ...candidateLines(failure),
   ];
+}
+
+/** The requests a target that went away had in flight, each a curl line and a replay: any may be the cause. */
+function candidateLines(failure: Failure): string[] {
+  return (failure.candidates ?? []).flatMap((candidate, index) => [
+    ...block(
+      `curl ${index + 1}  `,
+      printable(candidate.curl.split('\n').map(shortCurl).join('\n'), { keepLines: true }),
+    ),
+    ...block(`replay ${index + 1}`, printable(candidate.replay)),
+  ]);
 }
 
 /** A command too long for a log line (e.g. a deeply nested body) is cut; the report files have it whole. */

@@ -86,6 +86,10 @@ export function failureText(failure: Failure, limits: ExchangeLimits): string {
     // One command a line (a case of several requests has several); no command holds a raw newline or tab.
     `curl: ${printable(failure.curl, { keepLines: true })}`,
     `replay: ${printable(failure.replay)}`,
+    ...(failure.candidates ?? []).flatMap((candidate, index) => [
+      `candidate ${index + 1} curl: ${printable(candidate.curl, { keepLines: true })}`,
+      `candidate ${index + 1} replay: ${printable(candidate.replay)}`,
+    ]),
   ].join('\n');
 }
 

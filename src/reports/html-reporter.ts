@@ -193,8 +193,20 @@ ${pre(responseText(failure.response, LIMITS))}
 <h4>curl</h4>
 ${pre(printable(failure.curl, { keepLines: true }))}
 <h4>Replay</h4>
-${pre(printable(failure.replay))}
+${pre(printable(failure.replay))}${candidatesHtml(failure)}
 </article>`;
+}
+
+/** The requests a target that went away had in flight: any may be the cause, each a curl line and a replay. */
+function candidatesHtml(failure: Failure): string {
+  return (failure.candidates ?? [])
+    .map(
+      (candidate, index) => `
+<h4>Candidate ${index + 1}</h4>
+${pre(printable(candidate.curl, { keepLines: true }))}
+${pre(printable(candidate.replay))}`,
+    )
+    .join('');
 }
 
 /** The HTML reporter: writes `report.html` into `outDir` when the run ends. */

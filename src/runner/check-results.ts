@@ -8,12 +8,13 @@ import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
 import { messageShapeOf } from './judge.js';
-import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
+import { breaksReading, classOf, FIELD, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint, foldTarget } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
 import { failingExchange, type CaseVerdict } from './verdicts.js';
+import { withWentAwayCandidates } from './went-away.js';
 import {
   charactersNeeded,
   crashClass,
@@ -29,15 +30,20 @@ interface Kept {
   readonly verdict: CaseVerdict;
   /** What tells it apart from the other kept cases ({@link keyOf}), worked out once. */
   readonly key: string;
+  /** Its class whatever the probe ({@link classOf}): the cap drops a class's later cases before any class's first. */
+  readonly group: string;
 }
 
 /**
- * Failing (or warning) cases kept per check: the first of each probe, each shrunk; for invalid
- * bodies, the first of each field they break. One probe of invalid bodies often finds several root
- * causes (a `null` tag accepted, a `NAME` key read as `name`), and a defect hidden behind another
- * would pass a baseline that lists only the other.
+ * Failing (or warning) cases kept per check: the first of each probe and class ({@link classOf}), each shrunk; for
+ * invalid bodies, the first of each field and rule they break. One probe of invalid bodies often finds several root
+ * causes (a `null` tag accepted, a `NAME` key read as `name`), and a defect hidden behind another would pass a
+ * baseline that lists only the other. Past MAX_FAILURES, the later cases of a class already kept (met by another
+ * probe) are dropped first: the first case of every class is kept, up to MAX_CLASSES, so a run meeting many causes
+ * reports each (it dropped the last in run order: text after the value, a body `null` accepted, as a seed had it).
  */
 const MAX_FAILURES = 12;
+const MAX_CLASSES = 48;
 
 /**
  * A check's verdicts, tallied as cases finish: a count, and the first failing (and warning) case
@@ -58,25 +64,30 @@ export class CheckTally {
     this.cases++;
     this.objectRefused ||= refusesAnObject(run.exchanges);
     this.unanswered.add(run, verdict);
-    if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, key: keyOf(run, verdict) });
-    if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict, key: keyOf(run, verdict) });
+    if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, ...keyOf(run, verdict) });
+    if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict, ...keyOf(run, verdict) });
   }
 }
 
 /**
- * What tells two kept cases apart: their probe and their cause ({@link causeOf}); for a valid NewPlant
+ * What tells two kept cases apart: their probe and their class ({@link classOf}); for a valid NewPlant
  * warned of as a possible repeat, also its answer's message, so that a refusal saying something else than
  * the repeats do (`name must not be blank`) is kept beside them, to be settled ({@link settleRepeatWarning}).
  */
-function keyOf(run: CaseRun, verdict: CaseVerdict): string {
+function keyOf(run: CaseRun, verdict: CaseVerdict): Pick<Kept, 'key' | 'group'> {
   const exchange = run.exchanges[verdict.exchangeIndex];
   const plan = exchange?.plan;
-  const key = `${run.generated.probe.name}\u0000${causeOf(plan, verdict.defect)}`;
+  const group = classOf(plan, verdict.defect);
+  const key = `${run.generated.probe.name}\u0000${group}`;
   const mayRepeat = verdict.outcome === 'warn' && plan?.intent.kind === 'valid' && plan.intent.idMayRepeat === true;
-  return mayRepeat ? `${key}\u0000${messageShapeOf(exchange!) ?? ''}` : key;
+  return { key: mayRepeat ? `${key}\u0000${messageShapeOf(exchange!) ?? ''}` : key, group };
 }
 
-/** Keeps the earliest case (in run order) of each probe (and field), up to {@link MAX_FAILURES}. */
+/**
+ * Keeps the earliest case (in run order) of each probe and class; past {@link MAX_FAILURES}, drops the latest case
+ * whose class an earlier kept case holds, and past {@link MAX_CLASSES} the latest. Which cases stay depends only on
+ * the cases that failed, not on the order their answers came in.
+ */
 function keepFirstPerCause(kept: Kept[], entry: Kept): void {
   const same = kept.findIndex((other) => other.key === entry.key);
   if (same >= 0) {
@@ -86,7 +97,12 @@ function keepFirstPerCause(kept: Kept[], entry: Kept): void {
   }
   kept.push(entry);
   kept.sort((a, b) => a.run.order - b.run.order);
-  if (kept.length > MAX_FAILURES) kept.pop();
+  if (kept.length <= MAX_FAILURES) return;
+  const groups = new Set<string>();
+  const repeated = kept.map((other) => groups.has(other.group) || (groups.add(other.group), false));
+  const last = repeated.lastIndexOf(true);
+  if (last >= 0) kept.splice(last, 1);
+  else if (kept.length > MAX_CLASSES) kept.pop();
 }
 
 export interface CheckResultOptions {
@@ -218,7 +234,10 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       )
         confirmedTimeout.add(validity(run, verdict));
       const replay = options.replayCommand(run, counterexample.path, counterexample.alwaysFresh === true);
-      const failure = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
+      const made = toFailure(String(check.id), counterexample, steps, replay, options.client.redact);
+      const failure = withWentAwayCandidates(made, run, (suspect) =>
+        options.replayCommand(suspect, [], suspect.nonce !== undefined),
+      );
       if (shrinks) smallestShrunk.set(shape, Math.min(best ?? Infinity, counterexampleSize(failure)));
       counterexamples.push({ failure, plan: failingExchange(counterexample.exchanges, counterexample.verdict)?.plan });
       validSent.set(failure, sentValid(counterexample));

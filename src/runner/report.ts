@@ -80,6 +80,17 @@ export interface Failure {
    * field's finding. Judged alone (a replay, its curl line), the failure names its own `fingerprint`.
    */
   readonly foldedInto?: string;
+  /**
+   * The requests a target that stopped answering for good had in flight (the first four; the note `unresponsive`
+   * names every one), this failure's among them: any may be the cause, none is known to be. Send each alone.
+   */
+  readonly candidates?: readonly FailureCandidate[];
+}
+
+/** A request that may have brought the target down: its curl line and the replay of its case. */
+export interface FailureCandidate {
+  readonly curl: string;
+  readonly replay: string;
 }
 
 /**

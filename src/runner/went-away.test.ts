@@ -4,7 +4,8 @@ import type { CaseRun } from './execute.js';
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import type { CaseVerdict } from './verdicts.js';
-import { WENT_AWAY_DEFECT, wentAwayVerdict } from './went-away.js';
+import type { Failure } from './report.js';
+import { WENT_AWAY_DEFECT, wentAwayVerdict, withWentAwayCandidates } from './went-away.js';
 
 /** A case whose one request, its body `body`, got `failure` and no answer. */
 function cut(order: number, body: string, failure = 'connection-reset'): CaseRun {
@@ -34,11 +35,22 @@ describe('wentAwayVerdict', () => {
     );
     expect(verdict?.reason).toContain('None is known to be the cause');
     expect(verdict?.reason).toContain('stopped from outside');
-    // Both candidates' curl lines, the one not shown as the counterexample too.
-    expect(verdict?.reason).toContain(`(1) curl -sS -i -X POST 'http://127.0.0.1:9/plants'`);
-    expect(verdict?.reason).toMatch(
-      /\(2\) curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:9\/plants' .*'\{"id":2,"name":"Fern"\}'/,
-    );
+    expect(verdict?.reason).toContain('Candidates: the first 2, each with its curl line and replay');
+  });
+
+  it("gives the failure every candidate's curl line and replay, the one not shown as the counterexample too", () => {
+    const suspects = [cut(1, '{"id":1,"name":"a\\u0000b"}'), cut(2, '{"id":2,"name":"Fern"}')];
+    const judged = { ...suspects[0]!, wentAway: { suspects, waitedMs: 9_800 } };
+    const failure = { reason: 'gone', defect: WENT_AWAY_DEFECT, replay: 'shown' } as unknown as Failure;
+    const replayOf = (run: CaseRun) => ({ replay: `valid-plant:${run.order}:-:ab12` });
+    const candidates = withWentAwayCandidates(failure, judged, replayOf).candidates;
+    expect(candidates?.map((candidate) => candidate.replay)).toEqual(['valid-plant:1:-:ab12', 'valid-plant:2:-:ab12']);
+    expect(candidates?.[0]?.curl).toMatch(/^curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:9\/plants' /);
+    expect(candidates?.[1]?.curl).toContain(`'{"id":2,"name":"Fern"}'`);
+    // Another defect, or one request in flight (the counterexample is the candidate): nothing added.
+    expect(withWentAwayCandidates({ ...failure, defect: 'other' }, judged, replayOf).candidates).toBeUndefined();
+    const alone = { ...suspects[0]!, wentAway: { suspects: [suspects[0]!], waitedMs: 1 } };
+    expect(withWentAwayCandidates(failure, alone, replayOf).candidates).toBeUndefined();
   });
 
   it('says the one request in flight brought the target down, unless it was stopped from outside', () => {
@@ -50,12 +62,15 @@ describe('wentAwayVerdict', () => {
     expect(verdict?.reason).not.toContain('Candidates');
   });
 
-  it('names at most four candidates by curl line and counts the rest', () => {
+  it('names at most four candidates and counts the rest', () => {
     const suspects = Array.from({ length: 6 }, (_, index) => cut(index, `{"id":${index},"name":"x"}`));
-    const verdict = wentAwayVerdict(dropped, { ...suspects[0]!, wentAway: { suspects, waitedMs: 1_000 } });
-    expect(verdict?.reason).toContain('(4) curl');
-    expect(verdict?.reason).not.toContain('(5) curl');
+    const judged = { ...suspects[0]!, wentAway: { suspects, waitedMs: 1_000 } };
+    const verdict = wentAwayVerdict(dropped, judged);
+    expect(verdict?.reason).toContain('Candidates: the first 4');
     expect(verdict?.reason).toContain('2 more, named by replay string');
+    const failure = { reason: 'gone', defect: WENT_AWAY_DEFECT } as unknown as Failure;
+    const candidates = withWentAwayCandidates(failure, judged, () => ({ replay: 'r' })).candidates;
+    expect(candidates).toHaveLength(4);
   });
 
   it('leaves a passing verdict, and any verdict of a case that was not judged for a target gone, as it is', () => {

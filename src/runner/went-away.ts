@@ -1,4 +1,5 @@
 import type { CaseRun } from './execute.js';
+import type { Failure } from './report.js';
 import { curlCommands } from './http/curl.js';
 import { unansweredHow } from './judge.js';
 import type { CaseVerdict } from './verdicts.js';
@@ -28,15 +29,31 @@ export function wentAwayVerdict(verdict: CaseVerdict | undefined, run: CaseRun):
   return { ...verdict, reason, defect: WENT_AWAY_DEFECT };
 }
 
-/** The candidates' curl lines, the first {@link MAX_QUOTED}, and how many more the outage note names. */
+/** Where the candidates are, and how many more the outage note names. */
 function candidatesText(suspects: readonly CaseRun[]): string {
-  const quoted = suspects.slice(0, MAX_QUOTED).map((run, index) => `(${index + 1}) ${candidateCurl(run)}`);
-  const more = suspects.length - quoted.length;
+  const more = suspects.length - Math.min(suspects.length, MAX_QUOTED);
   const rest = more > 0 ? `; ${more} more, named by replay string in the note \`unresponsive\`` : '';
-  return `Candidates: ${quoted.join(' ; ')}${rest}.`;
+  return `Candidates: the first ${Math.min(suspects.length, MAX_QUOTED)}, each with its curl line and replay, under this counterexample (\`candidates\`)${rest}.`;
 }
 
-/** A case's requests up to the first the target left unanswered, as curl commands. */
+/**
+ * `failure` with the curl lines and replays of the requests its target had in flight when it went away for good
+ * (see {@link wentAwayVerdict}); any other failure as it is.
+ */
+export function withWentAwayCandidates(
+  failure: Failure,
+  run: CaseRun,
+  replayOf: (suspect: CaseRun) => Pick<Failure, 'replay'>,
+): Failure {
+  const suspects = run.wentAway?.suspects ?? [];
+  if (failure.defect !== WENT_AWAY_DEFECT || suspects.length < 2) return failure;
+  const candidates = suspects
+    .slice(0, MAX_QUOTED)
+    .map((suspect) => ({ curl: candidateCurl(suspect), replay: replayOf(suspect).replay }));
+  return { ...failure, candidates };
+}
+
+/** A case's requests up to the first the target left unanswered, as curl commands (one a line). */
 function candidateCurl(run: CaseRun): string {
   const end = run.exchanges.findIndex(({ response }) => unansweredHow(response) !== undefined);
   const sequence = run.exchanges.slice(0, end < 0 ? run.exchanges.length : end + 1);
@@ -44,5 +61,5 @@ function candidateCurl(run: CaseRun): string {
     sequence.map(({ request }) => request),
     sequence.some(({ plan }) => plan.sameConnection === true),
     sequence.map(({ plan }) => plan.splitBody === true),
-  ).replace(/\n/g, ' ; ');
+  );
 }
