@@ -150,8 +150,7 @@ export function renderPlant(
     const drawn = body[slot.key];
     // A string drawn for an integer slot that takes strings too (.NET 10's `type: [integer, string]` int64) is no
     // fresh id: "0" came back case after case, and a target refusing repeats failed positive-acceptance.
-    const number =
-      typeof drawn === 'bigint' || typeof drawn === 'string' || (slot.ofNumber === true && isLosslessNumber(drawn));
+    const number = holdsId(slot, drawn) || typeof drawn === 'string';
     if (shape === undefined || !number || raw.has(slot.key) || keep.has(slot.key)) return;
     const slotSalt = `${salt}:${slot.key}`;
     const { id, mayRepeat } = materializeInSlot(slot, shape, heldByCase(fresh, slotSalt), slotSalt);
@@ -237,11 +236,22 @@ export function withIdShape(draft: PlantDraft, slotIndex: number, shape: IdShape
   return { ...draft, ids: draft.ids.map((old, index) => (index === slotIndex ? shape : old)) };
 }
 
-/** The first id slot the draft's value holds an integer in, with its index. */
+/**
+ * Whether a drawn value is one a fresh id replaces: an integer, or any number in a `type: number` id (NestJS's
+ * `id: number`), which is sent as a fresh integer all the same.
+ */
+function holdsId(slot: IdSlot, drawn: unknown): boolean {
+  return typeof drawn === 'bigint' || (slot.ofNumber === true && isLosslessNumber(drawn));
+}
+
+/**
+ * The first id slot the draft's value holds a number in that is sent as a fresh integer, with its index (a
+ * `type: number` id's too, so its id is spelled `5.0` and `5e0` as an integer's is).
+ */
 export function idSlotOf(draft: PlantDraft): { slot: IdSlot; index: number } | undefined {
   const { value } = draft;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const index = draft.slots.findIndex((slot) => typeof (value as Record<string, unknown>)[slot.key] === 'bigint');
+  const index = draft.slots.findIndex((slot) => holdsId(slot, (value as Record<string, unknown>)[slot.key]));
   const slot = draft.slots[index];
   return slot === undefined ? undefined : { slot, index };
 }
