@@ -7,6 +7,7 @@ import {
   isThrottled,
   PASS,
   type PlannedRequest,
+  notUtf8Bodies,
   repeatedIds,
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
@@ -18,8 +19,9 @@ export const noServerError = defineCheck({
   title: 'No server errors, dropped connections or timeouts',
   rule: 'The contract documents 200 and 400 only: every request gets a complete HTTP answer within the timeout, never a 5xx (503 counts as throttling), a dropped connection or a truncated body.',
   probes: 'all',
-  // Unpaired surrogate escapes: valid JSON of unpredictable meaning; only the answer's form is judged.
-  alsoSends: [unpairedSurrogates],
+  // Unpaired surrogate escapes (valid JSON of unpredictable meaning) and bodies that are not valid UTF-8 (which the
+  // contract does not make refusals: RFC 8259 says SHALL, Express reads them as U+FFFD): only the answer's form is judged.
+  alsoSends: [unpairedSurrogates, notUtf8Bodies],
   judge({ plan, response }) {
     if (response.transportError !== undefined) {
       return fail(

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { checkMediaType, type Contract, type ProblemKind } from '../contract/index.js';
 import { declaredJsonTypes, mediaTypeEssence } from '../contract/media-types.js';
 import { readNewPlantBody } from '../contract/new-plant-request.js';
@@ -237,6 +238,10 @@ const UNREADABLE: Partial<Record<ProblemKind, string>> = {
 function bodyIntent(request: ObservedRequest, context: IntentContext, auth: AuthHeader): InferredIntent {
   // The media type was judged before (mediaTypeIntent): only the body is left to read.
   const read = readNewPlantBody(context.contract.check.newPlant, request.body);
+  if (!read.ok && !isUtf8(request.body)) {
+    const lossy = notUtf8Intent(request.body, context, auth);
+    if (lossy !== undefined) return lossy;
+  }
   if (!read.ok) {
     // The message is a sentence; `what` is a phrase the log and the findings put in their own sentences.
     // A parser's own words (where it stopped) vary with every body: a body that is not JSON is one kind.
@@ -264,6 +269,22 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
     return { intent: { kind: 'valid', strings, idMayRepeat }, auth, sent };
   const writtenAs = { aspect: 'media-type', written: contentType } as const;
   return { intent: { kind: 'valid-variant', writtenAs, strings, idMayRepeat }, auth, sent };
+}
+
+/**
+ * A body that is not valid UTF-8 but reads as a valid NewPlant once each invalid sequence is U+FFFD (as Express's
+ * body-parser and Go read it): the contract does not say whether a server refuses or takes it, so only the answer's
+ * form is judged, as for the runner's `not-utf8` cases. The client broke RFC 8259 (8.1): JSON text SHALL be UTF-8.
+ */
+function notUtf8Intent(body: Buffer, context: IntentContext, auth: AuthHeader): InferredIntent | undefined {
+  const lossy = readNewPlantBody(context.contract.check.newPlant, Buffer.from(body.toString('utf8')));
+  if (!lossy.ok) return undefined;
+  const what = 'a NewPlant whose bytes are not valid UTF-8';
+  return {
+    intent: { kind: 'unpredictable', notUtf8: true, what },
+    auth,
+    clientBreak: `sent ${what}; RFC 8259 (8.1) says JSON text SHALL be UTF-8`,
+  };
 }
 
 /** The body's string members, and the first of them holding an unpaired surrogate, if any does. */

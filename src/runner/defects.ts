@@ -21,7 +21,7 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'invalid-body':
       if (!detail) return 'an invalid body';
       if (CASE_RENAMED.test(intent.what)) return 'an invalid body (a required member named in upper case)';
-      return `an invalid body (${TYPE_READINGS[typeReading(intent.what) ?? ''] ?? shapeOf(intent.what)})`;
+      return `an invalid body (${TYPE_READINGS[typeReading(intent.what) ?? ''] ?? familyShape(intent.what)})`;
     case 'invalid-parameter':
       return detail ? `a request with ${shapeOf(intent.what)}` : 'a request with a missing or invalid parameter';
     case 'media-type':
@@ -32,11 +32,14 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'auth':
       return detail ? `a request with ${credentialKind(intent.what)}` : 'a request without a valid credential';
     case 'unpredictable':
-      return 'JSON of unpredictable meaning';
+      return intent.notUtf8 === true ? NOT_UTF8 : 'JSON of unpredictable meaning';
     case 'repeat':
       return 'a repeated id';
   }
 }
+
+/** A NewPlant whose bytes are not valid UTF-8: refused or read with replacement, it is judged by its answer's form. */
+export const NOT_UTF8 = 'a body that is not valid UTF-8';
 
 /**
  * A required member renamed to its upper case (`required "name" written as "NAME"`): a binder that matches
@@ -210,6 +213,13 @@ const OTHER_SCHEME = /another scheme \([^)]*\)/;
 
 const OTHER_MEDIA_TYPE = 'a body labelled with a media type the document does not take';
 
+/** A rewrite named by its family (`"id" set to a number with a fraction`), else the description's shape. */
+function familyShape(what: string): string {
+  const words = FAMILY_WORDS[rewriteFamily(what) ?? ''];
+  const field = REWRITE.exec(what)?.[1];
+  return words === undefined || field === undefined ? shapeOf(what) : `"${field}" set to ${words}`;
+}
+
 /** A description with its generated values (numbers, quoted text) replaced. */
 export function shapeOf(what: string): string {
   return withoutQuotedValues(what).replace(NUMBER, '#');
@@ -354,6 +364,43 @@ export function brokenRule(what: string): string {
   const keyword = namedKeyword(what) ?? '';
   const rule = reading !== undefined ? `type read as ${reading}` : READING_KEYWORDS.has(keyword) ? '' : keyword;
   return `${FIELD.exec(what)?.[1] ?? ''}\u0000${rule}`;
+}
+
+/** An id (or other member) rewritten to a fixed JSON value: `"id" set to N.5`, `"id" set to 1e19`. */
+const REWRITE = /^"((?:[^"\\]|\\.)*)" set to (.+)$/;
+
+/**
+ * Which kind of wrong number a rewrite sets (the generator's preview of the value: `N.5`, `-N.25`, `1e-3`, `1e19`,
+ * `9999999999… (10000 characters)`): `fraction` (a number with a fraction, read as an integer by truncation or as
+ * a double), `2^53` (`2^53+N.5`, which a double holds whole), `range` (an integer outside int64), else undefined.
+ */
+export function rewriteFamily(what: string): 'fraction' | '2^53' | 'range' | undefined {
+  const value = REWRITE.exec(what)?.[2];
+  if (value === undefined) return undefined;
+  if (value.startsWith('2^53+')) return '2^53';
+  if (/^-?\d+… \(\d+ characters\)$/.test(value)) return 'range';
+  if (!/^-?(?:N|\d)[\dN]*(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(value)) return undefined;
+  const number = Number(value.replaceAll('N', '1'));
+  if (Math.abs(number) >= 2 ** 63) return 'range';
+  return Number.isInteger(number) ? undefined : 'fraction';
+}
+
+/** What a rewrite's family is called in a finding's title: the same whichever value of it a seed met first. */
+const FAMILY_WORDS: Readonly<Record<string, string>> = {
+  fraction: 'a number with a fraction',
+  range: 'an integer outside int64',
+};
+
+/**
+ * The class of a kept failing case: its cause ({@link causeOf}) and, for an invalid body, the keyword it breaks or the
+ * family of its rewrite ({@link rewriteFamily}). A cause puts every reading of a field in one (presence, type,
+ * fraction, range); a class keeps them apart, so that a field read wrongly in two ways (its int64 range unchecked,
+ * and `2^53+N.5` taken through a double) keeps a case of each, whichever came first.
+ */
+export function classOf(plan: PlannedRequest | undefined, defect: string | undefined): string {
+  const intent = plan?.intent;
+  const what = intent?.kind === 'invalid-body' ? intent.what : '';
+  return `${causeOf(plan, defect)}\u0000${namedKeyword(what) ?? rewriteFamily(what) ?? ''}`;
 }
 
 /**

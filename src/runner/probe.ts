@@ -56,8 +56,11 @@ export type Intent =
       /** The right token, only without its scheme: accepting it is lenient parsing, not an open door. */
       readonly lenient?: boolean;
     }
-  /** JSON the grammar allows but whose meaning is unpredictable (RFC 8259, 8.2): any documented answer. */
-  | { readonly kind: 'unpredictable'; readonly what: string }
+  /**
+   * JSON the grammar allows but whose meaning is unpredictable (RFC 8259, 8.2): any documented answer. `notUtf8`: a
+   * NewPlant whose bytes are not valid UTF-8 (the plan's `bodyBytes`), refused or read with replacement alike.
+   */
+  | { readonly kind: 'unpredictable'; readonly what: string; readonly notUtf8?: boolean }
   /** The same valid NewPlant sent again: the contract does not say what happens. */
   | { readonly kind: 'repeat' };
 
@@ -71,6 +74,11 @@ export interface PlannedRequest {
   readonly contentType: string | undefined;
   /** `null`: no body. */
   readonly body: string | null;
+  /**
+   * The body's exact bytes when they are not valid UTF-8, sent instead of `body` (then their lossy reading, U+FFFD
+   * for each invalid sequence, which judging reads).
+   */
+  readonly bodyBytes?: Uint8Array;
   /**
    * More headers, names in lower case: the document's required header (and cookie) parameters. A plan of
    * intent `invalid-parameter` carries its own (and its own query), which {@link defineProbe} leaves as they are.

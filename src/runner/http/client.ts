@@ -132,9 +132,11 @@ async function sendOne(
     url: `${urlBase}${path}`,
     headers: { ...headers, ...recordedAuthorization(plan.auth, options.token) },
     body: plan.body,
+    ...(plan.bodyBytes === undefined ? {} : { bodyBase64: Buffer.from(plan.bodyBytes).toString('base64') }),
   };
+  const sent = plan.bodyBytes ?? plan.body;
   const started = performance.now();
-  const split = plan.splitBody === true && plan.body !== null ? splitBody(plan.body) : undefined;
+  const split = plan.splitBody === true && sent !== null ? splitBody(sent) : undefined;
   const response = new ResponseCollector(options.maxBodyBytes, split?.body);
   const timer = setTimeout(() => {
     split?.stop();
@@ -145,7 +147,7 @@ async function sendOne(
       method: plan.method,
       path: `${basePath}${path}`,
       headers: split ? { ...headers, 'content-length': split.length } : headers,
-      body: split ? split.body : plan.body,
+      body: split ? split.body : sent,
       ...(pooled?.connectionPerRequest === true ? { reset: true } : {}),
     });
     const { status, headers: answerHeaders, chunks, truncated, timedOut } = response;
@@ -258,8 +260,8 @@ class BodyCut extends Error {
 export const SPLIT_BODY_PAUSE_MS = 150;
 
 /** The body as two writes with a pause between them, as a slow network delivers it; `stop` ends the pause. */
-function splitBody(text: string): { body: Readable; length: string; stop: () => void } {
-  const bytes = Buffer.from(text, 'utf8');
+function splitBody(body: string | Uint8Array): { body: Readable; length: string; stop: () => void } {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
   const middle = Math.floor(bytes.length / 2);
   let stop = (): void => undefined;
   async function* inTwoPieces(): AsyncGenerator<Buffer> {

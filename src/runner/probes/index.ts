@@ -11,6 +11,7 @@ export {
   validRequest,
 } from './valid-plants.js';
 export { unpairedSurrogates } from './unpredictable.js';
+export { notUtf8Bodies } from './not-utf8.js';
 export { mediaTypeSpellings, splitBodies, stringEscapes } from './spellings.js';
 export { keepAliveAfterRefusal } from './keep-alive.js';
 export { invalidParameters } from './invalid-parameters.js';
