@@ -23,10 +23,7 @@ describe('compileBody', () => {
   });
 
   it('names every construct it cannot honour, each at its place, and compiles nothing', () => {
-    const schema = tree(
-      { dependentSchemas: { name: { required: ['children'] } } },
-      { type: 'string', pattern: '(?<=a)b' },
-    );
+    const schema = tree({ unevaluatedItems: false }, { type: 'string', pattern: '(?<=a)b' });
     const result = compileBody({
       schema,
       dialect: 'openapi-3.1',
@@ -36,16 +33,16 @@ describe('compileBody', () => {
     });
     expect(result.compiled).toBeUndefined();
     expect(result.problems.map((problem) => problem.pointer).sort()).toEqual([
-      '/components/schemas/Tree/dependentSchemas',
       '/components/schemas/Tree/properties/name/pattern',
+      '/components/schemas/Tree/unevaluatedItems',
     ]);
     expect(result.problems[0]?.message).toMatch(/^the NewPlant schema's "\w+" cannot be honoured: /);
-    expect(schema.dependentSchemas).toEqual({ name: { required: ['children'] } });
+    expect(schema.unevaluatedItems).toBe(false);
   });
 
   it('says where the compiler saw a refused keyword when the document does not write it there', () => {
     const result = compileBody({
-      schema: { type: 'object', dependentSchemas: { a: { required: ['b'] } } },
+      schema: { type: 'array', unevaluatedItems: false },
       dialect: 'openapi-3.1',
       subject: 'an Error',
       name: 'Error',
@@ -53,7 +50,7 @@ describe('compileBody', () => {
     });
     expect(result.problems.map((problem) => problem.pointer)).toEqual(['/components/schemas/Error']);
     expect(result.problems[0]?.message).toMatch(
-      /^the Error schema's "dependentSchemas" \(at \/dependentSchemas of the schema as plantstore reads it\) cannot be honoured/,
+      /^the Error schema's "unevaluatedItems" \(at \/unevaluatedItems of the schema as plantstore reads it\) cannot be honoured/,
     );
   });
 });

@@ -421,8 +421,7 @@ describe('inspectDocument', () => {
     const tag = { type: 'string', pattern: '(?<=a)b' };
     const plant = {
       ...schemas.Plant,
-      properties: { ...schemas.Plant.properties, tag },
-      dependentSchemas: { tag: { required: ['name'] } },
+      properties: { ...schemas.Plant.properties, tag, stakes: { type: 'array', unevaluatedItems: false } },
     };
     const newPlant = {
       allOf: [{ $ref: '#/components/schemas/Plant' }, { required: ['id'], properties: { id: { type: 'integer' } } }],
@@ -436,7 +435,7 @@ describe('inspectDocument', () => {
     const problems = await problemsOf(write(document));
     expect(problems.sort()).toEqual([
       expect.stringMatching(
-        /^at \/components\/schemas\/Plant\/dependentSchemas: the NewPlant schema's "dependentSchemas" cannot be honoured: dependentSchemas is not supported; use dependentRequired\. /,
+        /^at \/components\/schemas\/Plant\/properties\/stakes\/unevaluatedItems: the NewPlant schema's "unevaluatedItems" cannot be honoured: unevaluatedItems is not supported; use items\. /,
       ),
       expect.stringMatching(
         /^at \/components\/schemas\/Plant\/properties\/tag\/pattern: the NewPlant schema's "pattern" cannot be honoured: .*rewrite or remove it/,

@@ -61,6 +61,15 @@ export interface Conditional {
   readonly if: Schema;
   readonly then: Schema | undefined;
   readonly else: Schema | undefined;
+  /** For `dependentSchemas`, written as this conditional (`if: {required: [name]}`): the property's name. */
+  readonly dependent?: string;
+}
+
+/** Where a conditional was written: the node, its pointer, and the property of a `dependentSchemas` entry. */
+interface WrittenConditional {
+  readonly written: Record<string, unknown>;
+  readonly pointer: string;
+  readonly dependent?: string;
 }
 
 interface State {
@@ -72,7 +81,7 @@ interface State {
   readonly origin: WeakMap<object, string>;
   readonly nullOpen: Set<object>;
   /** The `anyOf` node written for each conditional, with the node that wrote it and its pointer. */
-  readonly conditionalNodes: WeakMap<object, { readonly written: Record<string, unknown>; readonly pointer: string }>;
+  readonly conditionalNodes: WeakMap<object, WrittenConditional>;
   readonly conditionals: WeakMap<object, Conditional>;
   readonly closedByUnevaluated: WeakSet<object>;
   readonly discriminated: WeakSet<object>;
@@ -278,7 +287,8 @@ function withBase64Content(node: Record<string, unknown>, merged: Schema, pointe
  * `if` and the `then`, or fails the `if` and meets the `else`. Without an `if`, `then` and `else` say
  * nothing (JSON Schema 2020-12, 10.2.2).
  */
-function withoutConditional(node: Record<string, unknown>, pointer: string, state: State): Record<string, unknown> {
+function withoutConditional(written: Record<string, unknown>, pointer: string, state: State): Record<string, unknown> {
+  const node = withoutDependentSchemas(written, pointer, state);
   if (node.if === undefined && node.then === undefined && node.else === undefined) return node;
   const { if: condition, then: consequent, else: alternative, ...rest } = node;
   if (condition === undefined) return rest;
@@ -289,15 +299,44 @@ function withoutConditional(node: Record<string, unknown>, pointer: string, stat
   return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? (rest.allOf as unknown[]) : []), branches] };
 }
 
-/** The canonical `if`, `then` and `else` of a conditional, at the pointers they are written at. */
-function translateConditional(
-  conditional: { readonly written: Record<string, unknown>; readonly pointer: string },
+/**
+ * `dependentSchemas: {potted: S}` as the conditional it is, `if: {required: [potted]}, then: S` (JSON Schema
+ * 2020-12, 10.2.2.4: S applies when the property is present), one for each property, each read as an
+ * `if`/`then` is and named by the keyword the document wrote.
+ */
+function withoutDependentSchemas(
+  node: Record<string, unknown>,
+  pointer: string,
   state: State,
-): Conditional {
-  const { written, pointer } = conditional;
+): Record<string, unknown> {
+  const { dependentSchemas: dependents, ...rest } = node;
+  if (dependents === undefined) return node;
+  const at = childPointer(pointer, 'dependentSchemas');
+  if (!isObject(dependents))
+    throw new UnsupportedSchemaError('dependentSchemas', at, 'dependentSchemas must be an object');
+  const parts = Object.entries(dependents).map(([name, schema]) => {
+    const condition = { required: [name] };
+    const branches = { anyOf: [{ allOf: [condition, schema] }, { not: condition }] };
+    state.conditionalNodes.set(branches, {
+      written: { if: condition, then: schema },
+      pointer: childPointer(at, name),
+      dependent: name,
+    });
+    return branches;
+  });
+  if (parts.length === 0) return rest;
+  return { ...rest, allOf: [...(Array.isArray(rest.allOf) ? (rest.allOf as unknown[]) : []), ...parts] };
+}
+
+/** The canonical `if`, `then` and `else` of a conditional, at the pointers they are written at. */
+function translateConditional(conditional: WrittenConditional, state: State): Conditional {
+  const { written, pointer, dependent } = conditional;
+  // A dependentSchemas entry is its `then`, written at the entry's own pointer; its `if` is implied there.
+  const where = (keyword: string): string => (dependent === undefined ? childPointer(pointer, keyword) : pointer);
   const part = (keyword: 'then' | 'else'): Schema | undefined =>
-    written[keyword] === undefined ? undefined : translate(written[keyword], childPointer(pointer, keyword), state);
-  return { if: translate(written.if, childPointer(pointer, 'if'), state), then: part('then'), else: part('else') };
+    written[keyword] === undefined ? undefined : translate(written[keyword], where(keyword), state);
+  const translated = { if: translate(written.if, where('if'), state), then: part('then'), else: part('else') };
+  return dependent === undefined ? translated : { ...translated, dependent };
 }
 
 /**

@@ -98,7 +98,7 @@ export interface CompiledSchema {
 export class UnsupportedSchemaError extends Error {
   override readonly name = 'UnsupportedSchemaError';
   constructor(
-    /** The keyword that cannot be honoured, e.g. `dependentSchemas` or `pattern`. */
+    /** The keyword that cannot be honoured, e.g. `$dynamicRef` or `pattern`. */
     readonly keyword: string,
     /** JSON pointer of the keyword in the schema given to the compiler. */
     readonly schemaPointer: string,

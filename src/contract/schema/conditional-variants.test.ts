@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from './compile.js';
+import { parseExactJson } from '../exact-json.js';
 import { asParsed } from './json.js';
 
 const properties = {
@@ -76,5 +77,45 @@ describe('the invalid variant of a dependentRequired', () => {
     });
     const variant = compiled.invalid.find((candidate) => candidate.keyword === 'dependentRequired');
     expect(variant?.label).toBe('currency missing though "price" is present');
+  });
+});
+
+describe('a dependentSchemas entry, read as the if/then it is (JSON Schema 2020-12, 10.2.2.4)', () => {
+  const potted = {
+    type: 'object',
+    required: ['name'],
+    properties: { name: { type: 'string' }, potted: { type: 'boolean' }, potLitres: { type: 'number' } },
+    dependentSchemas: { potted: { required: ['potLitres'], properties: { potLitres: { maximum: 50 } } } },
+  };
+  const compiled = compile(potted);
+  const looseCheck = compile({ ...potted, dependentSchemas: {} }).check;
+
+  it('is honoured, not refused: a pot without its size is no value, a size with no pot is one', () => {
+    expect(compiled.check(parseExactJson('{"name":"a","potted":true}'))).not.toEqual([]);
+    expect(compiled.check(parseExactJson('{"name":"a","potted":false,"potLitres":51}'))).not.toEqual([]);
+    expect(compiled.check(parseExactJson('{"name":"a","potted":true,"potLitres":50}'))).toEqual([]);
+    expect(compiled.check(parseExactJson('{"name":"a","potLitres":51}'))).toEqual([]);
+  });
+
+  it('generates valid values only, some with the property present', () => {
+    const values = fc.sample(compiled.valid, { numRuns: 200, seed: 3 }).map(asParsed);
+    for (const value of values) expect(compiled.check(value)).toEqual([]);
+    expect(values.some((value) => Object.hasOwn(value as object, 'potted'))).toBe(true);
+  });
+
+  it('is broken by a value with the property present that breaks the entry and nothing else, named dependentSchemas', () => {
+    const variant = compiled.invalid.find((candidate) => candidate.keyword === 'dependentSchemas');
+    expect(variant?.label).toBe(
+      'the body with "potted" present but not matching its dependentSchemas {"required":["potLitres"],"properties":{"potLitres":{"maximum":50}}}',
+    );
+    fc.assert(
+      fc.property(variant!.arbitrary, (value) => {
+        const parsed = asParsed(value);
+        expect(compiled.check(parsed)).not.toEqual([]);
+        expect(looseCheck(parsed)).toEqual([]);
+        expect(Object.hasOwn(parsed as object, 'potted')).toBe(true);
+      }),
+      { numRuns: 50, seed: 5 },
+    );
   });
 });

@@ -23,7 +23,11 @@ export function conditionalCandidates(site: Site, conditional: Conditional, cont
   if (conditional.then !== undefined) {
     const meetsIf = withAll(base, conditional.if);
     const leaf = meetsIf && breaking(meetsIf, conditional.then, site, context);
-    if (leaf) {
+    const { dependent } = conditional;
+    if (leaf && dependent !== undefined) {
+      const label = `with ${JSON.stringify(dependent)} present but not matching its dependentSchemas ${shown(conditional.then)}`;
+      candidates.push(judgedAsAnyOf(at(site, 'dependentSchemas', false, label, leaf, false)));
+    } else if (leaf) {
       const label = `matching if ${shown(conditional.if)} but not then ${shown(conditional.then)}`;
       candidates.push(judgedAsAnyOf(at(site, 'then', false, label, leaf, false)));
     }

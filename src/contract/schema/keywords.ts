@@ -58,7 +58,6 @@ export const REFUSED: Readonly<Record<string, string>> = {
   $ref: 'the reference was not resolved when the document was loaded',
   unevaluatedItems: 'unevaluatedItems is not supported; use items',
   contentSchema: 'contentSchema is not supported',
-  dependentSchemas: 'dependentSchemas is not supported; use dependentRequired',
   dependencies: 'dependencies is not supported; use dependentRequired',
 };
 

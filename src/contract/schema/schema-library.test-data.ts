@@ -434,10 +434,10 @@ export const REFUSALS: readonly {
     pointer: '/properties/a/$dynamicRef',
   },
   {
-    name: 'dependentSchemas',
-    schema: { type: 'object', dependentSchemas: { a: { required: ['b'] } } },
-    keyword: 'dependentSchemas',
-    pointer: '/dependentSchemas',
+    name: 'unevaluatedItems',
+    schema: { type: 'array', unevaluatedItems: false },
+    keyword: 'unevaluatedItems',
+    pointer: '/unevaluatedItems',
   },
   {
     name: 'unevaluatedProperties beside oneOf',
