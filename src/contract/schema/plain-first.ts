@@ -6,6 +6,17 @@ export interface PlainCandidate {
   readonly plainOf: (value: string) => string | undefined;
   /** Shrinks of a plain string, from its own `context` (`undefined` for the plain string itself). */
   readonly shrinkPlain: (value: string, context: unknown) => fc.Stream<fc.Value<string>>;
+  /**
+   * Other plain strings offered right after the plain string, each with the context `shrinkAlso` shrinks it from: for
+   * a failure that needs the value's length in another unit than its plain string keeps.
+   */
+  readonly alsoOf?: (value: string) => readonly fc.Value<string>[];
+  readonly shrinkAlso?: (value: string, context: unknown) => fc.Stream<fc.Value<string>>;
+}
+
+/** The context of a string {@link PlainCandidate.alsoOf} offered, and of its shrinks. */
+class Also {
+  constructor(readonly inner: unknown) {}
 }
 
 /** What {@link PlainFirst} keeps of a draw: the inner arbitrary's context. */
@@ -41,6 +52,10 @@ class PlainFirst extends fc.Arbitrary<string> {
   }
 
   shrink(value: string, context: unknown): fc.Stream<fc.Value<string>> {
+    if (context instanceof Also) {
+      const shrinkAlso = this.candidate.shrinkAlso ?? (() => fc.Stream.nil<fc.Value<string>>());
+      return shrinkAlso(value, context.inner).map((shrunk) => new fc.Value(shrunk.value, new Also(shrunk.context)));
+    }
     if (context instanceof Plain) {
       return this.candidate
         .shrinkPlain(value, context.inner)
@@ -49,9 +64,11 @@ class PlainFirst extends fc.Arbitrary<string> {
     if (!(context instanceof Drawn)) return this.inner.shrink(value, context);
     const rest = this.inner.shrink(value, context.inner);
     const plain = this.candidate.plainOf(value);
-    return plain === undefined || plain === value
-      ? rest
-      : fc.Stream.of(new fc.Value(plain, new Plain(undefined))).join(rest);
+    const first = plain === undefined || plain === value ? [] : [new fc.Value(plain, new Plain(undefined))];
+    const also = (this.candidate.alsoOf?.(value) ?? [])
+      .filter((other) => other.value !== value && other.value !== plain)
+      .map((other) => new fc.Value(other.value, new Also(other.context)));
+    return fc.Stream.of(...first, ...also).join(rest);
   }
 }
 

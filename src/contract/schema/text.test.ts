@@ -8,6 +8,7 @@ import {
   codePointLength,
   codePointString,
   composedCodePointArbitrary,
+  textArbitrary,
 } from './text.js';
 
 /** The first shrinks of a value, depth first along the first candidate, as values. */
@@ -103,13 +104,20 @@ describe('codePointString', () => {
     }
   });
 
-  it('shrinks a drawn string first to as many plain a, then along the path of fast-check strings of the unit', () => {
+  it('shrinks a drawn string first to as many plain a, then its unit-keeping forms, then along the path of fast-check strings of the unit', () => {
     const fastArbitrary = codePointString({ minLength: 2, maxLength: 12 });
     const composedArbitrary = fc.string({ minLength: 2, maxLength: 12, unit: codePointArbitrary });
     for (let index = 0; index < 20; index++) {
       const fast = fastArbitrary.generate(caseRandom(13, 'shrink', index), caseBias(index));
       const composed = composedArbitrary.generate(caseRandom(13, 'shrink', index), caseBias(index));
-      const [first, ...rest] = [...fastArbitrary.shrink(fast.value, fast.context).take(9)];
+      const [first, ...all] = [...fastArbitrary.shrink(fast.value, fast.context).take(11)];
+      const composedShrinks = [...composedArbitrary.shrink(composed.value, composed.context).take(8)];
+      // Plain a's and one character repeated, as long in UTF-16 units or UTF-8 bytes: none, one or two.
+      const forms = [0, 1, 2].find((count) =>
+        all.slice(count, count + 8).every((shrunk, at) => shrunk.value === composedShrinks[at]?.value),
+      );
+      for (const form of all.slice(0, forms ?? 0)) expect(form.value).toMatch(/^a*([^\0-\x7f])\1*$/u);
+      const rest = all.slice(forms ?? 0, (forms ?? 0) + 8);
       const plain = 'a'.repeat(codePointLength(fast.value));
       const after = fast.value === plain ? [first, ...rest].slice(0, 8) : rest;
       if (fast.value !== plain) expect(first?.value).toBe(plain);
@@ -163,5 +171,29 @@ describe('asciiString', () => {
     const [first] = [...asciiString({ minLength: 5, maxLength: 5 }).shrink(drawn.value, drawn.context).take(1)];
     expect(drawn.value).not.toBe('aaaaa');
     expect(first?.value).toBe('aaaaa');
+  });
+});
+
+describe('a string a server counts in other units than code points', () => {
+  /** The counterexamples fast-check's greedy shrinking (the runner's) ends on, over seeds, for a length check. */
+  const shrunk = (fits: (text: string) => boolean): string[] =>
+    [1, 2, 3, 4, 5, 42].flatMap((seed) => {
+      const found = fc.check(fc.property(textArbitrary(1, 32), fits), { seed, numRuns: 300 });
+      return found.counterexample === null ? [] : [found.counterexample[0]];
+    });
+
+  it("shrinks to plain a's and its widest character when UTF-8 bytes are counted (Python len(s.encode()), Go len(s))", () => {
+    const found = shrunk((text) => new TextEncoder().encode(text).length <= 32);
+    expect(found.length).toBeGreaterThan(0);
+    for (const text of found) {
+      expect(text).toMatch(/^a+[^a]$/u);
+      expect(new TextEncoder().encode(text).length).toBeGreaterThan(32);
+    }
+  });
+
+  it("shrinks to plain a's and one character past U+FFFF when UTF-16 units are counted (JavaScript's length)", () => {
+    const found = shrunk((text) => text.length <= 32);
+    expect(found.length).toBeGreaterThan(0);
+    for (const text of found) expect(text).toMatch(/^a+[\u{10000}-\u{10ffff}]$/u);
   });
 });

@@ -256,10 +256,79 @@ function plainAsFirst(
   constraints: { minLength?: number; maxLength?: number },
 ): fc.Arbitrary<string> {
   const plain = fc.string({ minLength: constraints.minLength, maxLength: constraints.maxLength, unit: asciiArbitrary });
+  const limits = { min: constraints.minLength ?? 0, max: constraints.maxLength ?? Infinity };
   return plainFirst(inner, {
     plainOf: (value) => PLAIN.repeat(codePointLength(value)),
     shrinkPlain: (value, context) => plain.shrink(value, context),
+    alsoOf: (value) => unitKeepingPlains(value, limits),
+    shrinkAlso: (value, context) => unitKeepingShrinks(value, context as UnitForm, limits),
   });
+}
+
+/** A string of plain `a`s then `count` times `wide`, a character counting `weight` units where `a` counts one. */
+interface UnitForm {
+  readonly wide: string;
+  readonly weight: number;
+  readonly count: number;
+}
+
+/**
+ * Plain `a`s and the character that matters, as long as `value` in UTF-16 units (its first character past U+FFFF)
+ * and in UTF-8 bytes (its widest character), as few of it as the length limits allow: a server counting lengths in
+ * those units (JavaScript's `length`, Python's `len(s.encode())`, Go's `len(s)`) fails on these as on `value`,
+ * where the all-`a` plain string, as long in code points only, passes. None for ASCII or a lone surrogate.
+ */
+function unitKeepingPlains(value: string, limits: { min: number; max: number }): fc.Value<string>[] {
+  const characters = Array.from(value);
+  if (characters.every((character) => character < '\u0080')) return [];
+  if (characters.some((character) => character.length === 1 && /[\ud800-\udfff]/.test(character))) return [];
+  const widest = characters.reduce((wide, character) => (utf8Bytes(character) > utf8Bytes(wide) ? character : wide));
+  const astral = characters.find((character) => character.length === 2);
+  const bytes = characters.reduce((sum, character) => sum + utf8Bytes(character), 0);
+  const forms = [
+    ...(astral === undefined ? [] : [{ wide: astral, weight: 2, units: value.length }]),
+    { wide: widest, weight: utf8Bytes(widest), units: bytes },
+  ].map(({ wide, weight, units }) => {
+    // The fewest wide characters that keep the code points within the maximum.
+    const count = Math.max(1, Math.ceil((units - limits.max) / (weight - 1)));
+    return { form: { wide, weight, count }, plains: units - count * weight };
+  });
+  return forms
+    .filter(({ form, plains }) => plains >= 0 && fitsLimits(plains + form.count, limits))
+    .map(({ form, plains }) => new fc.Value(PLAIN.repeat(plains) + form.wide.repeat(form.count), form));
+}
+
+/**
+ * Shrinks of a {@link UnitForm} string: one wide character fewer for as many `a`s as its UTF-8 bytes or UTF-16 units
+ * (the same length in that unit), then half its `a`s, then one `a` fewer; each within the length limits.
+ */
+function unitKeepingShrinks(
+  value: string,
+  form: UnitForm,
+  limits: { min: number; max: number },
+): fc.Stream<fc.Value<string>> {
+  const plains = value.length - form.wide.length * form.count;
+  const candidates: [number, number][] = [];
+  // As many `a`s as the character's UTF-8 bytes, then as its UTF-16 units: a form of one unit may show the other's.
+  const widths = [...new Set([utf8Bytes(form.wide), form.wide.length])];
+  if (form.count > 1) candidates.push(...widths.map((width): [number, number] => [plains + width, form.count - 1]));
+  if (plains > 1) candidates.push([Math.floor(plains / 2), form.count]);
+  if (plains > 0) candidates.push([plains - 1, form.count]);
+  return fc.Stream.of(
+    ...candidates
+      .filter(([a, count]) => fitsLimits(a + count, limits))
+      .map(([a, count]) => new fc.Value(PLAIN.repeat(a) + form.wide.repeat(count), { ...form, count })),
+  );
+}
+
+function fitsLimits(codePoints: number, limits: { min: number; max: number }): boolean {
+  return codePoints >= limits.min && codePoints <= limits.max;
+}
+
+/** How many bytes UTF-8 writes a character (a code point) with. */
+function utf8Bytes(character: string): number {
+  const code = character.codePointAt(0) ?? 0;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
 }
 
 /**
