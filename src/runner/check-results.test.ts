@@ -9,7 +9,6 @@ import { JsonNumber } from '../fixtures/base/hand-json.js';
 import { longNameHang } from '../fixtures/faulty/crash-defects.js';
 import { runConformance } from '../index.js';
 import { counterexampleSize } from './findings.js';
-import { DOUBLES_DEFECT } from './defects.js';
 import type { Finding } from './report.js';
 import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
@@ -247,12 +246,14 @@ describe('a check keeps one counterexample per root cause', () => {
     }
   }, 60_000);
 
-  it('keeps a boolean taken for an id beside ids read as doubles: two fixes, not one field read wrongly', async () => {
+  it('keeps a boolean taken for an id beside fractions read as doubles: two fixes, not one field read wrongly', async () => {
     const target = await laxPydantic.start();
     try {
       const titles = await rejectionFindings(target);
-      expect(titles).toContain(DOUBLES_DEFECT);
+      // Integers are read exactly, so the fraction is not the doubles defect by itself (c9b4f9a): it is its own.
+      expect(titles).toContain('an invalid body ("id" set to 2^53+N.5) accepted');
       expect(titles.filter((title) => title.includes('lenient readers convert'))).toHaveLength(1);
+      expect(titles).toHaveLength(2);
     } finally {
       await target.close();
     }
@@ -302,6 +303,30 @@ describe('a check keeps one counterexample per root cause', () => {
       await target.close();
     }
   }, 60_000);
+
+  it('keeps the first case of every cause past the cap: a target taking any body still shows text after the value', async () => {
+    // Stores whatever came, as a plant of its own: every invalid body of 17-full-store is accepted, and its causes,
+    // met by several probes, filled the cap of 12 cases per check before the last ones in run order.
+    let next = 0n;
+    const anyBody = faultyTarget(
+      { name: 'any-body', defect: 'every body accepted', expectedFailures: [] },
+      { readPlant: () => ({ id: (next += 1n), name: 'Fern' }) },
+    );
+    const target = await anyBody.start();
+    try {
+      const spec = documentPath(DOCUMENTS.find((entry) => entry.file === '17-full-store.yaml')!);
+      const titles = await rejectionFindings(target, spec);
+      // It was 7: the cases of the last four causes in run order were dropped (the id's minimum, range and
+      // fraction, text after the value).
+      expect(titles).toContain('an invalid body (a valid NewPlant followed by text after its closing brace) accepted');
+      expect(titles).toContain(
+        'an invalid body ("id" holds #: id 0, just outside minimum # (keyword minimum)) accepted',
+      );
+      expect(titles.length).toBeGreaterThan(10);
+    } finally {
+      await target.close();
+    }
+  }, 90_000);
 
   it('shrinks the first case of a defect several probes meet and keeps their later cases, no smaller, as found', async () => {
     // Every tag is echoed trimmed of its last character: plain plants, spelled schemes and media types, precision

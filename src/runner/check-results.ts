@@ -8,7 +8,7 @@ import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
 import { messageShapeOf } from './judge.js';
-import { breaksReading, classOf, FIELD, typeReading } from './defects.js';
+import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint, foldTarget } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
@@ -30,20 +30,20 @@ interface Kept {
   readonly verdict: CaseVerdict;
   /** What tells it apart from the other kept cases ({@link keyOf}), worked out once. */
   readonly key: string;
-  /** Its class whatever the probe ({@link classOf}): the cap drops a class's later cases before any class's first. */
+  /** Its cause whatever the probe ({@link causeOf}): the cap drops a cause's later cases before any cause's first. */
   readonly group: string;
 }
 
 /**
- * Failing (or warning) cases kept per check: the first of each probe and class ({@link classOf}), each shrunk; for
+ * Failing (or warning) cases kept per check: the first of each probe and cause ({@link causeOf}), each shrunk; for
  * invalid bodies, the first of each field and rule they break. One probe of invalid bodies often finds several root
  * causes (a `null` tag accepted, a `NAME` key read as `name`), and a defect hidden behind another would pass a
- * baseline that lists only the other. Past MAX_FAILURES, the later cases of a class already kept (met by another
- * probe) are dropped first: the first case of every class is kept, up to MAX_CLASSES, so a run meeting many causes
- * reports each (it dropped the last in run order: text after the value, a body `null` accepted, as a seed had it).
+ * baseline that lists only the other. Past MAX_FAILURES, the later cases of a cause already kept (met by another
+ * probe) are dropped first: the first case of every cause is kept, up to MAX_CAUSES, so a run meeting many causes
+ * reports each (it dropped the last in run order, text after the value or a body `null` accepted).
  */
 const MAX_FAILURES = 12;
-const MAX_CLASSES = 48;
+const MAX_CAUSES = 48;
 
 /**
  * A check's verdicts, tallied as cases finish: a count, and the first failing (and warning) case
@@ -70,22 +70,22 @@ export class CheckTally {
 }
 
 /**
- * What tells two kept cases apart: their probe and their class ({@link classOf}); for a valid NewPlant
+ * What tells two kept cases apart: their probe and their cause ({@link causeOf}); for a valid NewPlant
  * warned of as a possible repeat, also its answer's message, so that a refusal saying something else than
  * the repeats do (`name must not be blank`) is kept beside them, to be settled ({@link settleRepeatWarning}).
  */
 function keyOf(run: CaseRun, verdict: CaseVerdict): Pick<Kept, 'key' | 'group'> {
   const exchange = run.exchanges[verdict.exchangeIndex];
   const plan = exchange?.plan;
-  const group = classOf(plan, verdict.defect);
+  const group = causeOf(plan, verdict.defect);
   const key = `${run.generated.probe.name}\u0000${group}`;
   const mayRepeat = verdict.outcome === 'warn' && plan?.intent.kind === 'valid' && plan.intent.idMayRepeat === true;
   return { key: mayRepeat ? `${key}\u0000${messageShapeOf(exchange!) ?? ''}` : key, group };
 }
 
 /**
- * Keeps the earliest case (in run order) of each probe and class; past {@link MAX_FAILURES}, drops the latest case
- * whose class an earlier kept case holds, and past {@link MAX_CLASSES} the latest. Which cases stay depends only on
+ * Keeps the earliest case (in run order) of each probe and cause; past {@link MAX_FAILURES}, drops the latest case
+ * whose cause an earlier kept case holds, and past {@link MAX_CAUSES} the latest. Which cases stay depends only on
  * the cases that failed, not on the order their answers came in.
  */
 function keepFirstPerCause(kept: Kept[], entry: Kept): void {
@@ -102,7 +102,7 @@ function keepFirstPerCause(kept: Kept[], entry: Kept): void {
   const repeated = kept.map((other) => groups.has(other.group) || (groups.add(other.group), false));
   const last = repeated.lastIndexOf(true);
   if (last >= 0) kept.splice(last, 1);
-  else if (kept.length > MAX_CLASSES) kept.pop();
+  else if (kept.length > MAX_CAUSES) kept.pop();
 }
 
 export interface CheckResultOptions {

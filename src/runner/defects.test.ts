@@ -99,6 +99,32 @@ describe('the cause of an invalid body accepted', () => {
     expect(trailing).not.toBe(brokenRule('JSON null instead of an object'));
     expect(brokenRule('JSON null instead of an object')).toBe(brokenRule('a JSON array instead of an object'));
   });
+
+  it("keeps an id's fraction and its range apart from its presence and type, rewrite or keyword alike", () => {
+    const missing = brokenRule('"id": id missing (required) (keyword required)');
+    const fractions = ['"id" set to N.5', '"id" set to -N.25', '"id" set to 1e-3', '"id" set to 2^53+N.5'];
+    const fraction = brokenRule('"id" holds 0.5: id not of type integer: a number with a fraction (keyword type)');
+    for (const what of fractions) expect(brokenRule(what), what).toBe(fraction);
+    const range = brokenRule('"id" holds 9223372036854775808: id one above the int64 maximum # (keyword format)');
+    for (const what of ['"id" set to N0000000000000000000', '"id" set to 9999999999… (10000 characters)'])
+      expect(brokenRule(what), what).toBe(range);
+    // Written with an exponent, an integer past int64 is what a reader of leading digits takes as 1 (0.5 as 0).
+    for (const what of ['"id" set to 1e19', '"id" set to -9.3e18', '"id" set to the fraction 1.5'])
+      expect(brokenRule(what), what).toBe(fraction);
+    expect(new Set([missing, fraction, range]).size).toBe(3);
+    expect(brokenRule('"id" holds an array: id not of type integer: an array (keyword type)')).toBe(missing);
+  });
+
+  it('titles a fraction or a range by its kind, whichever value a seed met first', () => {
+    const plan = (what: string) => ({ intent: { kind: 'invalid-body', what } }) as unknown as PlannedRequest;
+    for (const what of ['"id" set to N.5', '"id" set to -N.25', '"id" set to 1e-3'])
+      expect(requestKind(plan(what), true)).toBe('an invalid body ("id" set to a number with a fraction)');
+    expect(requestKind(plan('"id" set to 18446744073709551616'), true)).toBe(
+      'an invalid body ("id" set to an integer outside int64)',
+    );
+    // 2^53+N.5 keeps its words: a double holds it whole, the sign of integers read as doubles.
+    expect(requestKind(plan('"id" set to 2^53+N.5'), true)).toBe('an invalid body ("id" set to 2^53+N.5)');
+  });
 });
 
 describe('a 413 from a body size limit', () => {

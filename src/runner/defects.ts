@@ -345,9 +345,12 @@ export function namedKeyword(what: string): string | undefined {
   return KEYWORD.exec(what)?.[1];
 }
 
-/** Whether an invalid body breaks how its field is read at all (presence, type, format), and not by a lenient type reading. */
+/**
+ * Whether an invalid body breaks how its field is read at all (presence, type, format), and not by a lenient type
+ * reading nor as a wrong number ({@link numberFamily}: how numbers are parsed is named across fields, not the field's).
+ */
 export function breaksReading(what: string): boolean {
-  return typeReading(what) === undefined && READING_KEYWORDS.has(namedKeyword(what) ?? '');
+  return typeReading(what) === undefined && READING_KEYWORDS.has(namedKeyword(what) ?? '') && !numberFamily(what);
 }
 
 /** The invalid body that is a valid NewPlant with more text after it (`{...} x`). */
@@ -362,7 +365,12 @@ export function brokenRule(what: string): string {
   // fields (one finding) or, beside another wrong reading of the field, the field's own (withFieldsReadWrongly).
   const reading = typeReading(what);
   const keyword = namedKeyword(what) ?? '';
-  const rule = reading !== undefined ? `type read as ${reading}` : READING_KEYWORDS.has(keyword) ? '' : keyword;
+  const rule =
+    reading !== undefined
+      ? `type read as ${reading}`
+      : READING_KEYWORDS.has(keyword)
+        ? (numberFamily(what) ?? '')
+        : keyword;
   return `${FIELD.exec(what)?.[1] ?? ''}\u0000${rule}`;
 }
 
@@ -370,38 +378,44 @@ export function brokenRule(what: string): string {
 const REWRITE = /^"((?:[^"\\]|\\.)*)" set to (.+)$/;
 
 /**
- * Which kind of wrong number a rewrite sets (the generator's preview of the value: `N.5`, `-N.25`, `1e-3`, `1e19`,
- * `9999999999… (10000 characters)`): `fraction` (a number with a fraction, read as an integer by truncation or as
- * a double), `2^53` (`2^53+N.5`, which a double holds whole), `range` (an integer outside int64), else undefined.
+ * Which kind of wrong number a rewrite sets (the generator's preview of the value: `N.5`, `-N.25`, `1e-3`, `the
+ * fraction 1.5`, `1e19`, `9999999999… (10000 characters)`): `fraction` (a number with a fraction, read as an integer by
+ * truncation or through a double), `2^53` (`2^53+N.5`, which a double holds whole), `range` (an integer outside int64
+ * in plain digits), `exponent` (one written with an exponent, `1e19`: a reader of leading digits takes it as 1, as
+ * it takes 0.5 as 0), else undefined.
  */
-export function rewriteFamily(what: string): 'fraction' | '2^53' | 'range' | undefined {
+export function rewriteFamily(what: string): 'fraction' | '2^53' | 'range' | 'exponent' | undefined {
   const value = REWRITE.exec(what)?.[2];
   if (value === undefined) return undefined;
   if (value.startsWith('2^53+')) return '2^53';
+  if (value.startsWith('the fraction ')) return 'fraction';
   if (/^-?\d+… \(\d+ characters\)$/.test(value)) return 'range';
   if (!/^-?(?:N|\d)[\dN]*(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(value)) return undefined;
   const number = Number(value.replaceAll('N', '1'));
-  if (Math.abs(number) >= 2 ** 63) return 'range';
+  if (Math.abs(number) >= 2 ** 63) return /^-?[\dN]+$/.test(value) ? 'range' : 'exponent';
   return Number.isInteger(number) ? undefined : 'fraction';
+}
+
+/**
+ * A wrong number's family, rewrite or keyword variant alike (`"id" set to N.5`, `id not of type integer: a number with
+ * a fraction`, `id one above the int64 maximum`): a number not written as a plain integer (a fraction, `2^53+N.5`,
+ * `1e19`) and a plain integer outside the format's range are read wrongly in other ways than a member missing or of
+ * another type (truncated, through a double, unchecked), each its own cause (Jackson's ACCEPT_FLOAT_AS_INT beside a
+ * primitive's default 0; DRF's unbounded IntegerField beside its fractions read as doubles).
+ */
+function numberFamily(what: string): 'fraction' | 'range' | undefined {
+  const family = rewriteFamily(what);
+  if (family !== undefined) return family === 'range' ? family : 'fraction';
+  if (/: a number with a fraction \(keyword type\)$/.test(what)) return 'fraction';
+  return /\bint(?:32|64)\b.* \(keyword format\)$/.test(what) ? 'range' : undefined;
 }
 
 /** What a rewrite's family is called in a finding's title: the same whichever value of it a seed met first. */
 const FAMILY_WORDS: Readonly<Record<string, string>> = {
   fraction: 'a number with a fraction',
   range: 'an integer outside int64',
+  exponent: 'an integer outside int64 written with an exponent',
 };
-
-/**
- * The class of a kept failing case: its cause ({@link causeOf}) and, for an invalid body, the keyword it breaks or the
- * family of its rewrite ({@link rewriteFamily}). A cause puts every reading of a field in one (presence, type,
- * fraction, range); a class keeps them apart, so that a field read wrongly in two ways (its int64 range unchecked,
- * and `2^53+N.5` taken through a double) keeps a case of each, whichever came first.
- */
-export function classOf(plan: PlannedRequest | undefined, defect: string | undefined): string {
-  const intent = plan?.intent;
-  const what = intent?.kind === 'invalid-body' ? intent.what : '';
-  return `${causeOf(plan, defect)}\u0000${namedKeyword(what) ?? rewriteFamily(what) ?? ''}`;
-}
 
 /**
  * What a failure's cause is, whatever values showed it: for an invalid body the field and the rule it

@@ -634,6 +634,17 @@ describe('findingsOf', () => {
         const findings = findingsOf(withRootCausesFolded(checks, { refusedIn: new Set(['name', 'id']) }));
         expect(findings.map((finding) => finding.title)).toEqual([ZERO_VALUES_DEFECT]);
         expect(findings[0]?.counterexample.request.body).toBe('{}');
+        // Once a zero-valued plant took id 0, a body null is judged accepted by its refusal as a repeat of id 0.
+        const repeat = {
+          ...nullBody,
+          response: {
+            ...base.response,
+            status: 400,
+            body: '{"error":409,"message":"a plant with id 0 already exists"}',
+          },
+        };
+        const repeated = findingsOf(withZeroValuesFolded([failed('negative-rejection', [id, name, repeat])]));
+        expect(repeated.map((finding) => finding.title)).toEqual([ZERO_VALUES_DEFECT]);
         const fewer = findingsOf(withZeroValuesFolded([failed('negative-rejection', [id, name])]));
         expect(fewer.map((finding) => finding.fingerprint)).toEqual([findings[0]?.fingerprint]);
         expect(groupDefectsOf(name.defect!)).toEqual([memberRulesDefect('name'), ZERO_VALUES_DEFECT]);

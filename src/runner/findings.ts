@@ -10,6 +10,7 @@ import {
   namedKeyword,
   REFUSED_ONCE_TRIMMED,
   requestKind,
+  rewriteFamily,
   SPELLING_READ_AS_ANOTHER_ID,
   TRIMMED,
   topMemberOf,
@@ -67,9 +68,15 @@ export function failureFingerprint(
   // Only a description that quotes the field it breaks varies with the value (not "a required member named in
   // upper case"), and only one naming its keyword tells the rule apart: a proxy's `field "name" must be at most
   // 30 characters long` names none, and its field's other breaks must not fold into it.
-  if (!described.includes('"') || !defect.includes(described) || namedKeyword(plan.intent.what) === undefined)
+  const { what } = plan.intent;
+  if (!described.includes('"') || !defect.includes(described) || !namesRule(what))
     return defectIdentity(checkId, reason, defect).fingerprint;
   return defectIdentity(checkId, reason, `cause:${causeOf(plan, defect)}`).fingerprint;
+}
+
+/** Whether an invalid body's description names its rule: a keyword, or a wrong number's family (`"id" set to N.5`). */
+function namesRule(what: string): boolean {
+  return namedKeyword(what) !== undefined || rewriteFamily(what) !== undefined;
 }
 
 /** What the run showed beyond its kept failures, for folding them into root causes. */
@@ -568,8 +575,8 @@ const NULL_BODY_ACCEPTED =
  * cause where an answer shows a member the request left out as its type's zero value (`{}` answered `{"name": ""}`):
  * a typed decoder that never checks presence (Go's `json.Unmarshal` into a struct without pointers, Jackson's
  * primitive `long`), so one fix for every member. They fold into {@link ZERO_VALUES_DEFECT}, shown by the smallest;
- * a body `null` accepted joins them when its own answer shows zero values too (Go decodes `null` into the zero
- * struct). Without that evidence each member stays its own finding (`body.name ?? ''` beside a checked id), as does
+ * a body `null` accepted joins them when its own answer shows zero values too, or refuses it as a repeat of id 0 (Go
+ * decodes `null` into the zero struct). Without that evidence each member stays its own finding (`body.name ?? ''` beside a checked id), as does
  * one member alone.
  */
 export function withZeroValuesFolded(checks: readonly CheckResult[]): CheckResult[] {
@@ -579,11 +586,19 @@ export function withZeroValuesFolded(checks: readonly CheckResult[]): CheckResul
     (failure) => {
       const defect = failure.defect ?? '';
       if (TOP_MISSING_ACCEPTED.test(defect) || EMPTY_OBJECT_ACCEPTED.test(defect)) return 'zero';
-      return NULL_BODY_ACCEPTED.test(defect) && answersZeroValues(failure) ? 'zero' : undefined;
+      const zero = answersZeroValues(failure) || ZERO_ID_QUOTED.test(failure.response.body ?? '');
+      return NULL_BODY_ACCEPTED.test(defect) && zero ? 'zero' : undefined;
     },
-    (failures) => failures.some(answersZeroValues),
+    (failures) =>
+      failures.some(answersZeroValues) && failures.some((failure) => !NULL_BODY_ACCEPTED.test(failure.defect ?? '')),
   );
 }
+
+/**
+ * A repeat refusal quoting the id 0 (`a plant with id 0 already exists`): a body `null` taken for a plant with id 0,
+ * accepted (judged so: a repeat of a stored id) once an earlier zero-valued plant took that id.
+ */
+const ZERO_ID_QUOTED = /\bid\W{0,3}0(?![\w.])/i;
 
 /**
  * Whether a success answer holds a member the request left out as a zero value (`""`, `0`, `false`): the member
