@@ -59,6 +59,16 @@ describe('not-utf8 cases', () => {
     for (const plan of plansOf(4, 5)) expect(lossy(plan).name).toMatch(/\ufffd$/);
   });
 
+  it("send a JSON string of the bytes where the document's NewPlant is no object and holds no string", () => {
+    for (const value of [5n, [1n], 'Fern'] as const) {
+      const draft = { value, ids: [], slots: [] };
+      const [plan] = notUtf8Bodies.plan({ draft, variant: 0 }, { contract, fresh, salt: 't:scalar' });
+      const bytes = Buffer.from(plan?.bodyBytes ?? []);
+      expect(isUtf8(bytes), String(value)).toBe(false);
+      expect(bytes.toString('latin1')).toMatch(/^"(?:Fern)?\xff"$/);
+    }
+  });
+
   it('put the bytes in a nested string of a document with nested objects (care.water)', async () => {
     const nested = await loadContract(
       fileURLToPath(new URL('../../fixtures/documents/11-nested-care.yaml', import.meta.url)),

@@ -58,7 +58,7 @@ export const notUtf8Bodies = defineProbe<NotUtf8Value>({
     const marked = markedDraft(withFreshIds(draft), place, declared);
     const text = renderPlant(marked.draft, fresh, salt).text;
     const bytes = withBytes(text, Uint8Array.from(sequence.bytes));
-    const where = marked.at === undefined ? 'a member name' : `"${marked.at}"`;
+    const where = marked.at === undefined ? 'a member name' : marked.at === '' ? 'the body' : `"${marked.at}"`;
     const plan: PlannedRequest = {
       method: 'POST',
       path: PLANTS_PATH,
@@ -75,7 +75,8 @@ export const notUtf8Bodies = defineProbe<NotUtf8Value>({
 /** The text with {@link MARKER} replaced by `bytes`. */
 function withBytes(text: string, bytes: Uint8Array): Uint8Array {
   const at = text.indexOf(MARKER);
-  if (at < 0) throw new Error('not-utf8: the marker was not written');
+  // A document whose NewPlant is no object and holds no string (a number): a JSON string of the bytes alone.
+  if (at < 0) return Buffer.concat([Buffer.from('"'), bytes, Buffer.from('"')]);
   return Buffer.concat([Buffer.from(text.slice(0, at)), bytes, Buffer.from(text.slice(at + MARKER.length))]);
 }
 
@@ -90,7 +91,10 @@ function markedDraft(
   declared: ReadonlySet<string>,
 ): { draft: PlantDraft; at?: string } {
   const value = draft.value;
-  if (!isExactObject(value)) return { draft };
+  if (!isExactObject(value)) {
+    const marked = marking(value);
+    return marked === undefined ? { draft } : { draft: { ...draft, value: marked.value }, at: marked.path.join('.') };
+  }
   const body = Object.create(null) as Record<string, ExactJson>;
   for (const key of Object.keys(value)) define(body, key, value[key]);
   const nested = place === 'nested' ? nestedString(body, declared) : undefined;
