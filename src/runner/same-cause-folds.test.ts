@@ -103,3 +103,40 @@ describe('patterns checked where $ matches before a final newline (PCRE without 
     }
   }, 90_000);
 });
+
+/** Whether a parsed JSON value holds a member name starting with U+0000, 64 levels deep at most. */
+function holdsNulName(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  return Object.entries(value).some(([key, inner]) => key.startsWith('\u0000') || holdsNulName(inner, depth + 1));
+}
+
+describe('a member name starting with U+0000 refused (PHP decoding into objects)', () => {
+  it('is found every run: a valid NewPlant holding one is sent', async () => {
+    const target = await startServer((text, answer) => {
+      let body: Record<string, unknown>;
+      try {
+        body = parsedWithNumberTexts(text) as Record<string, unknown>;
+      } catch {
+        return answer(400, { error: 2, message: 'the body is not valid JSON: Syntax error' });
+      }
+      if (holdsNulName(body))
+        return answer(400, { error: 2, message: 'the body is not valid JSON: The decoded property name is invalid' });
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        return answer(400, { error: 3, message: 'not an object' });
+      const id = (body.id as { $n?: unknown } | null | undefined)?.$n;
+      if (typeof id !== 'string' || int64OfJsonNumber(id) === undefined)
+        return answer(400, { error: 6, message: 'id must be an integer' });
+      if (typeof body.name !== 'string' || !['undefined', 'string'].includes(typeof body.tag))
+        return answer(400, { error: 7, message: 'name and tag must be strings' });
+      answer(200, body.tag === undefined ? { name: body.name } : { name: body.name, tag: body.tag });
+    });
+    try {
+      const report = await runConformance({ baseUrl: target.url, token: TOKEN, seed: 42, runs: 100, concurrency: 4 });
+      const findings = report.findings ?? [];
+      expect(findings.map((finding) => finding.title)).toEqual(['status 400 for a valid NewPlant']);
+      expect(findings[0]?.counterexample.reason).toContain("PHP's json_decode refuses it when decoding into objects");
+    } finally {
+      await target.close();
+    }
+  }, 90_000);
+});

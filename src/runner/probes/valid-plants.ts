@@ -105,30 +105,35 @@ export const boundaryPlants = defineProbe<{ draft: PlantDraft; keep: string | un
   },
 });
 
-/** Member names JavaScript stacks trip on: parsers refuse them as "prototype poisoning", copiers rebuild through them. */
-const PROTOTYPE_KEYS = ['__proto__', 'constructor'] as const;
+/**
+ * Member names stacks trip on: JavaScript parsers refuse the first two as "prototype poisoning", copiers rebuild through
+ * them; PHP's `json_decode` into objects ("The decoded property name is invalid") and C's jansson refuse a name
+ * starting with U+0000.
+ */
+const HOSTILE_KEYS = ['__proto__', 'constructor', '\u0000'] as const;
 
 /**
- * A valid NewPlant with an extra member holding `{"__proto__": 1}` or `{"constructor": 1}`, each once per run:
- * drawn by chance such keys are rare. Koa's and Fastify's parsers refuse them (a 400), and NestJS's ValidationPipe
- * (class-transformer's `new value.constructor()`) answers the second one 500. A document whose NewPlant takes no
- * such member gets the plain valid NewPlant instead.
+ * A valid NewPlant with an extra member holding `{"__proto__": 1}`, `{"constructor": 1}` or `{"\u0000": 1}`, each once
+ * per run: drawn by chance such keys are rare. Koa's and Fastify's parsers refuse the first two (a 400), NestJS's
+ * ValidationPipe (class-transformer's `new value.constructor()`) answers the second one 500, and PHP decoding into
+ * objects refuses the third. A document whose NewPlant takes no such member gets the plain valid NewPlant instead.
  */
 export const prototypeKeyPlants = defineProbe<{ draft: PlantDraft; key: string }>({
   name: 'prototype-key',
-  title: 'valid NewPlants with an extra member holding {"__proto__": 1} or {"constructor": 1}',
+  title: 'valid NewPlants with an extra member holding {"__proto__": 1}, {"constructor": 1} or {"\\u0000": 1}',
   share: 0,
-  variants: () => PROTOTYPE_KEYS.length,
+  variants: () => HOSTILE_KEYS.length,
   arbitrary: (contract, variant) =>
     fc.record({
       draft: newPlantArbitrary(contract),
-      key: fc.constant(PROTOTYPE_KEYS[variant % PROTOTYPE_KEYS.length] ?? 'constructor'),
+      key: fc.constant(HOSTILE_KEYS[variant % HOSTILE_KEYS.length] ?? 'constructor'),
     }),
   plan: ({ draft, key }, { contract, fresh, salt }) => {
     const member = new Map([['plantstore', `{${JSON.stringify(key)}:1}`]]);
     const { rendered, rewritten } = renderIfValid(contract, draft, fresh, salt, member);
     const request = validRequest(rendered);
-    return [rewritten ? { ...request, intent: { ...request.intent, prototypeKey: key } } : request];
+    const prototype = rewritten && (key === '__proto__' || key === 'constructor');
+    return [prototype ? { ...request, intent: { ...request.intent, prototypeKey: key } } : request];
   },
 });
 
