@@ -51,7 +51,7 @@ function documentWith(version: '3.0.3' | '3.1.0', plant: unknown): string {
 }
 
 describe('forDirection', () => {
-  it('drops readOnly properties from a request schema and writeOnly ones from a response schema', () => {
+  it('drops readOnly properties from a request schema and forbids writeOnly ones in a response schema', () => {
     expect(forDirection(plantSchema, 'request')).toEqual({
       type: 'object',
       required: ['id', 'name', 'secret'],
@@ -68,6 +68,7 @@ describe('forDirection', () => {
         id: plantSchema.properties.id,
         name: plantSchema.properties.name,
         createdAt: plantSchema.properties.createdAt,
+        secret: false,
       },
     });
   });
@@ -99,7 +100,7 @@ describe('forDirection', () => {
 describe.each(['3.0.3', '3.1.0'] as const)(
   'a shared Plant schema with readOnly and writeOnly properties (OpenAPI %s)',
   (version) => {
-    it('neither sends nor requires the readOnly property, and never expects the writeOnly one back', async () => {
+    it('neither sends nor requires the readOnly property, and refuses the writeOnly one in an answer', async () => {
       const contract = await loadContract(documentWith(version, plantSchema));
       const plants = fc.sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 7 });
       for (const plant of plants) expect(Object.keys(plant as object)).not.toContain('createdAt');
@@ -108,6 +109,13 @@ describe.each(['3.0.3', '3.1.0'] as const)(
         [],
       );
       expect(contract.check.plant(parseExactJson('{"id":1,"name":"a"}'))).not.toEqual([]);
+      // JSON Schema: a writeOnly value "is never present when the instance is retrieved" (a password echoed).
+      const echoed = contract.check.plant(
+        parseExactJson('{"id":1,"name":"a","createdAt":"2026-01-01T00:00:00Z","secret":"s"}'),
+      );
+      expect(echoed.map((violation) => violation.message)).toEqual([
+        'field "secret" must not be present (its schema is false)',
+      ]);
       const invalidAt = [...contract.compiled.newPlant.invalid, ...contract.compiled.newPlant.boundaries].map(
         (v) => v.pointer,
       );

@@ -17,7 +17,8 @@ const HIDDEN_BY: Record<Direction, 'readOnly' | 'writeOnly'> = { request: 'readO
 
 /**
  * The schema as one direction sees it: in a request schema every readOnly property is dropped (never
- * generated, never required, never echoed), in a response schema every writeOnly one. The schema is
+ * generated, never required, never echoed); in a response schema every writeOnly one is never required
+ * and may not be present (its schema is `false`), so an answer carrying it back breaks the schema. The schema is
  * copied only when it has such a property; shared and cyclic references stay shared and cyclic.
  */
 export function forDirection(schema: Node, direction: Direction): Node {
@@ -83,6 +84,10 @@ function withoutHidden(
     for (const [name, property] of Object.entries(item)) {
       if (!hidden.has(name) || !(isNode(property) && property[annotation] === true)) {
         kept[name] = rewrite(property, annotation, copies);
+      } else if (annotation === 'writeOnly') {
+        // JSON Schema 2020-12: a writeOnly value "is never present when the instance is retrieved";
+        // OpenAPI 3.0: it "SHOULD NOT be sent as part of the response" (a password echoed back).
+        kept[name] = false;
       }
     }
     return kept;

@@ -14,7 +14,7 @@ export interface DocumentedAnswer {
   readonly pointer: string;
   /** The media type key the schema was found under. */
   readonly mediaType: string;
-  /** The schema compiled for responses (writeOnly members left out). */
+  /** The schema compiled for responses (writeOnly members never required, and refused when present). */
   readonly compiled: CompiledSchema;
 }
 

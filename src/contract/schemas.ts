@@ -280,7 +280,9 @@ function describeError(error: ErrorObject, subject: string): Violation {
     };
   }
   const where = field ? `field "${field}"` : 'the body';
-  return { kind: 'constraint', field, message: `${where} ${error.message ?? 'is invalid'}`, keyword, pointer };
+  // ajv's "boolean schema is false": a schema of `false` (a writeOnly property in an answer, `items: false`).
+  const said = error.keyword === 'false schema' ? 'must not be present (its schema is false)' : error.message;
+  return { kind: 'constraint', field, message: `${where} ${said ?? 'is invalid'}`, keyword, pointer };
 }
 
 /** An int32/int64 number judged on its text and found not to be one. */

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract, parseExactJson, type JsonSchema } from '../contract/index.js';
@@ -151,5 +152,18 @@ describe("echo of a number the Plant writes as a string (pydantic's Decimal)", (
     expect(at('12.5', '"12.51"')).toBe('/price');
     expect(at('"3.10"', '"3.1"')).toBe('/price');
     expect(difference('12.5', '"12.5"')).toBe('/v');
+  });
+});
+
+describe('a writeOnly property of a Plant shared by request and answer', () => {
+  const SHARED = new URL('../fixtures/documents/reduced/shared-plant-write-only-3.1.yaml', import.meta.url);
+
+  it('is never expected back, and an answer carrying it back breaks the Plant', async () => {
+    const contract = await loadContract(fileURLToPath(SHARED));
+    expect(echoedProperties(contract).echoed).toEqual(['name', 'tag']);
+    const answer = (extra: string) =>
+      contract.check.plant(parseExactJson(`{"id":1,"name":"a","createdAt":"2026-01-01T00:00:00Z"${extra}}`));
+    expect(answer('')).toEqual([]);
+    expect(answer(',"supplierCode":"SUP-0001"').map((violation) => violation.field)).toEqual(['supplierCode']);
   });
 });

@@ -24,6 +24,13 @@ const echoedByContract = new WeakMap<Contract, EchoedProperties>();
 /** The Plant's schema of an echoed property, by the NewPlant's (see `firstDifference`'s `answer`). */
 const answerSchemas = new WeakMap<JsonSchema, JsonSchema>();
 
+/** Whether a property's schema is `false` (`{not: {}}` in an object view): no value may be there. */
+function forbidden(schema: JsonSchema | undefined): boolean {
+  if (schema === undefined || Object.keys(schema).length !== 1) return false;
+  const { not } = schema;
+  return not !== null && typeof not === 'object' && Object.keys(not).length === 0;
+}
+
 /** The {@link EchoedProperties} of a contract, computed once. */
 export function echoedProperties(contract: Contract): EchoedProperties {
   let found = echoedByContract.get(contract);
@@ -41,7 +48,8 @@ export function echoedProperties(contract: Contract): EchoedProperties {
     const defaulted = [...plant.keys()].filter(
       (name) => written.get(name)?.some((schema) => 'default' in schema) || free(name),
     );
-    const echoed = [...plant.keys()].filter((name) => newPlant.has(name));
+    // A property the Plant forbids (`false`: writeOnly, the client's only) is never expected back.
+    const echoed = [...plant.keys()].filter((name) => newPlant.has(name) && !forbidden(plant.get(name)));
     // As written (dereferenced): a nested `default` is an annotation the canonical schema drops.
     const declared = objectView(contract.schemas.newPlant).properties;
     const schemas = new Map(echoed.map((name) => [name, declared.get(name) ?? newPlant.get(name) ?? {}]));
