@@ -126,7 +126,7 @@ async function sendOne(
   const headers: Record<string, string> = { ...REQUEST_HEADERS, ...plan.headers };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
-  if (authorization !== undefined) headers.authorization = authorization;
+  const wire = wireHeaders(headers, authorization);
   const request: RecordedRequest = {
     method: plan.method,
     url: `${urlBase}${path}`,
@@ -146,7 +146,7 @@ async function sendOne(
     const error = await response.collect(pool, {
       method: plan.method,
       path: `${basePath}${path}`,
-      headers: split ? { ...headers, 'content-length': split.length } : headers,
+      headers: split ? { ...wire, 'content-length': split.length } : wire,
       body: split ? split.body : sent,
       ...(pooled?.connectionPerRequest === true ? { reset: true } : {}),
     });
@@ -301,6 +301,30 @@ function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawRespon
 function bodyText(chunks: readonly Buffer[]): string {
   const [only] = chunks;
   return chunks.length === 1 && only !== undefined ? only.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+/** The runner's own header names as curl (and the contract) write them. */
+const WIRE_NAMES: Readonly<Record<string, string>> = {
+  accept: 'Accept',
+  'accept-encoding': 'Accept-Encoding',
+  authorization: 'Authorization',
+  'content-type': 'Content-Type',
+  'user-agent': 'User-Agent',
+};
+
+/**
+ * The headers as sent: the runner's own names written as the curl lines of its findings write them, so a target that
+ * reads them case-sensitively (PHP's `getallheaders()['Authorization']`) meets the same request from both; with
+ * `authorization` it refused every request and the run blamed the token, while the curl line was accepted.
+ */
+function wireHeaders(
+  headers: Readonly<Record<string, string>>,
+  authorization: string | undefined,
+): Record<string, string> {
+  const wire: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) wire[WIRE_NAMES[name] ?? name] = value;
+  if (authorization !== undefined) wire.Authorization = authorization;
+  return wire;
 }
 
 /** The real header value: the only place the token is used. */
