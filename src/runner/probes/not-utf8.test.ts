@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../contract/index.js';
+import type { ExactJson } from '../../contract/schema/index.js';
 import { caseCount } from '../cases.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
 import type { PlannedRequest } from '../probe.js';
@@ -60,7 +61,8 @@ describe('not-utf8 cases', () => {
   });
 
   it("send a JSON string of the bytes where the document's NewPlant is no object and holds no string", () => {
-    for (const value of [5n, [1n], 'Fern'] as const) {
+    const values: ExactJson[] = [5n, [1n], 'Fern'];
+    for (const value of values) {
       const draft = { value, ids: [], slots: [] };
       const [plan] = notUtf8Bodies.plan({ draft, variant: 0 }, { contract, fresh, salt: 't:scalar' });
       const bytes = Buffer.from(plan?.bodyBytes ?? []);
