@@ -62,11 +62,11 @@ describe('not-utf8 cases', () => {
 
   it("send a JSON string of the bytes where the document's NewPlant is no object and holds no string", () => {
     const values: ExactJson[] = [5n, [1n], 'Fern'];
-    for (const value of values) {
+    for (const [index, value] of values.entries()) {
       const draft = { value, ids: [], slots: [] };
       const [plan] = notUtf8Bodies.plan({ draft, variant: 0 }, { contract, fresh, salt: 't:scalar' });
       const bytes = Buffer.from(plan?.bodyBytes ?? []);
-      expect(isUtf8(bytes), String(value)).toBe(false);
+      expect(isUtf8(bytes), `draft ${index}`).toBe(false);
       expect(bytes.toString('latin1')).toMatch(/^"(?:Fern)?\xff"$/);
     }
   });
