@@ -7,7 +7,7 @@ import type { ExactJson } from '../../contract/schema/index.js';
 import { caseCount } from '../cases.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
 import type { PlannedRequest } from '../probe.js';
-import { notUtf8Bodies } from './not-utf8.js';
+import { encodesSurrogatesOnly, notUtf8Bodies } from './not-utf8.js';
 
 const contract = await loadContract();
 const fresh = createFreshIds('0123456789abcdef');
@@ -78,5 +78,21 @@ describe('not-utf8 cases', () => {
     const whats = plansOf(4, 30, nested).map((plan) => (plan.intent.kind === 'unpredictable' ? plan.intent.what : ''));
     expect(whats.filter((what) => what.startsWith('"care.')).length).toBeGreaterThan(0);
     for (const plan of plansOf(4, 30, nested)) expect(JSON.stringify(lossy(plan))).toContain('\ufffd');
+  });
+});
+
+describe('encodesSurrogatesOnly', () => {
+  it('holds for bytes whose only invalid sequences encode surrogates, as Python reads 0xED 0xA0 0x80', () => {
+    const body = (...bytes: number[]): Buffer =>
+      Buffer.concat([Buffer.from('{"id":1,"name":"é'), Buffer.from(bytes), Buffer.from('"}')]);
+    expect(encodesSurrogatesOnly(body(0xed, 0xa0, 0x80))).toBe(true);
+    expect(encodesSurrogatesOnly(body(0xed, 0xb0, 0x80, 0xed, 0xbf, 0xbf))).toBe(true);
+    expect(encodesSurrogatesOnly(body(0xed, 0xa0, 0x80, 0xff))).toBe(false);
+    for (const other of [[0xff], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0x9f, 0xbf], []])
+      expect(encodesSurrogatesOnly(body(...other)), other.join(' ')).toBe(false);
+    // The probe's own encoded-surrogate case, and none of the others.
+    expect(plansOf(3, 5).every((plan) => encodesSurrogatesOnly(plan.bodyBytes ?? new Uint8Array()))).toBe(true);
+    for (const variant of [0, 1, 2, 4, 5])
+      expect(plansOf(variant, 5).some((plan) => encodesSurrogatesOnly(plan.bodyBytes ?? new Uint8Array()))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import type { ExactJson } from '../../contract/schema/index.js';
 import { isExactObject } from '../../contract/schema/json.js';
@@ -148,4 +149,18 @@ function marking(value: ExactJson): { value: ExactJson; path: string[] } | undef
     return { value: copy, path: [key, ...marked.path] };
   }
   return undefined;
+}
+
+/** An encoded surrogate: 0xED then 0xA0–0xBF (a high or low surrogate's lead) and a continuation byte. */
+const ENCODED_SURROGATE = /\xed[\xa0-\xbf][\x80-\xbf]/g;
+
+/**
+ * Whether the only bytes of `bytes` that are not UTF-8 encode surrogates (`0xED 0xA0 0x80` for U+D800). Such a body is
+ * a lone surrogate to the readers that take them (Python's `json.loads(bytes)` decodes with `surrogatepass`; CESU-8 and
+ * Java's modified UTF-8 readers): a crash on it beside a crash on the escape `"\ud800"` is that crash again.
+ */
+export function encodesSurrogatesOnly(bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes).toString('latin1');
+  const rest = text.replace(ENCODED_SURROGATE, '');
+  return rest.length < text.length && isUtf8(Buffer.from(rest, 'latin1'));
 }
