@@ -162,11 +162,20 @@ function prototypeHint(key: string | undefined, exchange: Exchange): string | un
   if (key === undefined || exchange.response.status !== 400) return undefined;
   // Fastify 5 says "Body is not valid JSON" of a body its onProtoPoisoning refuses.
   const answer = exchange.response.body ?? '';
-  if (!/proto|constructor|valid JSON/i.test(answer)) return undefined;
+  if (!/proto|constructor|valid JSON/i.test(answer) || refusesNulName(exchange)) return undefined;
   // An answer quoting one of the body's integers refuses that value ("not valid JSON: Numeric value
   // (9223371360692086574) out of range of int", Jackson on an Integer id), not the member.
   if ((exchange.plan.body?.match(QUOTABLE_INTEGER) ?? []).some((digits) => answer.includes(digits))) return undefined;
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
+}
+
+/**
+ * A refusal of a body holding a member name that starts with U+0000, whose answer speaks of a property name or a NUL
+ * byte (PHP's `json_decode` into objects: "The decoded property name is invalid"; jansson's "NUL byte in object key"):
+ * refused for that name ({@link nulNameHint}), even where a `"__proto__"` member sits beside it.
+ */
+function refusesNulName(exchange: Exchange): boolean {
+  return holdsNulName(sentObject(exchange.plan)) && /property name|NUL byte/i.test(exchange.response.body ?? '');
 }
 
 /** Integers of 5 digits or more: one the answer quotes is what it refused (a fresh id has 12 or more). */
