@@ -395,19 +395,40 @@ function blamesAnotherMember(
 
 /**
  * A request planned on the connection of the one before it went on a new connection when that answer
- * closed it (`Connection: close`, or no answer): a note about reusing the connection is then untrue.
+ * closed it (`Connection: close`, or no answer): a note about reusing the connection is then untrue. So is it
+ * where the answer is a JSON refusal naming a member the plant sent (`name must not be blank`): the target read
+ * this body, not the one before it, and refused the plant itself.
  */
 function sameConnectionNote(
   note: string | undefined,
   exchange: Exchange,
   caseExchanges: readonly Exchange[],
 ): string | undefined {
-  if (note === undefined || exchange.plan.sameConnection !== true) return note;
+  if (note === undefined || exchange.plan.sameConnection !== true || namesSentMember(exchange)) return undefined;
   const before = caseExchanges[caseExchanges.indexOf(exchange) - 1];
   if (before === undefined) return note;
   const closed =
     before.response.status === 0 || /(?:^|,)\s*close\s*(?:,|$)/i.test(before.response.headers.connection ?? '');
   return closed ? undefined : note;
+}
+
+/** Whether a JSON answer names a member of the JSON object the request sent, as a word (`"name"`, `name:`). */
+function namesSentMember(exchange: Exchange): boolean {
+  const sent = sentObject(exchange.plan);
+  const { body } = exchange.response;
+  if (sent === undefined || body === null || !isJsonText(body)) return false;
+  return Object.keys(sent).some(
+    (key) => /^\w+$/.test(key) && new RegExp(`(?<![\\w-])${key}(?![\\w-])`, 'i').test(body),
+  );
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const positiveAcceptance = defineCheck({

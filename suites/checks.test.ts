@@ -107,8 +107,8 @@ describe('acceptance checks', () => {
       const refused = exchange({ kind: 'auth', what: 'no Authorization header' }, status, '{"error":1,"message":"no"}');
       return { ...refused, response: { ...refused.response, headers } };
     };
-    const reasonAfter = (first: Exchange) => {
-      const second = exchange({ ...VALID, note }, 400, '{"error":1,"message":"bad body"}');
+    const reasonAfter = (first: Exchange, answer = '{"error":1,"message":"bad body"}') => {
+      const second = exchange({ ...VALID, note }, 400, answer);
       const sameConnection = { ...second, plan: { ...second.plan, sameConnection: true } };
       return positiveAcceptance.judge(sameConnection, context, [first, sameConnection])?.reason ?? '';
     };
@@ -118,6 +118,10 @@ describe('acceptance checks', () => {
     expect(reasonAfter(refusedFirst('close'))).not.toContain('keep-alive');
     expect(reasonAfter(refusedFirst('Keep-Alive, Close'))).not.toContain('keep-alive');
     expect(reasonAfter(refusedFirst(undefined, 0))).not.toContain('keep-alive');
+    // A refusal naming a member the plant sent read this body, not the one before it: no framing story.
+    expect(reasonAfter(refusedFirst(undefined), '{"error":1,"message":"name must not be blank"}')).not.toContain(
+      'keep-alive',
+    );
   });
 
   it("positive-acceptance: PHP's json_decode hint only where a member name starts with NUL and the answer speaks of decoding", () => {

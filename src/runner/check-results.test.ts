@@ -175,6 +175,8 @@ const laxPydantic = faultyTarget(
   },
 );
 
+const PARSE_CRASH = 'status 500 for bodies the JSON parser cannot read, of every kind met (its error not handled)';
+
 /** The findings of a short run of `checks` (negative-rejection) against a target (of `spec`, when given). */
 async function findingsAgainst(
   target: StartedTarget,
@@ -434,7 +436,8 @@ describe('a check keeps one counterexample per root cause', () => {
       const findings = await findingsAgainst(target, { checks: ['no-server-error'], seed: 1312698176, runs: 100 });
       const titles = findings.map((finding) => finding.title);
       expect(titles).toContain('status 500 for a valid NewPlant');
-      expect(titles.filter((title) => title.startsWith('status 500 for an invalid body'))).toHaveLength(1);
+      expect(titles).toContain(PARSE_CRASH);
+      expect(titles).toHaveLength(2);
     } finally {
       await target.close();
     }
@@ -445,7 +448,9 @@ describe('a check keeps one counterexample per root cause', () => {
     try {
       // Seed 1903351753 meets an id of 10,000 digits first (the aiohttp red team's run, 2026-11-28).
       const findings = await findingsAgainst(target, { checks: ['no-server-error'], seed: 1903351753, runs: 100 });
-      expect(findings).toHaveLength(1);
+      // Titled by what every crash shares, not by the malformation shown (it was '(a trailing comma before a
+      // closing bracket)' whichever malformed body crashed: Hono's c.req.json(), Jackson's HTML 500).
+      expect(findings.map((finding) => finding.title)).toEqual([PARSE_CRASH]);
       expect(findings[0]?.counterexample.request.body?.length).toBeLessThan(50);
     } finally {
       await target.close();

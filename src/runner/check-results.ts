@@ -20,6 +20,7 @@ import {
   crashClass,
   CRASH_GROUP_TITLES,
   refusesAnObject,
+  unreadableKind,
   type CrashEvidence,
 } from './crash-groups.js';
 import { timedOutOnce, unansweredOnce, waitedOut, UnansweredFailures, type AloneResends } from './resend-alone.js';
@@ -56,6 +57,8 @@ export class CheckTally {
   readonly unanswered = new UnansweredFailures();
   /** Whether some case showed the target refusing an invalid object with a 4xx ({@link refusesAnObject}). */
   objectRefused = false;
+  /** The kinds of body no parser reads that failed, by way of crashing ({@link unreadableKind}). */
+  readonly unreadableKinds = new Map<string, Set<string>>();
 
   constructor(readonly check: CheckDefinition) {}
 
@@ -64,8 +67,16 @@ export class CheckTally {
     this.cases++;
     this.objectRefused ||= refusesAnObject(run.exchanges);
     this.unanswered.add(run, verdict);
+    if (verdict.outcome === 'fail') this.countUnreadable(run, verdict);
     if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, ...keyOf(run, verdict) });
     if (verdict.outcome === 'warn') keepFirstPerCause(this.warnings, { run, verdict, ...keyOf(run, verdict) });
+  }
+
+  private countUnreadable(run: CaseRun, verdict: CaseVerdict): void {
+    const met = unreadableKind(run.exchanges[verdict.exchangeIndex]?.plan, verdict.defect);
+    if (met === undefined) return;
+    const kinds = this.unreadableKinds.get(met.way) ?? new Set<string>();
+    this.unreadableKinds.set(met.way, kinds.add(met.kind));
   }
 }
 
@@ -247,6 +258,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
     const evidence = {
       objectRefused: tally.objectRefused,
       characters: charactersNeeded(counterexamples, tally.objectRefused),
+      unreadableKinds: tally.unreadableKinds,
     };
     const groups = keptPerCause(counterexamples, validSent, evidence, failures);
     if (failures.length > 0)
@@ -415,7 +427,15 @@ function crashGroup(
     const kind = plan?.intent.kind === 'valid-variant' ? 'valid' : (plan?.intent.kind ?? '');
     return { key: crash.name, classes: new Set([kind]), title: CRASH_GROUP_TITLES.characters(crash.way) };
   }
-  if (crash.name === 'parse' || evidence.objectRefused) return { key: crash.name, classes };
+  // Named once two kinds of unreadable body crashed (a trailing comma and truncated JSON): the seed's first is not the
+  // cause, the parser's error is.
+  if (crash.name === 'parse')
+    return {
+      key: crash.name,
+      classes: evidence.unreadableKinds?.get(crash.way) ?? classes,
+      title: CRASH_GROUP_TITLES.parse(crash.way),
+    };
+  if (evidence.objectRefused) return { key: crash.name, classes };
   return { key: 'refusal-path', classes, title: CRASH_GROUP_TITLES.refusalPath(crash.way) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charactersNeeded, crashClass, refusesAnObject } from './crash-groups.js';
+import { charactersNeeded, crashClass, refusesAnObject, unreadableKind } from './crash-groups.js';
 import type { Exchange } from './http/client.js';
 import type { Intent, PlannedRequest } from './probe.js';
 
@@ -36,6 +36,19 @@ describe('crashClass', () => {
     expect(crashClass(plan('{"id":1,"name":"🌱"}'), CRASH, { ...refused, characters: false })?.name).toBe(
       `member:${CRASH}`,
     );
+  });
+
+  it("puts a crash on bytes that are not UTF-8 with the parser's, and never takes their preview for characters", () => {
+    const bytes = plan('{"id":1,"name":"\uFFFD"}', { kind: 'unpredictable', what: 'a lone 0xFF', notUtf8: true });
+    const defect = 'status 500 for a body that is not valid UTF-8';
+    expect(crashClass(bytes, defect, refused)?.name).toBe('parse');
+    expect(charactersNeeded([{ failure: { defect }, plan: bytes }], true)).toBe(false);
+    expect(unreadableKind(bytes, defect)).toEqual({ way: 'status 500', kind: 'bytes that are not UTF-8' });
+    expect(unreadableKind(plan('{', { kind: 'invalid-body', what: 'truncated JSON' }), CRASH)).toEqual({
+      way: 'status 500',
+      kind: 'truncated JSON',
+    });
+    expect(unreadableKind(plan('{"name":5}'), CRASH)).toBe(undefined);
   });
 
   it('leaves a gateway answer and a plain valid NewPlant unclassed', () => {

@@ -5,7 +5,8 @@ import type { PlannedRequest } from './probe.js';
  * How a crash (a 5xx or no answer, as a check's defect names it) showed: `status 500`, `connection-reset`, and the
  * request it met. A gateway's answer (`status 502 (a gateway's: …)`) names no request: one defect whatever was asked.
  */
-const CRASH = /^(status 5\d\d|[\w-]+) (?:for|on) (?:an invalid body|a valid NewPlant|JSON of unpredictable meaning)/;
+const CRASH =
+  /^(status 5\d\d|[\w-]+) (?:for|on) (?:an invalid body|a valid NewPlant|JSON of unpredictable meaning|a body that is not valid UTF-8)/;
 
 /**
  * What a crash shows of its cause, worked out from its (shrunk) counterexample:
@@ -13,7 +14,8 @@ const CRASH = /^(status 5\d\d|[\w-]+) (?:for|on) (?:an invalid body|a valid NewP
  *   character beyond ASCII (a lone surrogate included; which strings: {@link charactersIn}): a latin-1 column
  *   raising on 🌱 and on U+2028 alike.
  * - `parse`: a body no parser reads (malformed JSON, arrays nested past a recursive parser's stack, a number of a
- *   thousand digits or more: Python refuses to convert one of more than 4,300): the parser's error left unhandled.
+ *   thousand digits or more: Python refuses to convert one of more than 4,300; bytes that are not UTF-8): the parser's
+ *   error left unhandled.
  * - `non-object`: JSON that is no object (`[]`, `42`): a handler using members of whatever was parsed.
  * - `member:…`: an object breaking a member, by the defect's class of break.
  * Anything else (a valid NewPlant's crash with plain strings, a gateway's answer): undefined.
@@ -25,6 +27,9 @@ export function crashClass(
 ): CrashClass | undefined {
   const way = CRASH.exec(defect ?? '')?.[1];
   if (plan === undefined || way === undefined) return undefined;
+  // A strict decoder's error unhandled is the parser's: `json.loads(body.decode())` fails on `{` and on 0xFF alike. Its
+  // body is a lossy preview (U+FFFD): no evidence of characters.
+  if (notUtf8(plan)) return { way, name: 'parse' };
   const unread = unreadable(plan.body ?? '');
   const value = unread ? { ok: false as const } : parsed(plan.body);
   if (evidence.characters && value.ok && charactersIn(plan, value.value, evidence.objectRefused).some(beyondAscii))
@@ -40,6 +45,28 @@ export interface CrashEvidence {
   readonly objectRefused: boolean;
   /** False when a crash on a readable body held no character beyond ASCII ({@link charactersNeeded}). */
   readonly characters: boolean;
+  /** The kinds of unreadable body ({@link unreadableKind}) each way of crashing met, over all the check's cases. */
+  readonly unreadableKinds?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/**
+ * What kind of body no parser reads a crash met (`truncated JSON`, `a trailing comma before a closing bracket`,
+ * `arrays nested 20,000 deep instead of an object`, bytes that are not UTF-8), with its way of crashing: counted over
+ * every case, since the kept cases hold only the first of a cause. Undefined for anything else.
+ */
+export function unreadableKind(
+  plan: PlannedRequest | undefined,
+  defect: string | undefined,
+): { way: string; kind: string } | undefined {
+  const way = CRASH.exec(defect ?? '')?.[1];
+  if (plan === undefined || way === undefined) return undefined;
+  if (notUtf8(plan)) return { way, kind: 'bytes that are not UTF-8' };
+  if (plan.intent.kind !== 'invalid-body') return undefined;
+  return unreadable(plan.body ?? '') || !parsed(plan.body).ok ? { way, kind: plan.intent.what } : undefined;
+}
+
+function notUtf8(plan: PlannedRequest): boolean {
+  return plan.intent.kind === 'unpredictable' && plan.intent.notUtf8 === true;
 }
 
 /**
@@ -100,6 +127,7 @@ export const CRASH_GROUP_TITLES = {
   characters: (way: string) => `${way} for a body whose strings hold a character beyond ASCII`,
   refusalPath: (way: string) =>
     `${way} for an invalid body of every kind met (no invalid object was refused: the refusal path fails)`,
+  parse: (way: string) => `${way} for bodies the JSON parser cannot read, of every kind met (its error not handled)`,
 };
 
 /** Past a recursive parser's stack (Python's json: about 1,000 levels) or its number conversion (4,300 digits). */

@@ -115,6 +115,16 @@ describe('the cause of an invalid body accepted', () => {
     expect(brokenRule('"id" holds an array: id not of type integer: an array (keyword type)')).toBe(missing);
   });
 
+  it('titles a member a closed object does not declare without the label repeating it', () => {
+    const intent = {
+      kind: 'invalid-body',
+      what: '"unexpected" holds null: unexpected present though additionalProperties is false (an undeclared property "unexpected") (keyword additionalProperties)',
+    };
+    expect(requestKind({ intent } as unknown as PlannedRequest, true)).toBe(
+      'an invalid body ("unexpected": a member the document does not declare, where additionalProperties is false)',
+    );
+  });
+
   it('titles a fraction or a range by its kind, whichever value a seed met first', () => {
     const plan = (what: string) => ({ intent: { kind: 'invalid-body', what } }) as unknown as PlannedRequest;
     for (const what of ['"id" set to N.5', '"id" set to -N.25', '"id" set to 1e-3'])

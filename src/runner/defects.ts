@@ -21,6 +21,8 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
     case 'invalid-body':
       if (!detail) return 'an invalid body';
       if (CASE_RENAMED.test(intent.what)) return 'an invalid body (a required member named in upper case)';
+      if (UNDECLARED.test(intent.what))
+        return `an invalid body ("${FIELD.exec(intent.what)?.[1] ?? ''}": a member the document does not declare, where additionalProperties is false)`;
       return `an invalid body (${TYPE_READINGS[typeReading(intent.what) ?? ''] ?? familyShape(intent.what)})`;
     case 'invalid-parameter':
       return detail ? `a request with ${shapeOf(intent.what)}` : 'a request with a missing or invalid parameter';
@@ -40,6 +42,13 @@ export function requestKind(plan: PlannedRequest, detail = false): string {
 
 /** A NewPlant whose bytes are not valid UTF-8: refused or read with replacement, it is judged by its answer's form. */
 export const NOT_UTF8 = 'a body that is not valid UTF-8';
+
+/**
+ * A member a closed object does not declare (`"unexpected" holds null: unexpected present though additionalProperties
+ * is false (an undeclared property "unexpected") (keyword additionalProperties)`): titled without the value it holds
+ * and the label's repetitions.
+ */
+const UNDECLARED = /^"[^"]+" holds .* \(keyword additionalProperties\)$/;
 
 /**
  * A required member renamed to its upper case (`required "name" written as "NAME"`): a binder that matches
@@ -75,7 +84,7 @@ const CONVERTED_REWRITE =
 const TYPE_READINGS: Readonly<Record<string, string>> = {
   null: 'null for a property the document does not let be null',
   converted:
-    'a value of another type that lenient readers convert: a numeric string for a number, a number or boolean for a string, a single value for an array',
+    'a value of another type that lenient readers convert: a numeric string or a boolean for a number, a number or boolean for a string, a single value for an array',
 };
 
 /** What a valid variant writes another way, in a user's words. */

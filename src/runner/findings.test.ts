@@ -439,7 +439,7 @@ describe('findingsOf', () => {
     ).toHaveLength(2);
   });
 
-  it('folds refusals of several 4xx statuses labelled alike, or not JSON alike, into the lowest status: one error writer', () => {
+  it('folds refusals of several 4xx statuses labelled alike, or not JSON alike, into one finding named for them all: one error writer', () => {
     const labelled = (status: number, label = 'text/plain'): Partial<Failure> => ({
       defect: `the ${status} answer is labelled ${label}`,
       reason: `The ${status} answer is labelled ${label}.`,
@@ -450,7 +450,10 @@ describe('findingsOf', () => {
     // Koa's default error handler: ctx.throw(400) and ctx.throw(401) both written as text/plain.
     expect(
       titles([failed('content-type', [labelled(401), labelled(400)]), failed('response-schema', [labelled(401)])]),
-    ).toEqual([['the 400 answer is labelled text/plain', ['content-type', 'response-schema']]]);
+    ).toEqual([['the 4xx answers are labelled text/plain', ['content-type', 'response-schema']]]);
+    expect(groupDefectsOf('the 401 answer is labelled text/plain')).toEqual([
+      'the 4xx answers are labelled text/plain',
+    ]);
     expect(findingsOf(withRootCausesFolded([failed('content-type', [labelled(401), labelled(400)])]))).toHaveLength(1);
     // Another label, or a 5xx (a crash's own page): each stays its own.
     expect(titles([failed('content-type', [labelled(400), labelled(401, 'text/html')])])).toHaveLength(2);
@@ -459,8 +462,13 @@ describe('findingsOf', () => {
     // 400 written by one helper, both unlabelled, are one finding (as PHP's default text/html for every echo).
     const unlabelled = [labelled(400, 'with no Content-Type'), labelled(200, 'with no Content-Type')];
     expect(titles([failed('content-type', unlabelled)])).toEqual([
-      ['the 200 answer is labelled with no Content-Type', ['content-type']],
+      ['the 200 and 4xx answers are labelled with no Content-Type', ['content-type']],
     ]);
+    // Go's w.WriteHeader before w.Header().Set: every answer sniffed text/plain, named for all (it was the 200's).
+    const sniffed = [labelled(200), labelled(400), labelled(401)];
+    expect(titles([failed('content-type', sniffed)])[0]?.[0]).toBe('the 200 and 4xx answers are labelled text/plain');
+    const bodies = (status: number) => ({ ...labelled(status), defect: `the ${status} body is not JSON` });
+    expect(titles([failed('response-schema', [bodies(400), bodies(401)])])[0]?.[0]).toBe('the 4xx bodies are not JSON');
     expect(titles([failed('content-type', [labelled(200, 'text/html'), labelled(400)])])).toHaveLength(2);
   });
 
@@ -699,7 +707,7 @@ describe('findingsOf', () => {
     // 2^53+N.5 accepted as a whole double. The check folded the `true` into the id's other reading; the doubles
     // fold then took that reading, which left the `true` a finding of its own with the reader's title.
     const converted =
-      'an invalid body (a value of another type that lenient readers convert: a numeric string for a number, a number or boolean for a string, a single value for an array) accepted';
+      'an invalid body (a value of another type that lenient readers convert: a numeric string or a boolean for a number, a number or boolean for a string, a single value for an array) accepted';
     const reader = defectIdentity('negative-rejection', '', converted).fingerprint;
     const halfDefect = 'an invalid body ("id" set to 2^53+N.5) accepted';
     const half = defectIdentity('negative-rejection', '', halfDefect).fingerprint;

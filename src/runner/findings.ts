@@ -324,32 +324,50 @@ export function withUnsentLeftOutFolded(checks: readonly CheckResult[]): CheckRe
     group.failures.push(failure);
     groups.set(status, group);
   }
+  const named = [...groups]
+    .filter(([, { fields }]) => fields.size >= 2)
+    .map(([status, { failures }]) => ({
+      checkId: 'response-schema',
+      shown: smallest(failures),
+      defect: unsentLeftOutDefect(status),
+      members: failures.map((failure) => identityOf('response-schema', failure).fingerprint),
+    }));
+  // Echo failures folded before into one of them (a property left out that it was sent) follow it.
+  return withGroupsNamed(checks, named);
+}
+
+/** A group finding ({@link withGroupsNamed}): its owner, shown under `defect`, and the fingerprints it takes in. */
+interface NamedGroup {
+  readonly checkId: string;
+  readonly shown: Failure;
+  readonly defect: string;
+  readonly members: readonly string[];
+}
+
+/**
+ * The checks with each group's `shown` failure renamed to the group's finding (its `defect` and that defect's
+ * fingerprint) and every failure whose own fingerprint is a member, or that was folded into a member before, folded
+ * into it. A reproduction of the shown case judged alone names its own defect ({@link groupDefectsOf}).
+ */
+function withGroupsNamed(checks: readonly CheckResult[], groups: readonly NamedGroup[]): CheckResult[] {
+  if (groups.length === 0) return [...checks];
   const owners = new Map<Failure, Failure>();
   const into = new Map<string, string>();
-  for (const [status, { fields, failures }] of groups) {
-    if (fields.size < 2) continue;
-    const shown = smallest(failures);
-    const defect = unsentLeftOutDefect(status);
-    const fingerprint = defectIdentity('response-schema', shown.reason, defect).fingerprint;
+  for (const { checkId, shown, defect, members } of groups) {
+    const fingerprint = defectIdentity(checkId, shown.reason, defect).fingerprint;
     owners.set(shown, { ...shown, defect, fingerprint });
-    for (const failure of failures) into.set(identityOf('response-schema', failure).fingerprint, fingerprint);
+    for (const member of members) into.set(member, fingerprint);
   }
-  if (owners.size === 0) return [...checks];
-  const renamed = checks.map((entry) =>
-    entry === check ? { ...entry, failures: entry.failures.map((failure) => owners.get(failure) ?? failure) } : entry,
-  );
-  // Echo failures folded before into one of them (a property left out that it was sent) follow it.
-  return withFolded(renamed, (checkId, failure) => into.get(identityOf(checkId, failure).fingerprint)).map((entry) =>
-    entry.status !== 'fail'
-      ? entry
-      : {
-          ...entry,
-          failures: entry.failures.map((failure) => {
-            const moved = failure.foldedInto === undefined ? undefined : into.get(failure.foldedInto);
-            return moved === undefined ? failure : { ...failure, foldedInto: moved };
-          }),
-        },
-  );
+  return checks.map((check) => {
+    if (check.status !== 'fail') return check;
+    const failures = check.failures.map((failure) => {
+      const owner = owners.get(failure);
+      if (owner !== undefined) return owner;
+      const moved = into.get(failure.foldedInto ?? identityOf(String(check.id), failure).fingerprint);
+      return moved === undefined ? failure : { ...failure, foldedInto: moved };
+    });
+    return { ...check, failures };
+  });
 }
 
 /** `the 200 body is not a valid Plant (required at "source")`, a top-level property: its status and name. */
@@ -484,7 +502,9 @@ export function groupDefectsOf(defect: string): string[] {
   const parent = NESTED_MISSING_ACCEPTED.exec(defect)?.[1];
   const newline = NEWLINE_AFTER_MATCH.test(defect);
   const zero = [TOP_MISSING_ACCEPTED, EMPTY_OBJECT_ACCEPTED, NULL_BODY_ACCEPTED].some((shape) => shape.test(defect));
+  const label = REFUSAL_NOT_JSON.exec(defect);
   return [
+    ...(label === null ? [] : [sharedLabelDefect(Number(label[1]), label[2] ?? '')]),
     ...(items === undefined ? [] : [itemRulesDefect(items)]),
     ...(member === undefined ? [] : [memberRulesDefect(member)]),
     ...(parent === undefined ? [] : [nestedRequiredDefect(parent)]),
@@ -639,37 +659,18 @@ function withGroupsFolded(
     const group = failure.foldedInto === undefined ? groupOf(failure) : undefined;
     if (group !== undefined) groups.set(group, [...(groups.get(group) ?? []), failure]);
   }
-  const owners = new Map<Failure, Failure>();
   // Each folded failure's own fingerprint, to its group's: another check's failure of that cause (response-schema
-  // on the member echoed) folds too.
-  const into = new Map<string, string>();
-  for (const [group, failures] of groups) {
-    if (failures.length < 2 || !qualifies(failures)) continue;
-    const shown = smallest(failures);
-    const defect = defectOf(group);
-    const fingerprint = defectIdentity('negative-rejection', shown.reason, defect).fingerprint;
-    owners.set(shown, { ...shown, defect, fingerprint });
-    for (const failure of failures) into.set(identityOf('negative-rejection', failure).fingerprint, fingerprint);
-  }
-  if (owners.size === 0) return [...checks];
-  const renamed = checks.map((check) =>
-    check === rejection
-      ? { ...check, failures: check.failures.map((failure) => owners.get(failure) ?? failure) }
-      : check,
-  );
-  const folded = withFolded(renamed, (checkId, failure) => into.get(identityOf(checkId, failure).fingerprint));
-  // Failures folded before into one of them (a null accepted for a field read wrongly) follow it.
-  return folded.map((check) =>
-    check.status !== 'fail'
-      ? check
-      : {
-          ...check,
-          failures: check.failures.map((failure) => {
-            const moved = failure.foldedInto === undefined ? undefined : into.get(failure.foldedInto);
-            return moved === undefined ? failure : { ...failure, foldedInto: moved };
-          }),
-        },
-  );
+  // on the member echoed) folds too, and failures folded before into one of them (a null accepted for a field read
+  // wrongly) follow it.
+  const named = [...groups]
+    .filter(([, failures]) => failures.length >= 2 && qualifies(failures))
+    .map(([group, failures]) => ({
+      checkId: 'negative-rejection',
+      shown: smallest(failures),
+      defect: defectOf(group),
+      members: failures.map((failure) => identityOf('negative-rejection', failure).fingerprint),
+    }));
+  return withGroupsNamed(checks, named);
 }
 
 /** A bare `Infinity`, `-Infinity` or `NaN` where a JSON value goes: Python's `json.dumps` of a non-finite float. */
@@ -823,15 +824,53 @@ const REFUSAL_NOT_JSON = /^the ([24]\d\d) (answer is labelled .+|body is not JSO
 /**
  * Refusals of several 4xx statuses labelled alike (Koa's default error handler writing `text/plain` for
  * `ctx.throw(400)` and `ctx.throw(401)`, nginx's `error_page` HTML) or whose JSON-labelled bodies are not JSON
- * are one root cause, the service's one way of writing errors: the later statuses' failures fold into the
- * lowest status's finding. A success labelled as they are joins them (PHP's default text/html for every
- * `echo`, Pyramid's `Response(headers={…})` dropping every answer's Content-Type): one writer of every answer.
+ * are one root cause, the service's one way of writing errors: one finding named for them all ({@link
+ * sharedLabelDefect}), shown by the lowest status. A success labelled as they are joins them (PHP's default text/html
+ * for every `echo`, Pyramid's `Response(headers={…})` dropping every answer's Content-Type, Go's `w.WriteHeader`
+ * before `w.Header().Set`): one writer of every answer.
  */
 export function withSharedRefusalLabelsFolded(checks: readonly CheckResult[]): CheckResult[] {
-  return foldedIntoLowestStatus(checks, (_checkId, failure) => {
-    const match = REFUSAL_NOT_JSON.exec(failure.defect ?? '');
-    return match === null ? undefined : { status: Number(match[1]), key: match[2] ?? '' };
-  });
+  const groups = new Map<string, { statuses: Set<number>; members: Set<string>; shown?: [number, string, Failure] }>();
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const match = failure.foldedInto === undefined ? REFUSAL_NOT_JSON.exec(failure.defect ?? '') : null;
+      if (match === null) continue;
+      const [status, key] = [Number(match[1]), match[2] ?? ''];
+      const group = groups.get(key) ?? { statuses: new Set<number>(), members: new Set<string>() };
+      group.statuses.add(status);
+      group.members.add(identityOf(String(check.id), failure).fingerprint);
+      const shown = group.shown;
+      if (shown === undefined || status < shown[0] || (status === shown[0] && smaller(failure, shown[2])))
+        group.shown = [status, String(check.id), failure];
+      groups.set(key, group);
+    }
+  }
+  const named = [...groups]
+    .filter(([, { statuses }]) => statuses.size >= 2)
+    .map(([key, { statuses, members, shown }]) => ({
+      checkId: shown![1],
+      shown: shown![2],
+      defect: sharedLabelDefect(Math.min(...statuses), key),
+      members: [...members],
+    }));
+  return withGroupsNamed(checks, named);
+}
+
+/**
+ * The finding of answers of several statuses labelled alike, or not JSON alike, named by what they share: `the 200
+ * and 4xx answers are labelled text/plain` (Go's `w.WriteHeader` before `w.Header().Set`, every answer sniffed), `the
+ * 4xx answers are labelled text/html` (one error page for every refusal). It was titled by the lowest status alone.
+ */
+export function sharedLabelDefect(lowest: number, key: string): string {
+  const statuses = lowest < 300 ? `${lowest} and 4xx` : '4xx';
+  return key === 'body is not JSON'
+    ? `the ${statuses} bodies are not JSON`
+    : `the ${statuses} answers are ${key.replace(/^answer is /, '')}`;
+}
+
+function smaller(failure: Failure, than: Failure): boolean {
+  return counterexampleSize(failure) < counterexampleSize(than);
 }
 
 /** A failure's status among refusals one builder may have written, and what it shares with the others. */
