@@ -82,6 +82,12 @@ describe('withTruncationFolded', () => {
     expect(titles([failed('echo', atNul)])).toEqual([cut]);
   });
 
+  it('folds an echo cut at a U+0000 into a cut counted in UTF-8 bytes, as PHP substr cuts', () => {
+    // Cut at 8 bytes: 'é' and '🌱' take 2 and 4, so the lengths agree in bytes only (4 and 5 code points).
+    const atNul = [echoed('abcdefghij', 'abcdefgh', cut), echoed('é🌱ab\u0000cd', 'é🌱ab', CUT_AT_NUL)];
+    expect(titles([failed('echo', atNul)])).toEqual([cut]);
+  });
+
   it('keeps a C string cut its own finding when no cut of that length shows beside it', () => {
     const apart = [echoed('abcdefg', 'abcd', cut), echoed('a\u0000bcdef', 'a', CUT_AT_NUL)];
     expect(titles([failed('echo', apart)])).toEqual([cut, CUT_AT_NUL]);

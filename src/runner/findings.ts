@@ -239,34 +239,34 @@ export function withAbsentEchoesFolded(checks: readonly CheckResult[]): CheckRes
  * Strings echoed cut to one length (a column of 8 characters, `substring(0, 8)`) look like trimming where the cut
  * falls on whitespace at the end (`"ab cdefg "` echoed `"ab cdefg"`), and like a C string's cut where it falls on a
  * U+0000 (shrinking a control character toward U+0000 puts one there): when the echo's failures of one field show
- * the cut and either look-alike, every one cut at the end to the same length (in code points, or in UTF-16 units as
- * JavaScript's `slice` cuts), the look-alikes fold into the cut's finding.
+ * the cut and either look-alike, every one cut at the end to the same length (in code points, in UTF-16 units as
+ * JavaScript's `slice` cuts, or in UTF-8 bytes as PHP's `substr` cuts), the look-alikes fold into the cut's finding.
  */
 export function withTruncationFolded(checks: readonly CheckResult[]): CheckResult[] {
   const echo = checks.find((check) => check.id === 'echo' && check.status === 'fail');
-  const cuts = new Map<string, { lengths: CutLengths; into?: string; folded: Failure[]; mixed: [boolean, boolean] }>();
+  const cuts = new Map<string, { lengths: CutLengths; into?: string; folded: Failure[]; mixed: boolean[] }>();
   for (const failure of echo?.failures ?? []) {
     if (failure.foldedInto !== undefined) continue;
     const lookAlike = failure.defect === TRIMMED || failure.defect === CUT_AT_NUL;
     const field = NOT_ECHOED.exec(failure.defect ?? '')?.[1] ?? (lookAlike ? echoedField(failure) : undefined);
     const lengths = field === undefined ? undefined : cutLength(failure, field);
     if (field === undefined || lengths === undefined) continue;
-    const cut = cuts.get(field) ?? { lengths, folded: [], mixed: [false, false] };
-    cut.mixed = [cut.mixed[0] || cut.lengths[0] !== lengths[0], cut.mixed[1] || cut.lengths[1] !== lengths[1]];
+    const cut = cuts.get(field) ?? { lengths, folded: [], mixed: [false, false, false] };
+    cut.mixed = cut.mixed.map((mixed, unit) => mixed || cut.lengths[unit] !== lengths[unit]);
     if (lookAlike) cut.folded.push(failure);
     else cut.into ??= identityOf('echo', failure).fingerprint;
     cuts.set(field, cut);
   }
   const into = new Map<Failure, string>();
   for (const cut of cuts.values())
-    if (cut.into !== undefined && !(cut.mixed[0] && cut.mixed[1]))
+    if (cut.into !== undefined && cut.mixed.includes(false))
       for (const failure of cut.folded) into.set(failure, cut.into);
   if (into.size === 0) return [...checks];
   return withFolded(checks, (checkId, failure) => (checkId === 'echo' ? into.get(failure) : undefined));
 }
 
-/** A cut string's length in code points and in UTF-16 units. */
-type CutLengths = readonly [number, number];
+/** A cut string's length in code points, in UTF-16 units and in UTF-8 bytes. */
+type CutLengths = readonly [number, number, number];
 
 /** The field an echo failure's reason names first: `"tag" was sent as …`. */
 function echoedField(failure: Failure): string | undefined {
@@ -281,7 +281,9 @@ function cutLength(failure: Failure, field: string): CutLengths | undefined {
     if (!isObject(sent) || !isObject(got)) return undefined;
     const [before, after] = [sent[field], got[field]];
     if (typeof before !== 'string' || typeof after !== 'string' || after === before) return undefined;
-    return after !== '' && before.startsWith(after) ? [[...after].length, after.length] : undefined;
+    return after !== '' && before.startsWith(after)
+      ? [[...after].length, after.length, Buffer.byteLength(after)]
+      : undefined;
   } catch {
     return undefined;
   }
