@@ -501,6 +501,7 @@ function toFailure(
     ),
     ...replay,
     shrinkSteps,
+    ...(sequence.length > 1 ? { requests: sequence.length } : {}),
     ...(verdict.defect === undefined ? {} : { defect: verdict.defect }),
     fingerprint,
   };

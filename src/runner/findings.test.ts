@@ -800,9 +800,13 @@ describe('findingsOf counterexamples', () => {
       request: { ...base.request, body: '{"name":"Fern","tag":"x","id":4612054233577884769}' },
       response: { ...base.response, status: 400 },
       curl: "curl … '{… 4612054233577884768}'\ncurl … '{… 4612054233577884769}'",
+      requests: 2,
     };
     const [finding] = findingsOf([failed('positive-acceptance', [stored, pair])]);
     expect(finding?.counterexample.reason).toBe(pair.reason);
+    // Read from the failure's data, not its curl text: requests on one connection are one command joined by --next.
+    const joined = { ...pair, curl: "curl … '{… 4612054233577884768}' --next … '{… 4612054233577884769}'" };
+    expect(findingsOf([failed('positive-acceptance', [stored, joined])])[0]?.counterexample.curl).toBe(joined.curl);
     // Alone, the refusal is still shown: a counterexample is better than none.
     expect(findingsOf([failed('positive-acceptance', [stored])])[0]?.counterexample.reason).toBe(reason);
   });

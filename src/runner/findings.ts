@@ -1118,9 +1118,9 @@ function reproducibleFirst(failures: readonly Failure[]): readonly Failure[] {
   return alone.length > 0 ? alone : pairs.length > 0 ? pairs : failures;
 }
 
-/** Whether a failure's curl lines send several requests (a case of several exchanges). */
+/** Whether a failure's case sent several requests up to the failing one (its curl lines send them all). */
 function sendsSeveral(failure: Failure): boolean {
-  return failure.curl.trim().includes('\n');
+  return (failure.requests ?? 1) > 1;
 }
 
 function isClientErrorStatus(status: number): boolean {

@@ -70,6 +70,11 @@ export interface Failure {
   readonly rerun?: Rerun;
   /** How many shrink steps led from the first failing case to this one. */
   readonly shrinkSteps: number;
+  /**
+   * How many requests the case sent up to the failing one, when more than one (a keep-alive pair, a precision
+   * pair): its curl lines send them all, in order.
+   */
+  readonly requests?: number;
   /** The shape of the defect, with no generated value (e.g. `status 201 for a valid NewPlant`). */
   readonly defect?: string;
   /** The {@link Finding} this counterexample belongs to: stable across runs and seeds. */
