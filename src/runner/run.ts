@@ -42,6 +42,7 @@ import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
 import { judgeContextOf, openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
+import { errorCodeOf } from './judge.js';
 import { wentAwayVerdict } from './went-away.js';
 
 /**
@@ -180,7 +181,7 @@ async function testTarget(
 function conclude(
   settings: RunSettings,
   target: Target,
-  { evidence, outage }: Pick<SentCases, 'evidence' | 'outage'>,
+  { evidence, outage, refusedAsHeld }: Pick<SentCases, 'evidence' | 'outage' | 'refusedAsHeld'>,
   settled: readonly { check: CheckDefinition | undefined; result: CheckResult }[],
   traits: TargetTraits,
   startLiveness: 'answered' | 'taken' | 'none',
@@ -222,8 +223,21 @@ function conclude(
     const result = folded[index]!;
     return check ? explainSkip(result, check, context) : result;
   });
-  return { checks, findings, couldNotJudge: unjudgeable };
+  const heldAgain = settings.replay !== undefined && refusedAsHeld > 0 && findings.length === 0;
+  return { checks, findings, couldNotJudge: unjudgeable ?? (heldAgain ? REPLAYED_ID_HELD : undefined) };
 }
+
+/**
+ * A replayed case refused as a repeat of an id the target holds, and nothing failed: the run replayed stored that id
+ * (a wrong token accepted, a plant created), so the case cannot show again what it showed. Not a pass.
+ */
+const REPLAYED_ID_HELD: CouldNotJudge = {
+  code: 'replay-id-held',
+  reason:
+    'The target answered the replayed case as a repeat of an id it already holds (its own answer to a repeated id): the run being replayed stored it, so the case cannot show what it showed then. Replay it against a store that never saw that run (restart the target or empty its store).',
+  options: [],
+  setupsDoing: false,
+};
 
 /** A check's result with nothing judged: its skip reason is worked out from the run's evidence. */
 function unjudged(result: CheckResult): CheckResult {
@@ -259,6 +273,8 @@ interface SentCases {
   readonly answerTimes: AnswerTimes;
   readonly tallies: ReadonlyMap<CheckDefinition, CheckTally>;
   readonly failedCases: number;
+  /** Cases whose first request was refused with the target's own answer to a repeated id. */
+  readonly refusedAsHeld: number;
   /** Set when the target stopped answering mid-run. */
   readonly outage?: Outage;
 }
@@ -271,6 +287,7 @@ class CaseJudge {
   readonly tallies: Map<CheckDefinition, CheckTally>;
   readonly evidence: RunEvidence;
   failedCases = 0;
+  refusedAsHeld = 0;
   private context: JudgeContext | undefined;
   private readonly waiting: CaseRun[] = [];
 
@@ -300,6 +317,9 @@ class CaseJudge {
       failed ||= verdict?.outcome === 'fail';
     }
     if (failed) this.failedCases++;
+    const first = run.exchanges[0];
+    if (first && context.repeatCodeIsDistinct === true && errorCodeOf(first) === context.repeatErrorCode)
+      this.refusedAsHeld++;
   }
 }
 
@@ -340,7 +360,8 @@ async function sendAndJudge(
     });
   const [dispatched] = await Promise.all([send(planned, 0), ready]);
   const { tallies, evidence } = judge;
-  if (!dispatched.cut) return { dispatched, evidence, answerTimes, tallies, failedCases: judge.failedCases };
+  const judged = { tallies, failedCases: judge.failedCases, refusedAsHeld: judge.refusedAsHeld };
+  if (!dispatched.cut) return { dispatched, evidence, answerTimes, ...judged };
   const { traits } = await preflight;
   const settle = async (cut: TargetStopped): Promise<Outage> => {
     // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
@@ -358,7 +379,15 @@ async function sendAndJudge(
   };
   const { cut } = dispatched;
   const { outage, ...result } = await afterOutage({ ...dispatched, cut }, planned, settings.deadline, settle, send);
-  return { ...result, evidence, answerTimes, tallies, failedCases: judge.failedCases, outage };
+  return {
+    ...result,
+    evidence,
+    answerTimes,
+    tallies,
+    failedCases: judge.failedCases,
+    refusedAsHeld: judge.refusedAsHeld,
+    outage,
+  };
 }
 
 /**
