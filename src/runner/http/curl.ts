@@ -1,5 +1,4 @@
 import type { RecordedRequest } from '../report.js';
-import { SPLIT_BODY_PAUSE_MS } from './client.js';
 import { TOKEN_VARIABLE } from '../../contract/secrets.js';
 
 /**
@@ -90,8 +89,12 @@ function splitLine(request: RecordedRequest, body: string, options: CurlOptions)
   return `${halves} | curl ${[...args, ...upload].join(' ')}`;
 }
 
-/** The pause between the halves of a split body, in seconds: the runner's (`SPLIT_BODY_PAUSE_MS`). */
-const SPLIT_PAUSE = SPLIT_BODY_PAUSE_MS / 1000;
+/**
+ * The pause between the halves of a split body, in seconds: longer than the runner's (`SPLIT_BODY_PAUSE_MS` in client.ts, 150 ms),
+ * since curl starts, connects and reads its input after the shell wrote the first half; on a loaded machine it read
+ * both halves at once 150 ms apart, and a server reading its first read only answered the line as a whole body.
+ */
+const SPLIT_PAUSE = 1;
 
 /** curl's arguments for one request (after `curl` or `--next`), and the base64 of a body sent on stdin. */
 function curlArguments(request: RecordedRequest, options: CurlOptions): { args: string[]; stdin?: string } {
