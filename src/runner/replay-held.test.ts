@@ -9,9 +9,10 @@ const INT64 = 2n ** 63n;
 
 /**
  * A store that takes any bearer token (a Perl `==` on two strings that are not numbers) and is otherwise
- * correct: exact int64 ids, a repeat refused with an error code of its own.
+ * correct: exact int64 ids, a repeat refused with `repeatCode` (its own, or the one of every other refusal: then
+ * only its message tells a repeat).
  */
-async function startAnyTokenStore(): Promise<{ url: string; close(): Promise<void> }> {
+async function startAnyTokenStore(repeatCode: number): Promise<{ url: string; close(): Promise<void> }> {
   const stored = new Set<string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -44,7 +45,7 @@ async function startAnyTokenStore(): Promise<{ url: string; close(): Promise<voi
         (plant.tag === undefined || typeof plant.tag === 'string');
       if (!valid) return answer(400, { error: 1005, message: 'Invalid NewPlant' });
       if (stored.has(String(plant.id)))
-        return answer(400, { error: 1010, message: `Plant ${String(plant.id)} exists` });
+        return answer(400, { error: repeatCode, message: `Plant ${String(plant.id)} exists` });
       stored.add(String(plant.id));
       answer(200, plant);
     });
@@ -53,28 +54,32 @@ async function startAnyTokenStore(): Promise<{ url: string; close(): Promise<voi
 }
 
 describe('a replay against a target that stored the case during the run being replayed', () => {
-  it('could not judge (replay-id-held) instead of passing; against a fresh store it fails again', async () => {
-    const first = await startAnyTokenStore();
-    try {
-      const report = await runConformance({ baseUrl: first.url, token: TOKEN, seed: 42, runs: 40, concurrency: 4 });
-      expect(report.verdict).toBe('not-conformant');
-      const failure = report.checks
-        .flatMap((check) => check.failures)
-        .find((candidate) => candidate.response.status === 200 && candidate.rerun !== undefined);
-      const replay = failure?.rerun?.replay;
-      expect(replay).toBeDefined();
-      const again = await runConformance({ baseUrl: first.url, token: TOKEN, seed: 42, runs: 40, replay });
-      expect(again.verdict).toBe('could-not-judge');
-      expect(again.couldNotJudge?.code).toBe('replay-id-held');
-      const fresh = await startAnyTokenStore();
+  it.each([1010, 1005])(
+    'could not judge (replay-id-held) instead of passing (repeat code %i); a fresh store fails again',
+    async (code) => {
+      const first = await startAnyTokenStore(code);
       try {
-        const onFresh = await runConformance({ baseUrl: fresh.url, token: TOKEN, seed: 42, runs: 40, replay });
-        expect(onFresh.verdict).toBe('not-conformant');
+        const report = await runConformance({ baseUrl: first.url, token: TOKEN, seed: 42, runs: 40, concurrency: 4 });
+        expect(report.verdict).toBe('not-conformant');
+        const failure = report.checks
+          .flatMap((check) => check.failures)
+          .find((candidate) => candidate.response.status === 200 && candidate.rerun !== undefined);
+        const replay = failure?.rerun?.replay;
+        expect(replay).toBeDefined();
+        const again = await runConformance({ baseUrl: first.url, token: TOKEN, seed: 42, runs: 40, replay });
+        expect(again.verdict).toBe('could-not-judge');
+        expect(again.couldNotJudge?.code).toBe('replay-id-held');
+        const fresh = await startAnyTokenStore(code);
+        try {
+          const onFresh = await runConformance({ baseUrl: fresh.url, token: TOKEN, seed: 42, runs: 40, replay });
+          expect(onFresh.verdict).toBe('not-conformant');
+        } finally {
+          await fresh.close();
+        }
       } finally {
-        await fresh.close();
+        await first.close();
       }
-    } finally {
-      await first.close();
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });

@@ -42,7 +42,8 @@ import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
 import { judgeContextOf, openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
-import { errorCodeOf } from './judge.js';
+import type { Exchange } from './http/client.js';
+import { errorCodeOf, messageShapeOf } from './judge.js';
 import { wentAwayVerdict } from './went-away.js';
 
 /**
@@ -318,9 +319,14 @@ class CaseJudge {
     }
     if (failed) this.failedCases++;
     const first = run.exchanges[0];
-    if (first && context.repeatCodeIsDistinct === true && errorCodeOf(first) === context.repeatErrorCode)
-      this.refusedAsHeld++;
+    if (first && refusedAsRepeat(first, context)) this.refusedAsHeld++;
   }
+}
+
+/** Whether an answer is the target's own to a repeated id: its distinct error code, or its repeat message. */
+function refusedAsRepeat(exchange: Exchange, context: JudgeContext): boolean {
+  if (context.repeatCodeIsDistinct === true && errorCodeOf(exchange) === context.repeatErrorCode) return true;
+  return context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape;
 }
 
 /** Sends the cases concurrently and judges each as it finishes; only the tallies are kept. */
