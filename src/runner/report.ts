@@ -119,7 +119,8 @@ export interface CouldNotJudge {
   /**
    * Stable: `not-found` (every valid NewPlant 404/405), `credential-refused` (401/403), `redirected`,
    * `ids-taken` (every valid NewPlant refused, each with an id of a narrow range an earlier run may have
-   * stored), `not-http`, `html`, `tls`, `no-answer`.
+   * stored), `not-http`, `html`, `tls`, `no-answer`, `replay-id-held` (a replayed case refused as a repeat of an id
+   * the target holds, nothing failing: the run replayed stored it).
    */
   readonly code: string;
   /** One line: what was seen and the probable fix, options in backquotes (`` `baseUrl` ``). */
