@@ -45,7 +45,7 @@ describe('string-escape cases', () => {
 
 describe('split-body cases', () => {
   it('reach the server in two reads, the second after a pause, with the whole Content-Length', async () => {
-    const reads: { at: number; bytes: number }[] = [];
+    let reads: { at: number; bytes: number }[] = [];
     let declared = '';
     const server = createServer((req, res) => {
       declared = req.headers['content-length'] ?? '';
@@ -66,13 +66,22 @@ describe('split-body cases', () => {
       if (value === undefined) throw new Error('a sample');
       const [plan] = splitBodies.plan(value, { contract, fresh: createFreshIds(), salt: 'split' });
       if (!plan?.body) throw new Error('a plan with a body');
-      const exchange = await client.send(plan);
-      expect(exchange.response.status).toBe(200);
-      expect(reads).toHaveLength(2);
-      expect(reads.reduce((sum, read) => sum + read.bytes, 0)).toBe(Buffer.byteLength(plan.body));
-      expect(Number(declared)).toBe(Buffer.byteLength(plan.body));
+      // Up to three sendings: this server shares the test's process, which a loaded machine may leave unscheduled
+      // through the pause, and the kernel then hands it both halves in one read. A body sent whole never splits.
+      const apart: number[] = [];
+      for (let attempt = 0; attempt < 3 && !apart.some((gap) => gap > 100); attempt++) {
+        reads = [];
+        const exchange = await client.send(plan);
+        expect(exchange.response.status).toBe(200);
+        expect(reads.reduce((sum, read) => sum + read.bytes, 0)).toBe(Buffer.byteLength(plan.body));
+        expect(Number(declared)).toBe(Buffer.byteLength(plan.body));
+        if (reads.length === 2) apart.push((reads[1]?.at ?? 0) - (reads[0]?.at ?? 0));
+      }
       // The pause is what a server that parses its first read trips over (100 ms: a margin for timers).
-      expect((reads[1]?.at ?? 0) - (reads[0]?.at ?? 0)).toBeGreaterThan(100);
+      expect(
+        apart.some((gap) => gap > 100),
+        `gaps between two reads: ${apart.join(', ')} ms`,
+      ).toBe(true);
     } finally {
       await client.close();
       await new Promise((resolve) => server.close(resolve));
