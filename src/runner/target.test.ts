@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { faultyTarget, refuse } from '../fixtures/base/plant-service.js';
 import { loadContract } from '../contract/index.js';
 import { createFreshIds } from './generate/fresh-ids.js';
@@ -165,6 +168,71 @@ describe('a base URL', () => {
       expect(refused).toBeInstanceOf(ConformanceOptionsError);
       expect((refused as Error).message).toMatch(/^`baseUrl` https:\/\/127\.0\.0\.1:9\/api\/v2 carries /);
       expect((refused as Error).message).not.toContain(secret);
+    }
+  });
+});
+
+/**
+ * FastAPI with pydantic 1 as its tutorial writes it: a missing id answered 422 `{"detail": …}`, a string or a boolean
+ * id converted (`true` read as 1), a repeat refused 400 with an Error quoting the id.
+ */
+async function startLaxStore(): Promise<{ url: string; token: string; close(): Promise<void> }> {
+  const stored = new Set<string>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const answer = (status: number, body: object): void => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(stringify(body));
+      };
+      if (req.headers.authorization !== 'Bearer lax-token') return answer(403, { detail: 'Not authenticated' });
+      let body: Record<string, unknown>;
+      try {
+        body = parse(Buffer.concat(chunks).toString(), null, (text) =>
+          /^-?\d+$/.test(text) ? BigInt(text) : Number(text),
+        ) as Record<string, unknown>;
+      } catch {
+        return answer(422, { detail: [{ loc: ['body'], msg: 'invalid json' }] });
+      }
+      const raw = body?.id;
+      const id =
+        typeof raw === 'bigint'
+          ? raw
+          : typeof raw === 'boolean'
+            ? BigInt(raw)
+            : typeof raw === 'string' && /^-?\d+$/.test(raw)
+              ? BigInt(raw)
+              : undefined;
+      if (id === undefined || typeof body.name !== 'string')
+        return answer(422, { detail: [{ loc: ['body', 'id'], msg: 'field required' }] });
+      if (stored.has(String(id))) return answer(400, { error: 1, message: `plant ${String(id)} exists` });
+      stored.add(String(id));
+      answer(200, { ...body, id });
+    });
+  });
+  const listening = await listenOnLoopback(server, 'lax-token');
+  return { url: listening.url, token: 'lax-token', close: () => listening.close() };
+}
+
+describe('a target whose invalid ids are answered 422 or converted, not refused (FastAPI with pydantic 1)', () => {
+  it('takes its repeat message, quoting the id, as its own: a fixed id it stored from `true` is refused as a repeat', async () => {
+    const contract = await loadContract();
+    const target = await startLaxStore();
+    const client = createTargetClient({
+      baseUrl: target.url,
+      token: target.token,
+      concurrency: 2,
+      timeoutMs: 5_000,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const traits = await probeTarget(client, contract, createFreshIds('00112233aabbccdd'), target.url);
+      expect(traits.rejectsRepeats).toBe(true);
+      expect(traits.repeatCodeIsDistinct).toBe(false);
+      expect(traits.repeatMessageShape).toBe('plant # exists');
+    } finally {
+      await client.close();
+      await target.close();
     }
   });
 });
