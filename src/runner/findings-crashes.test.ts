@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
-import { defectIdentity, findingsOf, withCharacterCrashesFolded, withRootCausesFolded } from './findings.js';
+import {
+  defectIdentity,
+  findingsOf,
+  withCharacterCrashesFolded,
+  withEncodedSurrogateCrashesFolded,
+  withRootCausesFolded,
+} from './findings.js';
 import type { CheckResult, Failure } from './report.js';
 
 const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
@@ -123,5 +129,28 @@ describe('withCharacterCrashesFolded', () => {
       ]),
     ];
     expect(titles(withCharacterCrashesFolded(checks))).toEqual(['connection-reset on a valid NewPlant']);
+  });
+});
+
+describe('withEncodedSurrogateCrashesFolded', () => {
+  const ESCAPE = 'status 500 for JSON of unpredictable meaning';
+  const NOT_UTF8 = 'status 500 for a body that is not valid UTF-8';
+  /** A not-UTF-8 crash whose name ends with these bytes. */
+  const notUtf8 = (...bytes: number[]): Partial<Failure> => {
+    const sent = Buffer.concat([Buffer.from('{"id":5,"name":"a'), Buffer.from(bytes), Buffer.from('"}')]);
+    const failure = crash(NOT_UTF8, sent.toString('utf8'));
+    return { ...failure, request: { ...failure.request!, bodyBase64: sent.toString('base64') } };
+  };
+
+  it('folds an encoded surrogate crash into the lone surrogate escape crash (Python json.loads(bytes), surrogatepass)', () => {
+    const checks = [crashes([crash(ESCAPE, '{"id":1,"name":"\\ud800"}'), notUtf8(0xed, 0xa0, 0x80)])];
+    expect(titles(withEncodedSurrogateCrashesFolded(checks))).toEqual([ESCAPE]);
+    expect(titles(withRootCausesFolded(checks))).toEqual([ESCAPE]);
+  });
+
+  it('keeps a crash on other invalid bytes apart (a strict decoder), and an encoded surrogate alone', () => {
+    const strict = [crashes([crash(ESCAPE, '{"id":1,"name":"\\ud800"}'), notUtf8(0xff)])];
+    expect(titles(withEncodedSurrogateCrashesFolded(strict))).toEqual([ESCAPE, NOT_UTF8]);
+    expect(titles(withEncodedSurrogateCrashesFolded([crashes([notUtf8(0xed, 0xa0, 0x80)])]))).toEqual([NOT_UTF8]);
   });
 });

@@ -16,6 +16,7 @@ import {
   topMemberOf,
   withoutQuotedValues,
 } from './defects.js';
+import { encodesSurrogatesOnly } from './probes/not-utf8.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
@@ -727,6 +728,37 @@ const VALID_CRASH = /^(status 5\d\d|.+) (?:for|on) a valid NewPlant(?: with .*)?
 /** The same to an invalid body: `status 500 for an invalid body ("id": id missing …)`. */
 const INVALID_CRASH = /^(status 5\d\d|.+) (?:for|on) an invalid body(?: \((.*)\))?$/;
 
+/** A crash on a lone surrogate escape, and on bytes that are not UTF-8: its way (a status or a lost answer) first. */
+const SURROGATE_CRASH = /^(status 5\d\d|.+) (?:for|on) JSON of unpredictable meaning$/;
+const NOT_UTF8_CRASH = /^(status 5\d\d|.+) (?:for|on) a body that is not valid UTF-8$/;
+
+/**
+ * A crash on a body whose only invalid bytes encode a surrogate (0xED 0xA0 0x80), beside the same crash (way and
+ * answer label) on a lone surrogate escape (`"\ud800"`), is that crash: Python's `json.loads(bytes)` decodes with
+ * `surrogatepass`, so both bodies hold U+D800 and the echo's UTF-8 encode raises (FastAPI: two findings, one cause).
+ * The probe sends the encoded surrogate after the other invalid bytes, so a decoder failing on any of them keeps one
+ * of those as its counterexample: its own finding.
+ */
+export function withEncodedSurrogateCrashesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const escaped = new Map<string, string>();
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const way = failure.foldedInto === undefined ? SURROGATE_CRASH.exec(failure.defect ?? '')?.[1] : undefined;
+      const key = way === undefined ? undefined : crashWay(way, failure);
+      if (key !== undefined && !escaped.has(key)) escaped.set(key, identityOf(String(check.id), failure).fingerprint);
+    }
+  }
+  if (escaped.size === 0) return [...checks];
+  return withFolded(checks, (_checkId, failure) => {
+    const way = NOT_UTF8_CRASH.exec(failure.defect ?? '')?.[1];
+    const bytes = failure.request.bodyBase64;
+    if (way === undefined || bytes === undefined || !encodesSurrogatesOnly(Buffer.from(bytes, 'base64')))
+      return undefined;
+    return escaped.get(crashWay(way, failure));
+  });
+}
+
 /**
  * A crash on an invalid body whose shrunk counterexample still holds a character of a kind (U+0000, another
  * control, beyond ASCII) in a string its break does not name, beside the same crash (status or lost answer, and
@@ -1047,6 +1079,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withLengthUnitsFolded,
   withNonFiniteEchoesFolded,
   withCharacterCrashesFolded,
+  withEncodedSurrogateCrashesFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
   withSameAnswerRefusalsFolded,

@@ -24,11 +24,16 @@ const SEQUENCES = [
 /** Where the bytes go: appended to a top-level string, to a string nested in a member, or as a member's name. */
 type Place = 'string' | 'nested' | 'member-name';
 
-/** Every sequence in a top-level string; then the lone byte in a nested string and in a member name. */
+/**
+ * Every sequence in a top-level string; the lone byte also in a nested string and in a member name. The encoded
+ * surrogate goes last: a decoder failing on other bytes too keeps one of those as its first case, apart from a
+ * reader that only fails on the surrogate it decodes (findings.ts, withEncodedSurrogateCrashesFolded).
+ */
 const VARIANTS: readonly { readonly place: Place; readonly sequence: (typeof SEQUENCES)[number] }[] = [
-  ...SEQUENCES.map((sequence) => ({ place: 'string' as const, sequence })),
+  ...SEQUENCES.slice(0, 3).map((sequence) => ({ place: 'string' as const, sequence })),
   { place: 'nested', sequence: SEQUENCES[0] },
   { place: 'member-name', sequence: SEQUENCES[0] },
+  { place: 'string', sequence: SEQUENCES[3] },
 ];
 
 /** Stands where the bytes go while the body is written as JSON text: ASCII, so written as it is. */
