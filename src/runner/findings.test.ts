@@ -173,6 +173,26 @@ describe('findingsOf', () => {
     ]);
   });
 
+  it('does not take a refusal naming another member (a blank name on id 2^63-1, DRF) for the doubles beside 2^63 accepted', () => {
+    const blank = {
+      defect: 'status 400 for a valid NewPlant',
+      reason: 'A valid NewPlant … was answered 400; rule 1 says 200 with a Plant.',
+      request: { ...base.request, body: '{"name":"","id":9223372036854775807}' },
+      response: { ...base.response, status: 400, body: '{"name":["This field may not be blank."]}' },
+    };
+    const range = {
+      defect: 'an invalid body ("id" set to an integer outside int64) accepted',
+      reason: 'accepted',
+      request: { ...base.request, body: '{"name":"a","id":9223372036854775808}' },
+    };
+    const checks = [failed('positive-acceptance', [blank]), failed('negative-rejection', [range])];
+    expect(findingsOf(withDoublesFolded(checks)).map((finding) => finding.title)).not.toContain(DOUBLES_DEFECT);
+    // The same refusal saying nothing of the name is still the doubles' sign (2^63-1 read as 2^63, out of range).
+    const bare = { ...blank, response: { ...blank.response, body: '{"error":400,"message":"id out of range"}' } };
+    const both = [failed('positive-acceptance', [bare]), failed('negative-rejection', [range])];
+    expect(findingsOf(withDoublesFolded(both)).map((finding) => finding.title)).toEqual([DOUBLES_DEFECT]);
+  });
+
   it('folds a valid NewPlant refused with an id of exactly -2^53 (the double -2^53-1 was stored as) into the doubles defect', () => {
     const refused = 'status 400 for a valid NewPlant';
     const edge = {

@@ -178,10 +178,27 @@ function holdsEdgeNeighbour(body: string | null | undefined): boolean {
  */
 function edgeRefused(failure: Failure): boolean {
   if (!/^status \d{3} for a valid NewPlant$/.test(failure.defect ?? '')) return false;
+  if (refusalNamesOtherMember(failure)) return false;
   return integersOf(failure.request.body).some((value) => {
     const read = BigInt(Number(value));
     return read > INT64_MAX || read < INT64_MIN;
   });
+}
+
+/**
+ * Whether the refusal's answer names a member of the body that holds no number: Django REST framework's
+ * `{"name": ["This field may not be blank."]}` refuses a blank name, whatever id (2^63-1 among them) it came with.
+ */
+function refusalNamesOtherMember(failure: Failure): boolean {
+  let sent: unknown;
+  try {
+    sent = JSON.parse(failure.request.body ?? '');
+  } catch {
+    return false;
+  }
+  if (!isObject(sent)) return false;
+  const answer = failure.response.body ?? '';
+  return Object.entries(sent).some(([key, value]) => typeof value !== 'number' && answer.includes(`"${key}"`));
 }
 
 /** The long integers of a JSON body (16 digits or more), outside its strings. */
