@@ -1,6 +1,6 @@
 import {
   errorCodeOf,
-  messageShapeOf,
+  saysRepeat,
   exactIds,
   prototypeKeyPlants,
   type Exchange,
@@ -85,12 +85,10 @@ function repeatExcuse(idMayRepeat: boolean, exchange: Exchange, context: JudgeCo
   if (context.targetRejectsRepeats !== true) return undefined;
   const code = errorCodeOf(exchange);
   if (context.repeatErrorCode !== undefined && code !== undefined && code !== context.repeatErrorCode) return undefined;
-  const saysRepeat =
-    ownRepeatCode(exchange, context) !== undefined ||
-    (context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape);
-  if (!saysRepeat && context.targetHoldsEarlierRun !== true) return undefined;
+  const repeat = saysRepeat(exchange, context);
+  if (!repeat && context.targetHoldsEarlierRun !== true) return undefined;
   return warn(
-    `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered ${status}. This target rejects repeated ids and ${saysRepeat ? 'its answer says this id is already stored' : 'holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id'}, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
+    `A valid NewPlant with a fixed id (such as 2^63-1 or 0) was answered ${status}. This target rejects repeated ids and ${repeat ? 'its answer says this id is already stored' : 'holds plants from an earlier plantstore run (it refused the canary plant as a repeat), which may have stored this id'}, so this is not counted as a failure. Against a target that holds no such plant, it would be.`,
   );
 }
 

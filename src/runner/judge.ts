@@ -1,5 +1,6 @@
 import { numberText, parseExactJson } from '../contract/index.js';
 import { isJsonEssence, mediaTypeEssence as essenceOf } from '../contract/media-types.js';
+import type { JudgeContext } from './check.js';
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import type { RecordedResponse } from './report.js';
@@ -204,4 +205,13 @@ export const LARGE_BODY_BYTES = 16 * 1024;
 /** Whether a request's body is large enough that a 413 is HTTP's fair answer to it. */
 export function isLargeBody(plan: PlannedRequest): boolean {
   return plan.body !== null && Buffer.byteLength(plan.body) > LARGE_BODY_BYTES;
+}
+
+/**
+ * Whether an answer is the target's own to a repeated id, as the preflight learned it: its distinct `error` value,
+ * or its repeat message.
+ */
+export function saysRepeat(exchange: Exchange, context: JudgeContext): boolean {
+  if (context.repeatCodeIsDistinct === true && errorCodeOf(exchange) === context.repeatErrorCode) return true;
+  return context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape;
 }

@@ -42,8 +42,7 @@ import { resolveSettings, type RunSettings } from './run-settings.js';
 import type { CheckSelection } from './selection.js';
 import { judgeContextOf, openTarget, probeTarget, type Target, type TargetTraits } from './target.js';
 import { judgeCase } from './verdicts.js';
-import type { Exchange } from './http/client.js';
-import { errorCodeOf, messageShapeOf } from './judge.js';
+import { saysRepeat } from './judge.js';
 import { wentAwayVerdict } from './went-away.js';
 
 /**
@@ -292,7 +291,10 @@ class CaseJudge {
   private context: JudgeContext | undefined;
   private readonly waiting: CaseRun[] = [];
 
+  private readonly replay: boolean;
+
   constructor(settings: RunSettings) {
+    this.replay = settings.replay !== undefined;
     this.tallies = new Map(settings.selection.selected.map((check) => [check, new CheckTally(check)]));
     this.evidence = new RunEvidence(settings.contract.success, settings.contract.refusal);
   }
@@ -318,15 +320,10 @@ class CaseJudge {
       failed ||= verdict?.outcome === 'fail';
     }
     if (failed) this.failedCases++;
-    const first = run.exchanges[0];
-    if (first && refusedAsRepeat(first, context)) this.refusedAsHeld++;
+    // Only a replay asks (its one case): every case's answer parsed again would cost a run's hot path.
+    const first = this.replay ? run.exchanges[0] : undefined;
+    if (first && saysRepeat(first, context)) this.refusedAsHeld++;
   }
-}
-
-/** Whether an answer is the target's own to a repeated id: its distinct error code, or its repeat message. */
-function refusedAsRepeat(exchange: Exchange, context: JudgeContext): boolean {
-  if (context.repeatCodeIsDistinct === true && errorCodeOf(exchange) === context.repeatErrorCode) return true;
-  return context.repeatMessageShape !== undefined && messageShapeOf(exchange) === context.repeatMessageShape;
 }
 
 /** Sends the cases concurrently and judges each as it finishes; only the tallies are kept. */

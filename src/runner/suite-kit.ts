@@ -29,6 +29,7 @@ export {
   isSuccess,
   isThrottled,
   messageShapeOf,
+  saysRepeat,
   responseJson,
   shown,
   type ParsedBody,
