@@ -9,7 +9,7 @@ import { createTargetClient } from './http/client.js';
 import { scriptedClient } from '../fixtures/scripted-client.js';
 import { ConformanceOptionsError } from './errors.js';
 import { CANARY_ID, judgeContextOf, openTarget, probeTarget } from './target.js';
-import { CORRECT_STEPS } from '../fixtures/base/plant-service.js';
+import { CORRECT_STEPS, startService } from '../fixtures/base/plant-service.js';
 import { runConformance } from '../index.js';
 
 /** Joi's `object()` without `.unknown()`, class-validator's `forbidNonWhitelisted`: members beyond id, name, tag refused. */
@@ -28,6 +28,32 @@ const closedObject = faultyTarget(
 );
 
 describe('probeTarget', () => {
+  it('learns how a target treats repeats in a replay, whose preflight ids the replayed run stored', async () => {
+    const contract = await loadContract();
+    const target = await startService(CORRECT_STEPS);
+    const client = createTargetClient({
+      baseUrl: target.url,
+      token: target.token,
+      concurrency: 2,
+      timeoutMs: 5_000,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const learned: boolean[] = [];
+      // A replay draws from the recorded run's nonce: its first preflight plant is the one that run stored.
+      for (let nonce = 0; nonce < 16; nonce++) {
+        const recorded = nonce.toString(16).padStart(16, '0');
+        await probeTarget(client, contract, createFreshIds(recorded), target.url);
+        const replayed = await probeTarget(client, contract, createFreshIds(recorded), target.url);
+        learned.push(replayed.rejectsRepeats === true);
+      }
+      expect(learned).toEqual(Array.from({ length: 16 }, () => true));
+    } finally {
+      await client.close();
+      await target.close();
+    }
+  });
+
   it('learns how a target treats repeats though it refuses the first plant for members the document allows', async () => {
     const contract = await loadContract();
     const target = await closedObject.start();

@@ -270,8 +270,9 @@ export async function probeTarget(
   const simplest = isRefusalStatus(contract.refusal, first.response.status)
     ? simplestDraft(contract, pool, fresh)
     : undefined;
-  if (simplest !== undefined && simplest !== plant) {
-    // Taken, it stands in for the first (whose refusal the cases show anyway), so repeats are learned.
+  if (simplest !== undefined) {
+    // Taken, it stands in for the first (whose refusal the cases show anyway), so repeats are learned. Sent even
+    // when it is the first plant: with other ids, as a replay needs (its nonce's first ids are the replayed run's).
     const retried = renderPlant(simplest, fresh, 'preflight-simplest');
     const answer = await client.send(validRequest(retried));
     if (isSuccessStatus(contract.success, answer.response.status))
