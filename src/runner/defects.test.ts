@@ -115,6 +115,20 @@ describe('the cause of an invalid body accepted', () => {
     expect(brokenRule('"id" holds an array: id not of type integer: an array (keyword type)')).toBe(missing);
   });
 
+  it('titles an integer one past its format on either side as the range it leaves, whichever a seed met', () => {
+    const title = (what: string) =>
+      requestKind({ intent: { kind: 'invalid-body', what } } as unknown as PlannedRequest, true);
+    const above = '"id" holds 9223372036854775808: id one above the int64 maximum 9223372036854775807 (keyword format)';
+    const below =
+      '"id" holds -9223372036854775809: id one below the int64 minimum -9223372036854775808 (keyword format)';
+    expect(title(above)).toBe('an invalid body ("id" set to an integer outside int64)');
+    expect(title(below)).toBe(title(above));
+    expect(title('"id" set to 9999999999… (10000 characters)')).toBe(title(above));
+    expect(
+      title('"care.count" holds 2147483648: care.count one above the int32 maximum 2147483647 (keyword format)'),
+    ).toBe('an invalid body ("care.count" set to an integer outside int32)');
+  });
+
   it('titles a member a closed object does not declare without the label repeating it', () => {
     const intent = {
       kind: 'invalid-body',

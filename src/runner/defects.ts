@@ -222,12 +222,23 @@ const OTHER_SCHEME = /another scheme \([^)]*\)/;
 
 const OTHER_MEDIA_TYPE = 'a body labelled with a media type the document does not take';
 
-/** A rewrite named by its family (`"id" set to a number with a fraction`), else the description's shape. */
+/**
+ * A rewrite named by its family (`"id" set to a number with a fraction`), and a keyword's integer one past its
+ * format's range (`id one above the int64 maximum`, `id one below the int64 minimum`) named by that range, as the
+ * rewrite past it is (`"id" set to an integer outside int64`): one rule, so one title whichever a seed met first (a
+ * target with no range check accepts them all). Else the description's shape.
+ */
 function familyShape(what: string): string {
+  const range = FORMAT_RANGE.exec(what);
+  if (range !== null) return `"${range[1]}" set to an integer outside ${range[2]}`;
   const words = FAMILY_WORDS[rewriteFamily(what) ?? ''];
   const field = REWRITE.exec(what)?.[1];
   return words === undefined || field === undefined ? shapeOf(what) : `"${field}" set to ${words}`;
 }
+
+/** `"id" holds 9223372036854775808: id one above the int64 maximum 9223372036854775807 (keyword format)`. */
+const FORMAT_RANGE =
+  /^"((?:[^"\\]|\\.)*)" holds .*: .* one (?:above|below) the (int32|int64) (?:maximum|minimum) -?\d+ \(keyword format\)$/;
 
 /** A description with its generated values (numbers, quoted text) replaced. */
 export function shapeOf(what: string): string {
