@@ -4,7 +4,7 @@ import { loadContract } from '../../contract/index.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
 import { isValidNewPlant } from '../generate/new-plant.js';
 import { positiveAcceptance } from '../../../suites/acceptance.js';
-import { prototypeKeyPlants, validPlants } from './valid-plants.js';
+import { exactIds, prototypeKeyPlants, validPlants } from './valid-plants.js';
 
 const contract = await loadContract();
 
@@ -67,5 +67,21 @@ describe('prototypeKeyPlants', () => {
     expect(bodies.some((body) => body.includes('"plantstore":{"__proto__":1}'))).toBe(true);
     expect(bodies.some((body) => body.includes('"plantstore":{"constructor":1}'))).toBe(true);
     expect(bodies.some((body) => body.includes('"plantstore":{"\\u0000":1}'))).toBe(true);
+  });
+});
+
+describe('exactIds', () => {
+  it('sends the exact edge ids nearest zero first, so an int32 reader is shown by 2^31, not by 2^63-1', () => {
+    const variants = exactIds.variants?.(contract) ?? 1;
+    const fresh = createFreshIds('0c');
+    const ids = Array.from({ length: variants }, (_, variant) => {
+      const [value] = fc.sample(exactIds.arbitrary(contract, variant), { seed: 1, numRuns: 1 });
+      if (value === undefined) throw new Error('no value');
+      const [plan] = exactIds.plan(value, { contract, fresh, salt: `exact-id:${variant}:` });
+      return /"id":(-?\d+)/.exec(plan?.body ?? '')?.[1];
+    });
+    const int32 = 2n ** 31n;
+    expect(ids.slice(0, 6)).toEqual(['0', '-1', `${int32 - 1n}`, `${int32}`, `${-int32}`, `${-int32 - 1n}`]);
+    expect(ids.slice(-2)).toEqual([`${2n ** 63n - 1n}`, `${-(2n ** 63n)}`]);
   });
 });
