@@ -30,3 +30,29 @@ describe('generated plants when Prism misses a keyword', () => {
     }
   });
 });
+
+describe('generated plants of a discriminated oneOf (springdoc kinds)', () => {
+  const KINDS = 'src/mock/test-documents/springdoc-kinds-3.0.yaml';
+  let kinds: MockServer;
+  beforeAll(async () => {
+    kinds = await createMockServer({ spec: KINDS, dynamic: true, seed: 1 });
+  });
+  afterAll(() => kinds.close());
+
+  it('carry a kind the mapping lists and match one branch as written: valid under both readings', async () => {
+    const contract = await loadContract(KINDS);
+    for (let request = 0; request < 6; request++) {
+      const response = await fetch(`${kinds.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+        body: `{"id": ${request + 1}, "name": "Basil", "kind": "HERB"}`,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const plant = parseExactJson(await response.text());
+      expect(response.status).toBe(200);
+      expect(contract.check.plant(plant)).toEqual([]);
+      // Before, Prism's plants of any kind ("adipisicing culpa"), valid only as JSON Schema alone reads them.
+      expect(contract.compiled.plant.ambiguities(plant)).toEqual([]);
+    }
+  });
+});

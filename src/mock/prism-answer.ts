@@ -64,7 +64,12 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
  */
 function validGeneratedPlant(body: unknown, context: AnswerContext): string {
   const text = JSON.stringify(body ?? null);
-  const check = context.served.contract.check.plant;
+  const { check: judge, ambiguities } = context.served.contract.compiled.plant;
+  // A plant only one reading of the document takes (a kind no discriminator maps) is no real service's answer.
+  const check = (value: unknown): readonly { readonly field: string }[] => {
+    const violations = judge(value);
+    return violations.length > 0 ? violations : ambiguities(value);
+  };
   const violations = check(parseExactJson(text));
   if (violations.length === 0) return text;
   const repaired = repairedPlant(body, violations, context);

@@ -239,3 +239,19 @@ describe('the credential a document asks for', () => {
     expect(inferIntent(observed(undefined, 'application/json', PLANT), context()).intent.kind).toBe('auth');
   });
 });
+
+describe('a NewPlant whose meaning depends on the reading of a discriminated oneOf (springdoc kinds)', () => {
+  it('is unpredictable, named as the discriminator reading (was: "" null, valid or not as 3.0 is read)', async () => {
+    const kinds = await loadContract('src/mock/test-documents/springdoc-kinds-3.0.yaml');
+    const seen = new Set<IdKey>();
+    const kindsContext: IntentContext = { contract: kinds, rememberId: (id) => seen.has(id) || (seen.add(id), false) };
+    const tree = '{"id":1,"name":"Oak","kind":"TREE","heightM":3}';
+    const { intent } = inferIntent(observed('Bearer abc', 'application/json', tree), kindsContext);
+    expect(intent).toEqual({
+      kind: 'unpredictable',
+      what: 'the body valid with its discriminator honoured or ignored, not both',
+    });
+    const herb = '{"id":2,"name":"Basil","kind":"HERB"}';
+    expect(inferIntent(observed('Bearer abc', 'application/json', herb), kindsContext).intent.kind).toBe('valid');
+  });
+});

@@ -250,8 +250,7 @@ function bodyIntent(request: ObservedRequest, context: IntentContext, auth: Auth
     return { intent: { kind: 'invalid-body', what }, auth, clientBreak: `sent an invalid NewPlant: ${what}` };
   }
   const [open] = context.contract.compiled.newPlant.ambiguities(read.parsed);
-  if (open)
-    return { intent: { kind: 'unpredictable', what: `"${open.field}" null, valid or not as 3.0 is read` }, auth };
+  if (open) return { intent: { kind: 'unpredictable', what: ambiguityText(open) }, auth };
   const { strings, unpaired } = stringFields(read.parsed);
   if (unpaired !== undefined) {
     const what = `"${unpaired}" holding an unpaired surrogate escape`;
@@ -314,4 +313,12 @@ export function bearerReading(
 ): { readonly problem: { what: string; lenient?: boolean } | undefined; readonly auth: AuthHeader } {
   const parts = credentialParts(authorization);
   return { problem: credentialProblem(parts, knownToken), auth: describeAuth(parts) };
+}
+
+/** What makes a request's meaning depend on how the document is read: 3.0's open null, or a discriminator. */
+function ambiguityText(open: { readonly field: string; readonly keyword?: string }): string {
+  const at = open.field === '' ? 'the body' : `"${open.field}"`;
+  return open.keyword === 'oneOf'
+    ? `${at} valid with its discriminator honoured or ignored, not both`
+    : `"${open.field}" null, valid or not as 3.0 is read`;
 }

@@ -1,4 +1,4 @@
-import { DISCRIMINATOR_VALUES } from '../discriminator-values.js';
+import { DISCRIMINATOR_VALUES, INHERITED_BASE } from '../discriminator-values.js';
 import { UnsupportedSchemaError, type SchemaDialect } from './compiled-schema.js';
 import { ASSERTIONS, childPointer, REFUSED, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_SINGLE } from './keywords.js';
 import { mergeSchemas } from './merge.js';
@@ -54,6 +54,11 @@ export interface Canonical {
   readonly discriminated: WeakSet<object>;
   /** Each branch so tightened, and the branch as JSON Schema reads it. */
   readonly lenientBranches: ReadonlyMap<object, Schema>;
+  /**
+   * The discriminated `oneOf` arrays the document wrote (not a base standing for its subtypes, which JSON Schema
+   * alone reads as the base): JSON Schema alone takes a value matching exactly one of their branches as written.
+   */
+  readonly exclusive: WeakSet<object>;
 }
 
 /** An `if`/`then`/`else` as written beside the `anyOf` it was read as; `then`/`else` absent say nothing. */
@@ -86,6 +91,7 @@ interface State {
   readonly closedByUnevaluated: WeakSet<object>;
   readonly discriminated: WeakSet<object>;
   readonly lenientBranches: Map<object, Schema>;
+  readonly exclusive: WeakSet<object>;
 }
 
 /**
@@ -107,12 +113,14 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     closedByUnevaluated: new WeakSet(),
     discriminated: new WeakSet(),
     lenientBranches: new Map(),
+    exclusive: new WeakSet(),
   };
   let root = translate(schema, '', state);
   if (typeof root === 'boolean') root = root ? {} : { not: {} };
   const canonical = Object.keys(state.defs).length > 0 ? { ...root, $defs: state.defs } : root;
   state.origin.set(canonical, '');
-  const { defs, origin, nullOpen, conditionals, closedByUnevaluated, discriminated, lenientBranches } = state;
+  const { defs, origin, nullOpen, conditionals, closedByUnevaluated, discriminated, lenientBranches, exclusive } =
+    state;
   return {
     schema: canonical,
     defs,
@@ -122,33 +130,71 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     closedByUnevaluated,
     discriminated,
     lenientBranches,
+    exclusive,
   };
 }
 
 /**
  * The canonical schema with null joined to each enum where OpenAPI 3.0 leaves it open (`nullOpen`), and each
- * discriminated branch as JSON Schema alone reads it (`lenientBranches`), their `oneOf` read as `anyOf`: the
- * reading that judges, so a target following either reading of `nullable` or of a `discriminator` is not faulted.
+ * discriminated `oneOf` read both ways (`lenientBranches`): a value is valid when the discriminator's reading
+ * (the tightened branches) or JSON Schema's alone (the branches as written) takes it, `anyOf: [{oneOf: tightened},
+ * {oneOf: written}]`. This reading judges, so a target following either reading is not faulted, and a value
+ * neither takes (no mapped kind, and two branches matched) is.
  */
 export function withNullJoined(canonical: Canonical): Record<string, unknown> {
   if (canonical.nullOpen.size === 0 && canonical.lenientBranches.size === 0) return canonical.schema;
   const copies = new Map<object, unknown>();
+  const strictCopies = new Map<object, unknown>();
+  const copy = (node: unknown, strict = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => copy(item, strict));
+    if (!isObject(node) || !isPlain(node)) return node;
+    const lenient = strict ? undefined : canonical.lenientBranches.get(node);
+    if (lenient !== undefined) return copy(lenient);
+    const known = (strict ? strictCopies : copies).get(node);
+    if (known !== undefined) return known;
+    const out: Record<string, unknown> = {};
+    (strict ? strictCopies : copies).set(node, out);
+    for (const [key, value] of Object.entries(node)) {
+      const discriminated = key === 'oneOf' && canonical.discriminated.has(value as object) && !('anyOf' in node);
+      const both = discriminated && canonical.exclusive.has(value as object);
+      const read = both ? [{ oneOf: copy(value, true) }, { oneOf: copy(value) }] : copy(value);
+      Object.defineProperty(out, discriminated ? 'anyOf' : key, {
+        value: read,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    if (canonical.nullOpen.has(node)) joinNull(out, node);
+    return out;
+  };
+  return copy(canonical.schema) as Record<string, unknown>;
+}
+
+/**
+ * The canonical schema read the strict way: null left out where OpenAPI 3.0 leaves it open, and each
+ * discriminated `oneOf` taking only what both readings take, its tightened branches (`oneOf`) and the branches
+ * as written (one more `allOf` part): what the ambiguities of a value the judging reading accepts are found by.
+ */
+export function bothReadings(canonical: Canonical): Record<string, unknown> {
+  if (canonical.lenientBranches.size === 0) return canonical.schema;
+  const copies = new Map<object, unknown>();
   const copy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(copy);
     if (!isObject(node) || !isPlain(node)) return node;
-    const lenient = canonical.lenientBranches.get(node);
-    if (lenient !== undefined) return copy(lenient);
     const known = copies.get(node);
     if (known !== undefined) return known;
     const out: Record<string, unknown> = {};
     copies.set(node, out);
-    for (const [key, value] of Object.entries(node)) {
-      // Under a discriminator a value matching two branches is one kind to a server routing by it: either reading.
-      const name =
-        key === 'oneOf' && canonical.discriminated.has(value as object) && !('anyOf' in node) ? 'anyOf' : key;
-      Object.defineProperty(out, name, { value: copy(value), enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(node))
+      Object.defineProperty(out, key, { value: copy(value), enumerable: true, writable: true, configurable: true });
+    const { oneOf } = node;
+    if (Array.isArray(oneOf) && canonical.exclusive.has(oneOf)) {
+      const written = oneOf.map((branch: unknown) =>
+        copy(isObject(branch) ? (canonical.lenientBranches.get(branch) ?? branch) : branch),
+      );
+      out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), { oneOf: written }];
     }
-    if (canonical.nullOpen.has(node)) joinNull(out, node);
     return out;
   };
   return copy(canonical.schema) as Record<string, unknown>;
@@ -439,6 +485,8 @@ function translateChildren(
       return strict;
     });
     if (values !== undefined) state.discriminated.add(out[keyword] as object);
+    if (values !== undefined && keyword === 'oneOf' && node[INHERITED_BASE] === undefined)
+      state.exclusive.add(out[keyword] as object);
   }
   const conditional = state.conditionalNodes.get(node);
   if (conditional !== undefined) state.conditionals.set(out.anyOf as object, translateConditional(conditional, state));

@@ -1,5 +1,5 @@
 import { compileSchemaCheck, type SchemaCheck } from '../schemas.js';
-import { canonicalise, isObject, subschemas, withNullJoined, type Canonical } from './canonicalise.js';
+import { bothReadings, canonicalise, isObject, subschemas, withNullJoined, type Canonical } from './canonicalise.js';
 import { childPointer, keywordValueProblem } from './keywords.js';
 import { UnsupportedSchemaError, type CompiledSchema, type CompileOptions } from './compiled-schema.js';
 import { Context } from './context.js';
@@ -34,11 +34,18 @@ export function compileSchema(schema: object, options: CompileOptions): Compiled
   }
   // Variants cost a sample of each candidate: made on first use, so a server that only checks never pays.
   let variants: ReturnType<typeof variantsOf> | undefined;
-  const made = (): ReturnType<typeof variantsOf> => (variants ??= variantsOf(root, valid, context, check));
+  const ambiguities = ambiguitiesCheck(canonical, check, options.subject);
+  // A value only one reading takes is sent neither as valid nor as invalid: no variant's keyword is `ambiguous`.
+  const unambiguous: SchemaCheck = (value) => {
+    const violations = check(value);
+    if (violations.length > 0) return violations;
+    return ambiguities(value).map((violation) => ({ ...violation, keyword: 'ambiguous' }));
+  };
+  const made = (): ReturnType<typeof variantsOf> => (variants ??= variantsOf(root, valid, context, unambiguous));
   return {
     schema: canonical.schema,
     check,
-    ambiguities: ambiguitiesCheck(canonical, check, options.subject),
+    ambiguities,
     valid,
     get boundaries() {
       return made().boundaries;
@@ -55,7 +62,7 @@ function ambiguitiesCheck(canonical: Canonical, check: SchemaCheck, subject: str
   let strict: SchemaCheck | undefined;
   return (value) => {
     if (check(value).length > 0) return [];
-    strict ??= compileSchemaCheck(canonical.schema, subject);
+    strict ??= compileSchemaCheck(bothReadings(canonical), subject);
     return strict(value);
   };
 }

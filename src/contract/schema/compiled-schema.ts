@@ -79,8 +79,9 @@ export interface CompiledSchema {
   readonly check: SchemaCheck;
   /**
    * Where a value the check accepts means something else under another reading of the document (OpenAPI 3.0
-   * `nullable: true` beside an `enum` without null): what that reading refuses. Usually empty; no valid,
-   * boundary or invalid value generated is ever ambiguous.
+   * `nullable: true` beside an `enum` without null; a `discriminator` honoured or not): what that reading refuses.
+   * Usually empty; no boundary or invalid value generated is ever ambiguous, nor a valid one, but where no value of a
+   * discriminated `oneOf` is valid under both readings (then valid values follow the discriminator).
    */
   readonly ambiguities: SchemaCheck;
   /** Valid values over the whole space the schema allows; shrinking keeps them valid. */

@@ -155,22 +155,57 @@ function branches(list: Schema[], keyword: 'anyOf' | 'oneOf', base: Node, place:
     try {
       let arbitrary = branchArbitrary(branch, keyword, base, branchPlace, context);
       if (arbitrary === null) continue;
-      if (keyword === 'oneOf') {
-        const others = list.filter((_, other) => other !== index);
-        arbitrary = context.filtered(arbitrary, (value) => others.every((other) => !context.accepts(other, value)), {
-          keyword: 'oneOf',
-          schemaPointer: branchPlace.schemaPointer,
-          reason: 'values of this branch nearly always match another branch too',
-        });
-      }
+      if (keyword === 'oneOf') arbitrary = matchingOneBranch(arbitrary, list, index, branchPlace, context);
       options.push(arbitrary);
     } catch (error) {
       refusal ??= error as Error;
     }
   }
   if (options.length > 0) return fc.oneof(...options);
+  if (keyword === 'oneOf' && context.canonical.exclusive.has(list))
+    return discriminatedOnly(list, base, place, context);
   if (refusal !== undefined) throw refusal;
   return null;
+}
+
+/**
+ * A `oneOf` branch's values that match no other branch. Under a `discriminator` the other branches are read as
+ * JSON Schema alone reads them (`lenientBranches`): a value valid by the discriminator that also matches a second
+ * branch is refused by a server validating plain JSON Schema, so it is valid under one reading only, never sent.
+ */
+function matchingOneBranch(
+  arbitrary: fc.Arbitrary<ExactJson>,
+  list: Schema[],
+  index: number,
+  place: Place,
+  context: Context,
+): fc.Arbitrary<ExactJson> {
+  const written = context.canonical.exclusive.has(list);
+  const others = list
+    .filter((_, other) => other !== index)
+    .map((other) =>
+      written && typeof other === 'object' ? (context.canonical.lenientBranches.get(other) ?? other) : other,
+    );
+  return context.filtered(arbitrary, (value) => others.every((other) => !context.accepts(other, value)), {
+    keyword: 'oneOf',
+    schemaPointer: place.schemaPointer,
+    reason: 'values of this branch nearly always match another branch too',
+  });
+}
+
+/**
+ * A discriminated `oneOf` whose every branch's values also match another branch as JSON Schema alone reads it
+ * (springdoc's open subtypes with only optional members of their own): no value is valid under both readings,
+ * so the discriminator's reading, the document's evident intent, is the one values are drawn from.
+ */
+function discriminatedOnly(list: Schema[], base: Node, place: Place, context: Context): Generated {
+  const at = childPointer(place.schemaPointer, 'oneOf');
+  const options = list
+    .map((branch, index) =>
+      branchArbitrary(branch, 'oneOf', base, { ...place, schemaPointer: childPointer(at, index) }, context),
+    )
+    .filter((arbitrary): arbitrary is fc.Arbitrary<ExactJson> => arbitrary !== null);
+  return options.length > 0 ? fc.oneof(...options) : null;
 }
 
 function branchArbitrary(branch: Schema, keyword: string, base: Node, place: Place, context: Context): Generated {
