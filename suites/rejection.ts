@@ -10,6 +10,7 @@ import {
   isSuccess,
   PASS,
   responseJson,
+  saysRepeat,
   warn,
   wrongMediaTypes,
   type Exchange,
@@ -87,10 +88,10 @@ export const negativeRejection = defineCheck({
     // HTTP's answer to a body over the server's limit; the contract shows no limit.
     if (status === 413 && isLargeBody(plan)) return PASS;
     if (isRefusalStatus(context.contract.refusal, status)) {
-      const code = ownRepeatCode(exchange, context);
-      if (code !== undefined) {
+      const repeat = refusedAsRepeat(exchange, context);
+      if (repeat !== undefined) {
         return fail(
-          `An invalid body (${intent.what}) was refused as a repeated id: the answer's error ${code} is the target's own value for a repeat, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise: a target that does not hold that id accepts it).`,
+          `An invalid body (${intent.what}) was refused as a repeated id: ${repeat}, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise: a target that does not hold that id accepts it).`,
           // One defect with the acceptance below: which answer shows it depends on what the target holds.
           { defect: `${requestKind(plan, true)} accepted` },
         );
@@ -110,6 +111,41 @@ export const negativeRejection = defineCheck({
     });
   },
 });
+
+/**
+ * How an invalid body's refusal shows that the target read it as a NewPlant whose id it holds: its own `error` value
+ * for a repeat, or, for a body with an integer past int64 that a double reads inside it (-2^63-1 is -2^63), its repeat
+ * message naming that double. Perl's JSON::PP reads an integer one past the IV range with `0+$v`, a double in range
+ * once rounded: refused only because the run had stored -2^63, which it always sends first (hy11's nvrange server).
+ */
+function refusedAsRepeat(exchange: Exchange, context: JudgeContext): string | undefined {
+  const code = ownRepeatCode(exchange, context);
+  if (code !== undefined) return `the answer's error ${code} is the target's own value for a repeat`;
+  const answer = responseJson(exchange);
+  const message = answer.ok ? (answer.value as { message?: unknown } | null)?.message : undefined;
+  if (typeof message !== 'string' || !saysRepeat(exchange, context)) return undefined;
+  const read = roundedIntoRange(exchange.plan.body).find(([sent, rounded]) => {
+    const quoted = new Set(message.match(/-?\d+/g));
+    return quoted.has(String(rounded)) && !quoted.has(String(sent));
+  });
+  return (
+    read && `the answer is the target's message for a repeat, naming ${read[1]}: the body's ${read[0]} read as a double`
+  );
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+
+/** The integers of a JSON body outside int64 that a double reads inside it, each with that double's value. */
+function roundedIntoRange(body: string | null): [bigint, bigint][] {
+  const texts = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{19,}(?![.eE\d])/g) ?? [];
+  return texts.flatMap((text) => {
+    const [sent, double] = [BigInt(text), Number(text)];
+    if ((sent <= INT64_MAX && sent >= INT64_MIN) || !Number.isFinite(double)) return [];
+    const rounded = BigInt(double);
+    return rounded <= INT64_MAX && rounded >= INT64_MIN ? [[sent, rounded] as [bigint, bigint]] : [];
+  });
+}
 
 /**
  * An invalid body that is a valid NewPlant once the whitespace at the ends of its strings is cut: a reader that
