@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { createReferenceHandler } from '../reference/server.js';
-import { CORRECT_STEPS, faultyTarget, isRefusal } from '../fixtures/base/plant-service.js';
+import { CORRECT_STEPS, faultyTarget, isRefusal, refuse } from '../fixtures/base/plant-service.js';
 import { JsonNumber } from '../fixtures/base/hand-json.js';
 import { longNameHang } from '../fixtures/faulty/crash-defects.js';
 import { runConformance } from '../index.js';
@@ -306,13 +306,17 @@ describe('a check keeps one counterexample per root cause', () => {
     }
   }, 60_000);
 
-  it('keeps the first case of every cause past the cap: a target taking any body still shows text after the value', async () => {
-    // Stores whatever came, as a plant of its own: every invalid body of 17-full-store is accepted, and its causes,
-    // met by several probes, filled the cap of 12 cases per check before the last ones in run order.
+  it('keeps the first case of every cause past the cap: a target taking almost any body still shows text after the value', async () => {
+    // Stores whatever came, as a plant of its own, but a body without "name": nearly every invalid body of
+    // 17-full-store is accepted, and its causes, met by several probes, filled the cap of 12 cases per check before
+    // the last ones in run order. (Refusing none, it would be one finding: no body is validated.)
     let next = 0n;
     const anyBody = faultyTarget(
-      { name: 'any-body', defect: 'every body accepted', expectedFailures: [] },
-      { readPlant: () => ({ id: (next += 1n), name: 'Fern' }) },
+      { name: 'any-body', defect: 'every body with a "name" accepted', expectedFailures: [] },
+      {
+        readPlant: (text) =>
+          text.includes('"name"') ? { id: (next += 1n), name: 'Fern' } : refuse(407, 'Field "name" is required.'),
+      },
     );
     const target = await anyBody.start();
     try {
@@ -497,4 +501,68 @@ describe('a check keeps one counterexample per root cause', () => {
       }
     }
   }, 120_000);
+});
+
+const INT64_MIN = -(2n ** 63n);
+
+/**
+ * PHP's `(int)$body['id']` under `isset()`: the id's type is never read. `[]` is 0, `true` 1, a fraction truncated,
+ * an integer json_decode read as a float past int64 PHP_INT_MIN (x86-64).
+ */
+const intCast = faultyTarget(
+  { name: 'int-cast', defect: 'the id is cast with (int), its type never read', expectedFailures: [] },
+  {
+    readId(value) {
+      if (value === undefined || value === null) return refuse(406, 'id is required');
+      if (Array.isArray(value) || (typeof value === 'object' && !(value instanceof JsonNumber)))
+        return BigInt(Object.keys(value).length > 0 ? 1 : 0);
+      if (typeof value === 'boolean') return value ? 1n : 0n;
+      if (typeof value === 'string') return BigInt(/^\s*-?\d+/.exec(value)?.[0] ?? 0);
+      if (/^-?\d+$/.test((value as JsonNumber).text)) {
+        const exact = BigInt((value as JsonNumber).text);
+        if (exact >= INT64_MIN && exact < -INT64_MIN) return exact;
+      }
+      const number = Number((value as JsonNumber).text);
+      return Math.abs(number) < 2 ** 63 ? BigInt(Math.trunc(number)) : INT64_MIN;
+    },
+  },
+);
+
+/** JavaScript's `Number(body.id)` checked with `Number.isInteger`: `[]` is 0, and no range check (2^64 accepted). */
+const numberIsInteger = faultyTarget(
+  { name: 'number-is-integer', defect: 'Number(id) with Number.isInteger', expectedFailures: [] },
+  {
+    readId(value) {
+      const number = Number(value instanceof JsonNumber ? value.text : value);
+      return value !== undefined && Number.isInteger(number) ? BigInt(number) : refuse(406, 'id must be an integer');
+    },
+  },
+);
+
+describe('an id whose type is never read (cast to an integer)', () => {
+  it('is one finding: a fraction and an integer past int64 answered as other integers are the cast', async () => {
+    for (const seed of [1, 42]) {
+      const target = await intCast.start();
+      try {
+        const titles = (await findingsAgainst(target, { seed, runs: 60 })).map((finding) => finding.title);
+        expect(
+          titles.filter((title) => title.includes('"id"')),
+          `seed ${seed}`,
+        ).toEqual(['an invalid body ("id" holds an array: id not of type integer: an array (keyword type)) accepted']);
+      } finally {
+        await target.close();
+      }
+    }
+  }, 90_000);
+
+  it('keeps an integer past int64 answered as sent apart: Number() beside Number.isInteger has no range check', async () => {
+    const target = await numberIsInteger.start();
+    try {
+      const titles = (await findingsAgainst(target, { seed: 42, runs: 60 })).map((finding) => finding.title);
+      expect(titles).toContain('an invalid body ("id" set to an integer outside int64) accepted');
+      expect(titles.filter((title) => title.includes('"id"')).length).toBeGreaterThan(1);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
 });

@@ -8,7 +8,7 @@ import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
 import { messageShapeOf } from './judge.js';
-import { breaksReading, causeOf, FIELD, typeReading } from './defects.js';
+import { breaksReading, causeOf, FIELD, numberFamily, takesAnyTypeForNumber, typeReading } from './defects.js';
 import { counterexampleSize, failureFingerprint, foldTarget } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
@@ -387,13 +387,58 @@ function withFieldsReadWrongly(
     const own = broken !== undefined && failure.defect?.includes(`"${broken.field}"`) === true;
     if (own && breaksReading(broken.what) && !owners.has(broken.field)) owners.set(broken.field, failure);
   }
+  const casts = castOwners(failures, fields);
   return failures.map((failure) => {
     const broken = fields.get(failure);
-    const owner = broken === undefined || typeReading(broken.what) === undefined ? undefined : owners.get(broken.field);
-    if (owner?.fingerprint === undefined) return failure;
+    const cast = broken !== undefined && numberFamily(broken.what) !== undefined && castTo(failure, broken.field);
+    const owner =
+      broken === undefined
+        ? undefined
+        : typeReading(broken.what) !== undefined
+          ? owners.get(broken.field)
+          : cast
+            ? casts.get(broken.field)
+            : undefined;
+    if (owner?.fingerprint === undefined || owner === failure) return failure;
     return { ...failure, foldedInto: owner.fingerprint };
   });
 }
+
+/**
+ * Per field, the failure showing its type never read and its value cast to an integer: an array or object accepted
+ * for a number, answered with an id inside int64 (PHP's `(int)$body['id']` takes `[]` as 0). A fraction and an
+ * integer past int64 the same field took, answered as another integer inside int64 (0.5 as 0, 2^63 as -2^63), are
+ * that cast, one fix (`is_int`); a fraction refused or 2^64 answered as a double (JavaScript's `Number(x)` beside
+ * `Number.isInteger`) stays its own cause (no range check).
+ */
+function castOwners(
+  failures: readonly Failure[],
+  fields: ReadonlyMap<Failure, { field: string; what: string } | undefined>,
+): Map<string, Failure> {
+  const owners = new Map<string, Failure>();
+  for (const failure of failures) {
+    const broken = fields.get(failure);
+    if (broken === undefined || owners.has(broken.field) || !takesAnyTypeForNumber(broken.what)) continue;
+    if (failure.defect?.includes(`"${broken.field}"`) === true && castTo(failure, broken.field))
+      owners.set(broken.field, failure);
+  }
+  return owners;
+}
+
+/** An answer quoting a field's value (`"id":-9223372036854775808`, `plant with id 0 exists`). */
+const quotedValue = (field: string) => new RegExp(`\\b${field}[^\\w-]{0,3}(-?\\d+)(?![\\d.eE])`, 'i');
+const sentValue = (field: string) => new RegExp(`"${field}"\\s*:\\s*(-?[\\d.eE+-]+)`);
+
+/** Whether the answer quotes the top-level `field` as an integer inside int64 other than the one sent. */
+function castTo(failure: Failure, field: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(field)) return false;
+  const quoted = quotedValue(field).exec(failure.response.body ?? '')?.[1];
+  if (quoted === undefined || BigInt(quoted) > INT64_MAX || BigInt(quoted) < -INT64_MAX - 1n) return false;
+  const sent = sentValue(field).exec(failure.request.body ?? '')?.[1];
+  return sent === undefined || !/^-?\d+$/.test(sent) || BigInt(sent) !== BigInt(quoted);
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
 
 /** Kept failures of a check that one cause explains ({@link crashGroup}). */
 interface CrashGroup {

@@ -111,12 +111,20 @@ export interface CrashClass {
  */
 export function refusesAnObject(exchanges: readonly Exchange[]): boolean {
   return exchanges.some(({ plan, response }) => {
-    const { status } = response;
-    if (plan.intent.kind !== 'invalid-body' || status < 400 || status > 499 || NOT_REFUSALS.has(status)) return false;
+    if (plan.intent.kind !== 'invalid-body' || !refusal(response.status)) return false;
     if (unreadable(plan.body ?? '')) return false;
     const value = parsed(plan.body);
     return value.ok && isObject(value.value);
   });
+}
+
+/** Whether a case's exchanges show the target refusing (4xx) an invalid body of any kind, JSON or not. */
+export function refusesAnInvalidBody(exchanges: readonly Exchange[]): boolean {
+  return exchanges.some(({ plan, response }) => plan.intent.kind === 'invalid-body' && refusal(response.status));
+}
+
+function refusal(status: number): boolean {
+  return status >= 400 && status <= 499 && !NOT_REFUSALS.has(status);
 }
 
 /** 4xx statuses that are not an answer about the body: the credential, throttling, its size. */

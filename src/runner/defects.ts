@@ -373,6 +373,14 @@ export function breaksReading(what: string): boolean {
   return typeReading(what) === undefined && READING_KEYWORDS.has(namedKeyword(what) ?? '') && !numberFamily(what);
 }
 
+/**
+ * An array or an object accepted for a number (`"id" holds an array: id not of type integer: an array`): no lenient
+ * reader converts those, so the field's type is never read (PHP's `(int)$body['id']` takes `[]` as 0).
+ */
+export function takesAnyTypeForNumber(what: string): boolean {
+  return /: [^:]* not of type (?:integer|number)(?: or null)?: an? (?:array|object) \(keyword type\)$/.test(what);
+}
+
 /** The invalid body that is a valid NewPlant with more text after it (`{...} x`). */
 const TEXT_AFTER_VALUE = /followed by text after its closing brace/;
 
@@ -423,7 +431,7 @@ export function rewriteFamily(what: string): 'fraction' | '2^53' | 'range' | 'ex
  * another type (truncated, through a double, unchecked), each its own cause (Jackson's ACCEPT_FLOAT_AS_INT beside a
  * primitive's default 0; DRF's unbounded IntegerField beside its fractions read as doubles).
  */
-function numberFamily(what: string): 'fraction' | 'range' | undefined {
+export function numberFamily(what: string): 'fraction' | 'range' | undefined {
   const family = rewriteFamily(what);
   if (family !== undefined) return family === 'range' ? family : 'fraction';
   if (/: a number with a fraction \(keyword type\)$/.test(what)) return 'fraction';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isRefusalStatus, refusalStatusOf, type RefusalStatus } from '../contract/refusal-status.js';
 import { isSuccessStatus, successStatusOf, type SuccessStatus } from '../contract/success-status.js';
+import { refusesAnInvalidBody, refusesAnObject } from './crash-groups.js';
 import { FIELD, topMemberOf } from './defects.js';
 import type { CaseRun } from './execute.js';
 import type { Exchange } from './http/client.js';
@@ -52,6 +53,9 @@ export class RunEvidence {
    * document's members.
    */
   readonly refusedIn = new Set<string>();
+  /** Whether an invalid body that is a JSON object was refused with a 4xx ({@link refusesAnObject}), and any one. */
+  objectRefused = false;
+  invalidRefused = false;
   /** Answers per probe, by status or transport failure. */
   readonly byProbe = new Map<string, Map<string, number>>();
 
@@ -65,6 +69,8 @@ export class RunEvidence {
     const probe = run.generated.probe.name;
     const answers = this.byProbe.get(probe) ?? new Map<string, number>();
     this.byProbe.set(probe, answers);
+    this.objectRefused ||= refusesAnObject(run.exchanges);
+    this.invalidRefused ||= refusesAnInvalidBody(run.exchanges);
     for (const exchange of run.exchanges) {
       const key = answerKey(exchange);
       this.exchanges++;

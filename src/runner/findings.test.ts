@@ -36,6 +36,7 @@ import {
   withUnsentLeftOutFolded,
   withZeroValuesFolded,
   unsentLeftOutDefect,
+  UNVALIDATED_DEFECT,
   ZERO_VALUES_DEFECT,
 } from './findings.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
@@ -618,9 +619,14 @@ describe('findingsOf', () => {
 
     it('names the groups a rule accepted alone may fold into, for its reproductions', () => {
       const missing = 'an invalid body ("care.water": care.water missing (required) (keyword required)) accepted';
-      expect(groupDefectsOf(missing)).toEqual([memberRulesDefect('care'), nestedRequiredDefect('care')]);
+      expect(groupDefectsOf(missing)).toEqual([
+        memberRulesDefect('care'),
+        nestedRequiredDefect('care'),
+        UNVALIDATED_DEFECT,
+      ]);
       expect(groupDefectsOf('an invalid body ("name" holds "…": name too long (keyword maxLength)) accepted')).toEqual([
         memberRulesDefect('name'),
+        UNVALIDATED_DEFECT,
       ]);
       expect(groupDefectsOf('status 500 for an invalid body')).toEqual([]);
     });
@@ -681,7 +687,11 @@ describe('findingsOf', () => {
         expect(repeated.map((finding) => finding.title)).toEqual([ZERO_VALUES_DEFECT]);
         const fewer = findingsOf(withZeroValuesFolded([failed('negative-rejection', [id, name])]));
         expect(fewer.map((finding) => finding.fingerprint)).toEqual([findings[0]?.fingerprint]);
-        expect(groupDefectsOf(name.defect!)).toEqual([memberRulesDefect('name'), ZERO_VALUES_DEFECT]);
+        expect(groupDefectsOf(name.defect!)).toEqual([
+          memberRulesDefect('name'),
+          ZERO_VALUES_DEFECT,
+          UNVALIDATED_DEFECT,
+        ]);
       });
 
       it('keeps each member its own finding without a zero value answered, and a null body accepted apart', () => {

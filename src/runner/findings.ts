@@ -92,6 +92,10 @@ export interface RunSigns {
    * none refused may be taken as it comes ({@link withMemberRulesFolded}).
    */
   readonly refusedIn?: ReadonlySet<string>;
+  /** Whether an invalid body that is a JSON object was refused with a 4xx: false, the target validates none. */
+  readonly objectRefused?: boolean;
+  /** Whether any invalid body was refused with a 4xx, JSON or not: false, the target reads no body it is sent. */
+  readonly invalidRefused?: boolean;
 }
 
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
@@ -143,6 +147,44 @@ export function withDoublesFolded(checks: readonly CheckResult[], signs: RunSign
     return pair(failure) || integersOf(failure.request.body).some(nearDoubleEdge);
   };
   return withFolded(checks, (checkId, failure) => (folds(checkId, failure) ? DOUBLES_FINGERPRINT : undefined));
+}
+
+/** The finding of a target that refused no invalid JSON object: {@link withUnvalidatedFolded}. */
+export const UNVALIDATED_DEFECT =
+  'invalid bodies of every kind met accepted (no invalid JSON object was refused: bodies are not validated)';
+
+/** An invalid body accepted, titled for what it breaks: `an invalid body ("name": name missing …) accepted`. */
+const INVALID_ACCEPTED = /^an invalid body(?: \(.*\))? accepted$/;
+
+/**
+ * Invalid bodies accepted where the run saw no invalid JSON object refused ({@link RunSigns.objectRefused}) are one
+ * root cause: the target validates no body (a handler storing what it parsed, Express's `express.json()` with no
+ * schema), one fix for every field and rule, so one finding ({@link UNVALIDATED_DEFECT}), shown by the smallest. A
+ * body that is not JSON (text after the value) joins only where no invalid body at all was refused (a server that
+ * reads nothing it is sent); where its parser refused others, it is the parser's own leniency. One refusal of an
+ * object (a missing name refused) shows a validation that works: each rule accepted stays its own finding. Without
+ * signs (the proxy), nothing folds.
+ */
+export function withUnvalidatedFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  if (signs.objectRefused !== false) return [...checks];
+  return withGroupsFolded(
+    checks,
+    () => UNVALIDATED_DEFECT,
+    (failure) =>
+      INVALID_ACCEPTED.test(failure.defect ?? '') &&
+      (signs.invalidRefused === false || isJsonText(failure.request.body))
+        ? 'unvalidated'
+        : undefined,
+  );
+}
+
+function isJsonText(body: string | null | undefined): boolean {
+  try {
+    JSON.parse(body ?? '');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The checks with each failed check's failure, not yet folded, folded into the finding `into` names. */
@@ -530,6 +572,7 @@ export function groupDefectsOf(defect: string): string[] {
     ...(parent === undefined ? [] : [nestedRequiredDefect(parent)]),
     ...(newline ? [NEWLINE_AFTER_MATCH_DEFECT] : []),
     ...(zero ? [ZERO_VALUES_DEFECT] : []),
+    ...(INVALID_ACCEPTED.test(defect) ? [UNVALIDATED_DEFECT] : []),
   ];
 }
 
@@ -993,7 +1036,8 @@ function jsonType(value: unknown): string {
 
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
-  const members = withMemberRulesFolded(withItemRulesFolded(withDoublesFolded(checks, signs)), signs);
+  const unvalidated = withUnvalidatedFolded(withDoublesFolded(checks, signs), signs);
+  const members = withMemberRulesFolded(withItemRulesFolded(unvalidated), signs);
   const required = withZeroValuesFolded(withNestedRequiredFolded(members));
   return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded), required));
 }

@@ -215,6 +215,8 @@ function conclude(
     {
       smallFractionsRefused: evidence.smallFractionRefused > 0 && evidence.smallFractionAccepted === 0,
       refusedIn: evidence.refusedIn,
+      objectRefused: evidence.objectRefused,
+      invalidRefused: evidence.invalidRefused,
     },
   );
   const findings = findingsOf(folded);

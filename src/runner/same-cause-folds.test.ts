@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { int64OfJsonNumber } from '../fixtures/json-integer.js';
 import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
-import { NEWLINE_AFTER_MATCH_DEFECT } from './findings.js';
+import { DOUBLES_DEFECT } from './defects.js';
+import { NEWLINE_AFTER_MATCH_DEFECT, UNVALIDATED_DEFECT } from './findings.js';
 
 const TOKEN = 'same-cause-folds-token';
 const PATTERNS_SPEC = fileURLToPath(new URL('../fixtures/documents/02-name-pattern.yaml', import.meta.url));
@@ -139,4 +140,47 @@ describe('a member name starting with U+0000 refused (PHP decoding into objects)
       await target.close();
     }
   }, 90_000);
+});
+
+describe('a target that validates no body', () => {
+  // Express's express.json() with no schema: the parser refuses text that is not JSON (400), and the handler stores
+  // and echoes whatever it parsed, so no invalid JSON body is ever refused. One fix (validate), one finding.
+  const storeWhatever: Handler = (body, answer) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return answer(400, { error: 400, message: 'the body is not valid JSON' });
+    }
+    const plant = typeof value === 'object' && value !== null ? value : { value };
+    try {
+      JSON.stringify(plant);
+    } catch {
+      return answer(500, { error: 500, message: 'Internal Server Error' }); // res.json() 20,000 levels deep
+    }
+    answer(200, plant);
+  };
+
+  it('is one finding for every invalid JSON body it accepted, at every seed (its JSON.parse doubles apart)', async () => {
+    for (const seed of [1, 42]) {
+      const target = await startServer(storeWhatever);
+      try {
+        const report = await runConformance({
+          baseUrl: target.url,
+          token: TOKEN,
+          seed,
+          runs: 100,
+          concurrency: 4,
+          checks: ['negative-rejection'],
+        });
+        const titles = (report.findings ?? []).map((finding) => finding.title);
+        expect(
+          titles.filter((title) => title !== DOUBLES_DEFECT),
+          `seed ${seed}`,
+        ).toEqual([UNVALIDATED_DEFECT]);
+      } finally {
+        await target.close();
+      }
+    }
+  }, 120_000);
 });
