@@ -86,6 +86,19 @@ describe('a base schema with a discriminator that its subtypes inherit through a
       expect(Object.hasOwn(plant, 'heightM')).toBe(true);
   });
 
+  it('judges by either reading: what the base alone takes is not faulted, nor sent as an invalid body', async () => {
+    const contract = await loadContract(INHERITED);
+    // JSON Schema alone validates the body by the base it names (any kind, members of no subtype unchecked).
+    const asBase = parseExactJson('{"id":1,"name":"Mint","kind":"herb","aromatic":[]}');
+    expect(contract.check.newPlant(asBase)).toEqual([]);
+    expect(contract.compiled.newPlant.ambiguities(asBase)).not.toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"Mint","kind":"shrub"}'))).toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"","kind":"herb"}'))).not.toEqual([]);
+    const invalid = contract.compiled.newPlant.invalid.map((variant) => `${variant.keyword} ${variant.pointer}`);
+    expect(invalid).not.toContain('type /aromatic');
+    expect(invalid).toContain('minLength /name');
+  });
+
   it("keeps the base's own members for its subtypes' allOf and for a $ref into it", () => {
     const base = { type: 'object', discriminator: { propertyName: 'kind' }, properties: { name: { type: 'string' } } };
     const parent = { $ref: '#/components/schemas/Plant' };

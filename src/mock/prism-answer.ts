@@ -64,17 +64,25 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
  */
 function validGeneratedPlant(body: unknown, context: AnswerContext): string {
   const text = JSON.stringify(body ?? null);
-  const { check: judge, ambiguities } = context.served.contract.compiled.plant;
-  // A plant only one reading of the document takes (a kind no discriminator maps) is no real service's answer.
-  const check = (value: unknown): readonly { readonly field: string }[] => {
-    const violations = judge(value);
-    return violations.length > 0 ? violations : ambiguities(value);
-  };
+  const { check } = context.served.contract.compiled.plant;
   const violations = check(parseExactJson(text));
-  if (violations.length === 0) return text;
+  if (violations.length === 0) return unambiguousPlant(text, context);
   const repaired = repairedPlant(body, violations, context);
-  if (repaired !== undefined && check(parseExactJson(repaired)).length === 0) return repaired;
+  if (repaired !== undefined && check(parseExactJson(repaired)).length === 0)
+    return unambiguousPlant(repaired, context);
   return stringifyExactJson(context.generatedPlant());
+}
+
+/**
+ * A valid plant only one reading of the document takes (Prism's kind that no discriminator maps, matching two
+ * `oneOf` branches) is no real service's answer: the compiled schema's plant instead, which both readings take
+ * unless none can (every kind matches every branch as written).
+ */
+function unambiguousPlant(text: string, context: AnswerContext): string {
+  const { ambiguities } = context.served.contract.compiled.plant;
+  if (ambiguities(parseExactJson(text)).length === 0) return text;
+  const generated = stringifyExactJson(context.generatedPlant());
+  return ambiguities(parseExactJson(generated)).length === 0 ? generated : text;
 }
 
 /**

@@ -59,6 +59,11 @@ export interface Canonical {
    * alone reads as the base): JSON Schema alone takes a value matching exactly one of their branches as written.
    */
   readonly exclusive: WeakSet<object>;
+  /**
+   * The discriminated `oneOf` arrays that stand for a base schema's subtypes, and the base as JSON Schema alone
+   * reads the document (the body names the base, whose `kind` is any string): what takes a value then.
+   */
+  readonly inheritedBases: WeakMap<object, Schema>;
 }
 
 /** An `if`/`then`/`else` as written beside the `anyOf` it was read as; `then`/`else` absent say nothing. */
@@ -92,6 +97,7 @@ interface State {
   readonly discriminated: WeakSet<object>;
   readonly lenientBranches: Map<object, Schema>;
   readonly exclusive: WeakSet<object>;
+  readonly inheritedBases: WeakMap<object, Schema>;
 }
 
 /**
@@ -114,13 +120,14 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     discriminated: new WeakSet(),
     lenientBranches: new Map(),
     exclusive: new WeakSet(),
+    inheritedBases: new WeakMap(),
   };
   let root = translate(schema, '', state);
   if (typeof root === 'boolean') root = root ? {} : { not: {} };
   const canonical = Object.keys(state.defs).length > 0 ? { ...root, $defs: state.defs } : root;
   state.origin.set(canonical, '');
-  const { defs, origin, nullOpen, conditionals, closedByUnevaluated, discriminated, lenientBranches, exclusive } =
-    state;
+  const { defs, origin, nullOpen, conditionals, closedByUnevaluated, discriminated, lenientBranches } = state;
+  const { exclusive, inheritedBases } = state;
   return {
     schema: canonical,
     defs,
@@ -131,6 +138,7 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
     discriminated,
     lenientBranches,
     exclusive,
+    inheritedBases,
   };
 }
 
@@ -155,18 +163,19 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     (strict ? strictCopies : copies).set(node, out);
     for (const [key, value] of Object.entries(node)) {
-      const discriminated = key === 'oneOf' && canonical.discriminated.has(value as object) && !('anyOf' in node);
-      const both = discriminated && canonical.exclusive.has(value as object);
-      const read = both ? [{ oneOf: copy(value, true) }, { oneOf: copy(value) }] : copy(value);
-      Object.defineProperty(out, discriminated ? 'anyOf' : key, {
-        value: read,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const [name, read] = key === 'oneOf' && !('anyOf' in node) ? eitherReading(value) : [key, copy(value)];
+      Object.defineProperty(out, name, { value: read, enumerable: true, writable: true, configurable: true });
     }
     if (canonical.nullOpen.has(node)) joinNull(out, node);
     return out;
+  };
+  // By its kind, or as JSON Schema alone reads the document: its branches as written, or the base they stand for.
+  const eitherReading = (branches: unknown): [string, unknown] => {
+    if (!canonical.discriminated.has(branches as object)) return ['oneOf', copy(branches)];
+    const base = canonical.inheritedBases.get(branches as object);
+    if (base !== undefined) return ['anyOf', [{ oneOf: copy(branches, true) }, copy(base)]];
+    if (!canonical.exclusive.has(branches as object)) return ['anyOf', copy(branches)];
+    return ['anyOf', [{ oneOf: copy(branches, true) }, { oneOf: copy(branches) }]];
   };
   return copy(canonical.schema) as Record<string, unknown>;
 }
@@ -487,6 +496,10 @@ function translateChildren(
     if (values !== undefined) state.discriminated.add(out[keyword] as object);
     if (values !== undefined && keyword === 'oneOf' && node[INHERITED_BASE] === undefined)
       state.exclusive.add(out[keyword] as object);
+    if (values !== undefined && node[INHERITED_BASE] !== undefined) {
+      const base = translate(node[INHERITED_BASE], childPointer(pointer, INHERITED_BASE), state);
+      state.inheritedBases.set(out[keyword] as object, base);
+    }
   }
   const conditional = state.conditionalNodes.get(node);
   if (conditional !== undefined) state.conditionals.set(out.anyOf as object, translateConditional(conditional, state));
