@@ -91,9 +91,9 @@ export const negativeRejection = defineCheck({
       const repeat = refusedAsRepeat(exchange, context);
       if (repeat !== undefined) {
         return fail(
-          `An invalid body (${intent.what}) was refused as a repeated id: ${repeat}, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise: a target that does not hold that id accepts it).`,
+          `An invalid body (${intent.what}) was refused as a repeated id: ${repeat.why}, so it read the body as a NewPlant whose id it already holds (and would have created it otherwise: a target that does not hold that id accepts it).`,
           // One defect with the acceptance below: which answer shows it depends on what the target holds.
-          { defect: `${requestKind(plan, true)} accepted` },
+          { defect: repeat.rounded ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
         );
       }
       return PASS;
@@ -118,9 +118,10 @@ export const negativeRejection = defineCheck({
  * message naming that double. Perl's JSON::PP reads an integer one past the IV range with `0+$v`, a double in range
  * once rounded: refused only because the run had stored -2^63, which it always sends first (hy11's nvrange server).
  */
-function refusedAsRepeat(exchange: Exchange, context: JudgeContext): string | undefined {
+function refusedAsRepeat(exchange: Exchange, context: JudgeContext): { why: string; rounded: boolean } | undefined {
   const code = ownRepeatCode(exchange, context);
-  if (code !== undefined) return `the answer's error ${code} is the target's own value for a repeat`;
+  if (code !== undefined)
+    return { why: `the answer's error ${code} is the target's own value for a repeat`, rounded: false };
   const answer = responseJson(exchange);
   const message = answer.ok ? (answer.value as { message?: unknown } | null)?.message : undefined;
   if (typeof message !== 'string' || !saysRepeat(exchange, context)) return undefined;
@@ -128,9 +129,11 @@ function refusedAsRepeat(exchange: Exchange, context: JudgeContext): string | un
     const quoted = new Set(message.match(/-?\d+/g));
     return quoted.has(String(rounded)) && !quoted.has(String(sent));
   });
-  return (
-    read && `the answer is the target's message for a repeat, naming ${read[1]}: the body's ${read[0]} read as a double`
-  );
+  // Digits lost through a double: the doubles' finding (a reader without bignums takes 2^53+N.5 too).
+  const why =
+    read &&
+    `the answer is the target's message for a repeat, naming ${read[1]}: the body's ${read[0]} read as a double`;
+  return why === undefined ? undefined : { why, rounded: true };
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
