@@ -21,6 +21,7 @@ import {
   plantIdSlots,
   schemeSpellings,
   mediaTypeSpellings,
+  headerNameSpellings,
   splitBodies,
   stringEscapes,
   keepAliveAfterRefusal,
@@ -129,11 +130,22 @@ function refusedTwinVerdict(
             `A valid NewPlant sent with "Content-Type: ${twin.written}" was answered ${status}, while the same request with "application/json" was accepted. RFC 9110 makes media types case-insensitive with parameters allowed, and RFC 8259 says a charset has no effect; clients that add one (jQuery, for instance) are refused.`,
           )
         : undefined;
+    case 'header-names':
+      return status >= 300
+        ? fail(
+            `A valid NewPlant sent with its header names in lower case ("authorization", "content-type") was answered ${status}, while the same request with "Authorization" and "Content-Type" was accepted. RFC 9110 (5.1) makes header names case-insensitive, and HTTP/2 clients and proxies send them in lower case: the target reads a name case-sensitively (PHP's getallheaders()['Authorization'], a lookup in the raw header list; read it through a case-insensitive lookup, such as $_SERVER['HTTP_AUTHORIZATION'] or the framework's request headers).`,
+            { defect: HEADER_NAMES_DEFECT },
+          )
+        : undefined;
     case 'integer-spelling':
       // Judged by integer-spellings, beside its plain twin.
       return undefined;
   }
 }
+
+/** The defect of a valid NewPlant refused only because its header names were in lower case. */
+export const HEADER_NAMES_DEFECT =
+  'header names read case-sensitively (a valid NewPlant refused when they are in lower case)';
 
 /**
  * The defect of a valid NewPlant answered with another status: a redirect, a body size limit and a refused extra
@@ -441,6 +453,7 @@ export const positiveAcceptance = defineCheck({
     precisionPairs,
     schemeSpellings,
     mediaTypeSpellings,
+    headerNameSpellings,
     stringEscapes,
     splitBodies,
     keepAliveAfterRefusal,

@@ -92,6 +92,7 @@ const VARIANT_WORDS: Readonly<Record<PlannedRequestAspect, string>> = {
   'integer-spelling': 'id written as 1.0, 1e2 or -0',
   scheme: 'auth scheme in another letter case',
   'media-type': 'media type written another way',
+  'header-names': 'header names in lower case',
 };
 
 /** Requests the target must refuse (or may, for a repeat): a wrong refusal status is one defect for all. */

@@ -24,7 +24,9 @@ interface ValidPlant {
 export type WrittenAs =
   | { readonly aspect: 'integer-spelling'; readonly written: string }
   | { readonly aspect: 'scheme'; readonly written: string }
-  | { readonly aspect: 'media-type'; readonly written: string };
+  | { readonly aspect: 'media-type'; readonly written: string }
+  /** Every header name in lower case (`authorization`, `content-type`), as HTTP/2 clients and proxies send them. */
+  | { readonly aspect: 'header-names'; readonly written: string };
 
 /** What a request is meant to test; checks judge an exchange by its intent. */
 export type Intent =
@@ -84,6 +86,11 @@ export interface PlannedRequest {
    * intent `invalid-parameter` carries its own (and its own query), which {@link defineProbe} leaves as they are.
    */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Write every header name in lower case on the wire (and in the curl line): the runner writes them as curl does,
+   * `Authorization`, `Content-Type`, otherwise. Names are case-insensitive (RFC 9110, 5.1).
+   */
+  readonly lowerCaseNames?: boolean;
   /** Send the body in two writes with a pause between them (as a slow network delivers it). */
   readonly splitBody?: boolean;
   /** Send the case's requests over one connection of their own, in order (see `sendOnOneConnection`). */

@@ -33,6 +33,8 @@ export interface RecordedRequest {
   readonly body: string | null;
   /** Set when the body is not valid UTF-8 text: the bytes as base64, and `body` is a lossy preview. */
   readonly bodyBase64?: string;
+  /** Set when the header names went in lower case, as `headers` writes them (else as curl writes them: `Content-Type`). */
+  readonly lowerCaseNames?: true;
 }
 
 /** What came back, or how the exchange failed at the transport level. */

@@ -126,13 +126,14 @@ async function sendOne(
   const headers: Record<string, string> = { ...REQUEST_HEADERS, ...plan.headers };
   if (plan.contentType !== undefined) headers['content-type'] = plan.contentType;
   const authorization = authorizationValue(plan.auth, options.token);
-  const wire = wireHeaders(headers, authorization);
+  const wire = wireHeaders(headers, authorization, plan.lowerCaseNames === true);
   const request: RecordedRequest = {
     method: plan.method,
     url: `${urlBase}${path}`,
     headers: { ...headers, ...recordedAuthorization(plan.auth, options.token) },
     body: plan.body,
     ...(plan.bodyBytes === undefined ? {} : { bodyBase64: Buffer.from(plan.bodyBytes).toString('base64') }),
+    ...(plan.lowerCaseNames === true ? { lowerCaseNames: true } : {}),
   };
   const sent = plan.bodyBytes ?? plan.body;
   const started = performance.now();
@@ -315,15 +316,17 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
 /**
  * The headers as sent: the runner's own names written as the curl lines of its findings write them, so a target that
  * reads them case-sensitively (PHP's `getallheaders()['Authorization']`) meets the same request from both; with
- * `authorization` it refused every request and the run blamed the token, while the curl line was accepted.
+ * `authorization` it refused every request and the run blamed the token, while the curl line was accepted. With
+ * `lowerCase` every name goes in lower case, as HTTP/2 clients send them (the `header-names` twin's).
  */
 function wireHeaders(
   headers: Readonly<Record<string, string>>,
   authorization: string | undefined,
+  lowerCase: boolean,
 ): Record<string, string> {
   const wire: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) wire[WIRE_NAMES[name] ?? name] = value;
-  if (authorization !== undefined) wire.Authorization = authorization;
+  for (const [name, value] of Object.entries(headers)) wire[lowerCase ? name : (WIRE_NAMES[name] ?? name)] = value;
+  if (authorization !== undefined) wire[lowerCase ? 'authorization' : 'Authorization'] = authorization;
   return wire;
 }
 

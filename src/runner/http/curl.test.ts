@@ -20,6 +20,15 @@ const request = (body: string | null, headers: Record<string, string> = {}): Rec
 });
 
 describe('curl lines', () => {
+  it('write header names as the runner sent them: as curl writes them, or all in lower case for that twin', () => {
+    const names = (lowerCase: boolean): string[] =>
+      argumentsOf(curlLine({ ...request('{}'), ...(lowerCase ? { lowerCaseNames: true } : {}) }))
+        .filter((arg) => arg.includes(': '))
+        .map((arg) => arg.slice(0, arg.indexOf(':')));
+    expect(names(false)).toEqual(['Content-Type', 'Authorization']);
+    expect(names(true)).toEqual(['content-type', 'authorization']);
+  });
+
   it('send the body byte for byte, quotes and all', () => {
     const body = `{"name":"it's \\"quoted\\" $HOME \`x\` \\\\ 🌱","id":1}`;
     const args = argumentsOf(curlLine(request(body)));

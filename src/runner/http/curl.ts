@@ -104,7 +104,7 @@ function curlArguments(request: RecordedRequest, options: CurlOptions): { args: 
   for (const [name, value] of Object.entries(request.headers)) {
     // The runner's usual Accept (application/json) is what curl's */* gets too; a document's own types are kept.
     if ((name === 'accept' && value === 'application/json') || name === 'user-agent') continue;
-    args.push('-H', headerArgument(name, value));
+    args.push('-H', headerArgument(name, value, request.lowerCaseNames === true));
   }
   if (request.body === null) return { args };
   // curl would add its own form Content-Type to a body sent without one.
@@ -122,8 +122,9 @@ function curlArguments(request: RecordedRequest, options: CurlOptions): { args: 
 const CASE_FLIPPED = `\${${TOKEN_VARIABLE}~~}`;
 const CASE_FLIPPED_POSIX = `$(printf '%s' "$${TOKEN_VARIABLE}" | tr 'A-Za-z' 'a-zA-Z')`;
 
-function headerArgument(name: string, value: string): string {
-  const text = `${displayName(name)}: ${value}`;
+/** `-H`'s argument; names as the runner wrote them on the wire (curl sends them as written). */
+function headerArgument(name: string, value: string, lowerCase: boolean): string {
+  const text = `${lowerCase ? name : displayName(name)}: ${value}`;
   // The token is a shell expansion: double quotes, with every other special character escaped.
   if (name === 'authorization' && value.includes(TOKEN_VARIABLE)) {
     return `"${text.replace(/["\\`]/g, '\\$&').replaceAll(CASE_FLIPPED, CASE_FLIPPED_POSIX)}"`;

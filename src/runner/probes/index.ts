@@ -3,6 +3,7 @@ export { precisionPairs } from './precision-pairs.js';
 export {
   boundaryPlants,
   exactIds,
+  headerNameSpellings,
   integerSpellings,
   prototypeKeyPlants,
   repeatedIds,

@@ -188,7 +188,7 @@ export function writtenTwins(
   drawn: PlantDraft,
   { fresh, salt }: PlanContext,
   tag: string,
-  written: { readonly scheme: string } | { readonly mediaType: string },
+  written: { readonly scheme: string } | { readonly mediaType: string } | { readonly lowerCaseNames: true },
 ): PlannedRequest[] {
   const draft = withFreshIds(drawn);
   const twin = validRequest(
@@ -198,10 +198,30 @@ export function writtenTwins(
   const writtenAs: WrittenAs =
     'scheme' in written
       ? { aspect: 'scheme', written: written.scheme }
-      : { aspect: 'media-type', written: written.mediaType };
+      : 'mediaType' in written
+        ? { aspect: 'media-type', written: written.mediaType }
+        : { aspect: 'header-names', written: 'lower case' };
   const contentType = 'mediaType' in written ? written.mediaType : twin.contentType;
-  return [validRequest(renderPlant(draft, fresh, salt)), { ...twin, contentType, intent: variantOf(twin, writtenAs) }];
+  const lowerCase = 'lowerCaseNames' in written ? { lowerCaseNames: true } : {};
+  return [
+    validRequest(renderPlant(draft, fresh, salt)),
+    { ...twin, contentType, ...lowerCase, intent: variantOf(twin, writtenAs) },
+  ];
 }
+
+/**
+ * A valid NewPlant as the contract writes it (`Authorization`, `Content-Type`), then a twin whose header names are all
+ * in lower case, once per run. RFC 9110 (5.1) makes names case-insensitive, and HTTP/2 clients and proxies send them
+ * lower case (RFC 9113, 8.2.1): a target reading a name case-sensitively (PHP's `getallheaders()['Authorization']`,
+ * a lookup in Node's `req.rawHeaders`) refuses every such client. Judged only when the first was accepted.
+ */
+export const headerNameSpellings = defineProbe<PlantDraft>({
+  name: 'header-names',
+  title: 'a valid NewPlant whose header names are written in lower case',
+  share: 0,
+  arbitrary: (contract) => newPlantArbitrary(contract),
+  plan: (draft, context) => writtenTwins(draft, context, 'lower', { lowerCaseNames: true }),
+});
 
 /**
  * The exact edge ids of the document's first id slot (none when the NewPlant has no integer property), nearest zero
