@@ -34,7 +34,15 @@ export type Intent =
   | ({ readonly kind: 'valid' } & ValidPlant)
   /** The same, written another way HTTP or JSON allows (see {@link WrittenAs}). */
   | ({ readonly kind: 'valid-variant'; readonly writtenAs: WrittenAs } & ValidPlant)
-  | { readonly kind: 'invalid-body'; readonly what: string }
+  | {
+      readonly kind: 'invalid-body';
+      readonly what: string;
+      /**
+       * The required member left out of the body and given in the query string instead (`?name=Fern`): any refusal
+       * passes, since a server may refuse a query parameter it does not know.
+       */
+      readonly queryMember?: string;
+    }
   /**
    * A valid NewPlant whose request leaves out a required header, query or cookie parameter of the
    * document, or gives one a value its schema refuses; every other parameter valid.

@@ -10,7 +10,9 @@ import {
 import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
 import { validRequest } from './valid-plants.js';
-import type { Contract } from '../../contract/index.js';
+import { numberText, parseExactJson, stringifyExactJson, type Contract } from '../../contract/index.js';
+import { objectView } from '../../contract/object-view.js';
+import { operationParameters } from '../../contract/parameters.js';
 import { mediaTypeEssence } from '../../contract/media-types.js';
 
 /** Bodies the schema rejects, each with a valid token and `application/json`. */
@@ -111,6 +113,54 @@ export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
     return [
       { ...rightToken, sameConnection: true },
       { ...refused, sameConnection: true },
+    ];
+  },
+});
+
+/**
+ * The NewPlant's required top-level members a query string can carry, in declaration order: every one the document
+ * does not declare as a query parameter of its own.
+ */
+function queryMembersOf(contract: Contract): string[] {
+  const view = objectView(contract.compiled.newPlant.schema);
+  const declared = new Set(operationParameters(contract).flatMap((p) => (p.in === 'query' ? [p.name] : [])));
+  return [...view.properties.keys()].filter((name) => view.required.has(name) && !declared.has(name));
+}
+
+/**
+ * A valid NewPlant with one required member moved from the body to the query string (`POST /plants?name=Fern`, the body
+ * without `name`): the body is invalid whatever the query says. A server reading members from the query string too
+ * (Sinatra's `params.merge(JSON.parse(body))`, PHP's `$_REQUEST`, Flask's `request.values`) creates it. Any refusal
+ * passes: a server may refuse query parameters it does not know. A member of a type a query cannot write (an object,
+ * an array) gives the plain body without it.
+ */
+export const queryMembers = defineProbe<{ draft: PlantDraft; member: string }>({
+  name: 'query-member',
+  title: 'a NewPlant missing a required member that the query string gives',
+  share: 0,
+  variants: (contract) => queryMembersOf(contract).length,
+  arbitrary: (contract, variant) =>
+    fc.record({ draft: newPlantArbitrary(contract), member: fc.constant(queryMembersOf(contract)[variant] ?? '') }),
+  plan: ({ draft, member }, { fresh, salt }) => {
+    const body = parseExactJson(renderPlant(draft, fresh, salt).text) as Record<string, unknown>;
+    const value = body[member];
+    const text = typeof value === 'string' ? value : typeof value === 'number' ? numberText(body, member) : undefined;
+    // Deleted in place: the parsed object keeps each number's digits for stringifyExactJson.
+    delete body[member];
+    const query = text === undefined ? '' : `?${encodeURIComponent(member)}=${encodeURIComponent(text)}`;
+    return [
+      {
+        method: 'POST',
+        path: `${PLANTS_PATH}${query}`,
+        auth: { kind: 'token', scheme: 'Bearer' },
+        contentType: 'application/json',
+        body: stringifyExactJson(body),
+        intent: {
+          kind: 'invalid-body',
+          what: `required "${member}" left out${query === '' ? '' : ', given in the query string instead'}`,
+          ...(query === '' ? {} : { queryMember: member }),
+        },
+      },
     ];
   },
 });
