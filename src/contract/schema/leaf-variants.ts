@@ -90,7 +90,9 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
   if (conditional !== undefined) candidates.push(...conditionalCandidates(site, conditional, context));
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (!Array.isArray(site.schema[keyword]) || (keyword === 'anyOf' && conditional !== undefined)) continue;
-    const values = JSON_TYPES.map((type) => WRONG_TYPE_VALUES[type]());
+    const values = typesNoBranchTakes(site.schema[keyword] as unknown[], context).map((type) =>
+      WRONG_TYPE_VALUES[type](),
+    );
     const none = at(
       site,
       keyword,
@@ -126,6 +128,27 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
     }
   }
   return candidates;
+}
+
+/**
+ * The JSON types no branch declares, so a value "matching none of the branches" is of another type, not a value
+ * of a branch's type that breaks its other keywords (`"text"` beside `anyOf: [{type: string, format: date-time},
+ * {type: "null"}]` is the format's break); every type when a branch declares none (or names a part not at hand).
+ */
+function typesNoBranchTakes(branches: unknown[], context: Context): JsonType[] {
+  const taken = new Set<string>();
+  for (const branch of branches) {
+    let node = branch as Node;
+    if (typeof node.$ref === 'string' && Object.keys(node).length === 1) {
+      const name = decodeURIComponent(node.$ref.replace(/^#\/\$defs\//, ''));
+      node = (Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined) as Node;
+    }
+    if (typeof node !== 'object' || node === null || node.type === undefined) return [...JSON_TYPES];
+    for (const type of Array.isArray(node.type) ? node.type : [node.type]) taken.add(String(type));
+  }
+  if (taken.has('number')) taken.add('integer');
+  const left = JSON_TYPES.filter((type) => !taken.has(type));
+  return left.length > 0 ? left : [...JSON_TYPES];
 }
 
 /** Whether the check reads this `oneOf` as `anyOf`: under a discriminator it judges by either reading (`withNullJoined`). */

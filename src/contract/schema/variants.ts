@@ -52,10 +52,11 @@ export function variantsOf(
   const rootValid = generating.options.integer === undefined ? valid : validArbitrary(root, rootPlace(), context);
   const boundaries: ValueVariant[] = [];
   const invalid: ValueVariant[] = [];
-  const visit = (site: Site, depth: number, hops: number, judged?: Judged): void => {
+  // `branchAt`: the place of the innermost anyOf/oneOf the site is a branch of (nested ones report as the outermost).
+  const visit = (site: Site, depth: number, hops: number, judged?: Judged, branchAt?: string): void => {
     for (const candidate of candidatesAt(site, context)) {
       // At a branch itself, a value of another type is the combinator's own "matching none" variant.
-      if (judged?.pointer === site.place.pointer && candidate.keyword === 'type') continue;
+      if (branchAt === site.place.pointer && candidate.keyword === 'type') continue;
       const variant = realise(candidate, site, context, check, sample, judged);
       if (variant === undefined) continue;
       if (candidate.boundary) boundaries.push(variant);
@@ -64,10 +65,10 @@ export function variantsOf(
     if (depth >= MAX_DEPTH || hops >= MAX_HOPS) return;
     // A nested object's members three arrays down (beds[].rows[].pots[].size) are as much the document's rule.
     const deeper = (child: Site): number => (child.place.pointer === site.place.pointer ? depth : depth + 1);
-    for (const child of childSites(site, context)) visit(child, deeper(child), hops + 1, judged);
+    for (const child of childSites(site, context)) visit(child, deeper(child), hops + 1, judged, branchAt);
     for (const [branch, keyword] of branchSites(site, context)) {
       const reported = judgedAsAnyOf(site, context, keyword) ? 'anyOf' : keyword;
-      visit(branch, depth, hops + 1, judged ?? { keyword: reported, pointer: site.place.pointer });
+      visit(branch, depth, hops + 1, judged ?? { keyword: reported, pointer: site.place.pointer }, site.place.pointer);
     }
   };
   if (rootValid !== null) {
