@@ -26,6 +26,20 @@ describe('crashClass', () => {
     expect(crashClass(plan('{"name":5}'), CRASH, refused)?.name).toBe(`member:${CRASH}`);
   });
 
+  it('puts a lone surrogate crashing as malformed JSON did in the parse class (Ruby json, JSON::PP refuse it)', () => {
+    const surrogate = plan('{"id":1,"name":"\\ud800"}', {
+      kind: 'unpredictable',
+      what: 'an unpaired surrogate escape',
+    });
+    const defect = 'status 500 for JSON of unpredictable meaning';
+    const parseCrashes = new Map([['status 500', new Set(['truncated JSON', 'a trailing comma'])]]);
+    const evidence = { objectRefused: true, characters: false, unreadableKinds: parseCrashes };
+    expect(crashClass(surrogate, defect, evidence)?.name).toBe('parse');
+    // Alone, or beside parse crashes of another way, it stays its own (FastAPI: the echo's encode raises on it).
+    expect(crashClass(surrogate, defect, { ...evidence, unreadableKinds: new Map() })).toBeUndefined();
+    expect(crashClass(surrogate, 'connection-reset on JSON of unpredictable meaning', evidence)).toBeUndefined();
+  });
+
   it('takes a character past ASCII as the cause only with the evidence, and never where no invalid object was refused', () => {
     expect(crashClass(plan('{"id":1,"name":"🌱"}'), CRASH, refused)?.name).toBe('characters');
     expect(crashClass(plan('{"id":1,"name":"a"}'), CRASH, refused)?.name).toBe(`member:${CRASH}`);

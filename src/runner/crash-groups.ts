@@ -15,7 +15,7 @@ const CRASH =
  *   raising on 🌱 and on U+2028 alike.
  * - `parse`: a body no parser reads (malformed JSON, arrays nested past a recursive parser's stack, a number of a
  *   thousand digits or more: Python refuses to convert one of more than 4,300; bytes that are not UTF-8): the parser's
- *   error left unhandled.
+ *   error left unhandled; and JSON of unpredictable meaning (a lone surrogate) crashing the way such bodies did.
  * - `non-object`: JSON that is no object (`[]`, `42`): a handler using members of whatever was parsed.
  * - `member:…`: an object breaking a member, by the defect's class of break.
  * Anything else (a valid NewPlant's crash with plain strings, a gateway's answer): undefined.
@@ -34,6 +34,10 @@ export function crashClass(
   const value = unread ? { ok: false as const } : parsed(plan.body);
   if (evidence.characters && value.ok && charactersIn(plan, value.value, evidence.objectRefused).some(beyondAscii))
     return { way, name: 'characters' };
+  // A parser that refuses a lone surrogate escape (Ruby's json, Perl's JSON::PP) fails on it as on malformed JSON: where
+  // bodies no parser reads crashed the same way, the surrogate's crash is that unhandled error too.
+  if (plan.intent.kind === 'unpredictable' && (evidence.unreadableKinds?.get(way)?.size ?? 0) > 0)
+    return { way, name: 'parse' };
   if (plan.intent.kind !== 'invalid-body') return undefined;
   if (!value.ok) return { way, name: 'parse' };
   if (!isObject(value.value)) return { way, name: 'non-object' };

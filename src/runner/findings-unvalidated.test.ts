@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../fixtures/sample-reports.js';
-import { findingsOf, groupDefectsOf, UNVALIDATED_DEFECT, withRootCausesFolded, type RunSigns } from './findings.js';
+import {
+  findingsOf,
+  groupDefectsOf,
+  ignoredMemberDefect,
+  UNVALIDATED_DEFECT,
+  withRootCausesFolded,
+  type RunSigns,
+} from './findings.js';
 import type { CheckResult, Failure } from './report.js';
 
 const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
@@ -77,5 +84,40 @@ describe('withUnvalidatedFolded', () => {
     );
     expect(finding?.counterexample.request.body).toBe('null');
     expect(groupDefectsOf(NULL_BODY.defect!)).toContain(UNVALIDATED_DEFECT);
+  });
+});
+
+describe('withIgnoredMembersFolded', () => {
+  const TAG = accepted(
+    '"tag" holds an array: tag not of type string: an array (keyword type)',
+    '{"id":1,"name":"","tag":[]}',
+  );
+  const echoLeftOut = (answer: string): Partial<Failure> => ({
+    defect: '"tag" not echoed as sent',
+    reason: '"tag" was sent as "a" and answered as nothing',
+    request: { ...base.request, body: '{"id":2,"name":"","tag":"a"}' },
+    response: { ...base.response, status: 200, body: answer },
+  });
+  const titles = (echo: Partial<Failure>, signs: RunSigns) =>
+    findingsOf(
+      withRootCausesFolded([failed('echo', [echo]), failed('negative-rejection', [NAME_MISSING, TAG])], {
+        objectRefused: true,
+        invalidRefused: true,
+        ...signs,
+      }),
+    ).map((finding) => finding.title);
+
+  it('makes one finding of a member left out of the answer and accepted invalid, none of it refused', () => {
+    expect(titles(echoLeftOut('{"id":2,"name":""}'), { refusedIn: new Set(['id', 'name']) })).toEqual([
+      ignoredMemberDefect('tag'),
+      NAME_MISSING.defect,
+    ]);
+  });
+
+  it('keeps them apart where the member was refused once, the answer holds it, or nothing is known (the proxy)', () => {
+    const read = titles(echoLeftOut('{"id":2,"name":""}'), { refusedIn: new Set(['id', 'name', 'tag']) });
+    const echoedOtherwise = titles(echoLeftOut('{"id":2,"name":"","tag":"b"}'), { refusedIn: new Set(['name']) });
+    const proxy = titles(echoLeftOut('{"id":2,"name":""}'), {});
+    for (const found of [read, echoedOtherwise, proxy]) expect(found).toHaveLength(3);
   });
 });

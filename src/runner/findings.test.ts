@@ -16,6 +16,7 @@ import {
   failureFingerprint,
   findingsOf,
   groupDefectsOf,
+  ignoredMemberDefect,
   itemRulesDefect,
   memberRulesDefect,
   nestedRequiredDefect,
@@ -626,6 +627,7 @@ describe('findingsOf', () => {
       ]);
       expect(groupDefectsOf('an invalid body ("name" holds "…": name too long (keyword maxLength)) accepted')).toEqual([
         memberRulesDefect('name'),
+        ignoredMemberDefect('name'),
         UNVALIDATED_DEFECT,
       ]);
       expect(groupDefectsOf('status 500 for an invalid body')).toEqual([]);
@@ -689,6 +691,7 @@ describe('findingsOf', () => {
         expect(fewer.map((finding) => finding.fingerprint)).toEqual([findings[0]?.fingerprint]);
         expect(groupDefectsOf(name.defect!)).toEqual([
           memberRulesDefect('name'),
+          ignoredMemberDefect('name'),
           ZERO_VALUES_DEFECT,
           UNVALIDATED_DEFECT,
         ]);

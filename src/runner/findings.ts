@@ -295,6 +295,48 @@ export function withAbsentEchoesFolded(checks: readonly CheckResult[]): CheckRes
   });
 }
 
+/** The finding of a top-level member the target never reads ({@link withIgnoredMembersFolded}). */
+export function ignoredMemberDefect(member: string): string {
+  return `"${member}" never read (invalid values accepted, valid ones left out of the answer)`;
+}
+
+/**
+ * A member the target never reads (a model without the field; Sinatra's `symbolize_names: true` looked up with a
+ * string key) shows twice: echo's `"tag" not echoed as sent` with the answer lacking it, and invalid values of it
+ * accepted where no invalid body broken in it was refused ({@link RunSigns.refusedIn}). One fix (read the member),
+ * so one finding ({@link ignoredMemberDefect}), shown by the smallest invalid body. A member the target refused
+ * once is read: its echo and its rules stay their own findings. Without signs (the proxy), nothing folds.
+ */
+export function withIgnoredMembersFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  const { refusedIn } = signs;
+  if (refusedIn === undefined) return [...checks];
+  const groups = new Map<string, { echo: Failure[]; accepted: Failure[] }>();
+  const group = (member: string) => groups.get(member) ?? groups.set(member, { echo: [], accepted: [] }).get(member)!;
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures.filter((candidate) => candidate.foldedInto === undefined)) {
+      const echoed = check.id === 'echo' ? NOT_ECHOED.exec(failure.defect ?? '')?.[1] : undefined;
+      if (echoed !== undefined && !refusedIn.has(echoed) && answerLacks(failure, echoed))
+        group(echoed).echo.push(failure);
+      const broken = check.id === 'negative-rejection' ? memberBreakOf(failure.defect ?? '') : undefined;
+      if (broken !== undefined && broken.path === broken.member && !refusedIn.has(broken.member))
+        group(broken.member).accepted.push(failure);
+    }
+  }
+  const named = [...groups]
+    .filter(([, { echo, accepted }]) => echo.length > 0 && accepted.length > 0)
+    .map(([member, { echo, accepted }]) => ({
+      checkId: 'negative-rejection',
+      shown: smallest(accepted),
+      defect: ignoredMemberDefect(member),
+      members: [
+        ...echo.map((failure) => identityOf('echo', failure).fingerprint),
+        ...accepted.map((failure) => identityOf('negative-rejection', failure).fingerprint),
+      ],
+    }));
+  return withGroupsNamed(checks, named);
+}
+
 /**
  * Strings echoed cut to one length (a column of 8 characters, `substring(0, 8)`) look like trimming where the cut
  * falls on whitespace at the end (`"ab cdefg "` echoed `"ab cdefg"`), and like a C string's cut where it falls on a
@@ -560,7 +602,8 @@ function itemsOf(defect: string): string | undefined {
  */
 export function groupDefectsOf(defect: string): string[] {
   const items = itemsOf(defect);
-  const member = memberBreakOf(defect)?.member;
+  const broken = memberBreakOf(defect);
+  const member = broken?.member;
   const parent = NESTED_MISSING_ACCEPTED.exec(defect)?.[1];
   const newline = NEWLINE_AFTER_MATCH.test(defect);
   const zero = [TOP_MISSING_ACCEPTED, EMPTY_OBJECT_ACCEPTED, NULL_BODY_ACCEPTED].some((shape) => shape.test(defect));
@@ -569,6 +612,7 @@ export function groupDefectsOf(defect: string): string[] {
     ...(label === null ? [] : [sharedLabelDefect(Number(label[1]), label[2] ?? '')]),
     ...(items === undefined ? [] : [itemRulesDefect(items)]),
     ...(member === undefined ? [] : [memberRulesDefect(member)]),
+    ...(broken === undefined || broken.path !== broken.member ? [] : [ignoredMemberDefect(broken.member)]),
     ...(parent === undefined ? [] : [nestedRequiredDefect(parent)]),
     ...(newline ? [NEWLINE_AFTER_MATCH_DEFECT] : []),
     ...(zero ? [ZERO_VALUES_DEFECT] : []),
@@ -1037,7 +1081,7 @@ function jsonType(value: unknown): string {
 /** The folds of failures that are another finding's root cause, in the order the runner and the proxy apply them. */
 export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
   const unvalidated = withUnvalidatedFolded(withDoublesFolded(checks, signs), signs);
-  const members = withMemberRulesFolded(withItemRulesFolded(unvalidated), signs);
+  const members = withIgnoredMembersFolded(withMemberRulesFolded(withItemRulesFolded(unvalidated), signs), signs);
   const required = withZeroValuesFolded(withNestedRequiredFolded(members));
   return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded), required));
 }
