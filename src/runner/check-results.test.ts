@@ -456,6 +456,8 @@ describe('a check keeps one counterexample per root cause', () => {
       // closing bracket)' whichever malformed body crashed: Hono's c.req.json(), Jackson's HTML 500).
       expect(findings.map((finding) => finding.title)).toEqual([PARSE_CRASH]);
       expect(findings[0]?.counterexample.request.body?.length).toBeLessThan(50);
+      // The reason lists the kinds met: a fix of the one shown alone would leave the others.
+      expect(findings[0]?.counterexample.reason).toMatch(/every kind of body the parser cannot read .*truncated JSON/);
     } finally {
       await target.close();
     }

@@ -504,12 +504,24 @@ function withCrashGroupsNamed(
     if (group?.title === undefined || (kinds.get(group.key)?.size ?? 0) < 2) return failure;
     const into = foldTarget(group.title);
     if (failure.fingerprint !== undefined) targets.set(failure.fingerprint, into);
-    return { ...failure, foldedInto: into };
+    const met = group.key === 'parse' ? kindsMet(kinds.get(group.key)) : '';
+    return { ...failure, foldedInto: into, reason: `${failure.reason}${met}` };
   });
   return folded.map((failure) => {
     const into = failure.foldedInto === undefined ? undefined : targets.get(failure.foldedInto);
     return into === undefined ? failure : { ...failure, foldedInto: into };
   });
+}
+
+/**
+ * The kinds of body no parser reads that crashed alike, for a parse group's reason: the counterexample shows one, and
+ * a fix of that one alone (a `NaN` caught) leaves the others.
+ */
+function kindsMet(kinds: ReadonlySet<string> | undefined): string {
+  const shown = [...(kinds ?? [])].map((kind) => kind.replace(/ \(\d+ characters\)$/, ''));
+  return shown.length < 2
+    ? ''
+    : ` The same crash met every kind of body the parser cannot read that the run sent: ${shown.join('; ')}.`;
 }
 
 /**
