@@ -51,6 +51,16 @@ describe('a NewPlant missing a required member that the query string gives', () 
     90_000,
   );
 
+  it('is no finding of its own where the same body without the query is accepted (the member never checked)', async () => {
+    const unchecked: Partial<ServiceSteps> = {
+      ...mergingQuery,
+      readName: (value) => (typeof value === 'string' ? value : ''),
+    };
+    const titles = await findingsOf(unchecked, 1);
+    expect(titles).toHaveLength(1);
+    expect(titles[0]).toContain('"name": name missing (required)');
+  }, 90_000);
+
   it('passes a server that refuses unknown query parameters, and one that ignores them', async () => {
     expect(await findingsOf(strictQuery, 1)).toEqual([]);
     expect(await findingsOf({}, 1)).toEqual([]);

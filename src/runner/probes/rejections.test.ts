@@ -6,7 +6,7 @@ import { sendSequence } from '../execute.js';
 import { AUTH_PROBE_KINDS } from '../generate/auth-probe.js';
 import { createFreshIds } from '../generate/fresh-ids.js';
 import { createTargetClient } from '../http/client.js';
-import { authProbes } from './rejections.js';
+import { authProbes, wrongMediaTypes } from './rejections.js';
 
 const contract = await loadContract();
 const TOKEN = 'Header-Cache-Token';
@@ -54,5 +54,28 @@ describe('auth cases', () => {
   it("meet a parser that reads a header from its connection's cache ignoring case (Jetty 9.4's default)", async () => {
     expect(await flippedTokenStatus(true)).toBe(200);
     expect(await flippedTokenStatus(false)).toBe(401);
+  });
+});
+
+describe('wrong media types', () => {
+  it('send a NewPlant as a browser form writes it under the form types too, so a server binding by label reads a plant', () => {
+    const variants = wrongMediaTypes.variants?.(contract) ?? 0;
+    const bodies = new Map<string, string>();
+    for (let variant = 0; variant < variants; variant++) {
+      const [value] = fc.sample(wrongMediaTypes.arbitrary(contract, variant), { numRuns: 1, seed: 3 });
+      if (value === undefined) throw new Error('a sample');
+      const [plan] = wrongMediaTypes.plan(value, { contract, fresh: createFreshIds('0f'), salt: `type-${variant}` });
+      bodies.set(`${plan?.contentType ?? 'none'}${value.form === true ? ' (form)' : ''}`, plan?.body ?? '');
+    }
+    const form = new URLSearchParams(bodies.get('application/x-www-form-urlencoded (form)'));
+    expect(form.get('id')).toMatch(/^-?\d+$/);
+    expect(form.has('name')).toBe(true);
+    const multipart = bodies.get('multipart/form-data; boundary=plantstore (form)') ?? '';
+    expect(multipart).toMatch(/^--plantstore\r\n/);
+    expect(multipart).toMatch(/\r\nContent-Disposition: form-data; name="id"\r\n\r\n-?\d+\r\n--plantstore/);
+    expect(multipart.endsWith('--plantstore--\r\n')).toBe(true);
+    // The JSON text goes under every wrong label too, the form types included (a server reading any body as JSON).
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded'])
+      expect(JSON.parse(bodies.get(type) ?? '')).toHaveProperty('name');
   });
 });

@@ -46,40 +46,91 @@ const WRONG_MEDIA_TYPES = [
   'application/octet-stream',
 ];
 
+/** The form types, each also sent with the NewPlant encoded as that form (see {@link encodedAs}). */
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=plantstore'];
+
+/** A wrong media type, and whether the NewPlant goes encoded as that form rather than as its JSON text. */
+interface WrongType {
+  readonly contentType: string | undefined;
+  readonly form: boolean;
+}
+
 /**
  * The wrong media types for a document: all of them but those its request body declares (a document
  * taking `application/x-www-form-urlencoded` beside JSON makes that a request type, not a wrong one).
+ * The form types go twice: with the JSON text (a server reading any body as JSON) and as a form (one binding by label).
  */
-function wrongMediaTypesOf(contract: Contract): readonly (string | undefined)[] {
+function wrongMediaTypesOf(contract: Contract): readonly WrongType[] {
   const declared = contract.requestMediaTypes;
-  return WRONG_MEDIA_TYPES.filter((type) => type === undefined || !declared.includes(mediaTypeEssence(type)));
+  const wrong = (type: string | undefined): boolean => type === undefined || !declared.includes(mediaTypeEssence(type));
+  return [
+    ...WRONG_MEDIA_TYPES.filter(wrong).map((contentType) => ({ contentType, form: false })),
+    ...FORM_TYPES.filter(wrong).map((contentType) => ({ contentType, form: true })),
+  ];
 }
 
 /** A valid NewPlant sent without `Content-Type: application/json`. */
-export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: string | undefined }>({
+export const wrongMediaTypes = defineProbe<{ draft: PlantDraft; contentType: string | undefined; form?: boolean }>({
   name: 'media-type',
   title: 'a valid NewPlant with a missing or wrong Content-Type',
   share: 0.15,
   variants: (contract) => wrongMediaTypesOf(contract).length,
-  arbitrary: (contract, variant) =>
-    fc.record({
+  arbitrary: (contract, variant) => {
+    const { contentType, form } = wrongMediaTypesOf(contract)[variant] ?? { contentType: undefined, form: false };
+    return fc.record({
       draft: newPlantArbitrary(contract),
-      contentType: fc.constant(wrongMediaTypesOf(contract)[variant]),
-    }),
-  plan: ({ draft, contentType }, { fresh, salt }) => [
-    {
-      method: 'POST',
-      path: PLANTS_PATH,
-      auth: { kind: 'token', scheme: 'Bearer' },
-      contentType,
-      body: renderPlant(draft, fresh, salt).text,
-      intent:
-        contentType === undefined
-          ? { kind: 'media-type', what: 'no Content-Type', missing: true }
-          : { kind: 'media-type', what: `Content-Type ${contentType}` },
-    },
-  ],
+      contentType: fc.constant(contentType),
+      form: fc.constant(form),
+    });
+  },
+  plan: ({ draft, contentType, form }, { fresh, salt }) => {
+    const json = renderPlant(draft, fresh, salt).text;
+    return [
+      {
+        method: 'POST',
+        path: PLANTS_PATH,
+        auth: { kind: 'token', scheme: 'Bearer' },
+        contentType,
+        body: form === true ? encodedAs(contentType, json) : json,
+        intent:
+          contentType === undefined
+            ? { kind: 'media-type', what: 'no Content-Type', missing: true }
+            : {
+                kind: 'media-type',
+                what: `Content-Type ${contentType}${form === true ? ', the NewPlant as a form' : ''}`,
+              },
+      },
+    ];
+  },
 });
+
+/**
+ * The NewPlant's JSON text in the form types as a browser form writes it (`id=5&name=Fern`, or one multipart field per
+ * member), any other type as it is. A server binding the body by its Content-Type (gin's `c.ShouldBind`, Django REST
+ * framework's default FormParser, Express's `urlencoded()` beside `json()`) creates a plant from such a form, while the
+ * JSON text under a form label only gives it one odd field. Top-level scalars only: a form has no nesting.
+ */
+function encodedAs(contentType: string | undefined, json: string): string {
+  const essence = contentType === undefined ? undefined : mediaTypeEssence(contentType);
+  if (essence !== 'application/x-www-form-urlencoded' && essence !== 'multipart/form-data') return json;
+  const plant = parseExactJson(json) as Record<string, unknown>;
+  const fields = Object.keys(plant).flatMap((name): [string, string][] => {
+    const value = plant[name];
+    if (typeof value === 'string') return [[name, value]];
+    if (typeof value === 'number') return [[name, numberText(plant, name) ?? String(value)]];
+    return typeof value === 'boolean' ? [[name, String(value)]] : [];
+  });
+  if (essence === 'application/x-www-form-urlencoded') return new URLSearchParams(fields).toString();
+  // A part's name is quoted and its value ends at the boundary: text that would break either is left out.
+  const plain = fields.filter(([name, value]) => !/["\r\n]/.test(name) && !/[\r\n]/.test(value));
+  const parts = plain.map(
+    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return `${parts.join('')}--${BOUNDARY}--\r\n`;
+}
+
+/** The multipart boundary the wrong media types name. */
+const BOUNDARY = 'plantstore';
 
 /**
  * A valid NewPlant with a missing, malformed, foreign or wrong credential. The right token in the other letter
@@ -128,39 +179,46 @@ function queryMembersOf(contract: Contract): string[] {
 }
 
 /**
- * A valid NewPlant with one required member moved from the body to the query string (`POST /plants?name=Fern`, the body
- * without `name`): the body is invalid whatever the query says. A server reading members from the query string too
- * (Sinatra's `params.merge(JSON.parse(body))`, PHP's `$_REQUEST`, Flask's `request.values`) creates it. Any refusal
- * passes: a server may refuse query parameters it does not know. A member of a type a query cannot write (an object,
- * an array) gives the plain body without it.
+ * A valid NewPlant with one required member left out of the body, sent as it is and then with that member in the query
+ * string (`POST /plants?name=Fern`): the body is invalid whatever the query says. A server reading members from the
+ * query string too (Sinatra's `params.merge(JSON.parse(body))`, PHP's `$_REQUEST`, Flask's `request.values`) creates the
+ * second. The first is the invalid body the `invalid-body` probe sends for that member (judged and named alike): the
+ * second is judged only when the first was refused, so a server that never checks the member shows one finding.
+ * Any refusal passes: a server may refuse a query parameter it does not know. A member of a type a query cannot write
+ * (an object, an array) gives the first alone.
  */
 export const queryMembers = defineProbe<{ draft: PlantDraft; member: string }>({
   name: 'query-member',
-  title: 'a NewPlant missing a required member that the query string gives',
+  title: 'a NewPlant missing a required member, then the same with that member in the query string',
   share: 0,
   variants: (contract) => queryMembersOf(contract).length,
   arbitrary: (contract, variant) =>
     fc.record({ draft: newPlantArbitrary(contract), member: fc.constant(queryMembersOf(contract)[variant] ?? '') }),
   plan: ({ draft, member }, { fresh, salt }) => {
-    const body = parseExactJson(renderPlant(draft, fresh, salt).text) as Record<string, unknown>;
-    const value = body[member];
-    const text = typeof value === 'string' ? value : typeof value === 'number' ? numberText(body, member) : undefined;
-    // Deleted in place: the parsed object keeps each number's digits for stringifyExactJson.
-    delete body[member];
-    const query = text === undefined ? '' : `?${encodeURIComponent(member)}=${encodeURIComponent(text)}`;
-    return [
-      {
-        method: 'POST',
-        path: `${PLANTS_PATH}${query}`,
-        auth: { kind: 'token', scheme: 'Bearer' },
-        contentType: 'application/json',
-        body: stringifyExactJson(body),
-        intent: {
-          kind: 'invalid-body',
-          what: `required "${member}" left out${query === '' ? '' : ', given in the query string instead'}`,
-          ...(query === '' ? {} : { queryMember: member }),
-        },
-      },
-    ];
+    const plant = (tag: string): Record<string, unknown> =>
+      parseExactJson(renderPlant(draft, fresh, `${salt}${tag}`).text) as Record<string, unknown>;
+    const [first, second] = [plant(''), plant(':query')];
+    const value = second[member];
+    const text = typeof value === 'string' ? value : typeof value === 'number' ? numberText(second, member) : undefined;
+    // Deleted in place: the parsed objects keep each number's digits for stringifyExactJson.
+    delete first[member];
+    delete second[member];
+    const missing = (body: Record<string, unknown>, query: string): PlannedRequest => ({
+      method: 'POST',
+      path: `${PLANTS_PATH}${query}`,
+      auth: { kind: 'token', scheme: 'Bearer' },
+      contentType: 'application/json',
+      body: stringifyExactJson(body),
+      intent:
+        query === ''
+          ? { kind: 'invalid-body', what: `"${member}": ${member} missing (required) (keyword required)` }
+          : {
+              kind: 'invalid-body',
+              what: `required "${member}" left out, given in the query string instead`,
+              queryMember: member,
+            },
+    });
+    if (text === undefined) return [missing(first, '')];
+    return [missing(first, ''), missing(second, `?${encodeURIComponent(member)}=${encodeURIComponent(text)}`)];
   },
 });
