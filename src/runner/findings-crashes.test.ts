@@ -8,6 +8,7 @@ import {
   withRootCausesFolded,
 } from './findings.js';
 import type { CheckResult, Failure } from './report.js';
+import { WENT_AWAY_DEFECT } from './went-away.js';
 
 const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
 
@@ -152,5 +153,33 @@ describe('withEncodedSurrogateCrashesFolded', () => {
     const strict = [crashes([crash(ESCAPE, '{"id":1,"name":"\\ud800"}'), notUtf8(0xff)])];
     expect(titles(withEncodedSurrogateCrashesFolded(strict))).toEqual([ESCAPE, NOT_UTF8]);
     expect(titles(withEncodedSurrogateCrashesFolded([crashes([notUtf8(0xed, 0xa0, 0x80)])]))).toEqual([NOT_UTF8]);
+  });
+});
+
+describe('withWentAwayOnCrashFolded', () => {
+  const NOT_UTF8 = 'status 500 for a body that is not valid UTF-8';
+  const bytes = (failure: Partial<Failure>, base64: string): Partial<Failure> => ({
+    ...failure,
+    request: { ...failure.request!, bodyBase64: base64 },
+  });
+  // tiny_http: read_to_string(..).unwrap() panics on 0xFF, the dropped request answers 500, and the process ends.
+  const crashed = bytes(crash(NOT_UTF8, '{"name":"\uFFFD","id":1}'), 'eyJuYW1lIjoi/yIsImlkIjoxfQ==');
+  const gone = (failure: Partial<Failure>) => ({
+    ...failure,
+    defect: WENT_AWAY_DEFECT,
+    reason: 'The target stopped answering.',
+    fingerprint: defectIdentity('no-server-error', 'x', WENT_AWAY_DEFECT).fingerprint,
+  });
+
+  it('folds the outage into the crash on a body that is not UTF-8 when such a body was the first it had', () => {
+    const outage = gone(bytes(crash(NOT_UTF8, '{"name":"\uFFFD","id":2}'), 'eyJuYW1lIjoi4oIiLCJpZCI6Mn0='));
+    expect(titles(withRootCausesFolded([crashes([crashed, outage])]))).toEqual([NOT_UTF8]);
+  });
+
+  it('keeps the outage apart when another request was the first it had, or no such crash was seen', () => {
+    const outage = gone(crash(VALID, '{"name":"a","id":2}'));
+    expect(titles(withRootCausesFolded([crashes([crashed, outage])]))).toEqual([NOT_UTF8, WENT_AWAY_DEFECT]);
+    const alone = gone(bytes(crash(NOT_UTF8, '{"name":"\uFFFD","id":2}'), 'eyJuYW1lIjoi4oIiLCJpZCI6Mn0='));
+    expect(titles(withRootCausesFolded([crashes([alone])]))).toEqual([WENT_AWAY_DEFECT]);
   });
 });

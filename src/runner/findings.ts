@@ -20,6 +20,7 @@ import { encodesSurrogatesOnly } from './probes/not-utf8.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
+import { WENT_AWAY_DEFECT } from './went-away.js';
 
 /**
  * Digits a reason shows only as generated values: numbers of four digits or more, decimals and
@@ -751,6 +752,22 @@ function answersZeroValues(failure: Failure): boolean {
 }
 
 /**
+ * A target that stopped answering for good while the request it had first was a body that is not valid UTF-8,
+ * beside its server error on such a body, died of that error: tiny_http's `read_to_string(…).unwrap()` panics, the
+ * dropped request answers 500, and the panic ends the process. One fix (read the bytes without unwrap), so the
+ * outage folds into the crash's finding. Another request first, or no such crash, keeps the outage its own.
+ */
+export function withWentAwayOnCrashFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const into = ownFingerprint(checks, 'no-server-error', (defect) => NOT_UTF8_CRASH.test(defect));
+  if (into === undefined) return [...checks];
+  return withFolded(checks, (checkId, failure) =>
+    checkId === 'no-server-error' && failure.defect === WENT_AWAY_DEFECT && failure.request.bodyBase64 !== undefined
+      ? into
+      : undefined,
+  );
+}
+
+/**
  * The failures of negative-rejection (not yet folded) that `groupOf` puts in one group of two or more (and
  * `qualifies`, when given) folded into one finding named `defectOf(group)`, shown by the smallest of them.
  */
@@ -1185,6 +1202,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withNonFiniteEchoesFolded,
   withCharacterCrashesFolded,
   withEncodedSurrogateCrashesFolded,
+  withWentAwayOnCrashFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
   withSameAnswerRefusalsFolded,
