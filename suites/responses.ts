@@ -52,6 +52,7 @@ export const responseSchema = defineCheck({
   probes: 'all',
   judge(exchange, { contract }) {
     const { status } = exchange.response;
+    if (refusedQuery(exchange.plan, status)) return undefined;
     const documented = isJudgeable(exchange.response) ? documentedBody(contract, status) : undefined;
     if (documented === undefined) return undefined;
     const schema = documented.name;
@@ -185,6 +186,7 @@ export const contentType = defineCheck({
   rule: "The contract documents the 200 and 400 bodies as `application/json`; a document's own media type for the Plant and the Error (`application/problem+json`, say) takes its place. Any letter case and parameters such as charset are allowed, per RFC 9110.",
   probes: 'all',
   judge({ plan, response }, { contract }) {
+    if (refusedQuery(plan, response.status)) return undefined;
     const body = isJudgeable(response) ? documentedBody(contract, response.status) : undefined;
     if (body === undefined) return undefined;
     const type = response.headers['content-type'];
@@ -237,7 +239,8 @@ export const documentedStatus = defineCheck({
   probes: 'all',
   judge({ plan, response }, { contract }) {
     // Server errors belong to no-server-error, throttling is a note.
-    if (!isJudgeable(response) || isServerError(response.status)) return undefined;
+    if (!isJudgeable(response) || isServerError(response.status) || refusedQuery(plan, response.status))
+      return undefined;
     const { success, refusal } = contract;
     const allowed = allowedStatuses(plan, success);
     if (allowed.includes(response.status) || isSuccessStatus(success, response.status)) return PASS;
@@ -291,6 +294,15 @@ function mayBeRefused(plan: PlannedRequest, status: number): boolean {
   if (status < 400 || status > 499) return false;
   if (intent.kind === 'unpredictable') return true;
   return intent.kind === 'valid-variant' && intent.writtenAs.aspect !== 'integer-spelling';
+}
+
+/**
+ * A 4xx answer to a NewPlant whose missing member the query string gives (`query-member`): any refusal of it passes,
+ * whatever its status and body, since a server may refuse a query string it does not expect (a router matching
+ * `req.url === '/plants'` answers 404) and no request without one meets that answer.
+ */
+function refusedQuery(plan: PlannedRequest, status: number): boolean {
+  return plan.intent.kind === 'invalid-body' && plan.intent.queryMember !== undefined && status >= 400 && status <= 499;
 }
 
 /** The form of every answer: status, body schema, media type. */

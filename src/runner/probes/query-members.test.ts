@@ -61,8 +61,12 @@ describe('a NewPlant missing a required member that the query string gives', () 
     expect(titles[0]).toContain('"name": name missing (required)');
   }, 90_000);
 
-  it('passes a server that refuses unknown query parameters, and one that ignores them', async () => {
+  it('passes a server that refuses unknown query parameters, one routing req.url exactly (404), and one ignoring them', async () => {
     expect(await findingsOf(strictQuery, 1)).toEqual([]);
+    const exactRoute: Partial<ServiceSteps> = {
+      decode: (body, req) => (req.url === '/plants' ? CORRECT_STEPS.decode(body, req) : refuse(404, 'Not found.', 404)),
+    };
+    expect(await findingsOf(exactRoute, 1)).toEqual([]);
     expect(await findingsOf({}, 1)).toEqual([]);
   }, 90_000);
 });
