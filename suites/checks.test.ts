@@ -916,6 +916,9 @@ describe('robustness', () => {
     expect(nullTag).toBe(defect('"tag" holds an array: tag not of type string: an array (keyword type)'));
     expect(nullTag).toBe(defect('"tag" set to null'));
     expect(nullTag).toBe(defect('"name" holds a number: name not of type string: a number (keyword type)'));
+    // Ruby's data['id'].to_i raises on {} as on true (a NoMethodError): the id's rewrites of another type alike.
+    expect(nullTag).toBe(defect('"id" set to {}'));
+    expect(nullTag).toBe(defect('"id" set to "abc"'));
     expect(nullTag).toContain('another JSON type');
     // Other breaks keep their own defect: a missing member, malformed JSON.
     expect(defect('required "name" left out (keyword required)')).not.toBe(nullTag);

@@ -84,8 +84,11 @@ const WHOLE_BODY_TYPE =
  * finding. Accepted, they stay apart (a null taken and a value converted are two readers' habits).
  */
 function breaksType(what: string): boolean {
-  return typeReading(what) !== undefined || namedKeyword(what) === 'type';
+  return typeReading(what) !== undefined || namedKeyword(what) === 'type' || OTHER_TYPE_REWRITE.test(what);
 }
+
+/** An id rewritten to a value no integer reader takes (`"id" set to {}`, `"abc"`): Ruby's `.to_i` raises on `{}`. */
+const OTHER_TYPE_REWRITE = /^"[^"]+" set to (?:\{\}|\[\]|"[^"]*")$/;
 
 export const repeatedId = defineCheck({
   id: 'repeated-id',
