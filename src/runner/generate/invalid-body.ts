@@ -181,7 +181,7 @@ export function invalidBodyArbitrary(contract: Contract, variant: number): fc.Ar
   const draft =
     mutation.kind === 'variant'
       ? draftArbitrary(mutation.variant.arbitrary, slots)
-      : new PlainFirst(newPlantArbitrary(contract), (drawn) => plainDraft(contract, drawn));
+      : new PlainFirst(newPlantArbitrary(contract), (drawn) => plainDraft(contract, drawn, mutation));
   const place = mutation.kind === 'text' ? fc.nat({ max: 1000 }) : fc.constant(0);
   return fc.record({ draft, mutation: fc.constant(mutation), place });
 }
@@ -229,14 +229,18 @@ class PlainContext {
  * The draft with fresh ids and without the members the document does not declare, when that is still a valid
  * NewPlant (a document asking for other members keeps them): what a mutation of the whole body should break alone.
  */
-function plainDraft(contract: Contract, draft: PlantDraft): PlantDraft {
+function plainDraft(contract: Contract, draft: PlantDraft, mutation: Mutation): PlantDraft {
   const fresh = withFreshIds(draft);
-  if (!isExactObject(draft.value)) return fresh;
   const declared = objectView(contract.compiled.newPlant.schema).properties;
-  const kept = Object.entries(draft.value).filter(([key]) => declared.has(key));
-  if (kept.length === Object.keys(draft.value).length) return fresh;
+  const kept = isExactObject(draft.value) ? Object.entries(draft.value).filter(([key]) => declared.has(key)) : [];
   const value = Object.fromEntries<ExactJson>(kept);
-  return isValidNewPlant(contract, stringifyExactJson(value)) ? { ...fresh, value } : fresh;
+  const plain =
+    isExactObject(draft.value) && isValidNewPlant(contract, stringifyExactJson(value)) ? { ...fresh, value } : fresh;
+  // Under a union (anyOf branches, a `true` schema) the mutation may hold on one draft and not on the plain one.
+  const check = { nonce: 'check', bits: () => 7n, claim: () => true, claimed: () => false };
+  const breaks = (candidate: PlantDraft) =>
+    !isValidNewPlant(contract, renderInvalidBody({ draft: candidate, mutation, place: 0 }, check, 'check'));
+  return [plain, fresh].find(breaks) ?? draft;
 }
 
 /** The top-level property a pointer lies under (`/tag/0` → `tag`), or `undefined` for the whole body. */
