@@ -468,6 +468,9 @@ export const positiveAcceptance = defineCheck({
     const { success } = context.contract;
     if (isSuccessStatus(success, response.status)) return PASS;
     if (intent.kind === 'valid-variant') {
+      // Refused as a repeat (an id an earlier run may have stored, in a narrow range): nothing about how it was written.
+      if (repeatExcuse(intent.idMayRepeat, exchange, context) !== undefined || saysRepeat(exchange, context))
+        return undefined;
       return refusedTwinVerdict(intent.writtenAs, response.status, caseExchanges, success);
     }
     if (quotesIdAsDouble(exchange))

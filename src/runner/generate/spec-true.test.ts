@@ -200,7 +200,9 @@ describe.each(Object.entries(DOCUMENTS))('generation follows the document (%s)',
     for (const { probe, plan } of plans) {
       if (plan.body === null) continue;
       const { kind } = plan.intent;
-      if (kind === 'valid' || kind === 'valid-variant' || kind === 'media-type' || kind === 'auth') {
+      // A media-type case sent as a form (`id=5&name=Fern`) carries the NewPlant in that encoding, not as JSON.
+      const form = kind === 'media-type' && plan.intent.what.endsWith('the NewPlant as a form');
+      if (kind === 'valid' || kind === 'valid-variant' || (kind === 'media-type' && !form) || kind === 'auth') {
         expect(isValidNewPlant(contract, plan.body), `${probe} (${kind}): ${plan.body.slice(0, 300)}`).toBe(true);
       }
       if (kind === 'invalid-body') {
