@@ -41,8 +41,9 @@ export function observedExchange(
     body,
     intent: inferred.intent,
   };
-  const exchange = new ObservedExchange(plan, recordedResponse(response), url, request, inferred, parameters);
-  if (inferred.sent !== undefined && answersWithRequestBytes(request, response))
+  const recorded = recordedResponse(response);
+  const exchange = new ObservedExchange(plan, recorded, url, request, inferred, parameters);
+  if (inferred.sent !== undefined && recorded.bodyBase64 === undefined && answersWithRequestBytes(request, response))
     exchange[PARSED_RESPONSE] = { ok: true, value: inferred.sent };
   return exchange;
 }
@@ -117,11 +118,14 @@ export function recordedResponse(response: ObservedResponse): RecordedResponse {
   const body = response.body === null ? null : response.body.toString('utf8');
   const durationMs = Math.round(response.durationMs * 10) / 10;
   const { truncated, transportError } = response;
-  if (!truncated && transportError === undefined) return { status, headers, body, durationMs };
+  // A cut body may end inside a character: only a whole one is known not to be UTF-8.
+  const notUtf8 = response.body !== null && truncated !== true && !isUtf8(response.body);
+  if (!truncated && transportError === undefined && !notUtf8) return { status, headers, body, durationMs };
   return {
     status,
     headers,
     body,
+    ...(notUtf8 && response.body !== null ? { bodyBase64: response.body.toString('base64') } : {}),
     ...(truncated ? { truncated: true } : {}),
     ...(transportError === undefined ? {} : { transportError }),
     durationMs,

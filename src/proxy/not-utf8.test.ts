@@ -57,6 +57,9 @@ async function sendAll(proxy: ProxyServer, token: string): Promise<number[]> {
   return statuses;
 }
 
+/** U+DC00 as raw bytes: no UTF-8 (a lone surrogate), what Nim 1.6's std/json writes for the escape `\\udc00`. */
+const RAW_DC00 = Buffer.from([0xed, 0xb0, 0x80]);
+
 const titles = (report: Report): string[] => (report.findings ?? []).map((finding) => finding.title);
 
 describe('a body that is not valid UTF-8 through the proxy', () => {
@@ -91,5 +94,30 @@ describe('a body that is not valid UTF-8 through the proxy', () => {
     const replacing = await proxied(false);
     expect(await sendAll(replacing.proxy, replacing.token)).toEqual([200, 200, 200, 200]);
     expect(titles(replacing.proxy.report())).toEqual([]);
+  });
+
+  it("fails the server when its answer's bytes are not UTF-8 (a lone surrogate escape written back raw, as Nim's std/json does)", async () => {
+    const target = await startService({
+      ...CORRECT_STEPS,
+      write(res, answer) {
+        const pieces = answer.body.split('\\udc00').map((piece) => Buffer.from(piece));
+        const raw = Buffer.concat(pieces.flatMap((piece, index) => (index === 0 ? [piece] : [RAW_DC00, piece])));
+        res.writeHead(answer.status, { ...answer.headers, 'content-length': String(raw.length) });
+        res.end(raw);
+      },
+    });
+    const proxy = await createProxyServer({ upstream: target.url, token: target.token, onLog: () => undefined });
+    cleanups.push(
+      () => target.close(),
+      () => proxy.close(),
+    );
+    const response = await request(`${proxy.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+      body: '{"id":9200,"name":"Fern \\udc00"}',
+    });
+    const bytes = Buffer.from(await response.body.arrayBuffer());
+    expect(bytes.includes(RAW_DC00)).toBe(true);
+    expect(titles(proxy.report())).toEqual(['the 200 body is not JSON']);
   });
 });

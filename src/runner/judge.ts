@@ -81,6 +81,8 @@ export function responseJson(exchange: Exchange): ParsedBody {
 function parseBody(response: RecordedResponse): ParsedBody {
   if (response.truncated) return { ok: false, reason: 'the body was cut at the size limit' };
   if (response.body === null || response.body.trim() === '') return { ok: false, reason: 'the body is empty' };
+  if (response.bodyBase64 !== undefined)
+    return { ok: false, reason: 'the body is not JSON (its bytes are not UTF-8, which a JSON text is: RFC 8259, 8.1)' };
   try {
     return { ok: true, value: parseExactJson(response.body) };
   } catch (error) {

@@ -46,6 +46,11 @@ export interface RecordedResponse {
   readonly body: string | null;
   /** True when the body was longer than the runner reads, and was cut. */
   readonly truncated?: boolean;
+  /**
+   * The body's bytes in base64, set only when they are not UTF-8 (`body` then reads each bad sequence as U+FFFD):
+   * such a body is no JSON text (RFC 8259, 8.1).
+   */
+  readonly bodyBase64?: string;
   /** Transport failure: `timeout`, `connection-reset`, `connection-refused`, `incomplete-body`, `not-http`, ... */
   readonly transportError?: string;
   readonly durationMs: number;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { Client, Pool } from './undici.js';
@@ -287,10 +288,14 @@ interface RawResponse {
 
 function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawResponse): Exchange {
   const received = raw.status !== 0 || raw.chunks.length > 0;
+  const bytes = received ? bodyBytes(raw.chunks) : undefined;
+  // A cut body may end inside a character: only a whole one is known not to be UTF-8.
+  const notUtf8 = bytes !== undefined && !raw.truncated && !isUtf8(bytes);
   const response: RecordedResponse = {
     status: raw.status,
     headers: raw.headers,
-    body: received ? bodyText(raw.chunks) : null,
+    body: bytes === undefined ? null : bytes.toString('utf8'),
+    ...(notUtf8 ? { bodyBase64: bytes.toString('base64') } : {}),
     ...(raw.truncated ? { truncated: true } : {}),
     ...(raw.transportError === undefined ? {} : { transportError: raw.transportError }),
     durationMs: Math.round((performance.now() - raw.started) * 10) / 10,
@@ -298,10 +303,10 @@ function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawRespon
   return { plan, request, response };
 }
 
-/** The body as UTF-8 text; a body that came in one chunk (most do) is decoded without a copy. */
-function bodyText(chunks: readonly Buffer[]): string {
+/** The body's bytes; a body that came in one chunk (most do) without a copy. */
+function bodyBytes(chunks: readonly Buffer[]): Buffer {
   const [only] = chunks;
-  return chunks.length === 1 && only !== undefined ? only.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks);
 }
 
 /** The runner's own header names as curl (and the contract) write them. */
