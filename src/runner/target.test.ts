@@ -12,6 +12,16 @@ import { CANARY_ID, judgeContextOf, openTarget, probeTarget } from './target.js'
 import { CORRECT_STEPS, startService } from '../fixtures/base/plant-service.js';
 import { runConformance } from '../index.js';
 
+/** A client of a started target, as the runner opens one (small limits: the preflight's few requests). */
+const clientOf = (target: { readonly url: string; readonly token: string }) =>
+  createTargetClient({
+    baseUrl: target.url,
+    token: target.token,
+    concurrency: 2,
+    timeoutMs: 5_000,
+    maxBodyBytes: 4096,
+  });
+
 /** Joi's `object()` without `.unknown()`, class-validator's `forbidNonWhitelisted`: members beyond id, name, tag refused. */
 const closedObject = faultyTarget(
   {
@@ -31,13 +41,7 @@ describe('probeTarget', () => {
   it('learns how a target treats repeats in a replay, whose preflight ids the replayed run stored', async () => {
     const contract = await loadContract();
     const target = await startService(CORRECT_STEPS);
-    const client = createTargetClient({
-      baseUrl: target.url,
-      token: target.token,
-      concurrency: 2,
-      timeoutMs: 5_000,
-      maxBodyBytes: 4096,
-    });
+    const client = clientOf(target);
     try {
       const learned: boolean[] = [];
       // A replay draws from the recorded run's nonce: its first preflight plant is the one that run stored.
@@ -57,13 +61,7 @@ describe('probeTarget', () => {
   it('learns how a target treats repeats though it refuses the first plant for members the document allows', async () => {
     const contract = await loadContract();
     const target = await closedObject.start();
-    const client = createTargetClient({
-      baseUrl: target.url,
-      token: target.token,
-      concurrency: 2,
-      timeoutMs: 5_000,
-      maxBodyBytes: 4096,
-    });
+    const client = clientOf(target);
     try {
       const learned: (boolean | undefined)[] = [];
       // Nonces whose first preflight plant holds extra members, and some whose first does not.
@@ -97,13 +95,7 @@ describe('a target that reads a missing id as 0, an id the run already stored', 
   it('still learns its repeat code is its own: the missing-id answer of the preflight is a repeat refusal itself', async () => {
     const contract = await loadContract();
     const target = await missingIdAsZero.start();
-    const client = createTargetClient({
-      baseUrl: target.url,
-      token: target.token,
-      concurrency: 2,
-      timeoutMs: 5_000,
-      maxBodyBytes: 4096,
-    });
+    const client = clientOf(target);
     try {
       // The run's exact id 0 is often taken before the preflight sends its plant without an id.
       const zero = await fetch(`${target.url}/plants`, {
@@ -244,13 +236,7 @@ describe('a target whose invalid ids are answered 422 or converted, not refused 
   it('takes its repeat message, quoting the id, as its own: a fixed id it stored from `true` is refused as a repeat', async () => {
     const contract = await loadContract();
     const target = await startLaxStore();
-    const client = createTargetClient({
-      baseUrl: target.url,
-      token: target.token,
-      concurrency: 2,
-      timeoutMs: 5_000,
-      maxBodyBytes: 4096,
-    });
+    const client = clientOf(target);
     try {
       const traits = await probeTarget(client, contract, createFreshIds('00112233aabbccdd'), target.url);
       expect(traits.rejectsRepeats).toBe(true);
