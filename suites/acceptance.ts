@@ -295,7 +295,10 @@ function zeroValueHint(exchange: Exchange): string | undefined {
   const sent = sentObject(plan);
   if (sent === undefined) return undefined;
   const zero = (value: unknown) => value === 0 || value === 0n || value === '';
-  const zeros = ['id', 'name', 'tag'].filter((key) => Object.hasOwn(sent, key) && zero(sent[key]));
+  const members = ['id', 'name', 'tag'].filter((key) => Object.hasOwn(sent, key));
+  // An answer naming members speaks of those: "id is required" to an id of -1 read unsigned is not the "" name's.
+  const named = members.filter((key) => namesMember(response.body ?? '', key));
+  const zeros = (named.length > 0 ? named : members).filter((key) => zero(sent[key]));
   if (zeros.length === 0) return undefined;
   return `The body's ${zeros.map((key) => `"${key}"`).join(' and ')} ${zeros.length === 1 ? 'holds its' : 'hold their'} zero value (0 or ""), and the answer calls a field required or empty: the contract's required means present, and 0 and "" are valid values. go-playground/validator's required (gin's binding:"required") refuses a zero value: bind the field to a pointer (*int64, *string) or drop required; Laravel's required refuses "": use present.`;
 }
@@ -395,8 +398,7 @@ function blamesAnotherMember(
 ): boolean {
   const sent = sentObject(plan);
   if (body === null || sent === undefined) return false;
-  const named = (key: string) =>
-    new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(body);
+  const named = (key: string) => namesMember(body, key);
   const member = field.split('.')[0] ?? field;
   // A declared member not sent counts too: "tag is required" to a body without tag is no trimming.
   const others = [...new Set([...Object.keys(sent), ...declared])].filter((key) => key !== member);
@@ -427,9 +429,12 @@ function namesSentMember(exchange: Exchange): boolean {
   const sent = sentObject(exchange.plan);
   const { body } = exchange.response;
   if (sent === undefined || body === null || !isJsonText(body)) return false;
-  return Object.keys(sent).some(
-    (key) => /^\w+$/.test(key) && new RegExp(`(?<![\\w-])${key}(?![\\w-])`, 'i').test(body),
-  );
+  return Object.keys(sent).some((key) => /^\w+$/.test(key) && namesMember(body, key));
+}
+
+/** Whether a text names a member as a word, in any letter case (`"name"`, `name:`, `'NewPlant.Name'`). */
+function namesMember(text: string, key: string): boolean {
+  return new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
 }
 
 function isJsonText(text: string): boolean {
