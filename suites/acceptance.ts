@@ -176,6 +176,10 @@ function prototypeHint(key: string | undefined, exchange: Exchange): string | un
   // An answer quoting one of the body's integers refuses that value ("not valid JSON: Numeric value
   // (9223371360692086574) out of range of int", Jackson on an Integer id), not the member.
   if ((exchange.plan.body?.match(QUOTABLE_INTEGER) ?? []).some((digits) => answer.includes(digits))) return undefined;
+  // Nor does one calling another sent member missing or empty (Rails' params.require lists every key after it).
+  const others = Object.keys(sentObject(exchange.plan) ?? {}).filter((other) => other !== key && /^\w+$/.test(other));
+  if (/missing|empty|blank|required/i.test(answer) && others.some((other) => namesMember(answer, other)))
+    return undefined;
   return `The body has a "${key}" property, and the answer refers to it: an ordinary JSON member, and a NewPlant allows extra properties. Frameworks that refuse it by default as "prototype poisoning" (fastify's onProtoPoisoning/onConstructorPoisoning "error") need "remove" or "ignore".`;
 }
 

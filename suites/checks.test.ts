@@ -94,6 +94,10 @@ describe('acceptance checks', () => {
       reason(400, `{"error":400,"message":"Body is not valid JSON but content-type is set to 'application/json'"}`),
     ).toContain('prototype poisoning');
     expect(reason(400, '{"error":1,"message":"name too long"}')).not.toContain('prototype poisoning');
+    // Rails' params.require(:name) on a blank name: its did-you-mean list names every key, __proto__ among them.
+    const railsRequire =
+      '{"status":400,"error":"param is missing or the value is empty: name\\nDid you mean?  name __proto__"}';
+    expect(reason(400, railsRequire)).not.toContain('prototype poisoning');
     expect(reason(413, '{"error":1,"message":"__proto__ is fine, the body is too large"}')).not.toContain(
       'prototype poisoning',
     );
