@@ -410,7 +410,8 @@ function blamesAnotherMember(
 }
 
 /**
- * A request planned on the connection of the one before it went on a new connection when that answer
+ * A note of any other request stands (a precision pair's: its ids are the same double). A request planned on the
+ * connection of the one before it went on a new connection when that answer
  * closed it (`Connection: close`, or no answer): a note about reusing the connection is then untrue. So is it
  * where the answer is a JSON refusal naming a member the plant sent (`name must not be blank`): the target read
  * this body, not the one before it, and refused the plant itself.
@@ -420,7 +421,8 @@ function sameConnectionNote(
   exchange: Exchange,
   caseExchanges: readonly Exchange[],
 ): string | undefined {
-  if (note === undefined || exchange.plan.sameConnection !== true || namesSentMember(exchange)) return undefined;
+  if (note === undefined || exchange.plan.sameConnection !== true) return note;
+  if (namesSentMember(exchange)) return undefined;
   const before = caseExchanges[caseExchanges.indexOf(exchange) - 1];
   if (before === undefined) return note;
   const closed =

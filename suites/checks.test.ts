@@ -103,6 +103,14 @@ describe('acceptance checks', () => {
     );
   });
 
+  it("positive-acceptance: a precision pair's note stands though the repeat answer names the id", () => {
+    const note = 'The ids 4612459427151133698 and 4612459427151133699 differ by one but are the same double.';
+    const paired = exchange({ ...VALID, note }, 400, '{"error":4,"message":"a plant with this id exists"}');
+    expect(positiveAcceptance.judge(paired, context, [paired])?.reason).toContain(
+      'differ by one but are the same double',
+    );
+  });
+
   it("positive-acceptance: a keep-alive case's note only when the answer before it left the connection open", () => {
     const note =
       'It was sent on the same keep-alive connection right after a NewPlant refused for its missing credential.';
