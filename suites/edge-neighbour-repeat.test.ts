@@ -4,6 +4,7 @@ import { numberText, parseExactJson } from '../src/contract/exact-json.js';
 import { listenOnLoopback } from '../src/fixtures/target-fixture.js';
 import { runConformance } from '../src/index.js';
 import { DOUBLES_DEFECT } from '../src/runner/defects.js';
+import { jsonRequests } from '../src/fixtures/json-requests.js';
 
 const TOKEN = 'edge-neighbour-token';
 const INT64_MAX = 2n ** 63n - 1n;
@@ -29,19 +30,14 @@ function integerOf(text: string): bigint | undefined {
  */
 async function startPerlLikeStore(rounding: boolean): Promise<{ url: string; close(): Promise<void> }> {
   const stored = new Set<bigint>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = (status: number, body: object): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  const server: Server = createServer(
+    jsonRequests((req, received, answer) => {
       const refuse = (message: string): void => answer(400, { error: 400, message });
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(401, { error: 401, message: 'unauthorized' });
       if (req.headers['content-type'] !== 'application/json') return refuse('the body must be application/json');
       let body: unknown;
       try {
-        body = parseExactJson(Buffer.concat(chunks).toString());
+        body = parseExactJson(received);
       } catch {
         return refuse('malformed JSON');
       }
@@ -59,8 +55,8 @@ async function startPerlLikeStore(rounding: boolean): Promise<{ url: string; clo
       if (stored.has(exact)) return refuse(`a plant with id ${exact} already exists`);
       stored.add(exact);
       answer(200, tag === undefined ? { name } : { name, tag });
-    });
-  });
+    }),
+  );
   return listenOnLoopback(server, TOKEN);
 }
 

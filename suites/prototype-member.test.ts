@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../src/fixtures/target-fixture.js';
 import { runConformance } from '../src/index.js';
+import { jsonRequests } from '../src/fixtures/json-requests.js';
 
 const TOKEN = 'prototype-member-token';
 
@@ -25,14 +26,8 @@ function exactId(text: string): string | undefined {
  */
 async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
   const stored = new Set<string>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = (status: number, body: object): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
-      const text = Buffer.concat(chunks).toString();
+  const server: Server = createServer(
+    jsonRequests((req, text, answer) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(401, { error: 401, message: 'Unauthorized' });
       if (req.headers['content-type'] !== 'application/json') return answer(415, { error: 415, message: 'JSON only' });
       if (/"(?:__proto__|constructor)"\s*:/.test(text))
@@ -57,8 +52,8 @@ async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
       if (stored.has(id)) return answer(400, { error: 409, message: 'exists' });
       stored.add(id);
       answer(200, 'tag' in body ? { name, tag } : { name });
-    });
-  });
+    }),
+  );
   return listenOnLoopback(server, TOKEN);
 }
 

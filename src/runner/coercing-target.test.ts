@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
+import { jsonRequests } from '../fixtures/json-requests.js';
 
 const TOKEN = 'coercing-token';
 
@@ -12,30 +13,25 @@ const TOKEN = 'coercing-token';
  */
 async function startCoercingTarget(): Promise<{ url: string; close(): Promise<void> }> {
   const stored = new Set<string>(['0', '-1']);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = (status: number, body: object): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  const server: Server = createServer(
+    jsonRequests((req, received, answer) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(401, { error: 401, message: 'Unauthorized' });
       let body: { id?: unknown; name?: unknown; tag?: unknown };
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString()) as typeof body;
+        body = JSON.parse(received) as typeof body;
       } catch {
         return answer(400, { error: 1001, message: 'The body is not JSON.' });
       }
       // The id's own text (a double would round ids beyond 2^53): `true`, `false`, digits, or digits in quotes.
-      const raw = /"id"\s*:\s*(true|false|-?\d+|"-?\d+")\s*[,}]/.exec(Buffer.concat(chunks).toString())?.[1];
+      const raw = /"id"\s*:\s*(true|false|-?\d+|"-?\d+")\s*[,}]/.exec(received)?.[1];
       const id = raw === 'true' ? '1' : raw === 'false' ? '0' : raw?.replaceAll('"', '');
       if (body === null || typeof body !== 'object' || id === undefined || typeof body.name !== 'string')
         return answer(400, { error: 1005, message: 'Invalid NewPlant.' });
       if (stored.has(id)) return answer(400, { error: 1010, message: `A plant with id ${id} already exists.` });
       stored.add(id);
       answer(200, { name: body.name, ...(typeof body.tag === 'string' ? { tag: body.tag } : {}) });
-    });
-  });
+    }),
+  );
   return listenOnLoopback(server, TOKEN);
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
 import { DOUBLES_DEFECT } from './defects.js';
+import { jsonRequests } from '../fixtures/json-requests.js';
 
 const TOKEN = 'lenient-double-token';
 
@@ -25,18 +26,13 @@ function coerced(value: unknown, type: 'integer' | 'string'): unknown {
  */
 async function startLenientDoubleReader(): Promise<{ url: string; close(): Promise<void> }> {
   const stored = new Set<string>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = (status: number, body: object): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  const server: Server = createServer(
+    jsonRequests((req, received, answer) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(401, { error: 401, message: 'Unauthorized' });
       if (req.headers['content-type'] !== 'application/json') return answer(415, { error: 415, message: 'JSON only' });
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
+        body = JSON.parse(received) as Record<string, unknown>;
       } catch {
         return answer(400, { error: 400, message: 'Body is not valid JSON' });
       }
@@ -51,8 +47,8 @@ async function startLenientDoubleReader(): Promise<{ url: string; close(): Promi
       if (stored.has(String(id))) return answer(400, { error: 409, message: `id ${String(id)} exists` });
       stored.add(String(id));
       answer(200, tag === undefined ? { name } : { name, tag });
-    });
-  });
+    }),
+  );
   return listenOnLoopback(server, TOKEN);
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
 import { unsentLeftOutDefect } from './findings.js';
+import { jsonRequests } from '../fixtures/json-requests.js';
 
 const TOKEN = 'unsent-defaults-token';
 const SPEC = fileURLToPath(new URL('../fixtures/documents/reduced/request-defaults-3.1.yaml', import.meta.url));
@@ -15,18 +16,13 @@ const SOURCES = ['nursery', 'cutting', 'seed'];
  * answers with the members the request held, so a plant sent without them comes back without them.
  */
 async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = (status: number, body: object): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  const server: Server = createServer(
+    jsonRequests((req, received, answer) => {
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(401, { error: 401, message: 'Unauthorized' });
       if (req.headers['content-type'] !== 'application/json') return answer(415, { error: 415, message: 'JSON only' });
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
+        body = JSON.parse(received) as Record<string, unknown>;
       } catch {
         return answer(400, { error: 400, message: 'malformed JSON' });
       }
@@ -44,8 +40,8 @@ async function startServer(): Promise<{ url: string; close(): Promise<void> }> {
       )
         return refuse('quantity must be an integer from 1 to 100');
       answer(200, { name, ...('source' in body ? { source } : {}), ...('quantity' in body ? { quantity } : {}) });
-    });
-  });
+    }),
+  );
   return listenOnLoopback(server, TOKEN);
 }
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../../fixtures/target-fixture.js';
 import { runConformance } from '../../index.js';
+import { jsonRequests } from '../../fixtures/json-requests.js';
 
 const TOKEN = 'header-names-token';
 
@@ -19,20 +20,15 @@ function headersAsWritten(rawHeaders: readonly string[]): Map<string, string> {
  * else is accepted alike: every JSON object holding a string name is a plant.
  */
 async function startCaseSensitiveReader(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = (status: number, body: object): void => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      };
+  const server: Server = createServer(
+    jsonRequests((req, _received, answer) => {
       const headers = headersAsWritten(req.rawHeaders);
       if (headers.get('Authorization') !== `Bearer ${TOKEN}`)
         return answer(401, { error: 401, message: 'a valid bearer token is required' });
       if (headers.get('Content-Type') !== 'application/json') return answer(415, { error: 10, message: 'JSON only' });
       answer(400, { error: 2, message: 'nothing is stored here' });
-    });
-  });
+    }),
+  );
   return listenOnLoopback(server, TOKEN);
 }
 
