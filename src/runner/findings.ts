@@ -180,11 +180,15 @@ export function withUnvalidatedFolded(checks: readonly CheckResult[], signs: Run
 }
 
 function isJsonText(body: string | null | undefined): boolean {
+  return jsonOf(body) !== undefined;
+}
+
+/** The JSON value a text holds, or `undefined` when it is none (`JSON.parse` never gives `undefined`). */
+function jsonOf(text: string | null | undefined): unknown {
   try {
-    JSON.parse(body ?? '');
-    return true;
+    return JSON.parse(text ?? '') as unknown;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -233,12 +237,7 @@ function edgeRefused(failure: Failure): boolean {
  * `{"name": ["This field may not be blank."]}` refuses a blank name, whatever id (2^63-1 among them) it came with.
  */
 function refusalNamesOtherMember(failure: Failure): boolean {
-  let sent: unknown;
-  try {
-    sent = JSON.parse(failure.request.body ?? '');
-  } catch {
-    return false;
-  }
+  const sent = jsonOf(failure.request.body);
   if (!isObject(sent)) return false;
   const answer = failure.response.body ?? '';
   return Object.entries(sent).some(([key, value]) => typeof value !== 'number' && answer.includes(`"${key}"`));
@@ -396,12 +395,8 @@ function cutLength(failure: Failure, field: string): CutLengths | undefined {
 function answerLacks(failure: Failure, field: string): boolean {
   const { body, truncated } = failure.response;
   if (body === null || truncated === true) return false;
-  try {
-    const value: unknown = JSON.parse(body);
-    return isObject(value) && !Object.hasOwn(value, field);
-  } catch {
-    return false;
-  }
+  const value = jsonOf(body);
+  return isObject(value) && !Object.hasOwn(value, field);
 }
 
 /** The finding of success answers each leaving out a required property the request left out too. */
@@ -480,12 +475,8 @@ const UNSENT_REQUIRED_AT = /^the (2\d\d) body is not .* \(required at "([^".]+)"
 
 /** Whether the request's JSON object body has no member `field`. */
 function requestLacks(failure: Failure, field: string): boolean {
-  try {
-    const value: unknown = JSON.parse(failure.request.body ?? '');
-    return isObject(value) && !Object.hasOwn(value, field);
-  } catch {
-    return false;
-  }
+  const value = jsonOf(failure.request.body);
+  return isObject(value) && !Object.hasOwn(value, field);
 }
 
 /** The fingerprint of the failed check's first failure, not folded, whose defect passes `test`: a fold's target. */
