@@ -18,10 +18,11 @@ import {
   type JudgeContext,
   type PlannedRequest,
 } from '../src/runner/suite-kit.js';
-import { isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
+import { INT64, isRefusalStatus, type RefusalStatus } from '../src/contract/index.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
   DOUBLES_DEFECT,
+  integersOf,
   requestKind,
   roundedAt,
   statusDefect,
@@ -144,17 +145,14 @@ function refusedAsRepeat(exchange: Exchange, context: JudgeContext): { why: stri
   return why === undefined ? undefined : { why, rounded: true };
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
-
 /** The integers of a JSON body outside int64 that a double reads inside it, each with that double's value. */
 function roundedIntoRange(body: string | null): [bigint, bigint][] {
-  const texts = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{19,}(?![.eE\d])/g) ?? [];
-  return texts.flatMap((text) => {
-    const [sent, double] = [BigInt(text), Number(text)];
-    if ((sent <= INT64_MAX && sent >= INT64_MIN) || !Number.isFinite(double)) return [];
+  const inInt64 = (value: bigint): boolean => value >= INT64.min && value <= INT64.max;
+  return integersOf(body).flatMap((sent) => {
+    const double = Number(sent);
+    if (inInt64(sent) || !Number.isFinite(double)) return [];
     const rounded = BigInt(double);
-    return rounded <= INT64_MAX && rounded >= INT64_MIN ? [[sent, rounded] as [bigint, bigint]] : [];
+    return inInt64(rounded) ? [[sent, rounded] as [bigint, bigint]] : [];
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Contract } from '../contract/index.js';
+import { INT64, type Contract } from '../contract/index.js';
 import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { pauses, type CaseRun } from './execute.js';
@@ -433,12 +433,10 @@ const sentValue = (field: string) => new RegExp(`"${field}"\\s*:\\s*(-?[\\d.eE+-
 function castTo(failure: Failure, field: string): boolean {
   if (!/^[A-Za-z_]\w*$/.test(field)) return false;
   const quoted = quotedValue(field).exec(failure.response.body ?? '')?.[1];
-  if (quoted === undefined || BigInt(quoted) > INT64_MAX || BigInt(quoted) < -INT64_MAX - 1n) return false;
+  if (quoted === undefined || BigInt(quoted) > INT64.max || BigInt(quoted) < INT64.min) return false;
   const sent = sentValue(field).exec(failure.request.body ?? '')?.[1];
   return sent === undefined || !/^-?\d+$/.test(sent) || BigInt(sent) !== BigInt(quoted);
 }
-
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** Kept failures of a check that one cause explains ({@link crashGroup}). */
 interface CrashGroup {

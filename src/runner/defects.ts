@@ -462,3 +462,9 @@ export function causeOf(plan: PlannedRequest | undefined, defect: string | undef
       : defect.replace(requestKind(plan, true), '…').replace(requestKind(plan), '…');
   return `${field}\u0000${kind}`;
 }
+
+/** The long integers of a JSON body (16 digits or more), outside its strings. */
+export function integersOf(body: string | null | undefined): bigint[] {
+  const texts = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{16,}(?![.eE\d])/g);
+  return (texts ?? []).map((text) => BigInt(text));
+}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { INT64 } from '../contract/integers.js';
 import { mediaTypeEssence } from '../contract/media-types.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
@@ -6,6 +7,7 @@ import {
   CUT_AT_NUL,
   DOUBLES_DEFECT,
   FIELD,
+  integersOf,
   LENGTHS_IN_UNITS,
   namedKeyword,
   REFUSED_ONCE_TRIMMED,
@@ -207,15 +209,12 @@ function withFolded(
   });
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
-
 /** Whether a JSON body holds an integer just outside int64 that is the same double as the edge (2^63, -2^63-1). */
 function holdsEdgeNeighbour(body: string | null | undefined): boolean {
   return integersOf(body).some(
     (value) =>
-      (value > INT64_MAX && Number(value) === Number(INT64_MAX)) ||
-      (value < INT64_MIN && Number(value) === Number(INT64_MIN)),
+      (value > INT64.max && Number(value) === Number(INT64.max)) ||
+      (value < INT64.min && Number(value) === Number(INT64.min)),
   );
 }
 
@@ -228,7 +227,7 @@ function edgeRefused(failure: Failure): boolean {
   if (refusalNamesOtherMember(failure)) return false;
   return integersOf(failure.request.body).some((value) => {
     const read = BigInt(Number(value));
-    return read > INT64_MAX || read < INT64_MIN;
+    return read > INT64.max || read < INT64.min;
   });
 }
 
@@ -243,12 +242,6 @@ function refusalNamesOtherMember(failure: Failure): boolean {
   return Object.entries(sent).some(([key, value]) => typeof value !== 'number' && answer.includes(`"${key}"`));
 }
 
-/** The long integers of a JSON body (16 digits or more), outside its strings. */
-function integersOf(body: string | null | undefined): bigint[] {
-  const texts = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{16,}(?![.eE\d])/g);
-  return (texts ?? []).map((text) => BigInt(text));
-}
-
 /**
  * An integer at 2^53 or beyond within 2^12 of 2^53 or 2^63 (either sign): the ids a double reads as another one
  * the run sent (the edges and their neighbours) or as out of range. A fresh id elsewhere (40 random bits) meets
@@ -256,7 +249,7 @@ function integersOf(body: string | null | undefined): bigint[] {
  */
 function nearDoubleEdge(value: bigint): boolean {
   const size = magnitude(value);
-  return size >= SAFE_INTEGER && [SAFE_INTEGER, INT64_MAX + 1n].some((edge) => magnitude(size - edge) <= NEAR_EDGE);
+  return size >= SAFE_INTEGER && [SAFE_INTEGER, INT64.max + 1n].some((edge) => magnitude(size - edge) <= NEAR_EDGE);
 }
 
 const NEAR_EDGE = 2n ** 12n;
