@@ -31,6 +31,17 @@ export class Context {
     this.maxRecursion = options.maxRecursion ?? 3;
   }
 
+  /** A branch as a schema object, a lone local `$ref` read through to its definition; else `undefined`. */
+  dereferenced(branch: unknown): Record<string, unknown> | undefined {
+    if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) return undefined;
+    const node = branch as Record<string, unknown>;
+    if (typeof node.$ref !== 'string') return node;
+    if (Object.keys(node).length > 1) return undefined;
+    const name = decodeURIComponent(node.$ref.replace(/^#\/\$defs\//, ''));
+    const target = Object.hasOwn(this.canonical.defs, name) ? this.canonical.defs[name] : undefined;
+    return typeof target === 'object' && target !== null ? target : undefined;
+  }
+
   /** Whether a generated value satisfies a subschema (judged as the whole check judges it). */
   accepts(schema: Schema, value: ExactJson): boolean {
     if (typeof schema === 'boolean') return schema;

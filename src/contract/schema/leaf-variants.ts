@@ -138,11 +138,8 @@ function combinatorCandidates(site: Site, context: Context): Candidate[] {
 function typesNoBranchTakes(branches: unknown[], context: Context): JsonType[] {
   const taken = new Set<string>();
   for (const branch of branches) {
-    let node = branch as Node;
-    if (typeof node.$ref === 'string' && Object.keys(node).length === 1) {
-      const name = decodeURIComponent(node.$ref.replace(/^#\/\$defs\//, ''));
-      node = (Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined) as Node;
-    }
+    // A lone `$ref` read through; a `$ref` beside other keywords is read as it stands.
+    const node = (context.dereferenced(branch) ?? branch) as Node;
     if (typeof node !== 'object' || node === null || node.type === undefined) return [...JSON_TYPES];
     for (const type of Array.isArray(node.type) ? node.type : [node.type]) taken.add(String(type));
   }

@@ -184,7 +184,7 @@ function branchSites(site: Site, context: Context): [Site, 'anyOf' | 'oneOf'][] 
     const base: Node = { ...site.schema };
     delete base[keyword];
     list.forEach((branch: unknown, index) => {
-      const resolved = dereferenced(branch, context);
+      const resolved = context.dereferenced(branch);
       const merged = resolved === undefined ? undefined : mergeSchemas(base, resolved);
       if (merged === undefined || merged === 'conflict' || typeof merged !== 'object') return;
       // A branch naming a schema on the path is followed as a `$ref` site is: once more, no deeper.
@@ -208,17 +208,6 @@ function referencedName(branch: unknown): string | undefined {
   if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) return undefined;
   const ref = (branch as Node).$ref;
   return typeof ref === 'string' ? decodeURIComponent(ref.replace(/^#\/\$defs\//, '')) : undefined;
-}
-
-/** A branch as a schema object, a lone local `$ref` read through to its definition. */
-function dereferenced(branch: unknown, context: Context): Node | undefined {
-  if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) return undefined;
-  const node = branch as Node;
-  if (typeof node.$ref !== 'string') return node;
-  if (Object.keys(node).length > 1) return undefined;
-  const name = decodeURIComponent(node.$ref.replace(/^#\/\$defs\//, ''));
-  const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
-  return typeof target === 'object' && target !== null ? target : undefined;
 }
 
 /** The site of each `prefixItems` position and of the first `items` after them, set in otherwise valid tuples. */
