@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleReport } from '../fixtures/sample-reports.js';
+import { failedCheck as failed, sampleReport } from '../fixtures/sample-reports.js';
 import {
   findingsOf,
   groupDefectsOf,
@@ -8,20 +8,9 @@ import {
   withRootCausesFolded,
   type RunSigns,
 } from './findings.js';
-import type { CheckResult, Failure } from './report.js';
+import type { Failure } from './report.js';
 
 const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
-
-function failed(id: string, failures: readonly Partial<Failure>[]): CheckResult {
-  return {
-    id,
-    title: id,
-    rule: 'rule',
-    status: 'fail',
-    cases: failures.length,
-    failures: failures.map((failure) => ({ ...base, ...failure })),
-  };
-}
 
 /** An invalid body accepted: its defect and the body sent. */
 function accepted(what: string, body: string): Partial<Failure> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sampleReport } from '../fixtures/sample-reports.js';
+import { failedCheck as failed, sampleReport } from '../fixtures/sample-reports.js';
 import {
   ACCEPTED_ONCE_TRIMMED,
   CUT_AT_NUL,
@@ -45,17 +45,6 @@ import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure } from './report.js';
 
 const base = sampleReport().checks.find((check) => check.status === 'fail')?.failures[0] as Failure;
-
-function failed(id: string, failures: readonly Partial<Failure>[]): CheckResult {
-  return {
-    id,
-    title: id,
-    rule: 'rule',
-    status: 'fail',
-    cases: failures.length,
-    failures: failures.map((failure) => ({ ...base, ...failure })),
-  };
-}
 
 describe('withTruncationFolded', () => {
   const echoed = (sent: string, got: string, defect: string): Partial<Failure> => ({
