@@ -151,33 +151,25 @@ export function canonicalise(schema: object, dialect: SchemaDialect): Canonical 
  */
 export function withNullJoined(canonical: Canonical): Record<string, unknown> {
   if (canonical.nullOpen.size === 0 && canonical.lenientBranches.size === 0) return canonical.schema;
-  const copies = new Map<object, unknown>();
-  const strictCopies = new Map<object, unknown>();
-  const copy = (node: unknown, strict = false): unknown => {
-    if (Array.isArray(node)) return node.map((item) => copy(item, strict));
-    if (!isObject(node) || !isPlain(node)) return node;
-    const lenient = strict ? undefined : canonical.lenientBranches.get(node);
-    if (lenient !== undefined) return copy(lenient);
-    const known = (strict ? strictCopies : copies).get(node);
-    if (known !== undefined) return known;
-    const out: Record<string, unknown> = {};
-    (strict ? strictCopies : copies).set(node, out);
+  const fill = (node: Record<string, unknown>, out: Record<string, unknown>): void => {
     for (const [key, value] of Object.entries(node)) {
-      const [name, read] = key === 'oneOf' && !('anyOf' in node) ? eitherReading(value) : [key, copy(value)];
-      Object.defineProperty(out, name, { value: read, enumerable: true, writable: true, configurable: true });
+      const [name, read] = key === 'oneOf' && !('anyOf' in node) ? eitherReading(value) : [key, lenient(value)];
+      setOwn(out, name, read);
     }
     if (canonical.nullOpen.has(node)) joinNull(out, node);
-    return out;
   };
+  const lenient = graphCopier(fill, (node) => canonical.lenientBranches.get(node));
+  // A discriminated oneOf's branches as tightened by their kind; below them, read as everywhere else.
+  const tightened = graphCopier(fill);
   // By its kind, or as JSON Schema alone reads the document: its branches as written, or the base they stand for.
   const eitherReading = (branches: unknown): [string, unknown] => {
-    if (!canonical.discriminated.has(branches as object)) return ['oneOf', copy(branches)];
+    if (!canonical.discriminated.has(branches as object)) return ['oneOf', lenient(branches)];
     const base = canonical.inheritedBases.get(branches as object);
-    if (base !== undefined) return ['anyOf', [{ oneOf: copy(branches, true) }, copy(base)]];
-    if (!canonical.exclusive.has(branches as object)) return ['anyOf', copy(branches)];
-    return ['anyOf', [{ oneOf: copy(branches, true) }, { oneOf: copy(branches) }]];
+    if (base !== undefined) return ['anyOf', [{ oneOf: tightened(branches) }, lenient(base)]];
+    if (!canonical.exclusive.has(branches as object)) return ['anyOf', lenient(branches)];
+    return ['anyOf', [{ oneOf: tightened(branches) }, { oneOf: lenient(branches) }]];
   };
-  return copy(canonical.schema) as Record<string, unknown>;
+  return lenient(canonical.schema) as Record<string, unknown>;
 }
 
 /**
@@ -187,16 +179,8 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
  */
 export function bothReadings(canonical: Canonical): Record<string, unknown> {
   if (canonical.lenientBranches.size === 0) return canonical.schema;
-  const copies = new Map<object, unknown>();
-  const copy = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(copy);
-    if (!isObject(node) || !isPlain(node)) return node;
-    const known = copies.get(node);
-    if (known !== undefined) return known;
-    const out: Record<string, unknown> = {};
-    copies.set(node, out);
-    for (const [key, value] of Object.entries(node))
-      Object.defineProperty(out, key, { value: copy(value), enumerable: true, writable: true, configurable: true });
+  const copy = graphCopier((node, out) => {
+    for (const [key, value] of Object.entries(node)) setOwn(out, key, copy(value));
     const { oneOf } = node;
     if (Array.isArray(oneOf) && canonical.exclusive.has(oneOf)) {
       const written = oneOf.map((branch: unknown) =>
@@ -204,9 +188,37 @@ export function bothReadings(canonical: Canonical): Record<string, unknown> {
       );
       out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), { oneOf: written }];
     }
+  });
+  return copy(canonical.schema) as Record<string, unknown>;
+}
+
+/**
+ * A copy of a schema graph, shared nodes and cycles kept (one copy per node): `fill` writes each plain object's
+ * copy; `instead` may name another node to copy in a node's place.
+ */
+function graphCopier(
+  fill: (node: Record<string, unknown>, out: Record<string, unknown>) => void,
+  instead?: (node: Record<string, unknown>) => unknown,
+): (node: unknown) => unknown {
+  const copies = new Map<object, unknown>();
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (!isObject(node) || !isPlain(node)) return node;
+    const other = instead?.(node);
+    if (other !== undefined) return copy(other);
+    const known = copies.get(node);
+    if (known !== undefined) return known;
+    const out: Record<string, unknown> = {};
+    copies.set(node, out);
+    fill(node, out);
     return out;
   };
-  return copy(canonical.schema) as Record<string, unknown>;
+  return copy;
+}
+
+/** Sets a key as an own data property, so a key named `__proto__` stays a member. */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -37,9 +37,17 @@ export class Context {
     const node = branch as Record<string, unknown>;
     if (typeof node.$ref !== 'string') return node;
     if (Object.keys(node).length > 1) return undefined;
-    const name = decodeURIComponent(node.$ref.replace(/^#\/\$defs\//, ''));
-    const target = Object.hasOwn(this.canonical.defs, name) ? this.canonical.defs[name] : undefined;
-    return typeof target === 'object' && target !== null ? target : undefined;
+    const { target } = this.definition(node.$ref);
+    return typeof target === 'object' ? target : undefined;
+  }
+
+  /**
+   * The `$defs` name a canonical `$ref` (`#/$defs/<name>`, percent-encoded) points at, and its definition
+   * (`undefined` when there is none by that name).
+   */
+  definition(ref: string): { name: string; target: Schema | undefined } {
+    const name = decodeURIComponent(ref.replace(/^#\/\$defs\//, ''));
+    return { name, target: Object.hasOwn(this.canonical.defs, name) ? this.canonical.defs[name] : undefined };
   }
 
   /** Whether a generated value satisfies a subschema (judged as the whole check judges it). */

@@ -100,8 +100,7 @@ function unlisted(other: Node, requiring: Node): string | undefined {
 
 /** A `$ref` to a recursive part: expanded up to the recursion limit, then only what can stop. */
 function referenced(schema: Node, place: Place, context: Context): Generated {
-  const name = decodeURIComponent(String(schema.$ref).replace(/^#\/\$defs\//, ''));
-  const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
+  const { name, target } = context.definition(String(schema.$ref));
   if (target === undefined)
     throw context.refuse('$ref', place.schemaPointer, `unknown reference ${String(schema.$ref)}`);
   if (place.refs.length > context.maxRecursion) return null;

@@ -188,7 +188,7 @@ function branchSites(site: Site, context: Context): [Site, 'anyOf' | 'oneOf'][] 
       const merged = resolved === undefined ? undefined : mergeSchemas(base, resolved);
       if (merged === undefined || merged === 'conflict' || typeof merged !== 'object') return;
       // A branch naming a schema on the path is followed as a `$ref` site is: once more, no deeper.
-      const name = referencedName(branch);
+      const name = referencedName(branch, context);
       const refs = name === undefined ? site.place.refs : [...site.place.refs, name];
       if (name !== undefined && site.place.refs.filter((each) => each === name).length > 1) return;
       const place: Place = {
@@ -204,10 +204,10 @@ function branchSites(site: Site, context: Context): [Site, 'anyOf' | 'oneOf'][] 
 }
 
 /** The definition a lone `$ref` branch names, else `undefined`. */
-function referencedName(branch: unknown): string | undefined {
+function referencedName(branch: unknown, context: Context): string | undefined {
   if (typeof branch !== 'object' || branch === null || Array.isArray(branch)) return undefined;
   const ref = (branch as Node).$ref;
-  return typeof ref === 'string' ? decodeURIComponent(ref.replace(/^#\/\$defs\//, '')) : undefined;
+  return typeof ref === 'string' ? context.definition(ref).name : undefined;
 }
 
 /** The site of each `prefixItems` position and of the first `items` after them, set in otherwise valid tuples. */
@@ -310,8 +310,7 @@ function safeRegex(source: string): RegExp | undefined {
 
 /** A `$ref` site continues at the referenced schema, at most twice per path (recursion is unrolled once for variants). */
 function referencedSite(site: Site, context: Context): Site[] {
-  const name = decodeURIComponent(String(site.schema.$ref).replace(/^#\/\$defs\//, ''));
-  const target = Object.hasOwn(context.canonical.defs, name) ? context.canonical.defs[name] : undefined;
+  const { name, target } = context.definition(String(site.schema.$ref));
   // A recursive reference is followed once more, so a value nested in itself (an offshoot of a plant) gets its cases.
   const entered = site.place.refs.filter((each) => each === name).length;
   if (typeof target !== 'object' || entered > 1 || Object.keys(site.schema).length > 1) return [];
