@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { LosslessNumber } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { INT32, INT64 } from '../../contract/index.js';
 import { createFreshIds } from './fresh-ids.js';
@@ -169,5 +170,27 @@ describe('id slots', () => {
     expect(slotEdges(ranged).sort((a, b) => (a < b ? -1 : 1))).toEqual([1n, 2n, 9998n, 9999n]);
     const fresh = createFreshIds('edges');
     expect(materializeInSlot(ranged, exactShape(9999n), fresh, 'a')).toEqual({ id: 9999n, mayRepeat: true });
+  });
+});
+
+describe('id slots of bounds kept exact', () => {
+  it('reads lossless bounds beyond 2^53 (minimum: 9007199254740993), so fresh values stay inside them', () => {
+    // The canonical schema keeps such bounds as lossless numbers; before, they were not read, the slot
+    // took ±(2^53-1), and `batch: -44188600970` went out as a valid NewPlant (serve --spec refused it).
+    const exact = (text: string) => new LosslessNumber(text);
+    const [batch, lot] = idSlots({
+      properties: {
+        batch: { type: 'integer', minimum: exact('9007199254740993'), maximum: exact('9007199254741093') },
+        lot: { type: 'integer', exclusiveMinimum: exact('9007199254740992.5'), multipleOf: exact('9007199254740993') },
+      },
+    });
+    expect(batch).toMatchObject({ min: 9007199254740993n, max: 9007199254741093n, count: 101n, wide: false });
+    expect(lot).toMatchObject({ min: 9007199254740993n, step: 9007199254740993n });
+    if (!batch) throw new Error('slot expected');
+    const fresh = createFreshIds('lossless');
+    const ids = fc.sample(int64IdArbitrary(), { numRuns: 50, seed: 1 }).map((shape, index) => {
+      return materializeInSlot(batch, shape, fresh, `case-${index}`).id;
+    });
+    expect(ids.filter((id) => !inSlot(batch, id))).toEqual([]);
   });
 });

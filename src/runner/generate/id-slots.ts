@@ -1,4 +1,6 @@
+import { isLosslessNumber } from 'lossless-json';
 import { INT32, INT64, type JsonSchema } from '../../contract/index.js';
+import { ceilDiv, floorDiv, toDecimal, type Decimal } from '../../contract/schema/decimal.js';
 import type { FreshIds } from './fresh-ids.js';
 import { exactValue, materializeId, type IdShape } from './int64-id.js';
 import { objectView } from '../../contract/object-view.js';
@@ -180,7 +182,7 @@ function boundOf(inclusive: unknown, exclusive: unknown, side: 'min' | 'max'): b
   const candidates: bigint[] = [];
   const inner = side === 'min' ? ceilNumber(inclusive) : floorNumber(inclusive);
   if (inner !== undefined) candidates.push(inner);
-  if (typeof exclusive === 'number' || typeof exclusive === 'bigint') {
+  if (typeof exclusive === 'number' || typeof exclusive === 'bigint' || isLosslessNumber(exclusive)) {
     const edge = side === 'min' ? floorNumber(exclusive) : ceilNumber(exclusive);
     if (edge !== undefined) candidates.push(side === 'min' ? edge + 1n : edge - 1n);
   }
@@ -191,17 +193,31 @@ function boundOf(inclusive: unknown, exclusive: unknown, side: 'min' | 'max'): b
 function integerOf(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  return undefined;
+  const exact = exactOf(value);
+  return exact !== undefined && exact.scale === 0 ? exact.digits : undefined;
 }
 
 function ceilNumber(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
-  return typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.ceil(value)) : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? BigInt(Math.ceil(value)) : undefined;
+  const exact = exactOf(value);
+  return exact === undefined ? undefined : ceilDiv(exact.digits, 10n ** BigInt(exact.scale));
 }
 
 function floorNumber(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
-  return typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.floor(value)) : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? BigInt(Math.floor(value)) : undefined;
+  const exact = exactOf(value);
+  return exact === undefined ? undefined : floorDiv(exact.digits, 10n ** BigInt(exact.scale));
+}
+
+/**
+ * A number the canonical schema keeps exact (a lossless number: a bound beyond 2^53 such as `minimum:
+ * 9007199254740993`) as a decimal; a JS number is read as the double it is (see the decision on bounds
+ * written to a double's precision), so only lossless numbers come here.
+ */
+function exactOf(value: unknown): Decimal | undefined {
+  return isLosslessNumber(value) ? toDecimal(value) : undefined;
 }
 
 function mod(value: bigint, modulus: bigint): bigint {
