@@ -3,6 +3,8 @@ import {
   defineSuite,
   fail,
   invalidBodies,
+  isClientError,
+  isQueryTwin,
   invalidParameters,
   isJudgeable,
   queryMembers,
@@ -89,12 +91,11 @@ export const negativeRejection = defineCheck({
     }
     // HTTP's answer to a body over the server's limit; the contract shows no limit.
     if (status === 413 && isLargeBody(plan)) return PASS;
-    if (intent.kind === 'invalid-body' && intent.queryMember !== undefined) {
+    if (isQueryTwin(plan)) {
       // Beside the same body without the query, accepted: that finding's (the member is never checked).
-      const first = caseExchanges.find((other) => other.plan.intent.kind === 'invalid-body' && other !== exchange);
+      const first = withoutQuery(exchange, caseExchanges);
       if (first === undefined || isSuccess(first.response.status)) return undefined;
-      // A server may refuse a query parameter it does not know, with any 4xx.
-      if (status >= 400 && status <= 499) return PASS;
+      if (excusedQueryAnswer(exchange)) return PASS;
     }
     if (isRefusalStatus(context.contract.refusal, status)) {
       const repeat = refusedAsRepeat(exchange, context);
@@ -115,11 +116,61 @@ export const negativeRejection = defineCheck({
         `An invalid body (${intent.what}) was accepted with ${status}; only a valid NewPlant may be created.${trimHint(plan, context)}${emptyAnswerHint(response)}`,
         { defect: brokenNumberRounded(exchange) ? DOUBLES_DEFECT : `${requestKind(plan, true)} accepted` },
       );
-    return fail(`An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}`, {
-      defect: wrongStatusDefect(exchange, context),
-    });
+    return fail(
+      `An invalid body (${intent.what}) was answered ${status}; ${refusalRule(context.contract.refusal)}${queryNote(exchange, caseExchanges)}`,
+      { defect: wrongStatusDefect(exchange, context) },
+    );
   },
 });
+
+/**
+ * How `query-member`'s second request may be answered whatever its body holds, as a server may answer a query string
+ * it does not expect: any 4xx (an unknown query parameter refused, a router matching `req.url === '/plants'` answering
+ * 404), or a 307 or 308 to the same URL without its query (the client sends the POST and its body there again, and is
+ * refused there). Anything else is judged as an invalid body's answer: a 2xx, a 5xx, or a 301, 302 or 303, after which
+ * clients send a GET without the body.
+ */
+export function excusedQueryAnswer({ plan, request, response }: Exchange): boolean {
+  if (!isQueryTwin(plan)) return false;
+  if (isClientError(response.status)) return true;
+  return (
+    (response.status === 307 || response.status === 308) &&
+    isSameUrlWithoutQuery(request.url, response.headers.location)
+  );
+}
+
+function isSameUrlWithoutQuery(url: string, location: string | undefined): boolean {
+  if (location === undefined) return false;
+  try {
+    const [from, to] = [new URL(url), new URL(location, url)];
+    from.search = '';
+    to.hash = '';
+    return to.href === from.href;
+  } catch {
+    return false;
+  }
+}
+
+/** The case's request before `query-member`'s second: the same body without the query string. */
+export function withoutQuery(exchange: Exchange, caseExchanges: readonly Exchange[]): Exchange | undefined {
+  return caseExchanges.find((other) => other.plan.intent.kind === 'invalid-body' && other !== exchange);
+}
+
+/**
+ * What a finding on `query-member`'s second request says of it: it carried a query string, and how the same body
+ * without one was answered, so a user sees that the answer is about the query string (`''` for any other request).
+ */
+export function queryNote(exchange: Exchange, caseExchanges: readonly Exchange[]): string {
+  if (!isQueryTwin(exchange.plan)) return '';
+  const first = withoutQuery(exchange, caseExchanges);
+  const { search } = new URL(exchange.request.url);
+  const before = first === undefined ? '' : `, and the same body without it was answered ${first.response.status}`;
+  const after =
+    exchange.response.status >= 300 && exchange.response.status <= 399
+      ? ' A client turns a POST redirected with 301, 302 or 303 into a GET without its body: answer the request itself (ignoring the query string or refusing it with any 4xx), or redirect with 307 or 308, which keep the method and body.'
+      : '';
+  return ` The request carried the query string "${search}"${before}: this answer is about the query string.${after}`;
+}
 
 /**
  * How an invalid body's refusal shows that the target read it as a NewPlant whose id it holds: its own `error` value

@@ -30,7 +30,7 @@ import { pointerSegments } from '../src/contract/document-pointer.js';
 import { echoedProperties, firstDifference, located } from '../src/runner/echo-compare.js';
 import { valueAt } from '../src/runner/generate/pointer.js';
 import { sentObject } from './acceptance.js';
-import { acceptedDefect } from './rejection.js';
+import { acceptedDefect, excusedQueryAnswer, queryNote } from './rejection.js';
 
 /** What an answer with `status` must carry: the Plant, the Error, another documented body, or nothing judged. */
 function documentedBody(
@@ -52,7 +52,7 @@ export const responseSchema = defineCheck({
   probes: 'all',
   judge(exchange, { contract }) {
     const { status } = exchange.response;
-    if (refusedQuery(exchange.plan, status)) return undefined;
+    if (excusedQueryAnswer(exchange)) return undefined;
     const documented = isJudgeable(exchange.response) ? documentedBody(contract, status) : undefined;
     if (documented === undefined) return undefined;
     const schema = documented.name;
@@ -185,8 +185,9 @@ export const contentType = defineCheck({
   title: 'JSON answers say their documented media type',
   rule: "The contract documents the 200 and 400 bodies as `application/json`; a document's own media type for the Plant and the Error (`application/problem+json`, say) takes its place. Any letter case and parameters such as charset are allowed, per RFC 9110.",
   probes: 'all',
-  judge({ plan, response }, { contract }) {
-    if (refusedQuery(plan, response.status)) return undefined;
+  judge(exchange, { contract }) {
+    if (excusedQueryAnswer(exchange)) return undefined;
+    const { plan, response } = exchange;
     const body = isJudgeable(response) ? documentedBody(contract, response.status) : undefined;
     if (body === undefined) return undefined;
     const type = response.headers['content-type'];
@@ -237,10 +238,10 @@ export const documentedStatus = defineCheck({
   title: 'Only documented statuses are answered',
   rule: 'POST /plants documents 200 and 400 only, plus what HTTP defines for what the contract leaves open: 401/403 for authentication, 415 for a wrong Content-Type, 413 for an invalid body over 16 KiB. 3xx redirects and other 4xx are undocumented.',
   probes: 'all',
-  judge({ plan, response }, { contract }) {
+  judge(exchange, { contract }, caseExchanges) {
+    const { plan, response } = exchange;
     // Server errors belong to no-server-error, throttling is a note.
-    if (!isJudgeable(response) || isServerError(response.status) || refusedQuery(plan, response.status))
-      return undefined;
+    if (!isJudgeable(response) || isServerError(response.status) || excusedQueryAnswer(exchange)) return undefined;
     const { success, refusal } = contract;
     const allowed = allowedStatuses(plan, success);
     if (allowed.includes(response.status) || isSuccessStatus(success, response.status)) return PASS;
@@ -249,7 +250,7 @@ export const documentedStatus = defineCheck({
       ...new Set([success.documented, ...allowed.slice(1).map(String), ...documentedRefusals(refusal)]),
     ];
     return fail(
-      `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).${redirectNote(plan, response)}`,
+      `The target answered ${response.status}, which the contract does not document for this request (expected ${expected.join(' or ')}).${redirectNote(plan, response)}${queryNote(exchange, caseExchanges)}`,
       { defect: undocumentedStatusDefect(response.status, plan) },
     );
   },
@@ -294,15 +295,6 @@ function mayBeRefused(plan: PlannedRequest, status: number): boolean {
   if (status < 400 || status > 499) return false;
   if (intent.kind === 'unpredictable') return true;
   return intent.kind === 'valid-variant' && intent.writtenAs.aspect !== 'integer-spelling';
-}
-
-/**
- * A 4xx answer to a NewPlant whose missing member the query string gives (`query-member`): any refusal of it passes,
- * whatever its status and body, since a server may refuse a query string it does not expect (a router matching
- * `req.url === '/plants'` answers 404) and no request without one meets that answer.
- */
-function refusedQuery(plan: PlannedRequest, status: number): boolean {
-  return plan.intent.kind === 'invalid-body' && plan.intent.queryMember !== undefined && status >= 400 && status <= 499;
 }
 
 /** The form of every answer: status, body schema, media type. */

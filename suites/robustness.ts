@@ -3,16 +3,20 @@ import {
   defineSuite,
   fail,
   isGatewayAnswer,
+  isQueryTwin,
   isServerError,
   isThrottled,
   PASS,
+  type Exchange,
   type PlannedRequest,
+  type Verdict,
   notUtf8Bodies,
   repeatedIds,
   unpairedSurrogates,
 } from '../src/runner/suite-kit.js';
 import { namedKeyword, requestKind, statusDefect, typeReading } from '../src/runner/defects.js';
 import { isRefusalStatus, isSuccessStatus } from '../src/contract/index.js';
+import { queryNote, withoutQuery } from './rejection.js';
 
 export const noServerError = defineCheck({
   id: 'no-server-error',
@@ -22,7 +26,8 @@ export const noServerError = defineCheck({
   // Unpaired surrogate escapes (valid JSON of unpredictable meaning) and bodies that are not valid UTF-8 (which the
   // contract does not make refusals: RFC 8259 says SHALL, Express reads them as U+FFFD): only the answer's form is judged.
   alsoSends: [unpairedSurrogates, notUtf8Bodies],
-  judge({ plan, response }) {
+  judge(exchange, _context, caseExchanges) {
+    const { plan, response } = exchange;
     if (response.transportError !== undefined) {
       return fail(
         `No complete answer: ${response.transportError}${response.status ? ` after status ${response.status}` : ''}.`,
@@ -40,17 +45,31 @@ export const noServerError = defineCheck({
       });
     }
     if (isThrottled(response)) return undefined;
-    if (isServerError(response.status)) {
-      // 502 and 504 are a gateway's answers when the service behind it failed: one cause whatever was asked.
+    if (!isServerError(response.status)) return PASS;
+    // 502 and 504 are a gateway's answers when the service behind it failed: one cause whatever was asked.
+    if (isGatewayAnswer(response))
       return fail(`The target answered ${response.status}, a server error.`, {
-        defect: isGatewayAnswer(response)
-          ? `status ${response.status} (a gateway's: the service behind it failed or timed out)`
-          : `status ${response.status} for ${failedRequestKind(plan)}`,
+        defect: `status ${response.status} (a gateway's: the service behind it failed or timed out)`,
       });
-    }
-    return PASS;
+    if (isQueryTwin(plan)) return queryCrash(exchange, caseExchanges);
+    return fail(`The target answered ${response.status}, a server error.`, {
+      defect: `status ${response.status} for ${failedRequestKind(plan)}`,
+    });
   },
 });
+
+/**
+ * A 5xx to `query-member`'s second request: the query string's crash, one whatever member it carries (a handler
+ * reading the query fails on any), unless the same body without it failed too (that crash's finding: one cause).
+ */
+function queryCrash(exchange: Exchange, caseExchanges: readonly Exchange[]): Verdict | undefined {
+  const first = withoutQuery(exchange, caseExchanges)?.response;
+  if (first !== undefined && (first.transportError !== undefined || isServerError(first.status))) return undefined;
+  const { status } = exchange.response;
+  return fail(`The target answered ${status}, a server error.${queryNote(exchange, caseExchanges)}`, {
+    defect: `status ${status} for a request with a query string`,
+  });
+}
 
 /**
  * What a request that got a 5xx or no answer was: a body with no Content-Type and one labelled another type are

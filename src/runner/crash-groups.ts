@@ -1,5 +1,6 @@
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
+import { isClientError } from './judge.js';
 
 /**
  * How a crash (a 5xx or no answer, as a check's defect names it) showed: `status 500`, `connection-reset`, and the
@@ -128,7 +129,7 @@ export function refusesAnInvalidBody(exchanges: readonly Exchange[]): boolean {
 }
 
 function refusal(status: number): boolean {
-  return status >= 400 && status <= 499 && !NOT_REFUSALS.has(status);
+  return isClientError(status) && !NOT_REFUSALS.has(status);
 }
 
 /** 4xx statuses that are not an answer about the body: the credential, throttling, its size. */

@@ -38,6 +38,11 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
+/** True for a 4xx status: the target refused the request (why, the status and body say). */
+export function isClientError(status: number): boolean {
+  return status >= 400 && status <= 499;
+}
+
 /** True for a 5xx status. */
 export function isServerError(status: number): boolean {
   return status >= 500 && status !== 503;

@@ -25,6 +25,7 @@ export {
   mediaTypeEssence,
   saysJson,
   isLargeBody,
+  isClientError,
   isServerError,
   isSuccess,
   isThrottled,

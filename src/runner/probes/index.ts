@@ -1,4 +1,4 @@
-export { authProbes, invalidBodies, queryMembers, wrongMediaTypes } from './rejections.js';
+export { authProbes, invalidBodies, isQueryTwin, queryMembers, wrongMediaTypes } from './rejections.js';
 export { precisionPairs } from './precision-pairs.js';
 export {
   boundaryPlants,

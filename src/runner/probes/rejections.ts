@@ -6,6 +6,7 @@ import {
   mutationsOf,
   renderInvalidBody,
   type InvalidBody,
+  type Mutation,
 } from '../generate/invalid-body.js';
 import { newPlantArbitrary, renderPlant, type PlantDraft } from '../generate/new-plant.js';
 import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
@@ -14,6 +15,7 @@ import { numberText, parseExactJson, stringifyExactJson, type Contract } from '.
 import { objectView } from '../../contract/object-view.js';
 import { operationParameters } from '../../contract/parameters.js';
 import { mediaTypeEssence } from '../../contract/media-types.js';
+import { childPointer } from '../../contract/schema/keywords.js';
 
 /** Bodies the schema rejects, each with a valid token and `application/json`. */
 export const invalidBodies = defineProbe<InvalidBody>({
@@ -170,12 +172,23 @@ export const authProbes = defineProbe<{ draft: PlantDraft; probe: AuthProbe }>({
 
 /**
  * The NewPlant's required top-level members a query string can carry, in declaration order: every one the document
- * does not declare as a query parameter of its own.
+ * does not declare as a query parameter of its own, each with the invalid-body mutation that leaves it out (the first
+ * request is that probe's body, named by {@link describeInvalidBody} as it names it).
  */
-function queryMembersOf(contract: Contract): string[] {
+function queryMembersOf(contract: Contract): { member: string; missing: Mutation }[] {
   const view = objectView(contract.compiled.newPlant.schema);
   const declared = new Set(operationParameters(contract).flatMap((p) => (p.in === 'query' ? [p.name] : [])));
-  return [...view.properties.keys()].filter((name) => view.required.has(name) && !declared.has(name));
+  const missing = new Map(
+    mutationsOf(contract).flatMap((mutation): [string, Mutation][] =>
+      mutation.kind === 'variant' && mutation.variant.keyword === 'required'
+        ? [[mutation.variant.pointer, mutation]]
+        : [],
+    ),
+  );
+  return [...view.properties.keys()].flatMap((member) => {
+    const mutation = missing.get(childPointer('', member));
+    return view.required.has(member) && !declared.has(member) && mutation ? [{ member, missing: mutation }] : [];
+  });
 }
 
 /**
@@ -184,17 +197,24 @@ function queryMembersOf(contract: Contract): string[] {
  * query string too (Sinatra's `params.merge(JSON.parse(body))`, PHP's `$_REQUEST`, Flask's `request.values`) creates the
  * second. The first is the invalid body the `invalid-body` probe sends for that member (judged and named alike): the
  * second is judged only when the first was refused, so a server that never checks the member shows one finding.
- * Any refusal passes: a server may refuse a query parameter it does not know. A member of a type a query cannot write
- * (an object, an array) gives the first alone.
+ * A 4xx to the second passes: a server may refuse a query parameter it does not know. A member of a type a query cannot
+ * write (an object, an array) gives the first alone.
  */
-export const queryMembers = defineProbe<{ draft: PlantDraft; member: string }>({
+export const queryMembers = defineProbe<{ draft: PlantDraft; member: string; missing: Mutation }>({
   name: 'query-member',
   title: 'a NewPlant missing a required member, then the same with that member in the query string',
   share: 0,
   variants: (contract) => queryMembersOf(contract).length,
-  arbitrary: (contract, variant) =>
-    fc.record({ draft: newPlantArbitrary(contract), member: fc.constant(queryMembersOf(contract)[variant] ?? '') }),
-  plan: ({ draft, member }, { fresh, salt }) => {
+  arbitrary: (contract, variant) => {
+    const found = queryMembersOf(contract)[variant];
+    if (found === undefined) throw new Error(`query-member has no variant ${variant}`);
+    return fc.record({
+      draft: newPlantArbitrary(contract),
+      member: fc.constant(found.member),
+      missing: fc.constant(found.missing),
+    });
+  },
+  plan: ({ draft, member, missing }, { fresh, salt }) => {
     const plant = (tag: string): Record<string, unknown> =>
       parseExactJson(renderPlant(draft, fresh, `${salt}${tag}`).text) as Record<string, unknown>;
     const [first, second] = [plant(''), plant(':query')];
@@ -203,22 +223,27 @@ export const queryMembers = defineProbe<{ draft: PlantDraft; member: string }>({
     // Deleted in place: the parsed objects keep each number's digits for stringifyExactJson.
     delete first[member];
     delete second[member];
-    const missing = (body: Record<string, unknown>, query: string): PlannedRequest => ({
+    const request = (body: string, query: string, intent: PlannedRequest['intent']): PlannedRequest => ({
       method: 'POST',
       path: `${PLANTS_PATH}${query}`,
       auth: { kind: 'token', scheme: 'Bearer' },
       contentType: 'application/json',
-      body: stringifyExactJson(body),
-      intent:
-        query === ''
-          ? { kind: 'invalid-body', what: `"${member}": ${member} missing (required) (keyword required)` }
-          : {
-              kind: 'invalid-body',
-              what: `required "${member}" left out, given in the query string instead`,
-              queryMember: member,
-            },
+      body,
+      intent,
     });
-    if (text === undefined) return [missing(first, '')];
-    return [missing(first, ''), missing(second, `?${encodeURIComponent(member)}=${encodeURIComponent(text)}`)];
+    const body = stringifyExactJson(first);
+    const alone = request(body, '', {
+      kind: 'invalid-body',
+      what: describeInvalidBody({ draft, mutation: missing, place: 0 }, body),
+    });
+    if (text === undefined) return [alone];
+    const query = `?${encodeURIComponent(member)}=${encodeURIComponent(text)}`;
+    const what = `required "${member}" left out, given in the query string instead`;
+    return [alone, request(stringifyExactJson(second), query, { kind: 'invalid-body', what, queryMember: member })];
   },
 });
+
+/** Whether a request is `query-member`'s second: the body without a required member, that member in the query string. */
+export function isQueryTwin(plan: PlannedRequest): boolean {
+  return plan.intent.kind === 'invalid-body' && plan.intent.queryMember !== undefined;
+}
