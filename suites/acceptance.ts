@@ -54,7 +54,9 @@ import {
 } from '../src/runner/echo-compare.js';
 import {
   DOUBLES_DEFECT,
+  isJsonText,
   LENGTHS_IN_UNITS,
+  namesMember,
   notJsonDefect,
   redirectDefect,
   REFUSED_ONCE_TRIMMED,
@@ -436,20 +438,6 @@ function namesSentMember(exchange: Exchange): boolean {
   const { body } = exchange.response;
   if (sent === undefined || body === null || !isJsonText(body)) return false;
   return Object.keys(sent).some((key) => /^\w+$/.test(key) && namesMember(body, key));
-}
-
-/** Whether a text names a member as a word, in any letter case (`"name"`, `name:`, `'NewPlant.Name'`). */
-function namesMember(text: string, key: string): boolean {
-  return new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
-}
-
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export const positiveAcceptance = defineCheck({

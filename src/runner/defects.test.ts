@@ -8,6 +8,7 @@ import {
   shapeOf,
   statusDefect,
   typeReading,
+  namesMember,
   unknownMemberDefect,
 } from './defects.js';
 import type { PlannedRequest } from './probe.js';
@@ -220,6 +221,8 @@ describe('a type read leniently is one defect for every field', () => {
       '"name" holds 0: name not of type string or null: an integer (keyword type)',
       '"id" set to the numeric string "12"',
       '"id" set to "N"',
+      // Jackson's default ObjectMapper reads "" for a long as 0, as it reads "12" as 12 (hj10's pojo-defaults).
+      '"id" set to ""',
       '"name" set to the number 12',
       '"flag" set to the string "true"',
       '"tags" holds true: tags not of type array: a boolean (keyword type)',
@@ -289,5 +292,18 @@ describe('double rounding', () => {
     expect(roundedAt(sent, answered, 'n')).toBe(false);
     expect(roundedAt(sent, answered, 'missing')).toBe(false);
     expect(roundedAt(sent, parseExactJson('{"id":"9223372036854776000"}'), 'id')).toBe(false);
+  });
+});
+
+describe('namesMember', () => {
+  it('finds a member named as a word in any letter case, as refusals name fields, and never a key with no word in it', () => {
+    expect(namesMember('{"name":["This field may not be blank."]}', 'name')).toBe(true);
+    expect(namesMember("Key: 'NewPlant.Name' Error:Field validation for 'Name' failed", 'name')).toBe(true);
+    expect(namesMember('param is missing or the value is empty: name', 'name')).toBe(true);
+    expect(namesMember('{"error":4,"message":"a plant with this id exists"}', 'name')).toBe(false);
+    expect(namesMember('unknown field "nickname"', 'name')).toBe(false);
+    expect(namesMember('"tag-line" is not allowed', 'tag')).toBe(false);
+    expect(namesMember('anything at all', '')).toBe(false);
+    expect(namesMember('"$ref" is not allowed', '$ref')).toBe(true);
   });
 });

@@ -78,8 +78,12 @@ const SCALAR_FOR_SCALAR = new RegExp(
   `: [^:]* not of type ${SCALARS}(?: or ${SCALARS})*: (?:a boolean|an integer|a number|a string) \\(keyword type\\)$`,
 );
 const SCALAR_FOR_ARRAY = /: [^:]* not of type array: (?:a boolean|an integer|a number|a string) \(keyword type\)$/;
+/**
+ * `""` for an id (a number) is converted too: Jackson's scalar coercion (on by default) reads it as 0 as it reads
+ * `"12"` as 12, and so do JavaScript's `Number()`, PHP's `(int)`, Ruby's `to_i`; one fix (strict types) for both.
+ */
 const CONVERTED_REWRITE =
-  /^"[^"]+" set to (?:the numeric string "[^"]*"|"N"|\[1\]|true|false|the number \d+|the string "(?:true|false)")$/;
+  /^"[^"]+" set to (?:the numeric string "[^"]*"|"N"|""|\[1\]|true|false|the number \d+|the string "(?:true|false)")$/;
 
 const TYPE_READINGS: Readonly<Record<string, string>> = {
   null: 'null for a property the document does not let be null',
@@ -467,4 +471,28 @@ export function causeOf(plan: PlannedRequest | undefined, defect: string | undef
 export function integersOf(body: string | null | undefined): bigint[] {
   const texts = (body ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/(?<![\d.eE+-])-?\d{16,}(?![.eE\d])/g);
   return (texts ?? []).map((text) => BigInt(text));
+}
+
+/** The JSON value a text holds, or `undefined` when it is none (`JSON.parse` never gives `undefined`). */
+export function jsonOf(text: string | null | undefined): unknown {
+  try {
+    return JSON.parse(text ?? '') as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a text is a JSON text. */
+export function isJsonText(text: string | null | undefined): boolean {
+  return jsonOf(text) !== undefined;
+}
+
+/**
+ * Whether an answer names a member of the body as a word, in any letter case (`{"name": [...]}`, `name:`,
+ * `'NewPlant.Name'`): the one test of "the answer speaks of this member" for the judges (a refusal naming another
+ * sent member is about that member) and the folds. A key with no word character (`""`) is never named.
+ */
+export function namesMember(text: string, key: string): boolean {
+  if (!/\w/.test(key)) return false;
+  return new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'i').test(text);
 }

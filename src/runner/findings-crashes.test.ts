@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sampleReport } from '../fixtures/sample-reports.js';
+import { failedCheck, sampleReport } from '../fixtures/sample-reports.js';
+import { DOUBLES_DEFECT } from './defects.js';
 import {
   defectIdentity,
   findingsOf,
@@ -176,10 +177,47 @@ describe('withWentAwayOnCrashFolded', () => {
     expect(titles(withRootCausesFolded([crashes([crashed, outage])]))).toEqual([NOT_UTF8]);
   });
 
-  it('keeps the outage apart when another request was the first it had, or no such crash was seen', () => {
+  it('folds the outage into that crash when such a body was in flight, though another request ended first', () => {
+    // HS12's tiny_http at seed 1210543910: a valid NewPlant ended first among the 12 cut requests, four not UTF-8.
     const outage = gone(crash(VALID, '{"name":"a","id":2}'));
-    expect(titles(withRootCausesFolded([crashes([crashed, outage])]))).toEqual([NOT_UTF8, WENT_AWAY_DEFECT]);
+    const signs = { inFlightWhenGone: new Set(['a valid NewPlant', 'a body that is not valid UTF-8']) };
+    expect(titles(withRootCausesFolded([crashes([crashed, outage])], signs))).toEqual([NOT_UTF8]);
+  });
+
+  it('keeps the outage apart when no such body was in flight, or no such crash was seen', () => {
+    const outage = gone(crash(VALID, '{"name":"a","id":2}'));
+    const signs = { inFlightWhenGone: new Set(['a valid NewPlant']) };
+    expect(titles(withRootCausesFolded([crashes([crashed, outage])], signs))).toEqual([NOT_UTF8, WENT_AWAY_DEFECT]);
     const alone = gone(bytes(crash(NOT_UTF8, '{"name":"\uFFFD","id":2}'), 'eyJuYW1lIjoi4oIiLCJpZCI6Mn0='));
-    expect(titles(withRootCausesFolded([crashes([alone])]))).toEqual([WENT_AWAY_DEFECT]);
+    const inFlight = { inFlightWhenGone: new Set(['a body that is not valid UTF-8']) };
+    expect(titles(withRootCausesFolded([crashes([alone])], inFlight))).toEqual([WENT_AWAY_DEFECT]);
+  });
+});
+
+describe('withInfiniteDoubleCrashesFolded', () => {
+  const EXPONENT = 'status 500 for an invalid body ("id" set to an integer outside int64 written with an exponent)';
+  const DIGITS = 'status 500 for an invalid body ("id" set to an integer outside int64)';
+  const crashedOn = [
+    crash(DIGITS, `{"name":"","id":${'9'.repeat(10_000)}}`),
+    crash(EXPONENT, '{"name":"","id":1e400}'),
+  ];
+  const doubles = {
+    defect: DOUBLES_DEFECT,
+    fingerprint: defectIdentity('negative-rejection', 'x', DOUBLES_DEFECT).fingerprint,
+  };
+
+  it('makes one finding of 500s on 1e400 and on 10,000 digits where integers go through doubles (PHP: both INF)', () => {
+    const checks = [crashes(crashedOn), failedCheck('negative-rejection', [doubles])];
+    expect(titles(withRootCausesFolded(checks))).toEqual([EXPONENT, DOUBLES_DEFECT]);
+  });
+
+  it('keeps them apart where integers are read exactly (Python: 1e400 is inf, 10,000 digits a ValueError)', () => {
+    expect(titles(withRootCausesFolded([crashes(crashedOn)]))).toEqual([DIGITS, EXPONENT]);
+  });
+
+  it('reads a body of arrays nested 20,000 deep without running out of stack', () => {
+    const deep = crash(DIGITS, `{"id":1e400,"name":${'['.repeat(20_000)}1${']'.repeat(20_000)}}`);
+    const checks = [crashes([deep, crashedOn[1]!]), failedCheck('negative-rejection', [doubles])];
+    expect(titles(withRootCausesFolded(checks))).toEqual([EXPONENT, DOUBLES_DEFECT]);
   });
 });

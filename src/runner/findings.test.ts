@@ -104,6 +104,25 @@ describe('findingsOf', () => {
     ]);
   });
 
+  it('titles a finding by the counterexample it shows, not by the first failure of its cause met', () => {
+    // HD12's e11 under a Draft-4 validator: one cause ("heightM" read wrongly), a type break met first,
+    // a smaller body without heightM shown; the title named the array the shown body does not hold.
+    const array =
+      'an invalid body ("heightM" holds an array: heightM not of type number: an array (keyword type)) accepted';
+    const missing = 'an invalid body ("heightM": heightM missing (required) (keyword required)) accepted';
+    const fingerprint = 'cccccccccccccccc';
+    const request = (body: string) => ({ ...base.request, body });
+    const findings = findingsOf([
+      failed('response-schema', [
+        { defect: array, fingerprint, reason: 'array', request: request('{"id":1,"name":"","heightM":[1,2]}') },
+      ]),
+      failed('negative-rejection', [
+        { defect: missing, fingerprint, reason: 'missing', request: request('{"id":1,"name":""}') },
+      ]),
+    ]);
+    expect(findings.map((finding) => [finding.title, finding.counterexample.reason])).toEqual([[missing, 'missing']]);
+  });
+
   it('lists a failure folded into another finding under that finding, named by the failure that is its own', () => {
     const own = { defect: 'an invalid body ("tag" holds an array: …) accepted', fingerprint: 'aaaaaaaaaaaaaaaa' };
     const folded = {

@@ -8,7 +8,11 @@ import {
   DOUBLES_DEFECT,
   FIELD,
   integersOf,
+  isJsonText,
+  jsonOf,
   LENGTHS_IN_UNITS,
+  namesMember,
+  NOT_UTF8,
   namedKeyword,
   REFUSED_ONCE_TRIMMED,
   requestKind,
@@ -22,6 +26,8 @@ import { encodesSurrogatesOnly } from './probes/not-utf8.js';
 import { SAME_DOUBLE } from './probes/precision-pairs.js';
 import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
+import { unansweredHow } from './judge.js';
+import type { Outage } from './outage.js';
 import { WENT_AWAY_DEFECT } from './went-away.js';
 
 /**
@@ -99,6 +105,8 @@ export interface RunSigns {
   readonly objectRefused?: boolean;
   /** Whether any invalid body was refused with a 4xx, JSON or not: false, the target reads no body it is sent. */
   readonly invalidRefused?: boolean;
+  /** The kinds of the requests a target had in flight when it stopped answering for good ({@link inFlightWhenGone}). */
+  readonly inFlightWhenGone?: ReadonlySet<string>;
 }
 
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
@@ -181,19 +189,6 @@ export function withUnvalidatedFolded(checks: readonly CheckResult[], signs: Run
   );
 }
 
-function isJsonText(body: string | null | undefined): boolean {
-  return jsonOf(body) !== undefined;
-}
-
-/** The JSON value a text holds, or `undefined` when it is none (`JSON.parse` never gives `undefined`). */
-function jsonOf(text: string | null | undefined): unknown {
-  try {
-    return JSON.parse(text ?? '') as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The checks with each failed check's failure, not yet folded, folded into the finding `into` names. */
 function withFolded(
   checks: readonly CheckResult[],
@@ -239,7 +234,7 @@ function refusalNamesOtherMember(failure: Failure): boolean {
   const sent = jsonOf(failure.request.body);
   if (!isObject(sent)) return false;
   const answer = failure.response.body ?? '';
-  return Object.entries(sent).some(([key, value]) => typeof value !== 'number' && answer.includes(`"${key}"`));
+  return Object.entries(sent).some(([key, value]) => typeof value !== 'number' && namesMember(answer, key));
 }
 
 /**
@@ -736,18 +731,36 @@ function answersZeroValues(failure: Failure): boolean {
 }
 
 /**
- * A target that stopped answering for good while the request it had first was a body that is not valid UTF-8,
- * beside its server error on such a body, died of that error: tiny_http's `read_to_string(…).unwrap()` panics, the
- * dropped request answers 500, and the panic ends the process. One fix (read the bytes without unwrap), so the
- * outage folds into the crash's finding. Another request first, or no such crash, keeps the outage its own.
+ * A target that stopped answering for good with a body that is not valid UTF-8 in flight, beside its server error on
+ * such a body, died of that error: tiny_http's `read_to_string(…).unwrap()` panics, the dropped request answers 500,
+ * and the panic ends the process, cutting the other requests it had (the probe's other such bodies, sent together,
+ * and whatever else was in flight, which may have ended first). A server that survives that error answers every such
+ * body 500, none left in flight. One fix (read the bytes without unwrap), so the outage folds into the crash's
+ * finding. No such body in flight, or no such crash, keeps the outage its own.
  */
-export function withWentAwayOnCrashFolded(checks: readonly CheckResult[]): CheckResult[] {
+export function withWentAwayOnCrashFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
   const into = ownFingerprint(checks, 'no-server-error', (defect) => NOT_UTF8_CRASH.test(defect));
   if (into === undefined) return [...checks];
+  const notUtf8InFlight = signs.inFlightWhenGone?.has(NOT_UTF8) === true;
   return withFolded(checks, (checkId, failure) =>
-    checkId === 'no-server-error' && failure.defect === WENT_AWAY_DEFECT && failure.request.bodyBase64 !== undefined
+    checkId === 'no-server-error' &&
+    failure.defect === WENT_AWAY_DEFECT &&
+    (notUtf8InFlight || failure.request.bodyBase64 !== undefined)
       ? into
       : undefined,
+  );
+}
+
+/**
+ * The kinds ({@link requestKind}) of the requests a target had in flight when it stopped answering for good (the
+ * outage's suspects, at their first request left unanswered): none when it came back, or did not stop.
+ */
+export function inFlightWhenGone(outage: Outage | undefined): ReadonlySet<string> {
+  if (outage?.cause.kind !== 'gone') return new Set();
+  return new Set(
+    outage.suspects.flatMap(({ exchanges }) =>
+      exchanges.filter(({ response }) => unansweredHow(response) !== undefined).map(({ plan }) => requestKind(plan)),
+    ),
   );
 }
 
@@ -894,6 +907,56 @@ export function withCharacterCrashesFolded(checks: readonly CheckResult[]): Chec
     const kinds = characterKinds(failure.request.body, broken);
     return kinds.map((kind) => crashes.get(`${crashWay(match[1] ?? '', failure)}\u0000${kind}`)).find(Boolean);
   });
+}
+
+/**
+ * Crashes (the same way) on invalid bodies holding a number no double holds (`1e400`, an integer of 10,000 digits:
+ * each reads as ±Infinity) are one root cause on a target that reads integers beyond 2^53 through doubles (the
+ * doubles finding is there): PHP's `json_decode` reads both as INF and the echo's `json_encode` throws on it, one fix
+ * (refuse a number that is not finite), one finding shown by the smallest body. A target reading integers exactly
+ * keeps them apart: Python's `json` reads `1e400` as inf but 10,000 digits as an int past its 4,300-digit limit (a
+ * ValueError in the parser), two fixes.
+ */
+export function withInfiniteDoubleCrashesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const doubles = checks.some(
+    (check) =>
+      check.status === 'fail' &&
+      check.failures.some(
+        (failure) => (failure.foldedInto ?? identityOf(String(check.id), failure).fingerprint) === DOUBLES_FINGERPRINT,
+      ),
+  );
+  if (!doubles) return [...checks];
+  const smallestOf = new Map<string, { failure: Failure; fingerprint: string }>();
+  const wayOf = (failure: Failure): string | undefined => {
+    const way = INVALID_CRASH.exec(failure.defect ?? '')?.[1];
+    return way === undefined || !holdsInfiniteDouble(failure.request.body) ? undefined : crashWay(way, failure);
+  };
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const way = failure.foldedInto === undefined ? wayOf(failure) : undefined;
+      const shown = way === undefined ? undefined : smallestOf.get(way);
+      if (way !== undefined && (shown === undefined || counterexampleSize(failure) < counterexampleSize(shown.failure)))
+        smallestOf.set(way, { failure, fingerprint: identityOf(String(check.id), failure).fingerprint });
+    }
+  }
+  return withFolded(checks, (checkId, failure) => {
+    const way = wayOf(failure);
+    const into = way === undefined ? undefined : smallestOf.get(way)?.fingerprint;
+    return into === identityOf(checkId, failure).fingerprint ? undefined : into;
+  });
+}
+
+/** Whether a JSON body holds a number a double cannot hold, which `JSON.parse` reads as ±Infinity. */
+function holdsInfiniteDouble(body: string | null | undefined): boolean {
+  // A walk with a stack of its own: a crash on arrays nested 20,000 deep is a body this may meet.
+  const pending: unknown[] = [jsonOf(body)];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'number' && !Number.isFinite(value)) return true;
+    if (value !== null && typeof value === 'object') for (const item of Object.values(value)) pending.push(item);
+  }
+  return false;
 }
 
 /** How a crash showed: its status or lost answer, and the answer's media type (one handler writes both alike). */
@@ -1084,7 +1147,7 @@ export function withRootCausesFolded(checks: readonly CheckResult[], signs: RunS
   const unvalidated = withUnvalidatedFolded(withDoublesFolded(checks, signs), signs);
   const members = withIgnoredMembersFolded(withMemberRulesFolded(withItemRulesFolded(unvalidated), signs), signs);
   const required = withZeroValuesFolded(withNestedRequiredFolded(members));
-  return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded), required));
+  return withOrphansReleased(FOLDS.reduce((folded, fold) => fold(folded, signs), required));
 }
 
 /**
@@ -1176,7 +1239,7 @@ export function withNewlineMatchesFolded(checks: readonly CheckResult[]): CheckR
 }
 
 /** The folds after the doubles', the items' and the members', in order: each sees the failures the ones before it left unfolded. */
-const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
+const FOLDS: readonly ((checks: readonly CheckResult[], signs: RunSigns) => CheckResult[])[] = [
   withTruncationFolded,
   withAbsentEchoesFolded,
   withUnsentLeftOutFolded,
@@ -1186,6 +1249,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
   withNonFiniteEchoesFolded,
   withCharacterCrashesFolded,
   withEncodedSurrogateCrashesFolded,
+  withInfiniteDoubleCrashesFolded,
   withWentAwayOnCrashFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
@@ -1198,35 +1262,28 @@ const FOLDS: readonly ((checks: readonly CheckResult[]) => CheckResult[])[] = [
  * checks it explains and its smallest counterexample. Most checks explained first, then report order.
  */
 export function findingsOf(checks: readonly CheckResult[]): Finding[] {
-  const groups = new Map<string, { title: string; owned: boolean; checks: string[]; failures: Failure[] }>();
+  const groups = new Map<string, { title: string; checks: string[]; failures: Failure[] }>();
+  const checkOf = new Map<Failure, string>();
   for (const check of checks) {
     if (check.status !== 'fail') continue;
     for (const failure of check.failures) {
       const identity = identityOf(String(check.id), failure);
       const key = failure.foldedInto ?? identity.fingerprint;
-      const group = groups.get(key) ?? {
-        title: FOLDED_TITLES.get(key) ?? identity.title,
-        owned: false,
-        checks: [],
-        failures: [],
-      };
-      // A folded failure's title is its own: the finding is named by the first failure that is its own.
-      if (failure.foldedInto === undefined && !group.owned)
-        Object.assign(group, { title: identity.title, owned: true });
+      const group = groups.get(key) ?? { title: FOLDED_TITLES.get(key) ?? identity.title, checks: [], failures: [] };
       if (!group.checks.includes(String(check.id))) group.checks.push(String(check.id));
       group.failures.push(failure);
+      checkOf.set(failure, String(check.id));
       groups.set(key, group);
     }
   }
   const findings = [...groups].map(([fingerprint, group]) => {
-    // The title is an own failure's, so the counterexample is one too: a folded failure shows another symptom.
+    // A folded failure shows another symptom: the counterexample is an own failure when there is one, and the
+    // title is the counterexample's, so it describes the request shown (failures of one cause differ in what
+    // they break: a field missing, or holding an array).
     const own = group.failures.filter((failure) => failure.foldedInto === undefined);
-    return {
-      fingerprint,
-      title: group.title,
-      checks: group.checks,
-      counterexample: smallest(reproducibleFirst(own.length > 0 ? own : group.failures)),
-    };
+    const counterexample = smallest(reproducibleFirst(own.length > 0 ? own : group.failures));
+    const title = own.length > 0 ? identityOf(checkOf.get(counterexample) ?? '', counterexample).title : group.title;
+    return { fingerprint, title, checks: group.checks, counterexample };
   });
   // A stable sort: equal counts keep the order of the checks in the report.
   return findings.sort((a, b) => b.checks.length - a.checks.length);

@@ -22,7 +22,7 @@ import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence, SPOKE_NO_HTTP } from './evidence.js';
 import { hangShrinking } from './shrink.js';
 import { AnswerTimes } from './answer-times.js';
-import { findingsOf, withRootCausesFolded } from './findings.js';
+import { findingsOf, inFlightWhenGone, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
 import {
   judgedOf,
@@ -217,6 +217,7 @@ function conclude(
       refusedIn: evidence.refusedIn,
       objectRefused: evidence.objectRefused,
       invalidRefused: evidence.invalidRefused,
+      inFlightWhenGone: inFlightWhenGone(outage),
     },
   );
   const findings = findingsOf(folded);

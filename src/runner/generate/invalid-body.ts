@@ -3,7 +3,7 @@ import { INT64, parseExactJson, stringifyExactJson, type Contract } from '../../
 import { objectView } from '../../contract/object-view.js';
 import { isExactObject } from '../../contract/schema/json.js';
 import type { ExactJson, ValueVariant } from '../../contract/schema/index.js';
-import type { FreshIds } from './fresh-ids.js';
+import { createFreshIds, withClaim, type FreshIds } from './fresh-ids.js';
 import type { IdSlot } from './id-slots.js';
 import { lenientMutations, propertyRewrites, syntaxMutations, type TextMutation } from './lenient-json.js';
 import {
@@ -160,10 +160,15 @@ function sampleDraft(contract: Contract): PlantDraft | undefined {
   return draft;
 }
 
+/**
+ * Ids for rendering a body only to check whether it is valid (never sent): each fixed id as it is (its claim
+ * granted), fresh bits from a fixed nonce.
+ */
+const CHECKING_IDS: FreshIds = withClaim(createFreshIds('check'), () => true);
+
 function acceptedBy(contract: Contract, mutation: Mutation, sample: PlantDraft | undefined): boolean {
   if (mutation.kind === 'variant' || sample === undefined) return false;
-  const fresh = { nonce: 'check', bits: () => 7n, claim: () => true, claimed: () => false };
-  const text = renderInvalidBody({ draft: sample, mutation, place: 0 }, fresh, 'check');
+  const text = renderInvalidBody({ draft: sample, mutation, place: 0 }, CHECKING_IDS, 'check');
   return isValidNewPlant(contract, text);
 }
 
@@ -238,9 +243,8 @@ function plainDraft(contract: Contract, draft: PlantDraft, mutation: Mutation): 
   const plain =
     isExactObject(draft.value) && isValidNewPlant(contract, stringifyExactJson(value)) ? { ...fresh, value } : fresh;
   // Under a union (anyOf branches, a `true` schema) the mutation may hold on one draft and not on the plain one.
-  const check = { nonce: 'check', bits: () => 7n, claim: () => true, claimed: () => false };
   const breaks = (candidate: PlantDraft) =>
-    !isValidNewPlant(contract, renderInvalidBody({ draft: candidate, mutation, place: 0 }, check, 'check'));
+    !isValidNewPlant(contract, renderInvalidBody({ draft: candidate, mutation, place: 0 }, CHECKING_IDS, 'check'));
   return [plain, fresh].find(breaks) ?? draft;
 }
 
