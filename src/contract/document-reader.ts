@@ -358,7 +358,8 @@ const CONSTRAINING = new Set([
  *
  * OpenAPI 3.0 says such siblings "SHALL be ignored", yet their authors mean them (`maxLength: 40` beside a shared
  * `Name`), and the replacing copy matched neither reading: they are read as in 3.1, the node is marked with
- * {@link REF_SIBLINGS} (the keywords) for `validate`'s read-as line, and `nullable` alone still merges as before.
+ * {@link REF_SIBLINGS} (the keywords) for `validate`'s read-as line. A 3.0 `nullable: true` beside a `$ref` is
+ * moved likewise: null is then open where the named schema refuses it (canonicalise.ts, `partRefusesNull`).
  */
 function refsBesideKeywordsAsAllOf(node: unknown, dialect: SchemaDialect, pointer = ''): void {
   if (Array.isArray(node)) {
@@ -367,11 +368,14 @@ function refsBesideKeywordsAsAllOf(node: unknown, dialect: SchemaDialect, pointe
   }
   if (!isObject(node)) return;
   const siblings = refSiblings(node);
-  if (siblings.length > 0) {
+  // 3.0's `nullable: true` beside a `$ref` too: swagger-parser's copy would make it the named schema's own, and
+  // the schema compiler would read a type with null added; as an `allOf` part it reads as beside an `allOf`.
+  if (siblings.length > 0 || (dialect === 'openapi-3.0' && typeof node.$ref === 'string' && node.nullable === true)) {
     const branches = Array.isArray(node.allOf) ? (node.allOf as unknown[]) : [];
     node.allOf = [{ $ref: node.$ref }, ...branches];
     delete node.$ref;
-    if (dialect === 'openapi-3.0') node[REF_SIBLINGS] = { keywords: siblings, pointer } satisfies RefSiblings;
+    if (dialect === 'openapi-3.0' && siblings.length > 0)
+      node[REF_SIBLINGS] = { keywords: siblings, pointer } satisfies RefSiblings;
   }
   for (const [key, value] of Object.entries(node)) {
     if (!DATA_MEMBERS.has(key)) refsBesideKeywordsAsAllOf(value, dialect, `${pointer}/${escapeKey(key)}`);

@@ -136,4 +136,22 @@ describe('documentReadings', () => {
     expect(readings.map((r) => r.pointer)).toEqual(['#/NewPlant/properties/kind']);
     expect(readings[0]?.reading).toMatch(/^`nullable: true` beside an `anyOf`\/`oneOf` without `type` reads two ways/);
   });
+  it('names 3.0 nullable beside an allOf whose part refuses null (Swashbuckle, TypeSpec), not one whose parts take it', () => {
+    const pot = { type: 'object', properties: { size: { type: 'integer' } } };
+    const swashbuckle = { nullable: true, allOf: [pot] };
+    const typeSpec = { type: 'object', nullable: true, allOf: [pot] };
+    const union = { nullable: true, allOf: [{ anyOf: [pot, { type: 'string' }] }] };
+    const nullablePart = { nullable: true, allOf: [{ ...pot, nullable: true }] };
+    const untypedPart = { type: 'string', nullable: true, allOf: [{ minLength: 1 }] };
+    const newPlant = { type: 'object', properties: { swashbuckle, typeSpec, union, nullablePart, untypedPart } };
+    const readings = documentReadings([{ schema: newPlant, location: '#/NewPlant' }], 'openapi-3.0');
+    expect(readings.map((r) => r.pointer.replace('#/NewPlant/properties/', ''))).toEqual([
+      'swashbuckle',
+      'typeSpec',
+      'union',
+    ]);
+    expect(readings[0]?.reading).toMatch(
+      /^`nullable: true` beside an `allOf` \(or a `\$ref`\) whose schema refuses null/,
+    );
+  });
 });

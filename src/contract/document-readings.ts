@@ -24,6 +24,9 @@ const OPEN_ENUM =
 const OPEN_UNION =
   "`nullable: true` beside an `anyOf`/`oneOf` without `type` reads two ways in OpenAPI 3.0 (3.0.3 adds null only where `type` is written; converters add a null branch); null is neither sent nor faulted here (to allow null, add a branch `enum: [null]`, as drf-spectacular's NullEnum; to refuse it, remove `nullable`)";
 
+const OPEN_PARTS =
+  "`nullable: true` beside an `allOf` (or a `$ref`) whose schema refuses null reads two ways in OpenAPI 3.0 (3.0.3's `nullable` works within a single Schema Object, so openapi-core refuses null there; Swashbuckle's and TypeSpec's servers, kin-openapi, take it); null is neither sent nor faulted here (to allow null, write `oneOf: [{$ref: …}, {enum: [null]}]`, or `nullable: true` in the named schema; to refuse it, remove `nullable`)";
+
 const SWAGGER_NULLABLE =
   "`x-nullable: true` is Swagger 2.0's extension (NSwag's and go-swagger's), no keyword of OpenAPI 3; read as null refused, so null is sent as an invalid value (write `nullable: true` in 3.0, `type: [..., 'null']` in 3.1, to allow null)";
 const NULL_BODY =
@@ -206,7 +209,25 @@ function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): strin
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
   if (Array.isArray(node.enum) && !node.enum.includes(null)) return OPEN_ENUM;
+  if (partRefusingNull(node)) return OPEN_PARTS;
   return node.type === undefined && unionRefusingNull(node) ? OPEN_UNION : undefined;
+}
+
+/** An `allOf` part that refuses null on its own (the schema compiler's `partRefusesNull`, as written). */
+function partRefusingNull(node: Record<string, unknown>): boolean {
+  const seen = new Set<object>();
+  const refuses = (part: unknown): boolean => {
+    if (part === null || typeof part !== 'object' || seen.has(part)) return false;
+    seen.add(part);
+    const { type, enum: values, nullable, allOf } = part as Record<string, unknown>;
+    if (nullable === true) return false;
+    const types: unknown[] = Array.isArray(type) ? type : [type];
+    if (type !== undefined && !types.includes('null')) return true;
+    if (Array.isArray(values) && !values.includes(null)) return true;
+    if ('const' in part && (part as Record<string, unknown>).const !== null) return true;
+    return unionRefusingNull(part as Record<string, unknown>) || (Array.isArray(allOf) && allOf.some(refuses));
+  };
+  return Array.isArray(node.allOf) && node.allOf.some(refuses);
 }
 
 /** An `anyOf`/`oneOf` none of whose branches names null in its `type`, `enum` or `const`. */

@@ -186,6 +186,29 @@ describe('loadContract', () => {
     },
   );
 
+  it('reads 3.0 nullable beside a $ref to an object (Swashbuckle-like) as open: null neither sent nor faulted', async () => {
+    // openapi-core refuses null there (3.0 ignores a $ref's siblings; nullable works within one Schema Object),
+    // ASP.NET and kin-openapi take it. Before, swagger-parser's copy made it the Pot's own: null sent as valid.
+    const pot = { type: 'object', required: ['size'], properties: { size: { type: 'integer', minimum: 1 } } };
+    const document = plantStore('3.0.3');
+    const newPlant = {
+      ...schemas.NewPlant,
+      properties: { ...schemas.NewPlant.properties, pot: { $ref: '#/components/schemas/Pot', nullable: true } },
+    };
+    document.components = { ...(document.components as object), schemas: { ...schemas, NewPlant: newPlant, Pot: pot } };
+    const file = write(document);
+    const contract = await loadContract(file);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"a","pot":null}'))).toEqual([]);
+    expect(contract.check.newPlant(parseExactJson('{"id":1,"name":"a","pot":{"size":0}}'))).not.toEqual([]);
+    const pots = fc
+      .sample(contract.compiled.newPlant.valid, { numRuns: 200, seed: 3 })
+      .flatMap((value) => (value !== null && typeof value === 'object' && 'pot' in value ? [value.pot] : []));
+    expect(pots.length).toBeGreaterThan(0);
+    expect(pots).not.toContain(null);
+    const { readings = [] } = await inspectDocument(file);
+    expect(readings.map((r) => r.reading).filter((r) => r.includes('`allOf` (or a `$ref`)'))).toHaveLength(1);
+  });
+
   it.each(['3.0.3', '3.1.0'])(
     "leaves `required: true` beside the $ref of a request body or parameter (%s) to that object, not a schema's",
     async (version) => {

@@ -605,7 +605,12 @@ function translateNullable(
     return open;
   }
   const out = { ...merged };
-  if (out.type !== undefined) {
+  if (partRefusesNull(node, state)) {
+    // Beside an `allOf` (Swashbuckle's nullable reference, TypeSpec's `Pot | null`, a `$ref` the reader moved
+    // there) the readings differ: 3.0.3's `nullable` works "within a single Schema Object", so a part that refuses
+    // null refuses it (openapi-core), while the generators' servers (ASP.NET, kin-openapi) take it. Open.
+    state.nullOpen.add(out);
+  } else if (out.type !== undefined) {
     const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
     if (!types.includes('null')) out.type = [...types, 'null'];
   } else if (unionWithoutNull(out)) {
@@ -616,6 +621,25 @@ function translateNullable(
   }
   if (Array.isArray(out.enum) && !out.enum.includes(null)) state.nullOpen.add(out);
   return out;
+}
+
+/**
+ * Whether an `allOf` part of the written node refuses null on its own: it has a `type`, an `enum` or a `const`
+ * without null and no `nullable: true`, or is a union none of whose branches takes null, or an `allOf` with such
+ * a part. The parts a conditional was rewritten to (`if`/`then`, `dependentSchemas`) are no written parts.
+ */
+function partRefusesNull(node: Record<string, unknown>, state: State): boolean {
+  const seen = new Set<object>();
+  const refuses = (part: unknown): boolean => {
+    if (!isObject(part) || seen.has(part) || state.conditionalNodes.has(part) || part.nullable === true) return false;
+    seen.add(part);
+    const types = Array.isArray(part.type) ? (part.type as unknown[]) : [part.type];
+    if (part.type !== undefined && !types.includes('null')) return true;
+    if (Array.isArray(part.enum) && !part.enum.includes(null)) return true;
+    if ('const' in part && part.const !== null) return true;
+    return unionWithoutNull(part) || (Array.isArray(part.allOf) && part.allOf.some(refuses));
+  };
+  return Array.isArray(node.allOf) && node.allOf.some(refuses);
 }
 
 /**
