@@ -31,6 +31,30 @@ describe('generated plants when Prism misses a keyword', () => {
   });
 });
 
+describe('generated plants where Prism breaks a member the document gives an example', () => {
+  it("answer the document's example for it, not a generated value", async () => {
+    const mock = await createMockServer({
+      spec: 'src/mock/test-documents/price-example-3.0.yaml',
+      dynamic: true,
+      seed: 1,
+    });
+    try {
+      for (let request = 0; request < 4; request++) {
+        const response = await fetch(`${mock.url}/plants`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+          body: '{"id": 1, "name": "Fern"}',
+          signal: AbortSignal.timeout(10_000),
+        });
+        // Before, the generated plant's price (5841.25, 9999.25: valid, but no price of the document's).
+        expect((JSON.parse(await response.text()) as { price?: unknown }).price).toBe(4.75);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe('generated plants of a discriminated oneOf (springdoc kinds)', () => {
   const KINDS = 'src/mock/test-documents/springdoc-kinds-3.0.yaml';
   let kinds: MockServer;
@@ -55,4 +79,54 @@ describe('generated plants of a discriminated oneOf (springdoc kinds)', () => {
       expect(contract.compiled.plant.ambiguities(plant)).toEqual([]);
     }
   });
+
+  it("read as Prism's plants with the kind mended, not as the conformance generator's test values", async () => {
+    for (let request = 0; request < 6; request++) {
+      const response = await fetch(`${kinds.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+        body: `{"id": ${request + 1}, "name": "Basil", "kind": "HERB"}`,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      // Before, Prism's unmapped kinds fell back to the generator's plant: "toString" members, control characters.
+      expect(textsOf(JSON.parse(text))).not.toContainEqual(expect.stringMatching(/[^\x20-\x7e]|^toString$/));
+      expect((JSON.parse(text) as { kind?: unknown }).kind).toMatch(/^(TREE|HERB)$/);
+    }
+  });
 });
+
+describe('generated plants of a discriminated oneOf below the root (a pot by shape)', () => {
+  const NESTED = 'src/mock/test-documents/nested-kinds-3.1.yaml';
+  let nested: MockServer;
+  beforeAll(async () => {
+    nested = await createMockServer({ spec: NESTED, dynamic: true, seed: 5 });
+  });
+  afterAll(() => nested.close());
+
+  it("keep Prism's plant and pot, the shape mended to one the mapping lists: valid, unambiguous, no test values", async () => {
+    const contract = await loadContract(NESTED);
+    for (let request = 0; request < 4; request++) {
+      const response = await fetch(`${nested.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+        body: `{"id": ${request + 1}, "name": "Fern", "pot": {"shape": "square-pot"}}`,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      expect(response.status).toBe(200);
+      expect(contract.check.plant(parseExactJson(text))).toEqual([]);
+      expect(contract.compiled.plant.ambiguities(parseExactJson(text))).toEqual([]);
+      // Before, a pot no mapping lists made the whole plant the generator's: `"name":""`, `toString`, control characters.
+      expect(textsOf(JSON.parse(text))).not.toContainEqual(expect.stringMatching(/[^\x20-\x7e]|^toString$|^$/));
+    }
+  });
+});
+
+/** Every member name and string of a JSON value. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  return Object.entries(value).flatMap(([name, member]) => [name, ...textsOf(member)]);
+}

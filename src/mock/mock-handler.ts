@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBearerCheck, OPERATION, type Contract } from '../contract/index.js';
 import { isJsonEssence, mediaTypeEssence } from '../contract/media-types.js';
-import { objectView } from '../contract/object-view.js';
 import { requestAuthentication } from '../http/authentication.js';
 import { createPipeline, type Answer, type Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
@@ -63,7 +62,6 @@ function askPrism(settings: MockHandlerSettings): Answer {
   const vendorTypes = vendorJsonTypes(settings.served.contract);
   const exampled = documentedExampleOf(settings.served.contract);
   const exampleText = documentedExampleTextOf(settings.served.contract);
-  const plantRequired = objectView(settings.served.contract.compiled.plant.schema).required;
   let generated = 0;
   return (accepted, req) => {
     const prefer = parsePrefer(headerText(req.headers.prefer));
@@ -92,7 +90,6 @@ function askPrism(settings: MockHandlerSettings): Answer {
         generatedPlant: () => settings.generatePlant(settings.seed + serial),
         exampled,
         exampleText,
-        plantRequired,
       });
     // A remembered decision is answered at once, without waiting a turn for a promise.
     const known = settings.engine.known(question);

@@ -1,9 +1,10 @@
-import { isSuccessStatus, parseExactJson, problem, stringifyExactJson } from '../contract/index.js';
+import { isSuccessStatus, parseExactJson, problem } from '../contract/index.js';
 import type { AcceptedNewPlant } from '../contract/new-plant-request.js';
-import type { ExactJson } from '../contract/schema/compiled-schema.js';
+import { documentedValues, objectView } from '../contract/object-view.js';
 import type { Outcome } from '../http/pipeline.js';
 import type { ServedContract } from '../http/served-contract.js';
 import { MOCK_PROBLEMS, mockFailure } from './answers.js';
+import { nearPrism } from './near-prism.js';
 import type { MockPreferences } from './prefer.js';
 import { PRISM_EXCEPTION, type PrismDecision } from './prism-engine.js';
 
@@ -19,8 +20,6 @@ export interface AnswerContext {
   readonly documentedStatuses: readonly string[];
   /** A schema-valid Plant for this request, used where Prism's generated one is not valid. */
   readonly generatedPlant: () => unknown;
-  /** The properties the Plant schema requires. */
-  readonly plantRequired: ReadonlySet<string>;
   /** Whether the document gives the answer of this status an example of its own. */
   readonly exampled: (status: number) => boolean;
   /** The document's example Prism's `body` is a copy of, with the document's own digits (see `exactExampleText`). */
@@ -57,56 +56,15 @@ export function renderDecision(decision: PrismDecision, context: AnswerContext):
 }
 
 /**
- * Prism's generated plant when the Plant schema accepts it; when json-schema-faker misses a
- * constraint (exact int64, `multipleOf` beside bounds, some formats and patterns), Prism's plant
- * with the members that break it replaced (a required one by the compiled schema's value, an
- * optional one left out); else, when that is still invalid, one generated from the compiled schema.
+ * Prism's generated plant when the Plant schema takes it under every reading of the document; else the compiled
+ * schema's plant brought as near Prism's as the schema lets it ({@link nearPrism}), the document's own values first
+ * for a member Prism got wrong.
  */
 function validGeneratedPlant(body: unknown, context: AnswerContext): string {
+  const { contract } = context.served;
+  const written = objectView(contract.schemas.plant);
   const text = JSON.stringify(body ?? null);
-  const { check } = context.served.contract.compiled.plant;
-  const violations = check(parseExactJson(text));
-  if (violations.length === 0) return unambiguousPlant(text, context);
-  const repaired = repairedPlant(body, violations, context);
-  if (repaired !== undefined && check(parseExactJson(repaired)).length === 0)
-    return unambiguousPlant(repaired, context);
-  return stringifyExactJson(context.generatedPlant());
-}
-
-/**
- * A valid plant only one reading of the document takes (Prism's kind that no discriminator maps, matching two
- * `oneOf` branches) is no real service's answer: the compiled schema's plant instead, which both readings take
- * unless none can (every kind matches every branch as written).
- */
-function unambiguousPlant(text: string, context: AnswerContext): string {
-  const { ambiguities } = context.served.contract.compiled.plant;
-  if (ambiguities(parseExactJson(text)).length === 0) return text;
-  const generated = stringifyExactJson(context.generatedPlant());
-  return ambiguities(parseExactJson(generated)).length === 0 ? generated : text;
-}
-
-/**
- * The compiled schema's values are made to test servers (awkward strings, undeclared members such as
- * `constructor`): a page under development is better served by Prism's plant, mended where it is wrong.
- */
-function repairedPlant(
-  body: unknown,
-  violations: readonly { readonly field: string }[],
-  context: AnswerContext,
-): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const broken = new Set(violations.map(({ field }) => field.split('.')[0] ?? ''));
-  if (broken.has('')) return undefined;
-  const fallback = context.generatedPlant();
-  if (fallback === null || typeof fallback !== 'object' || Array.isArray(fallback)) return undefined;
-  const members = new Map(Object.entries(body).map(([name, value]) => [name, JSON.stringify(value)]));
-  for (const name of broken) {
-    if (context.plantRequired.has(name) && Object.hasOwn(fallback, name)) {
-      members.set(name, stringifyExactJson((fallback as Record<string, ExactJson>)[name] ?? null));
-    } else if (context.plantRequired.has(name)) return undefined;
-    else members.delete(name);
-  }
-  return `{${[...members].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
+  return nearPrism(contract.compiled.plant, text, context.generatedPlant, (name) => documentedValues(written, name));
 }
 
 function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }>, context: AnswerContext): Outcome {
@@ -166,9 +124,8 @@ function answerWithoutPrism(context: AnswerContext): Outcome | undefined {
   if (code === 400) return forcedError();
   const { success } = context.served.contract;
   if (code !== undefined && !isSuccessStatus(success, code)) return undefined;
-  const body = context.dynamic
-    ? stringifyExactJson(context.generatedPlant())
-    : context.served.plantBody(context.accepted);
+  // No plant of Prism's to start from: the generated one with every member it may leave out left out.
+  const body = context.dynamic ? validGeneratedPlant({}, context) : context.served.plantBody(context.accepted);
   return withSuccessHeaders({ status: code ?? success.status, body }, context);
 }
 

@@ -5,6 +5,7 @@ import { contentKeyFor, isJsonContentKey } from '../contract/media-types.js';
 import { documentedResponse, isObject } from '../contract/operations.js';
 import type { CompiledSchema, ExactJson } from '../contract/schema/compiled-schema.js';
 import { mediaExamples } from './documented-examples.js';
+import { nearPrism } from './near-prism.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -87,10 +88,10 @@ function schemaObjectOf(response: unknown, contentType: string): JsonObject | un
 }
 
 /**
- * A body of `compiled` in place of `text`, where `text` does not validate: Prism's object with the
- * members that break the schema replaced by a generated valid value's (an optional one it lacks left
- * out), else a whole generated value (deterministic from `seed`, a fixed one for static answers).
- * `text` itself when it validates or nothing valid can be generated.
+ * A body of `compiled` in place of `text`, where `text` does not validate (or only under one reading of a
+ * `discriminator`): a generated valid value (deterministic from `seed`, a fixed one for static answers) brought as
+ * near Prism's as the schema lets it ({@link nearPrism}), else that whole value. `text` itself when it validates or
+ * nothing valid can be generated.
  */
 export function validAnswerText(compiled: CompiledSchema, text: string, seed: number | undefined): string {
   if (seed !== undefined) return fittedText(compiled, text, seed);
@@ -119,34 +120,14 @@ function fittedText(compiled: CompiledSchema, text: string, seed: number | undef
       return false;
     }
   };
-  if (fits(text)) return text;
-  const generated = sampleOf(compiled, seed);
-  if (generated === undefined) return text;
-  const repaired = repairedObject(text, compiled, generated);
-  if (repaired !== undefined && fits(repaired)) return repaired;
-  const whole = stringifyExactJson(generated);
+  // Generated only where Prism's text needs it (at most once).
+  let sample: { readonly value: ExactJson | undefined } | undefined;
+  const generated = (): ExactJson | undefined => (sample ??= { value: sampleOf(compiled, seed) }).value;
+  const near = nearPrism(compiled, text, generated);
+  if (fits(near)) return near;
+  const value = generated();
+  const whole = value === undefined ? text : stringifyExactJson(value);
   return fits(whole) ? whole : text;
-}
-
-/** Prism's object with each top-level member a violation names replaced by the generated one's, or dropped. */
-function repairedObject(text: string, compiled: CompiledSchema, generated: ExactJson): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(body) || !isObject(generated) || Array.isArray(generated)) return undefined;
-  const violations = compiled.check(parseExactJson(text));
-  const broken = new Set(violations.map(({ field }) => field.split('.')[0]?.split('[')[0] ?? ''));
-  if (broken.has('')) return undefined;
-  const members = new Map(Object.entries(body).map(([name, value]) => [name, JSON.stringify(value)]));
-  const replacement = generated as Record<string, ExactJson>;
-  for (const name of broken) {
-    if (Object.hasOwn(replacement, name)) members.set(name, stringifyExactJson(replacement[name] ?? null));
-    else members.delete(name);
-  }
-  return `{${[...members].map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
 }
 
 /**
