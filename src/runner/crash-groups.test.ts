@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charactersNeeded, crashClass, refusesAnObject, unreadableKind } from './crash-groups.js';
+import { charactersNeeded, crashClass, refusesAnInvalidBody, refusesAnObject, unreadableKind } from './crash-groups.js';
 import type { Exchange } from './http/client.js';
 import type { Intent, PlannedRequest } from './probe.js';
 
@@ -102,5 +102,17 @@ describe('refusesAnObject', () => {
     expect(refusesAnObject([exchange('{"name":5}', 400)])).toBe(true);
     expect(refusesAnObject([exchange('{', 400), exchange('[]', 400), exchange('{"name":5}', 401)])).toBe(false);
     expect(refusesAnObject([exchange('{"name":5}', 500)])).toBe(false);
+  });
+
+  it("does not count a 4xx to query-member's twin: a router may answer 404 to any query string", () => {
+    const twin = {
+      kind: 'invalid-body',
+      what: 'required "name" left out, given in the query string',
+      queryMember: 'name',
+    } as const;
+    const refused = { ...exchange('{"id":1}', 404), plan: { ...plan('{"id":1}', twin), path: '/plants?name=Fern' } };
+    expect(refusesAnObject([refused])).toBe(false);
+    expect(refusesAnInvalidBody([refused])).toBe(false);
+    expect(refusesAnInvalidBody([exchange('{', 400)])).toBe(true);
   });
 });

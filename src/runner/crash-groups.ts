@@ -1,6 +1,7 @@
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { isClientError } from './judge.js';
+import { isQueryTwin } from './probes/rejections.js';
 
 /**
  * How a crash (a 5xx or no answer, as a check's defect names it) showed: `status 500`, `connection-reset`, and the
@@ -116,7 +117,7 @@ export interface CrashClass {
  */
 export function refusesAnObject(exchanges: readonly Exchange[]): boolean {
   return exchanges.some(({ plan, response }) => {
-    if (plan.intent.kind !== 'invalid-body' || !refusal(response.status)) return false;
+    if (!refusesBody(plan, response.status)) return false;
     if (unreadable(plan.body ?? '')) return false;
     const value = parsed(plan.body);
     return value.ok && isObject(value.value);
@@ -125,7 +126,16 @@ export function refusesAnObject(exchanges: readonly Exchange[]): boolean {
 
 /** Whether a case's exchanges show the target refusing (4xx) an invalid body of any kind, JSON or not. */
 export function refusesAnInvalidBody(exchanges: readonly Exchange[]): boolean {
-  return exchanges.some(({ plan, response }) => plan.intent.kind === 'invalid-body' && refusal(response.status));
+  return exchanges.some(({ plan, response }) => refusesBody(plan, response.status));
+}
+
+/**
+ * Whether an answer refuses an invalid body: a 4xx about the body, to an invalid-body request that carries no query
+ * string. A 4xx to query-member's twin may be about the query (a router matching `req.url === '/plants'` answers
+ * 404 to any), and says nothing of the path a refused body takes.
+ */
+function refusesBody(plan: PlannedRequest, status: number): boolean {
+  return plan.intent.kind === 'invalid-body' && !isQueryTwin(plan) && refusal(status);
 }
 
 function refusal(status: number): boolean {
