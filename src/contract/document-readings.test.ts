@@ -136,6 +136,15 @@ describe('documentReadings', () => {
     expect(readings.map((r) => r.pointer)).toEqual(['#/NewPlant/properties/kind']);
     expect(readings[0]?.reading).toMatch(/^`nullable: true` beside an `anyOf`\/`oneOf` without `type` reads two ways/);
   });
+  it("names 3.0's boolean exclusive bounds left in a 3.1 document, read as 3.0 reads them", () => {
+    const id = { type: 'integer', minimum: 5, exclusiveMinimum: true };
+    const newPlant = { type: 'object', properties: { id, size: { type: 'integer', exclusiveMaximum: 10 } } };
+    const readings = documentReadings([{ schema: newPlant, location: '#/NewPlant' }], 'openapi-3.1');
+    expect(readings.map((r) => r.pointer)).toEqual(['#/NewPlant/properties/id']);
+    expect(readings[0]?.reading).toMatch(/^`exclusiveMinimum: true` is OpenAPI 3.0's form/);
+    expect(readings[0]?.reading).toContain('write `exclusiveMinimum: 5`');
+    expect(documentReadings([{ schema: newPlant, location: '#/NewPlant' }], 'openapi-3.0')).toEqual([]);
+  });
   it('names 3.0 nullable beside an allOf whose part refuses null (Swashbuckle, TypeSpec), not one whose parts take it', () => {
     const pot = { type: 'object', properties: { size: { type: 'integer' } } };
     const swashbuckle = { nullable: true, allOf: [pot] };

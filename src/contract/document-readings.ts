@@ -197,9 +197,30 @@ function javaAsciiClassReading(pattern: unknown): string | undefined {
   );
 }
 
+/**
+ * OpenAPI 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum` left in a 3.1 document (an upgrade that kept them):
+ * JSON Schema 2020-12 wants the bound itself there; the schema compiler reads them as 3.0 does.
+ */
+function booleanExclusiveReading(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
+  if (dialect !== 'openapi-3.1') return undefined;
+  const written = (['exclusiveMinimum', 'exclusiveMaximum'] as const).filter((key) => node[key] === true);
+  if (written.length === 0) return undefined;
+  const forms = written.map((key) => {
+    const bound = node[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+    return `\`${key}: ${typeof bound === 'number' ? bound : '<the bound>'}\``;
+  });
+  return (
+    `${written.map((key) => `\`${key}: true\``).join(', ')} is OpenAPI 3.0's form, no JSON Schema 2020-12 keyword ` +
+    'value (ajv refuses the schema; python-jsonschema compares with true as 1): read as OpenAPI 3.0 reads it, the ' +
+    `bound beside it made exclusive (write ${forms.join(', ')} without the inclusive bound)`
+  );
+}
+
 function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
   const javaClasses = javaAsciiClassReading(node.pattern);
   if (javaClasses !== undefined) return javaClasses;
+  const exclusive = booleanExclusiveReading(node, dialect);
+  if (exclusive !== undefined) return exclusive;
   if (node.readOnly === true && node.writeOnly === true)
     return dialect === 'openapi-3.0' ? NEITHER_WAY_3_0 : NEITHER_WAY;
   if (node['x-nullable'] === true && node.nullable !== true && !allowsNull(node)) return SWAGGER_NULLABLE;
