@@ -44,6 +44,7 @@ function nearMembers(
   fits: (text: string) => boolean,
   documented: (name: string) => readonly unknown[] = () => [],
 ): string {
+  if (Array.isArray(generated) && Array.isArray(prism)) return nearItems(generated, prism, fits);
   if (!isRecord(generated) || !isRecord(prism)) return stringifyExactJson(generated);
   let members = new Map(Object.keys(generated).map((name) => [name, stringifyExactJson(generated[name])]));
   const taken = new Set<string>();
@@ -61,7 +62,7 @@ function nearMembers(
       const inner = (mended: string) => fits(objectText(new Map(draft).set(name, mended)));
       draft.set(name, nearMembers(generated[name], value, inner));
     };
-    const nested = isRecord(value) && isRecord(generated[name]);
+    const nested = isContainer(value) && isContainer(generated[name]);
     if (text !== undefined && (tryEdit((draft) => draft.set(name, text)) || (nested && tryEdit(near)))) taken.add(name);
   }
   for (const name of Object.keys(generated)) {
@@ -71,6 +72,36 @@ function nearMembers(
   }
   const order = new Set([...Object.keys(prism), ...Object.keys(generated)].filter((name) => members.has(name)));
   return objectText(new Map([...order].map((name) => [name, members.get(name) ?? 'null'])));
+}
+
+/**
+ * An array's items as {@link nearMembers} takes an object's members: Prism's item at each place where it fits (an
+ * object or array item brought near it in turn), Prism's further items appended where they fit, and the generated
+ * array's items past Prism's length dropped from the end where the array may be shorter.
+ */
+function nearItems(generated: readonly unknown[], prism: readonly unknown[], fits: (text: string) => boolean): string {
+  let items = generated.map((item) => stringifyExactJson(item));
+  const arrayText = (texts: readonly string[]): string => `[${texts.join(',')}]`;
+  const tryItems = (draft: string[]): boolean => {
+    if (!fits(arrayText(draft))) return false;
+    items = draft;
+    return true;
+  };
+  prism.forEach((value, index) => {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) return;
+    if (index >= items.length) return void tryItems([...items, text]);
+    const at = (mended: string): string[] => items.map((item, place) => (place === index ? mended : item));
+    if (tryItems(at(text)) || !isContainer(value) || !isContainer(generated[index])) return;
+    const inner = (mended: string) => fits(arrayText(at(mended)));
+    tryItems(at(nearMembers(generated[index], value, inner)));
+  });
+  while (items.length > prism.length && tryItems(items.slice(0, -1)));
+  return arrayText(items);
+}
+
+function isContainer(value: unknown): boolean {
+  return value !== null && typeof value === 'object';
 }
 
 function readable(text: string): { ok: true; value: unknown } | { ok: false } {

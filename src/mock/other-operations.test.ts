@@ -150,3 +150,19 @@ describe('a method the document does not give a path of its other operations', (
     expect((await sent('DELETE', '/nowhere')).status).toBe(404);
   });
 });
+
+describe('a static answer Prism samples against a constrained schema (plant-shop: a page of PlantDetails)', () => {
+  it("keeps Prism's sample items where the schema takes them, not the conformance generator's test values", async () => {
+    const shop = await createMockServer({ spec: 'src/mock/test-documents/plant-shop-3.0.yaml', seed: 5 });
+    try {
+      const response = await fetch(`${shop.url}/plants`, { headers: AUTHORIZED, signal: AbortSignal.timeout(10_000) });
+      const page = JSON.parse(await response.text()) as { items: { name: string; createdAt: string }[] };
+      expect(response.status).toBe(200);
+      // Before, the items were generated ones: names such as "IvUuemt㱤Fva𦳚ZEr",
+      // createdAt "0278-12-10T04:11:37.563362-20:58".
+      expect(page.items.map(({ name, createdAt }) => [name, createdAt])).toEqual([['string', '2019-08-24T14:15:22Z']]);
+    } finally {
+      await shop.close();
+    }
+  });
+});
