@@ -183,3 +183,50 @@ describe('an id the document writes as a string', () => {
     expect(rendered.idMayRepeat).toBe(true);
   });
 });
+
+describe('a slot the document constrains beside other properties', () => {
+  it('keeps the drawn value where a fresh one breaks an if/then on another member (tag cactus: water every 14+ days)', async () => {
+    // Before, a fresh `waterEveryDays: 7` went out beside `tag: cactus`, whose `then` asks 14 or more: serve --spec
+    // refused 'valid' NewPlants of such a document (HD13's f16, NOT CONFORMANT at every seed).
+    const directory = mkdtempSync(join(tmpdir(), 'plantstore-conditional-slot-'));
+    const spec = join(directory, 'openapi.json');
+    const json = (schema: object) => ({ description: 'a body', content: { 'application/json': { schema } } });
+    const plant = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        name: { type: 'string' },
+        tag: { type: 'string', enum: ['cactus', 'fern'] },
+        waterEveryDays: { type: 'integer', minimum: 1, maximum: 30 },
+      },
+      if: { properties: { tag: { const: 'cactus' } }, required: ['tag'] },
+      then: { properties: { waterEveryDays: { minimum: 14 } } },
+    };
+    const error = { type: 'object', required: ['error', 'message'], properties: { message: { type: 'string' } } };
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Plant Store', version: '1' },
+        paths: {
+          '/plants': { post: { requestBody: json(plant), responses: { '200': json(plant), '400': json(error) } } },
+        },
+      }),
+    );
+    try {
+      const contract = await loadContract(spec);
+      const fresh = createFreshIds('conditional');
+      const drafts = fc.sample(newPlantArbitrary(contract), { seed: 5, numRuns: 300 });
+      const sent = drafts.map((draft, index) => renderPlant(draft, fresh, `case:${index}`));
+      const bodies = sent.map((rendered) => JSON.parse(rendered.text) as Record<string, unknown>);
+      const cacti = bodies.filter((body) => body.tag === 'cactus' && typeof body.waterEveryDays === 'number');
+      expect(cacti.length).toBeGreaterThan(0);
+      expect(cacti.filter((body) => (body.waterEveryDays as number) < 14)).toEqual([]);
+      // The id stays fresh: one value per case.
+      expect(new Set(sent.map((rendered) => rendered.ids[0])).size).toBe(sent.length);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

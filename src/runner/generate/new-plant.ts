@@ -50,6 +50,9 @@ function generatorOf(contract: Contract): PlantGenerator {
     const slots = idFirst(idSlots(compiled.schema));
     const textId = textIdSlotOf(contract, slots);
     if (textId !== undefined) textIdSlots.set(slots, textId);
+    if (constrainsAcrossProperties(compiled.schema)) {
+      bodyChecks.set(slots, (body) => isValidNewPlant(contract, stringifyExactJson(body)));
+    }
     generator = { slots, valid: draftArbitrary(compiled.valid, slots) };
     generators.set(contract, generator);
   }
@@ -67,6 +70,47 @@ interface TextIdSlot {
   readonly fresh: (bits: bigint, body: Record<string, ExactJson>) => ExactJson | undefined;
   /** Whether drawn values of any kind are replaced: an id without `type` (a `oneOf` union, none) has no integer slot. */
   readonly integers: boolean;
+}
+
+/**
+ * A test of a whole body, for a NewPlant whose schema constrains a slot's value beside other properties (an
+ * `if`/`then` on another member, a `dependentSchemas`, a `not` or a union at its root): a slot's range comes from
+ * its own schema only, so a fresh value may break the rest (`waterEveryDays: 7` where `tag: cactus` needs 14 or
+ * more). Absent for the usual NewPlant, whose slots are constrained by their own schema alone.
+ */
+const bodyChecks = new WeakMap<readonly IdSlot[], (body: Record<string, ExactJson>) => boolean>();
+
+/** Whether the root of a canonical NewPlant holds keywords that relate its properties (see {@link bodyChecks}). */
+function constrainsAcrossProperties(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  return ['anyOf', 'oneOf', 'allOf', 'not', '$ref'].some((keyword) => keyword in schema);
+}
+
+/**
+ * The body with the slots' drawn values put back where the fresh ones break a NewPlant the draw made valid:
+ * the other slots first, then the id too (whose drawn value may repeat). `undefined` when nothing was put back.
+ */
+function keptValid(
+  draft: PlantDraft,
+  body: Record<string, ExactJson>,
+  ids: bigint[],
+): { body: Record<string, ExactJson>; ids: bigint[]; idMayRepeat: boolean } | undefined {
+  const valid = bodyChecks.get(draft.slots);
+  const source = draft.value;
+  if (valid === undefined || !isExactObject(source) || valid(body) || !valid(copyObject(source))) return undefined;
+  const replaced = draft.slots.flatMap((slot) => {
+    const drawn = source[slot.key];
+    return typeof drawn === 'bigint' && body[slot.key] !== drawn ? [{ key: slot.key, drawn }] : [];
+  });
+  for (const keepId of [true, false]) {
+    const kept = copyObject(body);
+    const back = replaced.filter(({ key }) => !keepId || key !== draft.slots[0]?.key);
+    for (const { key, drawn } of back) define(kept, key, drawn);
+    if (!valid(kept)) continue;
+    const sent = draft.slots.flatMap((slot) => (typeof kept[slot.key] === 'bigint' ? [kept[slot.key] as bigint] : []));
+    return { body: kept, ids: sent.length === ids.length ? sent : ids, idMayRepeat: !keepId };
+  }
+  return undefined;
 }
 
 /** The text id slot of a run, by its integer slots (the array every draft of the run shares). */
@@ -142,8 +186,8 @@ export function renderPlant(
   if (!isExactObject(source)) {
     return { text: stringifyExactJson(source), strings: {}, ids: [], idMayRepeat: false };
   }
-  const body = copyObject(source);
-  const ids: bigint[] = [];
+  let body = copyObject(source);
+  let ids: bigint[] = [];
   let idMayRepeat = false;
   draft.slots.forEach((slot, index) => {
     const shape = draft.ids[index];
@@ -158,6 +202,9 @@ export function renderPlant(
     idMayRepeat ||= mayRepeat;
     define(body, slot.key, id);
   });
+  const kept = keptValid(draft, body, ids);
+  if (kept !== undefined) ({ body, ids } = kept);
+  idMayRepeat ||= kept?.idMayRepeat === true;
   const textId = textIdSlots.get(draft.slots);
   const drawnId = textId === undefined ? undefined : body[textId.key];
   const replaced = typeof drawnId === 'string' || (textId?.integers === true && drawnId !== undefined);
