@@ -12,6 +12,7 @@ import {
   isServerError,
   isSuccess,
   PASS,
+  plantIdSlots,
   responseJson,
   saysRepeat,
   warn,
@@ -185,6 +186,8 @@ function refusedAsRepeat(exchange: Exchange, context: JudgeContext): { why: stri
   const answer = responseJson(exchange);
   const message = answer.ok ? (answer.value as { message?: unknown } | null)?.message : undefined;
   if (typeof message !== 'string' || !saysRepeat(exchange, context)) return undefined;
+  const zero = zeroIdRead(exchange, context, message);
+  if (zero !== undefined) return { why: zero, rounded: false };
   const read = roundedIntoRange(exchange.plan.body).find(([sent, rounded]) => {
     const quoted = new Set(message.match(/-?\d+/g));
     return quoted.has(String(rounded)) && !quoted.has(String(sent));
@@ -194,6 +197,22 @@ function refusedAsRepeat(exchange: Exchange, context: JudgeContext): { why: stri
     read &&
     `the answer is the target's message for a repeat, naming ${read[1]}: the body's ${read[0]} read as a double`;
   return why === undefined ? undefined : { why, rounded: true };
+}
+
+/**
+ * How a repeat message naming id 0 shows a body without a usable id read as the zero value: the id left out, null,
+ * `""` or `false` read as 0 (Jackson binding into a primitive `long`, Go's `int64` field), then refused only because an
+ * earlier such body stored plant 0 (hj10's pojo-defaults: the acceptance showed or not by which came first).
+ */
+function zeroIdRead({ plan }: Exchange, { contract }: JudgeContext, message: string): string | undefined {
+  const quoted: readonly string[] = message.match(/-?\d+/g) ?? [];
+  if (!quoted.includes('0')) return undefined;
+  const sent = sentObject(plan);
+  const unread = (value: unknown): boolean => value === undefined || value === null || value === '' || value === false;
+  const slot = sent && plantIdSlots(contract).find(({ key }) => unread(sent[key]));
+  if (slot === undefined || sent === undefined) return undefined;
+  const held = Object.hasOwn(sent, slot.key) ? `"${slot.key}" ${JSON.stringify(sent[slot.key])}` : `no "${slot.key}"`;
+  return `the answer is the target's message for a repeat, naming id 0: the body's ${held} read as 0`;
 }
 
 /** The integers of a JSON body outside int64 that a double reads inside it, each with that double's value. */
