@@ -14,7 +14,7 @@ import { documentPath, DOCUMENTS } from '../fixtures/documents/catalog.js';
 import { startDocumentServer } from '../fixtures/documents/hand-server.js';
 import type { StartedTarget } from '../fixtures/target-fixture.js';
 import { labelsWithRepeats } from '../fixtures/documents/servers/shapes.js';
-import { pick, readId, readString } from '../fixtures/documents/hand-checks.js';
+import { isObject, pick, readId, readString, refuse as refuseBody } from '../fixtures/documents/hand-checks.js';
 
 /** Two root causes the same probe (invalid bodies) finds: a missing name and a null tag, both accepted. */
 const twoDefects = faultyTarget(
@@ -175,6 +175,18 @@ const laxPydantic = faultyTarget(
   },
 );
 
+/**
+ * Nim's std/json server (HS12's nim-noheader): a trailing comma read as if absent, and every answer written without
+ * a Content-Type. A trailing comma accepted fails content-type and negative-rejection on one exchange.
+ */
+const lenientUnlabelled = faultyTarget(
+  { name: 'trailing-comma-unlabelled', defect: 'a trailing comma accepted; answers unlabelled', expectedFailures: [] },
+  {
+    parse: (text) => CORRECT_STEPS.parse(text.replace(/,(\s*[}\]])/g, '$1')),
+    plantAnswer: (plant) => ({ ...CORRECT_STEPS.plantAnswer(plant), headers: {} }),
+  },
+);
+
 const PARSE_CRASH = 'status 500 for bodies the JSON parser cannot read, of every kind met (its error not handled)';
 
 /** The findings of a short run of `checks` (negative-rejection) against a target (of `spec`, when given). */
@@ -282,6 +294,40 @@ describe('a check keeps one counterexample per root cause', () => {
     }
   }, 60_000);
 
+  it("folds a null or a boolean inside array items into the items' finding where the items took another break too", async () => {
+    const entry = DOCUMENTS.find((candidate) => candidate.file === '20-origin-coordinates.yaml');
+    if (!entry) throw new Error('20-origin-coordinates.yaml is not in the catalog');
+    // A Draft 7 validator under a 3.1 document (HD13's f04): prefixItems unknown, so the pair's length and the
+    // country are checked, and what the pair holds is not. A null and a boolean there were two more findings.
+    const target = await startDocumentServer({
+      create: (body) => {
+        const id = readId(body);
+        readString(body, 'name', { required: true });
+        readString(body, 'tag');
+        const { origin } = body;
+        if (origin !== undefined) {
+          if (!isObject(origin)) return refuseBody('Field "origin" must be an object.');
+          const pair = origin.coordinates;
+          if (!Array.isArray(pair) || pair.length !== 2)
+            refuseBody('Field "origin.coordinates" must hold two numbers.');
+          readString(origin, 'country', { pattern: /^[A-Z]{2}$/ });
+        }
+        return { id, plant: pick(body, ['name', 'tag', 'origin']) };
+      },
+      repeats: 'replace',
+    });
+    try {
+      const findings = await findingsAgainst(target, { spec: documentPath(entry), runs: 100 });
+      const titles = findings.map((finding) => finding.title);
+      expect(titles.filter((title) => /null for a property|lenient readers convert/.test(title))).toEqual([]);
+      expect(titles).toEqual([
+        'invalid bodies accepted inside the items of origin.coordinates (the rules of origin.coordinates[#] not checked)',
+      ]);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
   it('keeps more than six root causes of one check: two numbers, each with its type and three bounds unchecked', async () => {
     const entry = DOCUMENTS.find((candidate) => candidate.file === '05-measures.yaml');
     if (!entry) throw new Error('05-measures.yaml is not in the catalog');
@@ -363,6 +409,31 @@ describe('a check keeps one counterexample per root cause', () => {
         expect(counterexampleSize(finding.counterexample)).toBe(Math.min(...cases.map((f) => counterexampleSize(f))));
         expect(finding.counterexample.shrinkSteps).toBeGreaterThan(0);
       }
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('shrinks a case two checks failed along one set of candidates: the later check judges the first answer, not a repeat', async () => {
+    // Sent again, each candidate met the plant its first sending stored: negative-rejection showed the trailing
+    // comma refused as a repeat, and the finding's counterexample was content-type's.
+    const target = await lenientUnlabelled.start();
+    try {
+      const report = await runConformance({
+        baseUrl: target.url,
+        token: target.token,
+        seed: 42,
+        runs: 100,
+        concurrency: 4,
+        timeoutMs: 5_000,
+        budgetMs: 40_000,
+        checks: ['content-type', 'negative-rejection'],
+      });
+      const comma = (id: string) =>
+        report.checks.find((check) => check.id === id)?.failures.find((f) => f.defect?.includes('trailing comma'));
+      expect(comma('content-type')?.shrinkSteps).toBeGreaterThan(0);
+      expect(comma('negative-rejection')?.response.status).toBe(200);
+      expect(comma('negative-rejection')?.request.body).toBe(comma('content-type')?.request.body);
     } finally {
       await target.close();
     }

@@ -3,13 +3,13 @@ import type { ArbitraryCache } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import { pauses, type CaseRun } from './execute.js';
 import { createFreshIds, type FreshIds } from './generate/fresh-ids.js';
-import type { SendOptions, TargetClient } from './http/client.js';
+import type { Exchange, SendOptions, TargetClient } from './http/client.js';
 import type { PlantDraft } from './generate/new-plant.js';
 import type { PlannedRequest } from './probe.js';
 import { curlCommands, type CurlOptions } from './http/curl.js';
-import { messageShapeOf } from './judge.js';
+import { messageShapeOf, unansweredHow } from './judge.js';
 import { breaksReading, causeOf, FIELD, numberFamily, takesAnyTypeForNumber, typeReading } from './defects.js';
-import { counterexampleSize, failureFingerprint, foldTarget } from './findings.js';
+import { counterexampleSize, failureFingerprint, foldTarget, itemRulesFingerprint, itemsOf } from './findings.js';
 import type { CheckResult, Failure, RecordedResponse } from './report.js';
 import { isRepeatWarning, MAX_SETTLED, settleRepeatWarning } from './repeat-settling.js';
 import { defectShape, shrinkCounterexample, type Counterexample, type HangShrinking } from './shrink.js';
@@ -139,6 +139,63 @@ export interface CheckResultOptions {
    * when they are few or close together ({@link UnansweredFailures}); the run's concurrency.
    */
   readonly alone?: { readonly resends: AloneResends; readonly concurrency: number };
+  /** The run's shrink candidates answered so far, shared by its checks ({@link ShrinkAnswers}). */
+  readonly shrinkAnswers?: ShrinkAnswers;
+}
+
+/**
+ * Answers to shrink candidates sent in this run, by their requests ({@link candidateKey}), in the order sent (a repeat
+ * sends one request twice). Checks shrink one after another, and two checks failing one case walk the same
+ * candidates, fresh ids included: sent again, each would meet the plant its first sending stored, and the later check
+ * would judge the target's repeat answer (nim's trailing comma accepted: content-type shrank to the 200,
+ * negative-rejection to a refusal as a repeat). The later check judges the answers the first sending got instead, as
+ * every check judges a case's one exchange in the run.
+ */
+export type ShrinkAnswers = Map<string, (Exchange | readonly Exchange[])[]>;
+
+/**
+ * The client one case's shrinking sends through: a request another check's shrinking sent is answered as it was then,
+ * its n-th sending by the n-th answer ({@link ShrinkAnswers}); one answered with no answer of the service is sent.
+ */
+function shrinkClient(options: CheckResultOptions): TargetClient {
+  const { client, shrinkAnswers: known = new Map() as ShrinkAnswers } = options;
+  const sentTimes = new Map<string, number>();
+  const remembered = async <T extends Exchange | readonly Exchange[]>(key: string, send: () => Promise<T>) => {
+    const times = sentTimes.get(key) ?? 0;
+    sentTimes.set(key, times + 1);
+    const answers = known.get(key) ?? [];
+    const found = answers[times] as T | undefined;
+    if (found !== undefined) return found;
+    options.onShrinkStep?.();
+    const answer = await send();
+    const all: readonly Exchange[] = Array.isArray(answer) ? answer : [answer as Exchange];
+    if (answers.length === times && all.every(({ response }) => unansweredHow(response) === undefined))
+      known.set(key, [...answers, answer]);
+    return answer;
+  };
+  const sendOnOneConnection = client.sendOnOneConnection?.bind(client);
+  return {
+    send: (plan, sending) => remembered(candidateKey([plan]), () => client.send(plan, sending)),
+    ...(sendOnOneConnection
+      ? {
+          sendOnOneConnection: (plans: readonly PlannedRequest[], sending?: SendOptions) =>
+            remembered(`together\u0000${candidateKey(plans)}`, () => sendOnOneConnection(plans, sending)),
+        }
+      : {}),
+    redact: client.redact,
+    close: () => client.close(),
+  };
+}
+
+/** What a candidate sends, every byte and how: two candidates with one key are the same requests. */
+function candidateKey(plans: readonly PlannedRequest[]): string {
+  return JSON.stringify(
+    plans.map(({ intent: _intent, bodyBytes, ...request }) => ({
+      ...request,
+      bodyBytes: bodyBytes === undefined ? undefined : Buffer.from(bodyBytes).toString('base64'),
+    })),
+    (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value),
+  );
 }
 
 /** Whether a failing case's request was a valid NewPlant (or one written another way), as {@link sentValid}. */
@@ -212,19 +269,7 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
         (best === undefined || (!pauses(run.generated) && (found === undefined || counterexampleSize(found) < best)));
       const shrunk = await shrinkCounterexample(check, run.generated, first, {
         contract: options.contract,
-        client: {
-          send: (plan, sending) => (options.onShrinkStep?.(), options.client.send(plan, sending)),
-          ...(options.client.sendOnOneConnection
-            ? {
-                sendOnOneConnection: (plans: readonly PlannedRequest[], sending?: SendOptions) => (
-                  options.onShrinkStep?.(),
-                  options.client.sendOnOneConnection!(plans, sending)
-                ),
-              }
-            : {}),
-          redact: options.client.redact,
-          close: () => options.client.close(),
-        },
+        client: shrinkClient(options),
         fresh: run.nonce === undefined ? options.fresh : createFreshIds(run.nonce),
         judgeContext: options.judgeContext,
         arbitrary: options.arbitraries(run.generated.probe, run.generated.index),
@@ -375,7 +420,9 @@ function brokenField(plan: PlannedRequest | undefined): { field: string; what: s
  * read) is that field's defect, not a lenient reader's across fields: one finding for the field,
  * whichever wrong value showed it. The other way must be the field's own, its defect naming the field: a defect
  * named across fields is not (`2^53+N.5` accepted for an id is how numbers are parsed, doubles; `true` taken for
- * that id is pydantic's lax mode converting types, another fix: two findings).
+ * that id is pydantic's lax mode converting types, another fix: two findings). Inside an array's items that took
+ * another break too (a bound, an array for a number), a null or a converted value is the items' finding
+ * ({@link itemRulesFingerprint}): the items are not validated at all.
  */
 function withFieldsReadWrongly(
   failures: readonly Failure[],
@@ -388,20 +435,38 @@ function withFieldsReadWrongly(
     if (own && breaksReading(broken.what) && !owners.has(broken.field)) owners.set(broken.field, failure);
   }
   const casts = castOwners(failures, fields);
+  const brokenItems = new Set(failures.map((failure) => itemsOf(failure.defect ?? '')));
   return failures.map((failure) => {
     const broken = fields.get(failure);
     const cast = broken !== undefined && numberFamily(broken.what) !== undefined && castTo(failure, broken.field);
+    const reading = broken !== undefined && typeReading(broken.what) !== undefined;
     const owner =
       broken === undefined
         ? undefined
-        : typeReading(broken.what) !== undefined
+        : reading
           ? owners.get(broken.field)
           : cast
             ? casts.get(broken.field)
             : undefined;
-    if (owner?.fingerprint === undefined || owner === failure) return failure;
-    return { ...failure, foldedInto: owner.fingerprint };
+    if (owner?.fingerprint !== undefined && owner !== failure) return { ...failure, foldedInto: owner.fingerprint };
+    // Inside array items that took another break too (a bound, an array for a number): the items are not validated
+    // (a Draft 7 validator ignoring 3.1's prefixItems), and a null or a boolean there is that finding's.
+    const items = reading ? itemsPathOf(broken.field) : undefined;
+    return items !== undefined && brokenItems.has(items)
+      ? { ...failure, foldedInto: itemRulesFingerprint(items) }
+      : failure;
   });
+}
+
+/** The items' path (`coords[#]`) a field's path lies in (`coords.0`, `beds.1.name` in `beds[#]`), if any. */
+function itemsPathOf(field: string): string | undefined {
+  const segments = field.split('.');
+  const last = segments.findLastIndex((segment) => /^\d+$/.test(segment));
+  if (last < 0) return undefined;
+  return segments
+    .slice(0, last + 1)
+    .map((segment, index) => (/^\d+$/.test(segment) ? '[#]' : index === 0 ? segment : `.${segment}`))
+    .join('');
 }
 
 /**

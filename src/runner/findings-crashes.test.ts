@@ -221,3 +221,51 @@ describe('withInfiniteDoubleCrashesFolded', () => {
     expect(titles(withRootCausesFolded(checks))).toEqual([EXPONENT, DOUBLES_DEFECT]);
   });
 });
+
+describe('withMemberCrashesFolded', () => {
+  const RESET = 'connection-reset on a valid NewPlant';
+  const MISSING = 'connection-reset on an invalid body ("id": id missing (required) (keyword required))';
+  const LONG = 'connection-reset on an invalid body ("tag" holds "…": tag one code point longer than maxLength #)';
+  const required = { requiredMembers: new Set(['id', 'name']) };
+
+  it('folds crashes on invalid bodies holding the optional member a valid crash kept (any heightMm drops the connection)', () => {
+    const checks = [
+      crashes([
+        crash(RESET, '{"id":1,"name":"a","heightMm":421}'),
+        crash(MISSING, '{"name":"a","heightMm":872}'),
+        crash(LONG, '{"id":2,"name":"a","heightMm":852,"tag":"aaaaaaaaaaaaa"}'),
+      ]),
+    ];
+    expect(titles(withRootCausesFolded(checks, required))).toEqual([RESET]);
+  });
+
+  it('folds a crash on bytes that are not UTF-8 whose shrunk body kept that member (ajv throwing on an item\'s "toString")', () => {
+    const status = 'status 500 for a valid NewPlant';
+    const bytes = 'status 500 for a body that is not valid UTF-8';
+    const checks = [
+      crashes([
+        crash(status, '{"id":1,"name":"","companions":[{"id":0,"name":""},{"id":0,"name":"","toString":""}]}'),
+        crash(bytes, '{"id":2,"name":"\uFFFD","companions":[{"id":0,"name":"","toString":{}}]}'),
+      ]),
+    ];
+    expect(titles(withRootCausesFolded(checks, required))).toEqual([status]);
+    expect(titles(withRootCausesFolded(checks))).toEqual([status, bytes]);
+  });
+
+  it('takes along a crash folded before into one it folds (a `true` id read as the missing id is read)', () => {
+    const missing = crash(MISSING, '{"name":"a","heightMm":872}');
+    const typed = {
+      ...crash('connection-reset on an invalid body (a member of another JSON type, null included)', '{"id":true}'),
+      foldedInto: missing.fingerprint,
+    };
+    const checks = [crashes([crash(RESET, '{"id":1,"name":"a","heightMm":421}'), missing, typed])];
+    expect(titles(withRootCausesFolded(checks, required))).toEqual([RESET]);
+  });
+
+  it('keeps crashes apart where the valid crash kept only required members, or the invalid body lacks the member', () => {
+    const everyValid = [crash(RESET, '{"id":1,"name":"a"}'), crash(MISSING, '{"name":"a","heightMm":872}')];
+    expect(titles(withRootCausesFolded([crashes(everyValid)], required))).toEqual([RESET, MISSING]);
+    const without = [crash(RESET, '{"id":1,"name":"a","heightMm":421}'), crash(MISSING, '{"name":"a"}')];
+    expect(titles(withRootCausesFolded([crashes(without)], required))).toEqual([RESET, MISSING]);
+  });
+});

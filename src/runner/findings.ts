@@ -107,6 +107,8 @@ export interface RunSigns {
   readonly invalidRefused?: boolean;
   /** The kinds of the requests a target had in flight when it stopped answering for good ({@link inFlightWhenGone}). */
   readonly inFlightWhenGone?: ReadonlySet<string>;
+  /** The top-level members every NewPlant of the document holds (a crash keeping another one needs it). */
+  readonly requiredMembers?: ReadonlySet<string>;
 }
 
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
@@ -189,22 +191,42 @@ export function withUnvalidatedFolded(checks: readonly CheckResult[], signs: Run
   );
 }
 
-/** The checks with each failed check's failure, not yet folded, folded into the finding `into` names. */
+/**
+ * The checks with each failed check's failure, not yet folded, folded into the finding `into` names; a failure folded
+ * before into one of them follows it (a `true` taken for an id, folded into the id's missing-member failure, goes where
+ * that failure goes), or it would be left in a finding no failure owns.
+ */
 function withFolded(
   checks: readonly CheckResult[],
   into: (checkId: string, failure: Failure) => string | undefined,
 ): CheckResult[] {
-  return checks.map((check) => {
+  const moved = new Map<string, string>();
+  const folded = checks.map((check) => {
     if (check.status !== 'fail') return check;
     const failures = check.failures.map((failure) => {
       const finding = failure.foldedInto === undefined ? into(String(check.id), failure) : undefined;
-      return finding === undefined ? failure : { ...failure, foldedInto: finding };
+      if (finding === undefined) return failure;
+      moved.set(identityOf(String(check.id), failure).fingerprint, finding);
+      return { ...failure, foldedInto: finding };
     });
     return { ...check, failures };
   });
+  if (moved.size === 0) return folded;
+  return folded.map((check) =>
+    check.status !== 'fail'
+      ? check
+      : {
+          ...check,
+          failures: check.failures.map((failure) => {
+            const follows = failure.foldedInto === undefined ? undefined : moved.get(failure.foldedInto);
+            return follows === undefined || follows === failure.foldedInto
+              ? failure
+              : { ...failure, foldedInto: follows };
+          }),
+        },
+  );
 }
 
-/** Whether a JSON body holds an integer just outside int64 that is the same double as the edge (2^63, -2^63-1). */
 function holdsEdgeNeighbour(body: string | null | undefined): boolean {
   return integersOf(body).some(
     (value) =>
@@ -416,7 +438,7 @@ export function withUnsentLeftOutFolded(checks: readonly CheckResult[]): CheckRe
     .filter(([, { fields }]) => fields.size >= 2)
     .map(([status, { failures }]) => ({
       checkId: 'response-schema',
-      shown: smallest(failures),
+      shown: smallest(reproducibleFirst(failures)),
       defect: unsentLeftOutDefect(status),
       members: failures.map((failure) => identityOf('response-schema', failure).fingerprint),
     }));
@@ -569,8 +591,13 @@ export function withItemRulesFolded(checks: readonly CheckResult[]): CheckResult
   return withGroupsFolded(checks, itemRulesDefect, (failure) => itemsOf(failure.defect ?? ''));
 }
 
+/** The fingerprint of {@link itemRulesDefect}'s finding: a failure of those items may be folded into it before it forms. */
+export function itemRulesFingerprint(items: string): string {
+  return defectIdentity('', '', itemRulesDefect(items)).fingerprint;
+}
+
 /** The items' path (`offshoots[#]`) of an invalid body accepted for a break inside an array's items. */
-function itemsOf(defect: string): string | undefined {
+export function itemsOf(defect: string): string | undefined {
   const path = ITEM_BREAK_ACCEPTED.exec(defect)?.[1];
   return path === undefined ? undefined : path.slice(0, path.lastIndexOf('[#]') + 3);
 }
@@ -787,7 +814,7 @@ function withGroupsFolded(
     .filter(([, failures]) => failures.length >= 2 && qualifies(failures))
     .map(([group, failures]) => ({
       checkId: 'negative-rejection',
-      shown: smallest(failures),
+      shown: smallest(reproducibleFirst(failures)),
       defect: defectOf(group),
       members: failures.map((failure) => identityOf('negative-rejection', failure).fingerprint),
     }));
@@ -906,6 +933,43 @@ export function withCharacterCrashesFolded(checks: readonly CheckResult[]): Chec
     const broken = topMemberOf(FIELD.exec(match[2] ?? '')?.[1] ?? '');
     const kinds = characterKinds(failure.request.body, broken);
     return kinds.map((kind) => crashes.get(`${crashWay(match[1] ?? '', failure)}\u0000${kind}`)).find(Boolean);
+  });
+}
+
+/**
+ * A crash on an invalid body holding a top-level member that a crash on a valid NewPlant (the same way: status or lost
+ * answer, and label) kept through shrinking though the document does not require it, is that crash: the member's
+ * presence is the cause, whatever else the body breaks. HD13's Python server comparing `heightMm` with the string
+ * "1e3" (PyYAML read `maximum: 1e3` as one) dropped every body holding it: a valid one and twelve invalid ones were 13
+ * findings. So does a crash on bytes that are not UTF-8 or a lone surrogate whose shrunk body kept the member (ajv's
+ * uniqueItems throwing on an item's `"toString": ""`, met again by a body with bad bytes). Without
+ * {@link RunSigns.requiredMembers} nothing folds (every body holds the required ones).
+ */
+export function withMemberCrashesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  const required = signs.requiredMembers;
+  if (required === undefined) return [...checks];
+  const kept = new Map<string, string>();
+  for (const check of checks) {
+    if (check.status !== 'fail') continue;
+    for (const failure of check.failures) {
+      const way = failure.foldedInto === undefined ? VALID_CRASH.exec(failure.defect ?? '')?.[1] : undefined;
+      const body = way === undefined ? undefined : jsonOf(failure.request.body);
+      if (way === undefined || !isObject(body)) continue;
+      for (const member of Object.keys(body).filter((key) => !required.has(key))) {
+        const key = `${crashWay(way, failure)}\u0000${member}`;
+        if (!kept.has(key)) kept.set(key, identityOf(String(check.id), failure).fingerprint);
+      }
+    }
+  }
+  if (kept.size === 0) return [...checks];
+  return withFolded(checks, (_checkId, failure) => {
+    const defect = failure.defect ?? '';
+    const way = [INVALID_CRASH, NOT_UTF8_CRASH, SURROGATE_CRASH].map((crash) => crash.exec(defect)?.[1]).find(Boolean);
+    const body = way === undefined ? undefined : jsonOf(failure.request.body);
+    if (way === undefined || !isObject(body)) return undefined;
+    return Object.keys(body)
+      .map((member) => kept.get(`${crashWay(way, failure)}\u0000${member}`))
+      .find((fingerprint) => fingerprint !== undefined);
   });
 }
 
@@ -1248,6 +1312,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[], signs: RunSigns) => Chec
   withLengthUnitsFolded,
   withNonFiniteEchoesFolded,
   withCharacterCrashesFolded,
+  withMemberCrashesFolded,
   withEncodedSurrogateCrashesFolded,
   withInfiniteDoubleCrashesFolded,
   withWentAwayOnCrashFolded,

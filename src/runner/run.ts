@@ -1,4 +1,5 @@
 import { calledPlantsPath, PACKAGE_VERSION } from '../contract/index.js';
+import { objectView } from '../contract/object-view.js';
 import {
   caseCount,
   createArbitraryCache,
@@ -9,7 +10,7 @@ import {
 } from './cases.js';
 import type { CheckDefinition, JudgeContext } from './check.js';
 import type { PlantDraft } from './generate/new-plant.js';
-import { checkResult, CheckTally } from './check-results.js';
+import { checkResult, CheckTally, type ShrinkAnswers } from './check-results.js';
 import { dispatch, livenessOf, type CaseRun, type DispatchResult, type TargetStopped } from './execute.js';
 import { claimingUntilEnd, createFreshIds } from './generate/fresh-ids.js';
 import { createTargetClient, DEFAULT_MAX_BODY_BYTES, type TargetClient } from './http/client.js';
@@ -218,6 +219,7 @@ function conclude(
       objectRefused: evidence.objectRefused,
       invalidRefused: evidence.invalidRefused,
       inFlightWhenGone: inFlightWhenGone(outage),
+      requiredMembers: objectView(settings.contract.compiled.newPlant.schema).required,
     },
   );
   const findings = findingsOf(folded);
@@ -533,6 +535,7 @@ async function settleChecks(
     timeouts: sent.evidence.transport.get('timeout') ?? 0,
   });
   const checks: { check: CheckDefinition | undefined; result: CheckResult }[] = [];
+  const shrinkAnswers: ShrinkAnswers = new Map();
   for (const entry of settings.selection.ordered) {
     if ('skipReason' in entry) {
       checks.push({ check: undefined, result: entry.result });
@@ -545,6 +548,7 @@ async function settleChecks(
       deadline: settings.deadline,
       replayCommand,
       shrink: replay === undefined,
+      shrinkAnswers,
       onShrinkStep,
       ...(hangs ? { hangs } : {}),
       ...(resends ? { alone: { resends, concurrency: settings.concurrency } } : {}),
