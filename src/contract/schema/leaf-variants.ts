@@ -211,12 +211,15 @@ function otherCase(value: ExactJson): ExactJson[] {
   return [...new Set([swapped, capitalised])].filter((other) => other !== value);
 }
 
-/** Values one typo away from a listed value: `cactus` → `cactuss`, `CACTUS`, `cactu`; 3 → 4. */
+/**
+ * Values one typo away from a listed value: `cactus` → `cactuss`, `cactu`, ` cactus`; 3 → 4. Not the value in
+ * other letter case: {@link otherCase} sends it under its own label, and drawn here too it made the finding's
+ * title depend on which label drew `CACTUS` first (HS12's `tag.lower() in TAGS`: titled apart at seed 42 only).
+ */
 function nearMisses(value: ExactJson): ExactJson[] {
   if (typeof value === 'string') {
     const last = [...value].at(-1) ?? 'x';
-    const swapped = value.toUpperCase() === value ? value.toLowerCase() : value.toUpperCase();
-    return [value + last, swapped, [...value].slice(0, -1).join(''), ` ${value}`];
+    return [value + last, [...value].slice(0, -1).join(''), ` ${value}`];
   }
   if (typeof value === 'bigint') return [value + 1n, value - 1n];
   if (typeof value === 'boolean') return [!value];

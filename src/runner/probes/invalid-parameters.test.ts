@@ -80,7 +80,7 @@ describe('the invalid-parameter probe', () => {
       'query "page" holding "1.5": not of type integer: a number with a fraction (keyword type)',
       'header "X-Dry-Run" holding "1.5": not of type boolean: a number (keyword type)',
       'header "X-Dry-Run" holding "text": not of type boolean: a string (keyword type)',
-      'cookie "lang" holding "enn": not one of enum ["en","de"] (keyword enum)',
+      'cookie "lang" holding "d": not one of enum ["en","de"] (keyword enum)',
     ]);
   });
 
