@@ -123,6 +123,27 @@ describe('findingsOf', () => {
     expect(findings.map((finding) => [finding.title, finding.counterexample.reason])).toEqual([[missing, 'missing']]);
   });
 
+  it("shows, of counterexamples alike, one whose reason speaks of the finding, not another check's fault of the answer", () => {
+    // HS12's nim-noheader: a 200 with no Content-Type to a trailing comma fails content-type and negative-rejection.
+    const defect = 'an invalid body (a trailing comma before a closing bracket) accepted';
+    const fingerprint = 'dddddddddddddddd';
+    const request = { ...base.request, body: '{"name":"","id":1,}' };
+    const label = 'The 200 answer has no Content-Type; the document gives application/json.';
+    const accepted = 'An invalid body (a trailing comma before a closing bracket) was accepted with 200.';
+    const findings = findingsOf([
+      failed('content-type', [{ defect, fingerprint, reason: label, request }]),
+      failed('negative-rejection', [{ defect, fingerprint, reason: accepted, request }]),
+    ]);
+    expect(findings.map((finding) => finding.counterexample.reason)).toEqual([accepted]);
+    // A smaller body still goes first, whatever its reason says.
+    const smaller = { ...base.request, body: '{"id":1,}' };
+    const first = findingsOf([
+      failed('content-type', [{ defect, fingerprint, reason: label, request: smaller }]),
+      failed('negative-rejection', [{ defect, fingerprint, reason: accepted, request }]),
+    ]);
+    expect(first.map((finding) => finding.counterexample.reason)).toEqual([label]);
+  });
+
   it('lists a failure folded into another finding under that finding, named by the failure that is its own', () => {
     const own = { defect: 'an invalid body ("tag" holds an array: …) accepted', fingerprint: 'aaaaaaaaaaaaaaaa' };
     const folded = {

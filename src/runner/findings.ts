@@ -1346,7 +1346,8 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
     // title is the counterexample's, so it describes the request shown (failures of one cause differ in what
     // they break: a field missing, or holding an array).
     const own = group.failures.filter((failure) => failure.foldedInto === undefined);
-    const counterexample = smallest(reproducibleFirst(own.length > 0 ? own : group.failures));
+    const shown = reproducibleFirst(own.length > 0 ? own : group.failures);
+    const counterexample = smallest(speakingFirst(shown, (failure) => identityOf(checkOf.get(failure) ?? '', failure)));
     const title = own.length > 0 ? identityOf(checkOf.get(counterexample) ?? '', counterexample).title : group.title;
     return { fingerprint, title, checks: group.checks, counterexample };
   });
@@ -1378,6 +1379,25 @@ function reproducibleFirst(failures: readonly Failure[]): readonly Failure[] {
   );
   const pairs = failures.filter((failure) => failure.reason.includes(SAME_DOUBLE));
   return alone.length > 0 ? alone : pairs.length > 0 ? pairs : failures;
+}
+
+/**
+ * Of the smallest failures, those whose reason opens with their defect's words (`An invalid body (…) was accepted`
+ * for `an invalid body (…) accepted`), when there are any: one exchange may fail several checks, and another check's
+ * reason speaks of another fault of the same answer (nim's 200 to a trailing comma has no Content-Type: content-type
+ * names the acceptance as its defect, its reason the label). A smaller counterexample still goes first.
+ */
+function speakingFirst(
+  failures: readonly Failure[],
+  identity: (failure: Failure) => { title: string },
+): readonly Failure[] {
+  const least = Math.min(...failures.map(counterexampleSize));
+  const tied = failures.filter((failure) => counterexampleSize(failure) === least);
+  const speaking = tied.filter((failure) => {
+    const opening = identity(failure).title.split(' ').slice(0, 3).join(' ').toLowerCase();
+    return opening !== '' && failure.reason.toLowerCase().startsWith(opening);
+  });
+  return speaking.length > 0 ? speaking : tied;
 }
 
 /** Whether a failure's case sent several requests up to the failing one (its curl lines send them all). */
