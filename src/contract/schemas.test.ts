@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from './spec.js';
+import { LosslessNumber } from 'lossless-json';
+import { parseExactJson } from './exact-json.js';
 import { compileSchemaCheck, withTrustedSchemas, type JsonSchema } from './schemas.js';
 
 describe('compileSchemaCheck and trusted schemas', () => {
@@ -90,5 +92,30 @@ describe("an anyOf or oneOf of a schema and null (pydantic's Optional[...] with 
     expect(check({ kind: true }).map((violation) => violation.message)).toEqual([
       'field "kind" must match a schema in anyOf',
     ]);
+  });
+});
+
+describe('an enum or const listing an integer beyond 2^53', () => {
+  const parsed = (text: string) => parseExactJson(text) as never;
+
+  it('compiles (ajv cannot write a bigint) and judges the listed integers by their digits', () => {
+    // Before, `const: 9223372036854775807` stopped validate, serve and test: 'Do not know how to serialize a BigInt'.
+    const check = compileSchemaCheck(
+      {
+        type: 'object',
+        properties: {
+          lot: { type: 'integer', const: 9223372036854775807n },
+          kind: { enum: ['bed', 9007199254740993n, new LosslessNumber('12345678901234567890')] },
+        },
+      },
+      'a plant',
+    );
+    expect(check(parsed('{"lot": 9223372036854775807, "kind": 9007199254740993}'))).toEqual([]);
+    expect(check(parsed('{"lot": 9223372036854775807.0, "kind": "bed"}'))).toEqual([]);
+    expect(check(parsed('{"kind": 12345678901234567890}'))).toEqual([]);
+    // The same doubles, other digits: ajv's own comparison alone takes them.
+    expect(check(parsed('{"lot": 9223372036854775806}')).map(({ keyword }) => keyword)).toEqual(['const']);
+    expect(check(parsed('{"kind": 9007199254740992}')).map(({ keyword }) => keyword)).toEqual(['enum']);
+    expect(check(parsed('{"kind": "9007199254740993"}')).map(({ keyword }) => keyword)).toEqual(['enum']);
   });
 });

@@ -22,6 +22,19 @@ function plainNumber(value: unknown): unknown {
     : new LosslessNumber(text);
 }
 
+/** Keywords whose values are listed data: their `bigint`s (integers beyond 2^53) become lossless numbers. */
+const LISTING = new Set(['enum', 'const']);
+
+/** A listed value with each `bigint` at any depth as {@link plainNumber} writes it (JSON cannot hold a `bigint`). */
+function plainNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return plainNumber(value);
+  if (Array.isArray(value)) return value.map(plainNumbers);
+  if (!isObject(value) || !isPlain(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) setOwn(copy, key, plainNumbers(item));
+  return copy;
+}
+
 /** A schema in canonical 2020-12 form: an object of keywords, or `true`/`false`. */
 export type Schema = Record<string, unknown> | boolean;
 
@@ -319,7 +332,8 @@ function translateBody(written: Record<string, unknown>, pointer: string, state:
   for (const [keyword, value] of Object.entries(node)) {
     const reason = Object.hasOwn(REFUSED, keyword) ? REFUSED[keyword] : undefined;
     if (reason !== undefined) throw new UnsupportedSchemaError(keyword, childPointer(pointer, keyword), reason);
-    if (ASSERTIONS.has(keyword)) out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : value;
+    if (ASSERTIONS.has(keyword))
+      out[keyword] = NUMERIC.has(keyword) ? plainNumber(value) : LISTING.has(keyword) ? plainNumbers(value) : value;
   }
   translateChildren(node, out, pointer, state);
   const dialected = translateBounds(out, pointer);

@@ -56,11 +56,10 @@ export class Context {
     let check = this.checks.get(schema);
     if (check === undefined) {
       const defs = this.canonical.schema.$defs;
-      const compiled = compileSchemaCheck(
-        defs === undefined ? schema : { ...schema, $defs: defs },
-        this.options.subject,
-      );
-      check = (candidate) => compiled(asParsed(candidate)).length === 0;
+      // Judged as a member: a number a double cannot carry keeps its digits only as a member of a parsed object.
+      const wrapped = { type: 'object', properties: { value: schema }, ...(defs === undefined ? {} : { $defs: defs }) };
+      const compiled = compileSchemaCheck(wrapped, this.options.subject);
+      check = (candidate) => compiled(asParsed({ value: candidate })).length === 0;
       this.checks.set(schema, check);
     }
     return check(value);

@@ -17,7 +17,11 @@ const DATA = new Set(['enum', 'const', 'default', 'example', 'examples']);
 /** The integer formats judged exactly. */
 export const EXACT_FORMATS: Readonly<Record<string, IntegerFormat>> = { int32: INT32, int64: INT64 };
 
-type Limits = Partial<Record<(typeof NUMERIC)[number] | 'format', string>>;
+type Limits = Partial<Record<(typeof NUMERIC)[number] | 'format', string>> & {
+  /** An `enum` or `const` listing an integer a double cannot hold: the number texts listed (`listedBy` the keyword). */
+  listed?: readonly string[];
+  listedBy?: 'enum' | 'const';
+};
 
 /** A copy of a schema whose numeric bounds move into the exact keyword, and whose int32/int64 formats join them. */
 export function withExactNumbers(schema: unknown): unknown {
@@ -27,11 +31,37 @@ export function withExactNumbers(schema: unknown): unknown {
   const limits: Limits = {};
   for (const [key, value] of Object.entries(schema)) {
     const decimal = (NUMERIC as readonly string[]).includes(key) ? toDecimal(value) : undefined;
-    if (decimal !== undefined) limits[key as keyof Limits] = decimalText(decimal);
+    if (decimal !== undefined) limits[key as (typeof NUMERIC)[number]] = decimalText(decimal);
     else define(copy, key, DATA.has(key) ? value : withExactNumbers(value));
+  }
+  for (const key of ['enum', 'const'] as const) {
+    const listed = key === 'const' ? [copy.const] : Array.isArray(copy.enum) ? (copy.enum as unknown[]) : [];
+    if (!(key in copy) || !listed.some(isExactOnly)) continue;
+    // ajv cannot compile a bigint (nor compare a lossless number): it compares doubles, the keyword the texts.
+    define(copy, key, key === 'const' ? asDoubles(copy.const) : listed.map(asDoubles));
+    limits.listed = listed.flatMap((item) => {
+      const decimal = typeof item === 'string' ? undefined : toDecimal(item);
+      return decimal === undefined ? [] : [decimalText(decimal)];
+    });
+    limits.listedBy = key;
   }
   if (typeof copy.format === 'string' && Object.hasOwn(EXACT_FORMATS, copy.format)) limits.format = copy.format;
   if (Object.keys(limits).length > 0) copy[EXACT_NUMBER_KEYWORD] = limits;
+  return copy;
+}
+
+/** A number a double cannot carry: a `bigint` or a lossless number. */
+function isExactOnly(value: unknown): boolean {
+  return typeof value === 'bigint' || isLosslessNumber(value);
+}
+
+/** A listed value with its exact numbers as doubles, at any depth (what ajv's `enum` and `const` compare). */
+function asDoubles(value: unknown): unknown {
+  if (isExactOnly(value)) return Number(String(value));
+  if (Array.isArray(value)) return value.map(asDoubles);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) define(copy, key, asDoubles(item));
   return copy;
 }
 
@@ -67,7 +97,7 @@ function boundsOf(limits: Limits): readonly Bound[] {
   let bounds = boundsByLimits.get(limits);
   if (bounds === undefined) {
     bounds = Object.entries(limits)
-      .filter(([keyword]) => keyword !== 'format')
+      .filter((entry): entry is [string, string] => (NUMERIC as readonly string[]).includes(entry[0]))
       .map(([keyword, text]) => ({ keyword, text, limit: parseDecimal(text) as Decimal }));
     boundsByLimits.set(limits, bounds);
   }
@@ -95,9 +125,15 @@ function breach(text: string, limits: Limits, parentSchema: unknown): Partial<Er
     const error = integerBreach(text, limits.format, parentSchema);
     if (error !== undefined) return error;
   }
+  const value = parseDecimal(text);
+  if (limits.listed !== undefined && !limits.listed.some((listed) => sameNumber(value, text, listed))) {
+    const allowedValues = limits.listed.join(', ');
+    const message =
+      limits.listedBy === 'const' ? `must be equal to constant` : 'must be equal to one of the allowed values';
+    return { keyword: EXACT_NUMBER_KEYWORD, message, params: { keyword: limits.listedBy, allowedValues } };
+  }
   const bounds = boundsOf(limits);
   if (bounds.length === 0) return undefined;
-  const value = parseDecimal(text);
   for (const { keyword, text: limitText, limit } of bounds) {
     if (keyword === 'multipleOf') {
       if (value !== undefined && limit.digits !== 0n && isMultiple(value, limit)) continue;
@@ -121,6 +157,12 @@ function breach(text: string, limits: Limits, parentSchema: unknown): Partial<Er
     }
   }
   return undefined;
+}
+
+/** Whether a number text is the listed number (by value: `5.0` is `5`). */
+function sameNumber(value: Decimal | undefined, text: string, listed: string): boolean {
+  const limit = parseDecimal(listed);
+  return value === undefined || limit === undefined ? text === listed : compareDecimal(value, limit) === 0;
 }
 
 /** The ajv keyword that applies {@link withExactNumbers}' formats and limits. */
