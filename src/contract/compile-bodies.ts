@@ -113,6 +113,19 @@ export function withExactIntegers(
   return exact.size === 0 ? schema : (cloneGraph(schema, new Map(), exact) as Record<string, unknown>);
 }
 
+/**
+ * `holder[key]` with every integer written beyond 2^53 as a `bigint` again ({@link withExactIntegers}): an
+ * annotation's value (`example: 9007199254740993`, or an object or list holding such integers).
+ */
+export function exactMember(
+  holder: object,
+  key: string,
+  exact: ReadonlyMap<object, ReadonlyMap<string, bigint>>,
+): unknown {
+  const value: unknown = (holder as Record<string, unknown>)[key];
+  return exact.get(holder)?.get(key) ?? (exact.size === 0 ? value : cloneGraph(value, new Map(), exact));
+}
+
 /** A deep copy that keeps shared and cyclic references shared and cyclic (as `$ref`s dereference to). */
 function cloneGraph(
   value: unknown,

@@ -1,3 +1,5 @@
+import { exactMember } from './compile-bodies.js';
+import type { ExactIntegers } from './document-reader.js';
 import { pointerSegments } from './document-pointer.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -158,14 +160,16 @@ export function nullable(schema: JsonSchema): boolean {
 
 /**
  * The values a document offers for a property of a schema as written (the dereferenced one, since
- * the canonical schema keeps no annotations): each `default`, then each `example`, then each of `examples`.
+ * the canonical schema keeps no annotations): each `default`, then each `example`, then each of `examples`,
+ * their integers beyond 2^53 as the document writes them when given the document's `exact` integers.
  */
-export function documentedValues(view: ObjectView, name: string): unknown[] {
+export function documentedValues(view: ObjectView, name: string, exact: ExactIntegers = new Map()): unknown[] {
   const schemas = view.declarations.get(name) ?? [];
   const values: unknown[] = [];
-  for (const schema of schemas) if ('default' in schema) values.push(schema.default);
-  for (const schema of schemas) if ('example' in schema) values.push(schema.example);
-  for (const schema of schemas) if (Array.isArray(schema.examples)) values.push(...(schema.examples as unknown[]));
+  for (const schema of schemas) if ('default' in schema) values.push(exactMember(schema, 'default', exact));
+  for (const schema of schemas) if ('example' in schema) values.push(exactMember(schema, 'example', exact));
+  for (const schema of schemas)
+    if (Array.isArray(schema.examples)) values.push(...(exactMember(schema, 'examples', exact) as unknown[]));
   return values;
 }
 

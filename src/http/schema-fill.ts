@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ContractError, parseExactJson, stringifyExactJson, type SchemaCheck } from '../contract/index.js';
 import { LosslessNumber } from 'lossless-json';
 import { JsonPlaceholder, type ExactJson } from '../contract/schema/compiled-schema.js';
+import { exactMember } from '../contract/compile-bodies.js';
+import type { ExactIntegers } from '../contract/document-reader.js';
 import { documentedValues, type ObjectView } from '../contract/object-view.js';
 
 /** Where the filled values are checked and, failing the document's own, taken from. */
@@ -14,6 +16,8 @@ export interface FillSource {
   readonly subject: string;
   /** The object view of the schema as the document writes it, whose annotations offer values. */
   readonly written: ObjectView;
+  /** The document's integers beyond 2^53, so a default or example keeps its digits (JSON and YAML parsers round them). */
+  readonly exactIntegers?: ExactIntegers;
   /**
    * The request schema as written, when the properties answer a request: a property it gives a `default`
    * and the request left out means that default, so the answer carries it.
@@ -35,11 +39,12 @@ export function fillValues(names: readonly string[], source: FillSource): Readon
   if (names.length === 0) return fills;
   const sample = source.sample();
   const base = isRecord(sample) ? sample : undefined;
+  const exact = source.exactIntegers ?? new Map();
   for (const name of names) {
     const candidates = [
-      ...requestDefaults(source.requested, name),
+      ...requestDefaults(source.requested, name, exact),
       ...serverMade(source.written, name),
-      ...(documentedValues(source.written, name) as ExactJson[]),
+      ...(documentedValues(source.written, name, exact) as ExactJson[]),
     ];
     const chosen = candidates.find((candidate) =>
       base === undefined ? false : passes(source.check, { ...base, [name]: candidate }),
@@ -55,9 +60,11 @@ export function fillValues(names: readonly string[], source: FillSource): Readon
   return fills;
 }
 
-function requestDefaults(requested: ObjectView | undefined, name: string): ExactJson[] {
+function requestDefaults(requested: ObjectView | undefined, name: string, exact: ExactIntegers): ExactJson[] {
   const declarations = requested?.declarations.get(name) ?? [];
-  return declarations.filter((schema) => 'default' in schema).map((schema) => schema.default as ExactJson);
+  return declarations
+    .filter((schema) => 'default' in schema)
+    .map((schema) => exactMember(schema, 'default', exact) as ExactJson);
 }
 
 /**

@@ -105,6 +105,20 @@ describe('the Plant projection of a document whose NewPlant gives defaults', () 
   });
 });
 
+describe('the Plant members filled from the document', () => {
+  it("keeps the digits of a default or example beyond 2^53 (the parsers' doubles round them)", async () => {
+    // Before, `example: 9007199254740993` was read as the double 9007199254740992, which its `minimum` refuses,
+    // so the fill fell back to a generated value; a `const` default came out as 9223372036854775808.
+    const contract = await loadContract(
+      fileURLToPath(new URL('./test-documents/long-integer-annotations-3.1.yaml', import.meta.url)),
+    );
+    const served = serveContract(contract, validSamples(contract));
+    expect(served.plantBody(accept(contract, '{"id":7,"name":"Fern"}'))).toBe(
+      '{"name":"Fern","batch":9007199254740993,"lot":9223372036854775807}',
+    );
+  });
+});
+
 describe('the Plant projection of a value the Plant types otherwise', () => {
   it("writes a number sent where the Plant takes a string as that string (pydantic's Decimal), as written", async () => {
     // Before: serve and mock echoed 0 where FastAPI's Plant takes only a string, and test faulted their answers.

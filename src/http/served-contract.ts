@@ -123,6 +123,7 @@ function createPlantProjection(contract: Contract, samples: ValidSamples): Serve
     subject: 'The Plant schema',
     written: objectView(contract.schemas.plant),
     requested: objectView(contract.schemas.newPlant),
+    exactIntegers: contract.exactIntegers,
   };
   const fills = new Map(
     fillValues(
@@ -350,6 +351,7 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
     sample: samples.error,
     subject: 'The Error schema',
     written: objectView(contract.schemas.error),
+    exactIntegers: contract.exactIntegers,
   });
   const extra = [...fills].map(([name, text]) => `,${JSON.stringify(name)}:${text}`).join('');
   const refusal = contract.refusal.status;

@@ -64,7 +64,9 @@ function validGeneratedPlant(body: unknown, context: AnswerContext): string {
   const { contract } = context.served;
   const written = objectView(contract.schemas.plant);
   const text = JSON.stringify(body ?? null);
-  return nearPrism(contract.compiled.plant, text, context.generatedPlant, (name) => documentedValues(written, name));
+  return nearPrism(contract.compiled.plant, text, context.generatedPlant, (name) =>
+    documentedValues(written, name, contract.exactIntegers),
+  );
 }
 
 function renderPrismProblem(decision: Extract<PrismDecision, { kind: 'problem' }>, context: AnswerContext): Outcome {
