@@ -16,12 +16,7 @@ describe('generated plants when Prism misses a keyword', () => {
   it("keep Prism's plant and replace only what breaks the schema: valid, no undeclared members", async () => {
     const contract = await loadContract(DOCUMENT);
     for (let request = 0; request < 6; request++) {
-      const response = await fetch(`${mock.url}/plants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-        body: '{"id": 1, "name": "Fern"}',
-        signal: AbortSignal.timeout(10_000),
-      });
+      const response = await postPlant(mock, '{"id": 1, "name": "Fern"}');
       const text = await response.text();
       expect(response.status).toBe(200);
       expect(contract.check.plant(parseExactJson(text))).toEqual([]);
@@ -40,12 +35,7 @@ describe('generated plants where Prism breaks a member the document gives an exa
     });
     try {
       for (let request = 0; request < 4; request++) {
-        const response = await fetch(`${mock.url}/plants`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-          body: '{"id": 1, "name": "Fern"}',
-          signal: AbortSignal.timeout(10_000),
-        });
+        const response = await postPlant(mock, '{"id": 1, "name": "Fern"}');
         // Before, the generated plant's price (5841.25, 9999.25: valid, but no price of the document's).
         expect((JSON.parse(await response.text()) as { price?: unknown }).price).toBe(4.75);
       }
@@ -66,12 +56,7 @@ describe('generated plants of a discriminated oneOf (springdoc kinds)', () => {
   it('carry a kind the mapping lists and match one branch as written: valid under both readings', async () => {
     const contract = await loadContract(KINDS);
     for (let request = 0; request < 6; request++) {
-      const response = await fetch(`${kinds.url}/plants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-        body: `{"id": ${request + 1}, "name": "Basil", "kind": "HERB"}`,
-        signal: AbortSignal.timeout(10_000),
-      });
+      const response = await postPlant(kinds, `{"id": ${request + 1}, "name": "Basil", "kind": "HERB"}`);
       const plant = parseExactJson(await response.text());
       expect(response.status).toBe(200);
       expect(contract.check.plant(plant)).toEqual([]);
@@ -82,12 +67,7 @@ describe('generated plants of a discriminated oneOf (springdoc kinds)', () => {
 
   it("read as Prism's plants with the kind mended, not as the conformance generator's test values", async () => {
     for (let request = 0; request < 6; request++) {
-      const response = await fetch(`${kinds.url}/plants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-        body: `{"id": ${request + 1}, "name": "Basil", "kind": "HERB"}`,
-        signal: AbortSignal.timeout(10_000),
-      });
+      const response = await postPlant(kinds, `{"id": ${request + 1}, "name": "Basil", "kind": "HERB"}`);
       const text = await response.text();
       // Before, Prism's unmapped kinds fell back to the generator's plant: "toString" members, control characters.
       expect(textsOf(JSON.parse(text))).not.toContainEqual(expect.stringMatching(/[^\x20-\x7e]|^toString$/));
@@ -107,12 +87,10 @@ describe('generated plants of a discriminated oneOf below the root (a pot by sha
   it("keep Prism's plant and pot, the shape mended to one the mapping lists: valid, unambiguous, no test values", async () => {
     const contract = await loadContract(NESTED);
     for (let request = 0; request < 4; request++) {
-      const response = await fetch(`${nested.url}/plants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
-        body: `{"id": ${request + 1}, "name": "Fern", "pot": {"shape": "square-pot"}}`,
-        signal: AbortSignal.timeout(10_000),
-      });
+      const response = await postPlant(
+        nested,
+        `{"id": ${request + 1}, "name": "Fern", "pot": {"shape": "square-pot"}}`,
+      );
       const text = await response.text();
       expect(response.status).toBe(200);
       expect(contract.check.plant(parseExactJson(text))).toEqual([]);
@@ -122,6 +100,16 @@ describe('generated plants of a discriminated oneOf below the root (a pot by sha
     }
   });
 });
+
+/** POST /plants to a mock with its development token. */
+function postPlant(server: MockServer, body: string): Promise<Response> {
+  return fetch(`${server.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEV_TOKEN}`, 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+}
 
 /** Every member name and string of a JSON value. */
 function textsOf(value: unknown): string[] {
