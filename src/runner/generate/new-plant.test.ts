@@ -93,31 +93,14 @@ describe('renderIfValid', () => {
 
 describe('an id the document writes as a string', () => {
   /** The seed document with its `id` as a string of the given schema (proto3's JSON int64, a uuid). */
-  async function stringIdContract(id: object) {
-    const directory = mkdtempSync(join(tmpdir(), 'plantstore-string-id-'));
-    const spec = join(directory, 'openapi.json');
-    const json = (schema: object) => ({ description: 'a body', content: { 'application/json': { schema } } });
+  function stringIdContract(id: object) {
     const plant = { type: 'object', required: ['id', 'name'], properties: { id, name: { type: 'string' } } };
     const error = {
       type: 'object',
       required: ['error', 'message'],
       properties: { error: { type: 'integer' }, message: { type: 'string' } },
     };
-    writeFileSync(
-      spec,
-      JSON.stringify({
-        openapi: '3.1.0',
-        info: { title: 'Plant Store', version: '1' },
-        paths: {
-          '/plants': { post: { requestBody: json(plant), responses: { '200': json(plant), '400': json(error) } } },
-        },
-      }),
-    );
-    try {
-      return await loadContract(spec);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    return plantContract(plant, error);
   }
 
   it.each([
@@ -188,9 +171,6 @@ describe('a slot the document constrains beside other properties', () => {
   it('keeps the drawn value where a fresh one breaks an if/then on another member (tag cactus: water every 14+ days)', async () => {
     // Before, a fresh `waterEveryDays: 7` went out beside `tag: cactus`, whose `then` asks 14 or more: serve --spec
     // refused 'valid' NewPlants of such a document (HD13's f16, NOT CONFORMANT at every seed).
-    const directory = mkdtempSync(join(tmpdir(), 'plantstore-conditional-slot-'));
-    const spec = join(directory, 'openapi.json');
-    const json = (schema: object) => ({ description: 'a body', content: { 'application/json': { schema } } });
     const plant = {
       type: 'object',
       required: ['id', 'name'],
@@ -204,29 +184,37 @@ describe('a slot the document constrains beside other properties', () => {
       then: { properties: { waterEveryDays: { minimum: 14 } } },
     };
     const error = { type: 'object', required: ['error', 'message'], properties: { message: { type: 'string' } } };
-    writeFileSync(
-      spec,
-      JSON.stringify({
-        openapi: '3.1.0',
-        info: { title: 'Plant Store', version: '1' },
-        paths: {
-          '/plants': { post: { requestBody: json(plant), responses: { '200': json(plant), '400': json(error) } } },
-        },
-      }),
-    );
-    try {
-      const contract = await loadContract(spec);
-      const fresh = createFreshIds('conditional');
-      const drafts = fc.sample(newPlantArbitrary(contract), { seed: 5, numRuns: 300 });
-      const sent = drafts.map((draft, index) => renderPlant(draft, fresh, `case:${index}`));
-      const bodies = sent.map((rendered) => JSON.parse(rendered.text) as Record<string, unknown>);
-      const cacti = bodies.filter((body) => body.tag === 'cactus' && typeof body.waterEveryDays === 'number');
-      expect(cacti.length).toBeGreaterThan(0);
-      expect(cacti.filter((body) => (body.waterEveryDays as number) < 14)).toEqual([]);
-      // The id stays fresh: one value per case.
-      expect(new Set(sent.map((rendered) => rendered.ids[0])).size).toBe(sent.length);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    const contract = await plantContract(plant, error);
+    const fresh = createFreshIds('conditional');
+    const drafts = fc.sample(newPlantArbitrary(contract), { seed: 5, numRuns: 300 });
+    const sent = drafts.map((draft, index) => renderPlant(draft, fresh, `case:${index}`));
+    const bodies = sent.map((rendered) => JSON.parse(rendered.text) as Record<string, unknown>);
+    const cacti = bodies.filter((body) => body.tag === 'cactus' && typeof body.waterEveryDays === 'number');
+    expect(cacti.length).toBeGreaterThan(0);
+    expect(cacti.filter((body) => (body.waterEveryDays as number) < 14)).toEqual([]);
+    // The id stays fresh: one value per case.
+    expect(new Set(sent.map((rendered) => rendered.ids[0])).size).toBe(sent.length);
   });
 });
+
+/** The contract of a one-operation document whose NewPlant and Plant are `plant` and whose Error is `error`. */
+async function plantContract(plant: object, error: object) {
+  const directory = mkdtempSync(join(tmpdir(), 'plantstore-new-plant-'));
+  const spec = join(directory, 'openapi.json');
+  const json = (schema: object) => ({ description: 'a body', content: { 'application/json': { schema } } });
+  writeFileSync(
+    spec,
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Plant Store', version: '1' },
+      paths: {
+        '/plants': { post: { requestBody: json(plant), responses: { '200': json(plant), '400': json(error) } } },
+      },
+    }),
+  );
+  try {
+    return await loadContract(spec);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
