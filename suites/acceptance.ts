@@ -9,6 +9,7 @@ import {
   fail,
   saysJson,
   isJudgeable,
+  isClientError,
   isServerError,
   PASS,
   precisionPairs,
@@ -260,7 +261,7 @@ const LONG_INTEGER = /-?\d{16,}/g;
  */
 function quotesIdAsDouble(exchange: Exchange): boolean {
   const { status, body } = exchange.response;
-  if (status < 400 || status > 499 || body === null || exchange.plan.body === null) return false;
+  if (!isClientError(status) || body === null || exchange.plan.body === null) return false;
   const sent = exchange.plan.body.match(LONG_INTEGER);
   if (sent === null) return false;
   const quoted = new Set(body.match(LONG_INTEGER) ?? []);
@@ -296,7 +297,7 @@ function nulNameHint(exchange: Exchange): string | undefined {
  */
 function zeroValueHint(exchange: Exchange): string | undefined {
   const { response, plan } = exchange;
-  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  if (!refusesTheBody(response.status)) return undefined;
   if (!/required|empty|blank/i.test(response.body ?? '')) return undefined;
   const sent = sentObject(plan);
   if (sent === undefined) return undefined;
@@ -315,7 +316,7 @@ function zeroValueHint(exchange: Exchange): string | undefined {
  */
 function labelHint(exchange: Exchange): string | undefined {
   const { response, plan } = exchange;
-  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  if (!refusesTheBody(response.status)) return undefined;
   if (plan.contentType === undefined || !/content.?type|media.?type/i.test(response.body ?? '')) return undefined;
   return `The request was labelled ${plan.contentType}, as the document asks, and the answer speaks of the Content-Type: the target's check of the label refuses the right one (bytes compared with a str, as Twisted's request.getHeader(b"content-type") == "application/json"; or the header's whole value compared, parameters and letter case included).`;
 }
@@ -329,7 +330,7 @@ const UNWRITTEN_BOUNDS = new Set([INT64.min, INT64.max, INT32.min, INT32.max, -(
  */
 function boundHint(exchange: Exchange, contract: Contract): string | undefined {
   const { response, plan } = exchange;
-  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  if (!refusesTheBody(response.status)) return undefined;
   const sent = sentObject(plan);
   if (sent === undefined) return undefined;
   for (const slot of plantIdSlots(contract)) {
@@ -383,7 +384,7 @@ function utf16Hint(exchange: Exchange, contract: Contract): string | undefined {
 function trimHint(exchange: Exchange, contract: Contract): string | undefined {
   const check = contract.check.newPlant;
   const { response, plan } = exchange;
-  if (response.status < 400 || response.status > 499 || [401, 403].includes(response.status)) return undefined;
+  if (!refusesTheBody(response.status)) return undefined;
   const trimmed = plan.body === null ? undefined : trimmedJsonText(plan.body);
   if (trimmed === undefined) return undefined;
   const [violation] = check(parseExactJson(trimmed));
@@ -750,3 +751,8 @@ export default defineSuite({
   description: 'Valid NewPlants with valid authentication are created and echoed.',
   checks: [positiveAcceptance, echo, integerSpellingsCheck],
 });
+
+/** A 4xx other than an authentication refusal (401, 403): the target refusing the request's body. */
+function refusesTheBody(status: number): boolean {
+  return isClientError(status) && status !== 401 && status !== 403;
+}
