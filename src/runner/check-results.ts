@@ -169,8 +169,9 @@ function shrinkClient(options: CheckResultOptions): TargetClient {
     options.onShrinkStep?.();
     const answer = await send();
     const all: readonly Exchange[] = Array.isArray(answer) ? answer : [answer as Exchange];
-    if (answers.length === times && all.every(({ response }) => unansweredHow(response) === undefined))
-      known.set(key, [...answers, answer]);
+    // A cut answer (a flood read up to the cap) is not kept: held for the run, a few would hold hundreds of MiB.
+    const keep = all.every(({ response }) => unansweredHow(response) === undefined && response.truncated !== true);
+    if (answers.length === times && keep) known.set(key, [...answers, answer]);
     return answer;
   };
   const sendOnOneConnection = client.sendOnOneConnection?.bind(client);
