@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Exchange } from '../runner/http/client.js';
-import { PARSED_RESPONSE, type ParseKeeping, type ParsedBody } from '../runner/judge.js';
+import { PARSED_RESPONSE, recordedBody, type ParseKeeping, type ParsedBody } from '../runner/judge.js';
 import type { PlannedRequest } from '../runner/probe.js';
 import type { RecordedRequest, RecordedResponse } from '../runner/report.js';
 import type { InferredIntent, ObservedRequest } from './intent.js';
@@ -115,17 +115,15 @@ function recordedRequest(
 export function recordedResponse(response: ObservedResponse): RecordedResponse {
   const status = response.status;
   const headers = headerRecord(response.rawHeaders);
-  const body = response.body === null ? null : response.body.toString('utf8');
   const durationMs = Math.round(response.durationMs * 10) / 10;
   const { truncated, transportError } = response;
-  // A cut body may end inside a character: only a whole one is known not to be UTF-8.
-  const notUtf8 = response.body !== null && truncated !== true && !isUtf8(response.body);
-  if (!truncated && transportError === undefined && !notUtf8) return { status, headers, body, durationMs };
+  const body = recordedBody(response.body, truncated);
+  if (!truncated && transportError === undefined && body.bodyBase64 === undefined)
+    return { status, headers, body: body.body, durationMs };
   return {
     status,
     headers,
-    body,
-    ...(notUtf8 && response.body !== null ? { bodyBase64: response.body.toString('base64') } : {}),
+    ...body,
     ...(truncated ? { truncated: true } : {}),
     ...(transportError === undefined ? {} : { transportError }),
     durationMs,

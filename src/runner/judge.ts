@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { numberText, parseExactJson } from '../contract/index.js';
 import { isJsonEssence, mediaTypeEssence as essenceOf } from '../contract/media-types.js';
 import type { JudgeContext } from './check.js';
@@ -36,6 +37,17 @@ export function isJudgeable(response: RecordedResponse): boolean {
 /** True for a 2xx status. */
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
+}
+
+/**
+ * An answer's body as reports record it: its text (`null` when none arrived), and its bytes in base64 when they are
+ * not UTF-8, which a JSON text must be ({@link parseBody}). A cut body may end inside a character: only a whole one is
+ * known not to be UTF-8.
+ */
+export function recordedBody(bytes: Buffer | null, truncated: boolean): Pick<RecordedResponse, 'body' | 'bodyBase64'> {
+  if (bytes === null) return { body: null };
+  const body = bytes.toString('utf8');
+  return truncated || isUtf8(bytes) ? { body } : { body, bodyBase64: bytes.toString('base64') };
 }
 
 /** True for a 4xx status: the target refused the request (why, the status and body say). */

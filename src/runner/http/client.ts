@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { Client, Pool } from './undici.js';
@@ -9,6 +8,7 @@ import type { RecordedRequest, RecordedResponse } from '../report.js';
 import { DelayedBodies } from './delayed-bodies.js';
 import { describeTransportError } from './transport-errors.js';
 import { redact, TOKEN_VARIABLE } from '../../contract/secrets.js';
+import { recordedBody } from '../judge.js';
 
 /** One request as sent and what came back, both recorded without the token. */
 export interface Exchange {
@@ -288,14 +288,10 @@ interface RawResponse {
 
 function exchange(plan: PlannedRequest, request: RecordedRequest, raw: RawResponse): Exchange {
   const received = raw.status !== 0 || raw.chunks.length > 0;
-  const bytes = received ? bodyBytes(raw.chunks) : undefined;
-  // A cut body may end inside a character: only a whole one is known not to be UTF-8.
-  const notUtf8 = bytes !== undefined && !raw.truncated && !isUtf8(bytes);
   const response: RecordedResponse = {
     status: raw.status,
     headers: raw.headers,
-    body: bytes === undefined ? null : bytes.toString('utf8'),
-    ...(notUtf8 ? { bodyBase64: bytes.toString('base64') } : {}),
+    ...recordedBody(received ? bodyBytes(raw.chunks) : null, raw.truncated),
     ...(raw.truncated ? { truncated: true } : {}),
     ...(raw.transportError === undefined ? {} : { transportError: raw.transportError }),
     durationMs: Math.round((performance.now() - raw.started) * 10) / 10,
