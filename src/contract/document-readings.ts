@@ -1,5 +1,6 @@
 import { REF_SIBLINGS, type ExactIntegers, type RefSiblings } from './document-reader.js';
 import type { SchemaDialect } from './schema/index.js';
+import { partRefusesNull, unionWithoutNull } from './schema/canonicalise.js';
 
 /** A place in the document that reads two ways, and how plantstore reads it. */
 export interface DocumentReading {
@@ -230,38 +231,8 @@ function readingOf(node: Record<string, unknown>, dialect: SchemaDialect): strin
   if (node.nullable !== true) return undefined;
   if (dialect === 'openapi-3.1') return STRAY_NULLABLE;
   if (Array.isArray(node.enum) && !node.enum.includes(null)) return OPEN_ENUM;
-  if (partRefusingNull(node)) return OPEN_PARTS;
-  return node.type === undefined && unionRefusingNull(node) ? OPEN_UNION : undefined;
-}
-
-/** An `allOf` part that refuses null on its own (the schema compiler's `partRefusesNull`, as written). */
-function partRefusingNull(node: Record<string, unknown>): boolean {
-  const seen = new Set<object>();
-  const refuses = (part: unknown): boolean => {
-    if (part === null || typeof part !== 'object' || seen.has(part)) return false;
-    seen.add(part);
-    const { type, enum: values, nullable, allOf } = part as Record<string, unknown>;
-    if (nullable === true) return false;
-    const types: unknown[] = Array.isArray(type) ? type : [type];
-    if (type !== undefined && !types.includes('null')) return true;
-    if (Array.isArray(values) && !values.includes(null)) return true;
-    if ('const' in part && (part as Record<string, unknown>).const !== null) return true;
-    return unionRefusingNull(part as Record<string, unknown>) || (Array.isArray(allOf) && allOf.some(refuses));
-  };
-  return Array.isArray(node.allOf) && node.allOf.some(refuses);
-}
-
-/** An `anyOf`/`oneOf` none of whose branches names null in its `type`, `enum` or `const`. */
-function unionRefusingNull(node: Record<string, unknown>): boolean {
-  const namesNull = (branch: unknown): boolean => {
-    if (branch === null || typeof branch !== 'object') return false;
-    const { type, enum: values, const: constant } = branch as Record<string, unknown>;
-    const types: unknown[] = Array.isArray(type) ? type : [type];
-    return types.includes('null') || (Array.isArray(values) && values.includes(null)) || constant === null;
-  };
-  return (['anyOf', 'oneOf'] as const).some(
-    (keyword) => Array.isArray(node[keyword]) && !(node[keyword] as unknown[]).some(namesNull),
-  );
+  if (partRefusesNull(node)) return OPEN_PARTS;
+  return node.type === undefined && unionWithoutNull(node) ? OPEN_UNION : undefined;
 }
 
 /** The read-as line of a 3.0 `$ref` with constraining keywords beside it, at the place it is written. */

@@ -619,7 +619,7 @@ function translateNullable(
     return open;
   }
   const out = { ...merged };
-  if (partRefusesNull(node, state)) {
+  if (partRefusesNull(node, (part) => state.conditionalNodes.has(part))) {
     // Beside an `allOf` (Swashbuckle's nullable reference, TypeSpec's `Pot | null`, a `$ref` the reader moved
     // there) the readings differ: 3.0.3's `nullable` works "within a single Schema Object", so a part that refuses
     // null refuses it (openapi-core), while the generators' servers (ASP.NET, kin-openapi) take it. Open.
@@ -640,12 +640,16 @@ function translateNullable(
 /**
  * Whether an `allOf` part of the written node refuses null on its own: it has a `type`, an `enum` or a `const`
  * without null and no `nullable: true`, or is a union none of whose branches takes null, or an `allOf` with such
- * a part. The parts a conditional was rewritten to (`if`/`then`, `dependentSchemas`) are no written parts.
+ * a part. The parts `rewritten` names (where a conditional, `if`/`then` or `dependentSchemas`, was rewritten to
+ * them) are no written parts. `validate`'s read-as line asks the same of the document as written.
  */
-function partRefusesNull(node: Record<string, unknown>, state: State): boolean {
+export function partRefusesNull(
+  node: Record<string, unknown>,
+  rewritten: (part: object) => boolean = () => false,
+): boolean {
   const seen = new Set<object>();
   const refuses = (part: unknown): boolean => {
-    if (!isObject(part) || seen.has(part) || state.conditionalNodes.has(part) || part.nullable === true) return false;
+    if (!isObject(part) || seen.has(part) || rewritten(part) || part.nullable === true) return false;
     seen.add(part);
     const types = Array.isArray(part.type) ? (part.type as unknown[]) : [part.type];
     if (part.type !== undefined && !types.includes('null')) return true;
@@ -660,7 +664,7 @@ function partRefusesNull(node: Record<string, unknown>, state: State): boolean {
  * An `anyOf`/`oneOf` none of whose branches names null (drf-spectacular's `NullEnum` branch, `enum: [null]`,
  * already lets it in, and another null branch would make null match two branches of a oneOf).
  */
-function unionWithoutNull(node: Record<string, unknown>): boolean {
+export function unionWithoutNull(node: Record<string, unknown>): boolean {
   return (['anyOf', 'oneOf'] as const).some(
     (keyword) => Array.isArray(node[keyword]) && !(node[keyword] as unknown[]).some(takesNullItself),
   );
