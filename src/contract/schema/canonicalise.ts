@@ -1,7 +1,7 @@
 import { DISCRIMINATOR_VALUES, INHERITED_BASE } from '../discriminator-values.js';
 import { UnsupportedSchemaError, type SchemaDialect } from './compiled-schema.js';
 import { ASSERTIONS, childPointer, REFUSED, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_SINGLE } from './keywords.js';
-import { mergeSchemas } from './merge.js';
+import { define as setOwn, mergeSchemas } from './merge.js';
 import { LosslessNumber } from 'lossless-json';
 import { decimalText, toDecimal } from './decimal.js';
 
@@ -227,11 +227,6 @@ function graphCopier(
     return out;
   };
   return copy;
-}
-
-/** Sets a key as an own data property, so a key named `__proto__` stays a member. */
-function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -545,12 +540,7 @@ function translateChildren(
           'a property named __proto__ cannot be validated (ajv ignores it)',
         );
       }
-      Object.defineProperty(translated, name, {
-        value: translate(item, childPointer(childPointer(pointer, keyword), name), state),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(translated, name, translate(item, childPointer(childPointer(pointer, keyword), name), state));
     }
     out[keyword] = translated;
   }

@@ -188,6 +188,7 @@ function mergeDependent(mine: Record<string, string[]>, theirs: Record<string, s
   return out;
 }
 
-function define(target: Node, key: string, value: unknown): void {
+/** Sets `key` as an own data property, so a key named `__proto__` stays a member (assignment would set the prototype). */
+export function define(target: Node, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
