@@ -65,6 +65,22 @@ describe('documentReadings', () => {
     expect(documentReadings([{ schema: unicode, location: '#/components/schemas/Name' }], 'openapi-3.1')).toEqual([]);
   });
 
+  it('names a 3.0 `type: array` without `items`, which OpenAPI 3.0 requires, read as items of any value; not in 3.1', () => {
+    // Before: validate said nothing, and items of every type were sent as valid (HD13's faulty q12).
+    const tags = {
+      type: 'object',
+      properties: { tags: { type: 'array', maxItems: 3 }, ok: { type: 'array', items: {} } },
+    };
+    const [reading, ...rest] = documentReadings(
+      [{ schema: tags, location: '#/components/schemas/NewPlant' }],
+      'openapi-3.0',
+    );
+    expect(rest).toEqual([]);
+    expect(reading?.pointer).toBe('#/components/schemas/NewPlant/properties/tags');
+    expect(reading?.reading).toMatch(/^`type: array` without `items`, which OpenAPI 3.0 requires/);
+    expect(documentReadings([{ schema: tags, location: '#/components/schemas/NewPlant' }], 'openapi-3.1')).toEqual([]);
+  });
+
   it('says nothing of a property that is only readOnly or only writeOnly', () => {
     const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
     expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);

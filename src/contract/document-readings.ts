@@ -44,8 +44,8 @@ const NEITHER_WAY_3_0 = NEITHER_WAY.replace(
 /**
  * Where the tested schemas (NewPlant, Plant, Error) say something that reads two ways, which `test` then
  * neither sends nor faults: OpenAPI 3.0's `nullable` beside an enum without null, a stray `nullable`
- * in a 3.1 document, Swagger 2.0's `x-nullable` left in, a property both `readOnly` and `writeOnly`, and
- * 3.1's `contentEncoding: base64`. Each schema object is reported once, at the first pointer it is met by.
+ * in a 3.1 document, Swagger 2.0's `x-nullable` left in, a property both `readOnly` and `writeOnly`, a 3.0
+ * `type: array` without `items`, and 3.1's `contentEncoding: base64`. Each schema object is reported once, at the first pointer it is met by.
  * `exact` gives the integers the document writes beyond 2^53, so a reading quotes them as written.
  */
 export function documentReadings(
@@ -68,6 +68,8 @@ export function documentReadings(
     if (reading !== undefined) found.push({ pointer, reading });
     const mistyped = schema ? mistypedEnumValues(node as Record<string, unknown>, dialect) : undefined;
     if (mistyped !== undefined) found.push({ pointer: `${pointer}/enum`, reading: mistyped });
+    const untyped = schema ? arrayWithoutItems(node as Record<string, unknown>, dialect) : undefined;
+    if (untyped !== undefined) found.push({ pointer, reading: untyped });
     const pydantic = schema ? pydanticConstraintNames(node as Record<string, unknown>, exact.get(node)) : undefined;
     if (pydantic !== undefined) found.push({ pointer, reading: pydantic });
     const undeclared = schema && !/\/allOf\/\d+$/.test(pointer) ? undeclaredRequired(node) : undefined;
@@ -134,6 +136,21 @@ function mistypedEnumValues(node: Record<string, unknown>, dialect: SchemaDialec
     `\`enum\` lists ${listed}, which its own \`type\` (${[...types].join(', ')}) refuses: JSON Schema needs both, so ` +
     `${refused.length === 1 ? 'it is' : 'they are'} never valid: never sent as valid, and refused wherever judged (add the type, or remove the value)`
   );
+}
+
+const ARRAY_WITHOUT_ITEMS =
+  '`type: array` without `items`, which OpenAPI 3.0 requires ("MUST be present if the type is array"): read as JSON ' +
+  'Schema reads it, items of any JSON value, so valid NewPlants carry items of every type and any answer item passes ' +
+  '(write the item schema meant, or `items: {}` to say any value)';
+
+/**
+ * A 3.0 `type: array` without `items`: OpenAPI 3.0 requires them, its own schema does not check it (swagger-parser
+ * and Redocly load such a document), and the compiler reads the items as any value, as JSON Schema does.
+ */
+function arrayWithoutItems(node: Record<string, unknown>, dialect: SchemaDialect): string | undefined {
+  return dialect === 'openapi-3.0' && node.type === 'array' && node.items === undefined
+    ? ARRAY_WITHOUT_ITEMS
+    : undefined;
 }
 
 /** pydantic's constraint names and the JSON Schema keywords they stand for. */
