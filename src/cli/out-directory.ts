@@ -1,18 +1,34 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, rmdirSync } from 'node:fs';
 import { UsageError } from './cli-errors.js';
 import { makeDirectory } from '../reports/report-file.js';
 
 /**
- * Creates the directory reports go to and checks that files can be written into it: a usage error naming
- * why not (`what` says what goes there), found before a run or a proxy session whose reports would then
- * have nowhere to go.
+ * Checks that the directory reports go to can be made and written into: a usage error naming why not
+ * (`what` says what goes there), found before a run or a proxy session whose reports would then have
+ * nowhere to go. It leaves nothing behind: the reporters make the directory when they write, so a run that
+ * ends without a report (nothing listening at the target, a bad baseline file) leaves no empty folder for a
+ * CI job to archive as if it held the reports.
  */
 export function ensureWritableDirectory(dir: string, what = 'reports'): void {
+  const made: string[] = [];
   try {
-    makeDirectory(dir);
+    makeDirectory(dir, made);
     accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
     throw new UsageError(`cannot write ${what} to ${dir}: ${whyNotWritable(error)}; choose another --out.`);
+  } finally {
+    removeEmpty(made.reverse());
+  }
+}
+
+/** Removes these directories, deepest first, each one only while it is still empty. */
+function removeEmpty(directories: readonly string[]): void {
+  for (const path of directories) {
+    try {
+      rmdirSync(path);
+    } catch {
+      return; // something was written there meanwhile: not ours to remove
+    }
   }
 }
 

@@ -81,6 +81,31 @@ describe('plantstore test', () => {
     expect(wrong.err()).toContain('(PLANTSTORE_TOKEN, --token-file or --token)');
   });
 
+  it('leaves no empty --out folder behind when the run writes no report (nothing listening, a bad baseline file)', async () => {
+    const closed = await createReferenceServer({ tokens: [SENTINEL] });
+    await closed.close();
+    const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+    writeFileSync(join(cli.cwd, 'baseline.json'), '{"findings": [{"fingerprint": "not-hex"}]}');
+    const runs = [
+      ['--base-url', closed.url, '--out', 'ci/reports'],
+      ['--base-url', reference.url, '--out', 'ci/reports', '--baseline', 'baseline.json'],
+    ];
+    for (const args of runs) expect(await runCli(['test', ...args, '--runs', '3'], cli), cli.err()).toBe(2);
+    expect(readdirSync(cli.cwd)).toEqual(['baseline.json']);
+    // A run that judges writes its reports, and a baseline into a folder not made yet.
+    const args = [
+      '--base-url',
+      reference.url,
+      '--out',
+      'ci/reports',
+      '--write-baseline',
+      'ci/baselines/plantstore.json',
+    ];
+    expect(await runCli(['test', ...args, '--runs', '3', '--check', 'echo'], cli), cli.err()).toBe(0);
+    expect(readdirSync(join(cli.cwd, 'ci', 'reports')).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    expect(existsSync(join(cli.cwd, 'ci', 'baselines', 'plantstore.json'))).toBe(true);
+  });
+
   it('exits 2 with one line when the target is unreachable, the token is missing or a check is unknown', async () => {
     const closed = await createReferenceServer({ tokens: [SENTINEL] });
     await closed.close();

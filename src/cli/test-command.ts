@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { redact } from '../contract/secrets.js';
 import { ConformanceOptionsError, TargetUnreachableError } from '../runner/errors.js';
 import { WHOLE_NUMBER_OPTIONS, type ConformanceOptions } from '../runner/options.js';
 import type { Report } from '../runner/report.js';
 import type { Baseline } from '../reports/baseline.js';
 import { reportExitCode } from '../reports/outcome.js';
+import { makeDirectory } from '../reports/report-file.js';
 import { EXIT, UsageError } from './cli-errors.js';
 import { ensureWritableDirectory, whyNotWritable } from './out-directory.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
@@ -162,8 +163,10 @@ async function writeBaseline(values: OptionValues, report: Report, io: CliIo): P
     return;
   }
   const { baselineText } = await import('../reports/baseline.js');
+  const path = resolve(io.cwd, file);
   try {
-    await writeFile(resolve(io.cwd, file), baselineText(report));
+    makeDirectory(dirname(path)); // a CI job's first run writes `baselines/plantstore.json` into a folder not made yet
+    await writeFile(path, baselineText(report));
   } catch (error) {
     throw new UsageError(`--write-baseline ${file}: ${whyNotWritable(error)}.`);
   }
