@@ -5,6 +5,7 @@ import type { Report } from '../runner/report.js';
 import { baselineOf, baselineText, compareWithBaseline, parseBaseline } from './baseline.js';
 import { baselineSection } from './console-format.js';
 import { renderHtmlReport } from './html-reporter.js';
+import { currentFingerprints, RETIRED_FINGERPRINTS } from './retired-fingerprints.js';
 import { reportExitCode } from './outcome.js';
 
 function withFindings(report: Report): Report {
@@ -129,5 +130,52 @@ describe('a finding the baseline lists whose checks judged nothing in this run',
     };
     expect(compareWithBaseline(later, old, 'b.json')).toMatchObject({ fixed: [{ fingerprint: first?.fingerprint }] });
     expect(compareWithBaseline(later, old, 'b.json').unjudged).toBeUndefined();
+  });
+});
+
+describe('a baseline written by an older plantstore that worded a finding otherwise', () => {
+  const mode = { live: false, color: false, width: 100 };
+
+  it('knows the finding under its current fingerprint through the retired-fingerprint table (exit 0)', () => {
+    const report = withFindings(sampleReport());
+    const [first, ...rest] = report.findings ?? [];
+    const older = '00000000000000aa';
+    const text = baselineText({
+      ...report,
+      findings: [{ ...first!, fingerprint: older, title: 'older words' }, ...rest],
+    });
+    const baseline = parseBaseline(text, 'b.json');
+    // Without the table: the defect is new and its old entry no longer seen, as before.
+    const unaliased = compareWithBaseline(report, baseline, 'b.json', {});
+    expect(unaliased.new).toEqual([first?.fingerprint]);
+    expect(reportExitCode({ ...report, baseline: unaliased })).toBe(1);
+    const compared = compareWithBaseline(report, baseline, 'b.json', { [older]: first!.fingerprint });
+    expect(compared).toMatchObject({
+      new: [],
+      fixed: [],
+      renamed: [{ fingerprint: older, current: [first?.fingerprint] }],
+    });
+    expect(reportExitCode({ ...report, baseline: compared })).toBe(0);
+    expect(baselineSection({ ...report, baseline: compared }, mode)).toContain(
+      `  known under a fingerprint an older plantstore wrote: ${older}, now ${first?.fingerprint} (--write-baseline records it)`,
+    );
+    expect(renderHtmlReport({ ...report, baseline: compared })).toContain(`<code>${older}</code>, now`);
+  });
+
+  it('follows a chain of rewordings and a split, and reads a current fingerprint as itself', () => {
+    const retired = { a: 'b', b: ['c', 'd'], d: 'a' };
+    expect([...currentFingerprints('a', retired)].sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(currentFingerprints('e', retired)).toEqual(['e']);
+    expect(currentFingerprints('toString', retired)).toEqual(['toString']);
+  });
+
+  it('lists retired fingerprints as 16 lower-case hex digits, never one retired for itself', () => {
+    for (const [old, current] of Object.entries(RETIRED_FINGERPRINTS)) {
+      const successors = typeof current === 'string' ? [current] : current;
+      expect(old).toMatch(/^[0-9a-f]{16}$/);
+      expect(successors.length).toBeGreaterThan(0);
+      for (const print of successors) expect(print, old).toMatch(/^[0-9a-f]{16}$/);
+      expect(successors, old).not.toContain(old);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { BaselineComparison, Finding, Report } from '../runner/report.js';
+import { currentFingerprints, RETIRED_FINGERPRINTS } from './retired-fingerprints.js';
 
 /** One known finding in a baseline file: its fingerprint, and a title for the person reading the diff. */
 export interface BaselineEntry {
@@ -85,14 +86,24 @@ function readEntry(
   return entry.checks === undefined ? read : { ...read, checks: entry.checks };
 }
 
-/** Which of the report's findings the baseline knows, which are new, and which it lists but no longer occur. */
-export function compareWithBaseline(report: Report, baseline: Baseline, file: string): BaselineComparison {
-  const known = new Set(baseline.findings.map((entry) => entry.fingerprint));
+/**
+ * Which of the report's findings the baseline knows, which are new, and which it lists but no longer occur. An
+ * entry written by an older plantstore under a fingerprint since retired ({@link RETIRED_FINGERPRINTS}: the same
+ * defect, worded otherwise) knows the finding under its current one, and is listed under `renamed`.
+ */
+export function compareWithBaseline(
+  report: Report,
+  baseline: Baseline,
+  file: string,
+  retired: Readonly<Record<string, string | readonly string[]>> = RETIRED_FINGERPRINTS,
+): BaselineComparison {
   const seen = new Set((report.findings ?? []).map((finding: Finding) => finding.fingerprint));
+  const today = new Map(baseline.findings.map((entry) => [entry, currentFingerprints(entry.fingerprint, retired)]));
+  const known = new Set([...today.values()].flat());
   const found = [...seen];
   // A run that could not judge the target saw nothing: that fixes nothing.
   const unseen = baseline.findings.filter(
-    (entry) => report.verdict !== 'could-not-judge' && !seen.has(entry.fingerprint),
+    (entry) => report.verdict !== 'could-not-judge' && !today.get(entry)?.some((print) => seen.has(print)),
   );
   const judged = new Set(report.checks.filter((check) => check.status !== 'skip').map((check) => String(check.id)));
   const unjudged = (entry: BaselineEntry): boolean =>
@@ -102,11 +113,26 @@ export function compareWithBaseline(report: Report, baseline: Baseline, file: st
     title,
   });
   const notJudged = unseen.filter(unjudged).map(shown);
+  const renamed = renamedEntries(today, seen);
   return {
     file,
     new: found.filter((fingerprint) => !known.has(fingerprint)),
     known: found.filter((fingerprint) => known.has(fingerprint)),
     fixed: unseen.filter((entry) => !unjudged(entry)).map(shown),
     ...(notJudged.length > 0 ? { unjudged: notJudged } : {}),
+    ...(renamed.length > 0 ? { renamed } : {}),
   };
+}
+
+/** The entries listed under a retired fingerprint whose finding this run saw under a current one. */
+function renamedEntries(
+  today: ReadonlyMap<BaselineEntry, readonly string[]>,
+  seen: ReadonlySet<string>,
+): { fingerprint: string; current: string[] }[] {
+  const renamed: { fingerprint: string; current: string[] }[] = [];
+  for (const [{ fingerprint }, prints] of today) {
+    const current = prints.filter((print) => print !== fingerprint && seen.has(print));
+    if (current.length > 0 && !seen.has(fingerprint)) renamed.push({ fingerprint, current });
+  }
+  return renamed;
 }

@@ -70,6 +70,10 @@ export function baselineSection(report: Report, mode: TerminalMode): string {
       (entry) =>
         `  not judged (its checks judged nothing in this run; keep it): ${printable(entry.fingerprint)} ${oneLine(entry.title, 200)}`,
     ),
+    ...(baseline.renamed ?? []).map(
+      (entry) =>
+        `  known under a fingerprint an older plantstore wrote: ${printable(entry.fingerprint)}, now ${entry.current.map((print) => printable(print)).join(', ')} (--write-baseline records it)`,
+    ),
   ];
   return lines.join('\n') + '\n';
 }

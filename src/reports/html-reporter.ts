@@ -154,9 +154,16 @@ function baselineSection(report: Report): string {
   const notJudged = unjudged.length
     ? `<p>${unjudged.length} not judged: the checks that found them judged nothing in this run, so keep them.</p><ul>${unjudged.join('')}</ul>`
     : '';
+  const renamed = (baseline.renamed ?? []).map(
+    (entry) =>
+      `<li><code>${h(entry.fingerprint)}</code>, now <code>${entry.current.map((print) => h(print)).join('</code>, <code>')}</code></li>`,
+  );
+  const older = renamed.length
+    ? `<p>${renamed.length} known under a fingerprint an older plantstore wrote (the same defect, worded otherwise): writing the baseline again records the current one.</p><ul>${renamed.join('')}</ul>`
+    : '';
   return `<section><h2>Baseline ${h(baseline.file)}</h2>
 <p>${baseline.new.length} new, ${baseline.known.length} known and still seen, ${baseline.fixed.length} no longer seen.</p>
-${fixed.length ? `<ul>${fixed.join('')}</ul>` : ''}${notJudged}
+${fixed.length ? `<ul>${fixed.join('')}</ul>` : ''}${notJudged}${older}
 </section>`;
 }
 

@@ -165,6 +165,11 @@ export interface BaselineComparison {
    * anything (another defect left them nothing, or they were not selected): not fixed, still to be kept.
    */
   readonly unjudged?: readonly { readonly fingerprint: string; readonly title: string }[];
+  /**
+   * Entries the file lists under a fingerprint an older plantstore gave the finding (its defect since worded
+   * otherwise), known under the `current` one(s) this run saw: `--write-baseline` records those.
+   */
+  readonly renamed?: readonly { readonly fingerprint: string; readonly current: readonly string[] }[];
 }
 
 /** The options that re-run one case: spread them into `runConformance`. */
