@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isRefusalStatus, isSuccessStatus, type Contract } from '../contract/index.js';
 import type { JudgeContext } from './check.js';
 import type { ExactJson } from '../contract/schema/index.js';
+import { setOwnMember } from '../contract/schema/json.js';
 import { isObject } from '../contract/operations.js';
 import { createReferenceServer } from '../reference/server.js';
 import { ConformanceOptionsError, TargetUnreachableError } from './errors.js';
@@ -9,7 +10,6 @@ import type { FreshIds } from './generate/fresh-ids.js';
 import fc from 'fast-check';
 import { inSlot, type IdSlot } from './generate/id-slots.js';
 import {
-  define,
   idSlotOf,
   newPlantArbitrary,
   renderIfValid,
@@ -382,7 +382,7 @@ async function invalidIdAnswers(
 ): Promise<(Exchange | undefined)[]> {
   const value = plant.value as Record<string, ExactJson>;
   const rest = Object.create(null) as Record<string, ExactJson>;
-  for (const name of Object.keys(value)) if (name !== key) define(rest, name, value[name]);
+  for (const name of Object.keys(value)) if (name !== key) setOwnMember(rest, name, value[name]);
   const missing = validRequest(renderPlant({ ...plant, value: rest }, fresh, 'no-id'));
   const stringId = validRequest(
     renderPlant(plant, fresh, 'string-id', new Map([[key, `"${fresh.bits('string-id')}"`]])),

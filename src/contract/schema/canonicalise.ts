@@ -1,9 +1,10 @@
 import { DISCRIMINATOR_VALUES, INHERITED_BASE } from '../discriminator-values.js';
 import { UnsupportedSchemaError, type SchemaDialect } from './compiled-schema.js';
 import { ASSERTIONS, childPointer, REFUSED, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_SINGLE } from './keywords.js';
-import { define as setOwn, mergeSchemas } from './merge.js';
+import { mergeSchemas } from './merge.js';
 import { LosslessNumber } from 'lossless-json';
 import { decimalText, toDecimal } from './decimal.js';
+import { mapLeaves, setOwnMember } from './json.js';
 
 const NUMERIC = new Set(['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf']);
 
@@ -27,12 +28,7 @@ const LISTING = new Set(['enum', 'const']);
 
 /** A listed value with each `bigint` at any depth as {@link plainNumber} writes it (JSON cannot hold a `bigint`). */
 function plainNumbers(value: unknown): unknown {
-  if (typeof value === 'bigint') return plainNumber(value);
-  if (Array.isArray(value)) return value.map(plainNumbers);
-  if (!isObject(value) || !isPlain(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) setOwn(copy, key, plainNumbers(item));
-  return copy;
+  return mapLeaves(value, (leaf) => (typeof leaf === 'bigint' ? plainNumber(leaf) : leaf));
 }
 
 /** A schema in canonical 2020-12 form: an object of keywords, or `true`/`false`. */
@@ -167,7 +163,7 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
   const fill = (node: Record<string, unknown>, out: Record<string, unknown>): void => {
     for (const [key, value] of Object.entries(node)) {
       const [name, read] = key === 'oneOf' && !('anyOf' in node) ? eitherReading(value) : [key, lenient(value)];
-      setOwn(out, name, read);
+      setOwnMember(out, name, read);
     }
     if (canonical.nullOpen.has(node)) joinNull(out, node);
   };
@@ -193,7 +189,7 @@ export function withNullJoined(canonical: Canonical): Record<string, unknown> {
 export function bothReadings(canonical: Canonical): Record<string, unknown> {
   if (canonical.lenientBranches.size === 0) return canonical.schema;
   const copy = graphCopier((node, out) => {
-    for (const [key, value] of Object.entries(node)) setOwn(out, key, copy(value));
+    for (const [key, value] of Object.entries(node)) setOwnMember(out, key, copy(value));
     const { oneOf } = node;
     if (Array.isArray(oneOf) && canonical.exclusive.has(oneOf)) {
       const written = oneOf.map((branch: unknown) =>
@@ -540,7 +536,7 @@ function translateChildren(
           'a property named __proto__ cannot be validated (ajv ignores it)',
         );
       }
-      setOwn(translated, name, translate(item, childPointer(childPointer(pointer, keyword), name), state));
+      setOwnMember(translated, name, translate(item, childPointer(childPointer(pointer, keyword), name), state));
     }
     out[keyword] = translated;
   }

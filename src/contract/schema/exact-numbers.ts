@@ -2,6 +2,7 @@ import type { ErrorObject, KeywordDefinition } from 'ajv';
 import { isLosslessNumber } from 'lossless-json';
 import { numberText } from '../exact-json.js';
 import { INT32, INT64, integerProblem, type IntegerFormat } from '../integers.js';
+import { mapLeaves, setOwnMember } from './json.js';
 import { compareDecimal, decimalText, isMultiple, parseDecimal, toDecimal, type Decimal } from './decimal.js';
 
 /**
@@ -32,13 +33,13 @@ export function withExactNumbers(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     const decimal = (NUMERIC as readonly string[]).includes(key) ? toDecimal(value) : undefined;
     if (decimal !== undefined) limits[key as (typeof NUMERIC)[number]] = decimalText(decimal);
-    else define(copy, key, DATA.has(key) ? value : withExactNumbers(value));
+    else setOwnMember(copy, key, DATA.has(key) ? value : withExactNumbers(value));
   }
   for (const key of ['enum', 'const'] as const) {
     const listed = key === 'const' ? [copy.const] : Array.isArray(copy.enum) ? (copy.enum as unknown[]) : [];
     if (!(key in copy) || !listed.some(isExactOnly)) continue;
     // ajv cannot compile a bigint (nor compare a lossless number): it compares doubles, the keyword the texts.
-    define(copy, key, key === 'const' ? asDoubles(copy.const) : listed.map(asDoubles));
+    setOwnMember(copy, key, key === 'const' ? asDoubles(copy.const) : listed.map(asDoubles));
     limits.listed = listed.flatMap((item) => {
       const decimal = typeof item === 'string' ? undefined : toDecimal(item);
       return decimal === undefined ? [] : [decimalText(decimal)];
@@ -57,17 +58,7 @@ function isExactOnly(value: unknown): boolean {
 
 /** A listed value with its exact numbers as doubles, at any depth (what ajv's `enum` and `const` compare). */
 function asDoubles(value: unknown): unknown {
-  if (isExactOnly(value)) return Number(String(value));
-  if (Array.isArray(value)) return value.map(asDoubles);
-  if (value === null || typeof value !== 'object') return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) define(copy, key, asDoubles(item));
-  return copy;
-}
-
-/** defineProperty: a property named `__proto__` stays a property. */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return mapLeaves(value, (leaf) => (isExactOnly(leaf) ? Number(String(leaf)) : leaf));
 }
 
 const COMPARISONS: Record<string, { holds: (order: number) => boolean; words: string }> = {

@@ -20,6 +20,25 @@ export function isExactObject(value: ExactJson): value is { [key: string]: Exact
   return prototype === null || prototype === Object.prototype;
 }
 
+/** Sets `key` as an own data property, so a key named `__proto__` stays a member (assignment would set the prototype). */
+export function setOwnMember(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A copy of a parsed JSON value with `leaf` applied to every value that is not an array nor a plain object, at any depth. */
+export function mapLeaves(value: unknown, leaf: (value: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => mapLeaves(item, leaf));
+  if (value === null || typeof value !== 'object' || !hasPlainPrototype(value)) return leaf(value);
+  const copy = {};
+  for (const [key, item] of Object.entries(value)) setOwnMember(copy, key, mapLeaves(item, leaf));
+  return copy;
+}
+
+function hasPlainPrototype(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === null || prototype === Object.prototype;
+}
+
 /** A value found in a schema (`enum`, `const`) as generation writes values: exact numbers, bare objects. */
 export function toExact(value: unknown): ExactJson {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;

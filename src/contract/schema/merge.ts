@@ -1,5 +1,5 @@
 import { compareDecimal, isMultiple, toDecimal } from './decimal.js';
-import { jsonEqual } from './json.js';
+import { jsonEqual, setOwnMember } from './json.js';
 
 type Node = Record<string, unknown>;
 
@@ -156,15 +156,15 @@ function mergeMaps(
   nullOpen: Set<object> | undefined,
 ): { value: unknown } | undefined | 'conflict' {
   const out: Node = Object.create(null) as Node;
-  for (const [name, schema] of Object.entries(mine)) define(out, name, schema);
+  for (const [name, schema] of Object.entries(mine)) setOwnMember(out, name, schema);
   for (const [name, schema] of Object.entries(theirs)) {
     if (!Object.hasOwn(out, name)) {
-      define(out, name, schema);
+      setOwnMember(out, name, schema);
       continue;
     }
     const merged = mergeChild(out[name], schema, nullOpen);
     if (merged === undefined || merged === 'conflict') return merged;
-    define(out, name, merged.value);
+    setOwnMember(out, name, merged.value);
   }
   return { value: { ...out } };
 }
@@ -186,9 +186,4 @@ function mergeDependent(mine: Record<string, string[]>, theirs: Record<string, s
   const out: Record<string, string[]> = { ...mine };
   for (const [name, list] of Object.entries(theirs)) out[name] = [...new Set([...(out[name] ?? []), ...list])];
   return out;
-}
-
-/** Sets `key` as an own data property, so a key named `__proto__` stays a member (assignment would set the prototype). */
-export function define(target: Node, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

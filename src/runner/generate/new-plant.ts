@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { isLosslessNumber } from 'lossless-json';
 import { parseExactJson, stringifyExactJson, type Contract } from '../../contract/index.js';
 import type { ExactJson } from '../../contract/schema/index.js';
-import { isExactObject } from '../../contract/schema/json.js';
+import { isExactObject, setOwnMember } from '../../contract/schema/json.js';
 import { withClaim, type FreshIds } from './fresh-ids.js';
 import { idSlots, materializeInSlot, type IdSlot } from './id-slots.js';
 import { objectView } from '../../contract/object-view.js';
@@ -105,7 +105,7 @@ function keptValid(
   for (const keepId of [true, false]) {
     const kept = copyObject(body);
     const back = replaced.filter(({ key }) => !keepId || key !== draft.slots[0]?.key);
-    for (const { key, drawn } of back) define(kept, key, drawn);
+    for (const { key, drawn } of back) setOwnMember(kept, key, drawn);
     if (!valid(kept)) continue;
     const sent = draft.slots.flatMap((slot) => (typeof kept[slot.key] === 'bigint' ? [kept[slot.key] as bigint] : []));
     return { body: kept, ids: sent.length === ids.length ? sent : ids, idMayRepeat: !keepId };
@@ -200,7 +200,7 @@ export function renderPlant(
     const { id, mayRepeat } = materializeInSlot(slot, shape, heldByCase(fresh, slotSalt), slotSalt);
     ids.push(id);
     idMayRepeat ||= mayRepeat;
-    define(body, slot.key, id);
+    setOwnMember(body, slot.key, id);
   });
   const kept = keptValid(draft, body, ids);
   if (kept !== undefined) ({ body, ids } = kept);
@@ -211,9 +211,9 @@ export function renderPlant(
   if (textId && replaced && !raw.has(textId.key) && !keep.has(textId.key)) {
     const id = textId.fresh(fresh.bits(`${salt}:${textId.key}`), body);
     if (id === undefined) idMayRepeat = true;
-    else define(body, textId.key, id);
+    else setOwnMember(body, textId.key, id);
   }
-  for (const key of raw.keys()) define(body, key, `${RAW}${key}`);
+  for (const key of raw.keys()) setOwnMember(body, key, `${RAW}${key}`);
   let text = stringifyExactJson(body);
   if (raw.size === 0) return { text, strings: stringsOf(body, raw), ids, idMayRepeat, written: { text, value: body } };
   for (const [key, json] of raw) text = text.replace(JSON.stringify(`${RAW}${key}`), () => json);
@@ -266,11 +266,6 @@ function stringsOf(body: Record<string, ExactJson>, raw: ReadonlyMap<string, str
     if (typeof value === 'string' && !raw.has(key)) strings[key] = value;
   }
   return strings;
-}
-
-/** Plain assignment would turn a `__proto__` key into a prototype change instead of a property. */
-export function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The draft with every id made fresh: a twin of a case is then never refused as a repeat of it. */

@@ -1,15 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import type { ExactJson } from '../../contract/schema/index.js';
-import { isExactObject } from '../../contract/schema/json.js';
-import {
-  define,
-  draftStrings,
-  newPlantArbitrary,
-  renderPlant,
-  withFreshIds,
-  type PlantDraft,
-} from '../generate/new-plant.js';
+import { isExactObject, setOwnMember } from '../../contract/schema/json.js';
+import { draftStrings, newPlantArbitrary, renderPlant, withFreshIds, type PlantDraft } from '../generate/new-plant.js';
 import { objectView } from '../../contract/object-view.js';
 import { defineProbe, PLANTS_PATH, type PlannedRequest } from '../probe.js';
 
@@ -102,15 +95,15 @@ function markedDraft(
     return marked === undefined ? { draft } : { draft: { ...draft, value: marked.value }, at: marked.path.join('.') };
   }
   const body = Object.create(null) as Record<string, ExactJson>;
-  for (const key of Object.keys(value)) define(body, key, value[key]);
+  for (const key of Object.keys(value)) setOwnMember(body, key, value[key]);
   const nested = place === 'nested' ? nestedString(body, declared) : undefined;
   if (nested !== undefined) return { draft: { ...draft, value: body }, at: nested };
   const [top] = place === 'member-name' ? [] : draftStrings(draft);
   if (top !== undefined) {
-    define(body, top[0], `${top[1]}${MARKER}`);
+    setOwnMember(body, top[0], `${top[1]}${MARKER}`);
     return { draft: { ...draft, value: body }, at: top[0] };
   }
-  define(body, MARKER, 1n);
+  setOwnMember(body, MARKER, 1n);
   return { draft: { ...draft, value: body } };
 }
 
@@ -125,7 +118,7 @@ function nestedString(body: Record<string, ExactJson>, declared: ReadonlySet<str
     if (member === null || typeof member !== 'object' || !(Array.isArray(member) || isExactObject(member))) continue;
     const marked = marking(member);
     if (marked === undefined) continue;
-    define(body, key, marked.value);
+    setOwnMember(body, key, marked.value);
     return [key, ...marked.path].join('.');
   }
   return undefined;
@@ -150,7 +143,7 @@ function marking(value: ExactJson): { value: ExactJson; path: string[] } | undef
     const marked = marking(value[key] as ExactJson);
     if (marked === undefined) continue;
     const copy = Object.create(null) as Record<string, ExactJson>;
-    for (const other of Object.keys(value)) define(copy, other, other === key ? marked.value : value[other]);
+    for (const other of Object.keys(value)) setOwnMember(copy, other, other === key ? marked.value : value[other]);
     return { value: copy, path: [key, ...marked.path] };
   }
   return undefined;
