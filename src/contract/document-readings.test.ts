@@ -81,6 +81,31 @@ describe('documentReadings', () => {
     expect(documentReadings([{ schema: tags, location: '#/components/schemas/NewPlant' }], 'openapi-3.1')).toEqual([]);
   });
 
+  it('names bounds beside type [integer, string] (.NET 10), which leave the string unbounded, but not a format alone', () => {
+    // Before: nothing was said of "5000" being valid under minimum 1, maximum 100, which ASP.NET's [Range] refuses.
+    const shelf = {
+      type: ['integer', 'string'],
+      pattern: '^-?(?:0|[1-9]\\d*)$',
+      format: 'int32',
+      minimum: 1,
+      maximum: 100,
+    };
+    const [reading, ...rest] = documentReadings(
+      [{ schema: shelf, location: '#/components/schemas/Shelf' }],
+      'openapi-3.1',
+    );
+    expect(rest).toEqual([]);
+    expect(reading?.pointer).toBe('#/components/schemas/Shelf');
+    expect(reading?.reading).toMatch(/^`minimum`, `maximum` beside `type: \[integer, string\]` bound the number only/);
+    const fine = [
+      { type: ['integer', 'null'], minimum: 1 },
+      { type: ['integer', 'string'], pattern: '^[0-9]+$', format: 'int64' },
+    ];
+    for (const schema of fine) {
+      expect(documentReadings([{ schema, location: '#/components/schemas/Shelf' }], 'openapi-3.1')).toEqual([]);
+    }
+  });
+
   it('says nothing of a property that is only readOnly or only writeOnly', () => {
     const one = { type: 'object', properties: { a: { readOnly: true }, b: { writeOnly: true } } };
     expect(documentReadings([{ schema: one, location: '#/x' }], 'openapi-3.0')).toEqual([]);

@@ -68,6 +68,8 @@ export function documentReadings(
     if (reading !== undefined) found.push({ pointer, reading });
     const mistyped = schema ? mistypedEnumValues(node as Record<string, unknown>, dialect) : undefined;
     if (mistyped !== undefined) found.push({ pointer: `${pointer}/enum`, reading: mistyped });
+    const textBound = schema ? numberBoundsBesideText(node as Record<string, unknown>) : undefined;
+    if (textBound !== undefined) found.push({ pointer, reading: textBound });
     const untyped = schema ? arrayWithoutItems(node as Record<string, unknown>, dialect) : undefined;
     if (untyped !== undefined) found.push({ pointer, reading: untyped });
     const pydantic = schema ? pydanticConstraintNames(node as Record<string, unknown>, exact.get(node)) : undefined;
@@ -151,6 +153,31 @@ function arrayWithoutItems(node: Record<string, unknown>, dialect: SchemaDialect
   return dialect === 'openapi-3.0' && node.type === 'array' && node.items === undefined
     ? ARRAY_WITHOUT_ITEMS
     : undefined;
+}
+
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
+
+/**
+ * Bounds beside a `type` that takes a number and a string, as .NET 10 writes a number with [Range] (`type: [integer,
+ * string]`, a digits pattern, `minimum: 1`): JSON Schema's numeric keywords pass any string, so the digits `"5000"`
+ * are valid there, though ASP.NET Core's [Range] refuses them. (A `format` alone, on every .NET number, is not named.)
+ */
+function numberBoundsBesideText(node: Record<string, unknown>): string | undefined {
+  const types = Array.isArray(node.type) ? (node.type as unknown[]) : [];
+  if (!types.includes('string') || !(types.includes('integer') || types.includes('number'))) return undefined;
+  const written = NUMBER_KEYWORDS.filter(
+    (keyword) => node[keyword] !== undefined && typeof node[keyword] !== 'boolean',
+  );
+  if (written.length === 0) return undefined;
+  const listed = written.map((keyword) => `\`${keyword}\``).join(', ');
+  const typed = `\`type: [${types.map(String).join(', ')}]\``;
+  return (
+    `${listed} beside ${typed} ${written.length === 1 ? 'bounds' : 'bound'} the number only (JSON Schema's numeric ` +
+    'keywords pass any string): a string the rest allows is valid whatever number its digits write, so it is taken ' +
+    'by serve and mock and not faulted in answers; valid values sent as text write numbers inside the bounds, as ' +
+    "ASP.NET Core's [Range] (.NET writes numbers so) reads them (to bound the text too, give the string a `pattern` " +
+    'or `maxLength` of its own, or remove `string` from `type`)'
+  );
 }
 
 /** pydantic's constraint names and the JSON Schema keywords they stand for. */

@@ -238,6 +238,34 @@ describe('unusual limits', () => {
   });
 });
 
+describe('a number that may also be written as text (.NET 10: type [integer, string])', () => {
+  test('valid strings write numbers the numeric keywords take: "5000" is not sent under maximum 100', () => {
+    // Before: "0", "-0" and "72386075169" went as valid (JSON Schema's numeric keywords pass strings), and
+    // ASP.NET Core's [Range(1, 100)] and int binding refuse them.
+    const shelf = {
+      type: ['integer', 'string'],
+      pattern: '^-?(?:0|[1-9]\\d*)$',
+      format: 'int32',
+      minimum: 1,
+      maximum: 100,
+    };
+    const values = sample({ type: 'object', required: ['shelf'], properties: { shelf } }, 600).map(
+      (value) => (value as Record<string, ExactJson>).shelf,
+    );
+    const texts = values.filter((value): value is string => typeof value === 'string');
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.filter((text) => !(Number(text) >= 1 && Number(text) <= 100))).toEqual([]);
+    expect(values.filter((value) => typeof value === 'bigint' && (value < 1n || value > 100n))).toEqual([]);
+  });
+
+  test('a string that writes no number is left as drawn, and a schema without bounds or integer format is untouched', () => {
+    const code = { type: ['integer', 'string'], minimum: 1, maxLength: 3 };
+    expect(sample(code, 300).some((value) => typeof value === 'string' && !/^\s*[-+]?\d/.test(value))).toBe(true);
+    const open = { type: ['integer', 'string'], pattern: '^[0-9]+$' };
+    expect(sample(open, 300).some((value) => typeof value === 'string' && value.length > 3)).toBe(true);
+  });
+});
+
 describe('extras the schema cannot fill', () => {
   test('an unsatisfiable additionalProperties schema only means no undeclared properties', () => {
     const values = sample(

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { LosslessNumber } from 'lossless-json';
 import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
@@ -237,7 +238,9 @@ function typed(schema: Node, place: Place, context: Context): Generated {
   let recursive = false;
   for (const type of types) {
     try {
-      const arbitrary = typeArbitrary(type, schema, place, context);
+      let arbitrary = typeArbitrary(type, schema, place, context);
+      if (type === 'string' && arbitrary !== null)
+        arbitrary = numberTextsInRange(arbitrary, schema, types, place, context);
       if (arbitrary === null) recursive = true;
       else options.push(arbitrary);
     } catch (error) {
@@ -270,4 +273,47 @@ function typeArbitrary(type: JsonType, schema: Node, place: Place, context: Cont
     default:
       throw context.refuse('type', childPointer(place.schemaPointer, 'type'), `unknown type ${String(type)}`);
   }
+}
+
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+/** A number written as text: JSON's grammar, leading zeros and a plus sign allowed (.NET, Jackson read them). */
+const NUMBER_TEXT = /^([-+]?)0*(\d+)(\.\d+)?([eE][-+]?\d+)?$/;
+
+/**
+ * Valid strings of a schema that also takes numbers and bounds them (.NET 10 writes every number as `type: [integer,
+ * string]` with a digits pattern, `format: int32` and its [Range] as `minimum`/`maximum`): JSON Schema's numeric
+ * keywords pass any string, so `"5000"` is valid under `maximum: 100`, but a server reading the digits as the number
+ * refuses it (ASP.NET Core's [Range], an int overflow). A drawn string that writes a number the numeric keywords
+ * refuse is sent as a number they take instead: valid under either reading. Judging stays JSON Schema's.
+ */
+function numberTextsInRange(
+  strings: fc.Arbitrary<ExactJson>,
+  schema: Node,
+  types: readonly JsonType[],
+  place: Place,
+  context: Context,
+): fc.Arbitrary<ExactJson> {
+  const numberType = types.includes('number') ? 'number' : types.includes('integer') ? 'integer' : undefined;
+  const integerFormat = schema.format === 'int32' || schema.format === 'int64';
+  const bounded = NUMBER_KEYWORDS.some((keyword) => schema[keyword] !== undefined);
+  if (numberType === undefined || (!bounded && !integerFormat)) return strings;
+  const numbers = typeArbitrary(numberType, schema, place, context);
+  if (numbers === null) return strings;
+  const numeric: Node = { type: numberType };
+  for (const keyword of [...NUMBER_KEYWORDS, 'format'])
+    if (schema[keyword] !== undefined) numeric[keyword] = schema[keyword];
+  const refused = (text: ExactJson): boolean => {
+    const written = typeof text === 'string' ? numberOfText(text) : undefined;
+    return written !== undefined && !context.accepts(numeric, written);
+  };
+  return fc.tuple(strings, numbers).map(([text, number]) => (refused(text) ? number : text));
+}
+
+/** The number a text writes (`"0042"` is 42, `"-1.50"` is -1.50), as generation writes numbers; else `undefined`. */
+function numberOfText(text: string): ExactJson | undefined {
+  const match = NUMBER_TEXT.exec(text);
+  if (match === null) return undefined;
+  const [, sign, digits, fraction, exponent] = match;
+  const plain = `${sign === '-' ? '-' : ''}${digits ?? '0'}${fraction ?? ''}${exponent ?? ''}`;
+  return fraction === undefined && exponent === undefined ? BigInt(plain) : new LosslessNumber(plain);
 }
