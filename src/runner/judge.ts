@@ -210,11 +210,13 @@ function errorObjectOf(exchange: Exchange): Record<string, unknown> | undefined 
 }
 
 /**
- * The `message` of an Error answer with every number written `#`: the same for two answers that say
+ * The `message` of an Error answer (an RFC 9457 problem's `detail`) with every number written `#`: the same for two answers that say
  * the same thing about different ids ("A plant with id # already exists").
  */
 export function messageShapeOf(exchange: Exchange): string | undefined {
-  const message = errorObjectOf(exchange)?.message;
+  const body = errorObjectOf(exchange);
+  // An RFC 9457 problem (ASP.NET Core, Spring's ProblemDetail) says it in `detail`, FastAPI's HTTPException too.
+  const message = typeof body?.message === 'string' ? body.message : body?.detail;
   return typeof message === 'string' && message.trim() !== '' ? message.replace(/-?\d+/g, '#') : undefined;
 }
 
