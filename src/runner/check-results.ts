@@ -17,8 +17,11 @@ import { failingExchange, type CaseVerdict } from './verdicts.js';
 import { withWentAwayCandidates } from './went-away.js';
 import {
   charactersNeeded,
+  answeredWithoutCrash,
   crashClass,
   CRASH_GROUP_TITLES,
+  objectRefusals,
+  refusedOnlyIn,
   refusesAnObject,
   unreadableKind,
   type CrashEvidence,
@@ -57,6 +60,11 @@ export class CheckTally {
   readonly unanswered = new UnansweredFailures();
   /** Whether some case showed the target refusing an invalid object with a 4xx ({@link refusesAnObject}). */
   objectRefused = false;
+  /** The members the invalid objects refused broke, and whether one was accepted ({@link objectRefusals}). */
+  readonly refusedFields = new Set<string>();
+  objectAccepted = false;
+  /** Whether some request with the run's credential got an answer but a crash ({@link answeredWithoutCrash}). */
+  answeredOtherwise = false;
   /** The kinds of body no parser reads that failed, by way of crashing ({@link unreadableKind}). */
   readonly unreadableKinds = new Map<string, Set<string>>();
 
@@ -66,6 +74,10 @@ export class CheckTally {
     if (!verdict) return;
     this.cases++;
     this.objectRefused ||= refusesAnObject(run.exchanges);
+    const refusals = objectRefusals(run.exchanges);
+    for (const field of refusals.fields) this.refusedFields.add(field);
+    this.objectAccepted ||= refusals.accepted;
+    this.answeredOtherwise ||= answeredWithoutCrash(run.exchanges);
     this.unanswered.add(run, verdict);
     if (verdict.outcome === 'fail') this.countUnreadable(run, verdict);
     if (verdict.outcome === 'fail') keepFirstPerCause(this.failures, { run, verdict, ...keyOf(run, verdict) });
@@ -305,6 +317,8 @@ export async function checkResult(tally: CheckTally, options: CheckResultOptions
       objectRefused: tally.objectRefused,
       characters: charactersNeeded(counterexamples, tally.objectRefused),
       unreadableKinds: tally.unreadableKinds,
+      refusedOnlyIn: refusedOnlyIn(tally.refusedFields, tally.objectAccepted),
+      everyRequestCrashed: !tally.answeredOtherwise,
     };
     const groups = keptPerCause(counterexamples, validSent, evidence, failures);
     if (failures.length > 0)
@@ -385,7 +399,7 @@ function keptPerCause(
 ): Map<Failure, CrashGroup> {
   const groups = new Map<Failure, CrashGroup>();
   for (const { failure, plan } of counterexamples) {
-    const group = crashGroup(validSent.get(failure) === true, plan, failure.defect, evidence);
+    const group = crashGroup(validSent.get(failure) === true, plan, failure, evidence);
     const same = failures.findIndex((other) => other.reason === failure.reason && groups.get(other)?.key === group.key);
     const classes = new Set([...(same < 0 ? [] : groups.get(failures[same]!)!.classes), ...group.classes]);
     if (same < 0) failures.push(failure);
@@ -524,9 +538,17 @@ interface CrashGroup {
 function crashGroup(
   valid: boolean,
   plan: PlannedRequest | undefined,
-  defect: string | undefined,
+  failure: Pick<Failure, 'defect' | 'response'>,
   evidence: CrashEvidence,
 ): CrashGroup {
+  const { defect } = failure;
+  const every = evidence.everyRequestCrashed === true ? everyRequestWay(plan, failure) : undefined;
+  if (every !== undefined)
+    return {
+      key: `every:${every}`,
+      classes: new Set([plan?.intent.kind ?? '']),
+      title: CRASH_GROUP_TITLES.everyRequest(every),
+    };
   const crash = crashClass(plan, defect, evidence);
   if (crash === undefined) return { key: valid ? 'valid' : 'invalid', classes: new Set() };
   const classes = new Set([crash.name]);
@@ -544,8 +566,30 @@ function crashGroup(
       classes: evidence.unreadableKinds?.get(crash.way) ?? classes,
       title: CRASH_GROUP_TITLES.parse(crash.way),
     };
-  if (evidence.objectRefused) return { key: crash.name, classes };
-  return { key: 'refusal-path', classes, title: CRASH_GROUP_TITLES.refusalPath(crash.way) };
+  const only = evidence.refusedOnlyIn;
+  if (evidence.objectRefused && only === undefined) return { key: crash.name, classes };
+  const title = evidence.objectRefused
+    ? CRASH_GROUP_TITLES.oneMemberRefused(crash.way, only ?? '')
+    : CRASH_GROUP_TITLES.refusalPath(crash.way);
+  return { key: 'refusal-path', classes, title };
+}
+
+/** A crash's way (`status 500`, `connection-reset`) of showing, as its defect names it. */
+const CRASH_WAY = /^(status 5\d\d|[\w-]+) (?:for|on) /;
+
+/**
+ * Where every request with the run's credential crashed ({@link CrashEvidence.everyRequestCrashed}), the way a failure
+ * carrying it shows that crash; undefined for a request without it (a bad credential's 500 is the credential's) or an
+ * answer that is no crash.
+ */
+function everyRequestWay(
+  plan: PlannedRequest | undefined,
+  failure: Pick<Failure, 'defect' | 'response'>,
+): string | undefined {
+  const { status, transportError } = failure.response;
+  if (plan === undefined || plan.intent.kind === 'auth' || (status > 0 && status < 500 && transportError === undefined))
+    return undefined;
+  return CRASH_WAY.exec(failure.defect ?? '')?.[1];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
+import { brokenRule } from './defects.js';
 import { isClientError } from './judge.js';
 import { isQueryTwin } from './probes/rejections.js';
 
@@ -49,6 +50,16 @@ export function crashClass(
 /** What the run showed beside a crash: whether the target refused some invalid object; whether characters may be the cause. */
 export interface CrashEvidence {
   readonly objectRefused: boolean;
+  /**
+   * The one member every invalid object the target refused broke, where it accepted none (`id`, outside int64): those
+   * are its handler's own refusals, and every refusal of its validator crashed ({@link refusedOnlyIn}).
+   */
+  readonly refusedOnlyIn?: string;
+  /**
+   * No request carrying the run's credential got an answer but a crash (a 5xx or none): the target fails whatever it
+   * is sent once the credential is good ({@link answeredWithoutCrash}).
+   */
+  readonly everyRequestCrashed?: boolean;
   /** False when a crash on a readable body held no character beyond ASCII ({@link charactersNeeded}). */
   readonly characters: boolean;
   /** The kinds of unreadable body ({@link unreadableKind}) each way of crashing met, over all the check's cases. */
@@ -124,6 +135,55 @@ export function refusesAnObject(exchanges: readonly Exchange[]): boolean {
   });
 }
 
+/**
+ * The members ({@link brokenRule}'s field: `id`, `care.water`) that the invalid objects a case's exchanges show refused
+ * broke, and whether one was accepted (2xx): for {@link refusedOnlyIn}.
+ */
+export function objectRefusals(exchanges: readonly Exchange[]): { fields: string[]; accepted: boolean } {
+  const objects = exchanges.filter(
+    ({ plan }) => plan.intent.kind === 'invalid-body' && !isQueryTwin(plan) && isJsonObject(plan.body),
+  );
+  const refused = objects.filter(({ plan, response }) => refusesBody(plan, response.status));
+  const accepted = objects.some(({ response }) => response.status >= 200 && response.status < 300);
+  const fields = refused.map(({ plan }) =>
+    plan.intent.kind === 'invalid-body' ? (brokenRule(plan.intent.what).split('\u0000')[0] ?? '') : '',
+  );
+  return { fields, accepted };
+}
+
+/**
+ * The member every refused invalid object broke, where that is one member and no invalid object was accepted: the
+ * refusal path fails though the target refused some (Fastify's default error handler writes a 400 its response schema
+ * cannot serialize, a 500 for every validation error, while the handler's own check refuses an id outside int64).
+ * Undefined otherwise; the empty string names a break of the body as a whole.
+ */
+export function refusedOnlyIn(fields: ReadonlySet<string>, accepted: boolean): string | undefined {
+  return fields.size === 1 && !accepted ? [...fields][0] : undefined;
+}
+
+/**
+ * Whether some request carrying the run's credential (every request but the bad-credential ones) and a JSON object was
+ * answered with anything but a crash (a 5xx, no answer). Answers made before the body is read do not count: a body
+ * parser's 400 to malformed JSON or to a JSON value that is no object (express.json()'s strict mode refuses `null`
+ * and `"x"` whatever the handler does), a refusal of the credential as written (`bearer`), of a label (415,
+ * `charset=utf-8` included) or of a broken parameter, and a throttle (429).
+ */
+export function answeredWithoutCrash(exchanges: readonly Exchange[]): boolean {
+  return exchanges.some(
+    ({ plan, response }) =>
+      plan.intent.kind !== 'auth' &&
+      isJsonObject(plan.body) &&
+      response.transportError === undefined &&
+      response.status > 0 &&
+      response.status < 500 &&
+      !BEFORE_THE_BODY.has(response.status) &&
+      !(plan.intent.kind === 'invalid-parameter' && isClientError(response.status)),
+  );
+}
+
+/** Answers a server gives before it reads the body: the credential, the label, throttling. */
+const BEFORE_THE_BODY: ReadonlySet<number> = new Set([401, 403, 415, 429]);
+
 /** Whether a case's exchanges show the target refusing (4xx) an invalid body of any kind, JSON or not. */
 export function refusesAnInvalidBody(exchanges: readonly Exchange[]): boolean {
   return exchanges.some(({ plan, response }) => refusesBody(plan, response.status));
@@ -151,6 +211,10 @@ export const CRASH_GROUP_TITLES = {
   refusalPath: (way: string) =>
     `${way} for an invalid body of every kind met (no invalid object was refused: the refusal path fails)`,
   parse: (way: string) => `${way} for bodies the JSON parser cannot read, of every kind met (its error not handled)`,
+  oneMemberRefused: (way: string, member: string) =>
+    `${way} for an invalid body of every kind met (none was refused but some breaking ${member === '' ? 'the body' : `"${member}"`}: the refusal path fails)`,
+  everyRequest: (way: string) =>
+    `${way} for every request with the credential, valid or not (no JSON object was answered otherwise: the target fails whatever it is sent)`,
 };
 
 /** Past a recursive parser's stack (Python's json: about 1,000 levels) or its number conversion (4,300 digits). */
@@ -170,6 +234,12 @@ function unreadable(body: string): boolean {
     else if (character === ']' || character === '}') depth--;
   }
   return deepest > DEEP;
+}
+
+function isJsonObject(body: string | null): boolean {
+  if (unreadable(body ?? '')) return false;
+  const value = parsed(body);
+  return value.ok && isObject(value.value);
 }
 
 function parsed(body: string | null): { ok: true; value: unknown } | { ok: false } {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failedCheck, sampleReport } from '../fixtures/sample-reports.js';
 import { DOUBLES_DEFECT } from './defects.js';
 import {
+  declaredMemberNames,
   defectIdentity,
   findingsOf,
   withCharacterCrashesFolded,
@@ -222,6 +223,24 @@ describe('withInfiniteDoubleCrashesFolded', () => {
   });
 });
 
+/** The names e09's NewPlant declares: beds of rows and plants. */
+const declared = declaredMemberNames({
+  type: 'object',
+  required: ['id', 'name', 'beds'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    beds: { type: 'array', items: { $ref: '#/$defs/Bed' } },
+  },
+  $defs: { Bed: { type: 'object', required: ['row', 'plants'], properties: { row: {}, plants: {} } } },
+});
+
+describe('declaredMemberNames', () => {
+  it('lists the names a schema declares or requires at any depth, in $defs too', () => {
+    expect([...declared].sort()).toEqual(['beds', 'id', 'name', 'plants', 'row']);
+  });
+});
+
 describe('withMemberCrashesFolded', () => {
   const RESET = 'connection-reset on a valid NewPlant';
   const MISSING = 'connection-reset on an invalid body ("id": id missing (required) (keyword required))';
@@ -260,6 +279,28 @@ describe('withMemberCrashesFolded', () => {
     };
     const checks = [crashes([crash(RESET, '{"id":1,"name":"a","heightMm":421}'), missing, typed])];
     expect(titles(withRootCausesFolded(checks, required))).toEqual([RESET]);
+  });
+
+  it('folds a crash on a bad credential whose body kept a member the document declares nowhere, inside a required one (Fastify validates before security)', () => {
+    const valid = crash(
+      VALID,
+      '{"id":1,"name":"","beds":[{"row":1,"plants":["a"]},{"row":1,"plants":["a"],"toString":null}]}',
+    );
+    const auth = crash(
+      'status 500 for a request with no Authorization header',
+      '{"id":2,"name":"","beds":[{"row":1,"plants":["a"]},{"row":1,"plants":["a"],"toString":[]}]}',
+    );
+    const signs = { requiredMembers: new Set(['id', 'name', 'beds']), declaredNames: declared };
+    expect(titles(withRootCausesFolded([crashes([valid, auth])], signs))).toEqual([VALID]);
+    // Without the names the document declares, or where the credential's crash shrank to declared members only: apart.
+    expect(
+      titles(withRootCausesFolded([crashes([valid, auth])], { requiredMembers: signs.requiredMembers })),
+    ).toHaveLength(2);
+    const plain = crash(
+      'status 500 for a request with no Authorization header',
+      '{"id":2,"name":"","beds":[{"row":1,"plants":["a"]}]}',
+    );
+    expect(titles(withRootCausesFolded([crashes([valid, plain])], signs))).toHaveLength(2);
   });
 
   it('keeps crashes apart where the valid crash kept only required members, or the invalid body lacks the member', () => {

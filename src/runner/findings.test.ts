@@ -23,6 +23,7 @@ import {
   reasonShape,
   withAbsentEchoesFolded,
   withDoublesFolded,
+  withExponentRangesFolded,
   withItemRulesFolded,
   withLeadingDigitsFolded,
   withLengthUnitsFolded,
@@ -392,6 +393,32 @@ describe('findingsOf', () => {
     expect(titles([failed('integer-spellings', [misread])])).toEqual([
       [SPELLING_READ_AS_ANOTHER_ID, ['integer-spellings']],
     ]);
+  });
+
+  it('folds an id past int64 written with an exponent, accepted and answered whole, into the plain digits accepted: no range check', () => {
+    const answered = (id: string) => ({ ...base.response, status: 200, body: `{"id":${id},"name":""}` });
+    const range = {
+      defect: 'an invalid body ("id" set to an integer outside int64) accepted',
+      reason: 'accepted',
+      request: { ...base.request, body: '{"id":3056259893270000000000000000000,"name":""}' },
+      response: answered('3.05625989327e+30'),
+    };
+    const exponent = {
+      defect: 'an invalid body ("id" set to an integer outside int64 written with an exponent) accepted',
+      reason: 'accepted',
+      request: { ...base.request, body: '{"id":1e19,"name":""}' },
+      response: answered('10000000000000000000'),
+    };
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withExponentRangesFolded(checks)).map((finding) => [finding.title, finding.checks]);
+    // eov on JSON.parse: both are ids outside int64 read whole (one fix: a range check on the digits).
+    expect(titles([failed('negative-rejection', [range]), failed('response-schema', [exponent])])).toEqual([
+      [range.defect, ['negative-rejection', 'response-schema']],
+    ]);
+    // Read by its leading digits (1e19 taken as 1, as 0.5 as 0), or no plain digits accepted: its own.
+    const leading = { ...exponent, response: answered('1') };
+    expect(titles([failed('negative-rejection', [range, leading])])).toHaveLength(2);
+    expect(titles([failed('response-schema', [exponent])])).toEqual([[exponent.defect, ['response-schema']]]);
   });
 
   it('folds a valid NewPlant refused once trimmed, or an invalid body valid once trimmed, into strings echoed trimmed: one trimming reader', () => {

@@ -109,6 +109,8 @@ export interface RunSigns {
   readonly inFlightWhenGone?: ReadonlySet<string>;
   /** The top-level members every NewPlant of the document holds (a crash keeping another one needs it). */
   readonly requiredMembers?: ReadonlySet<string>;
+  /** The member names the NewPlant schema declares at any depth ({@link declaredMemberNames}). */
+  readonly declaredNames?: ReadonlySet<string>;
 }
 
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
@@ -518,6 +520,48 @@ export function withLeadingDigitsFolded(checks: readonly CheckResult[]): CheckRe
   );
 }
 
+/** `an invalid body ("id" set to an integer outside int64) accepted`, and the same written with an exponent. */
+const RANGE_ACCEPTED = /^an invalid body \("([^"]+)" set to an integer outside int64\) accepted$/;
+const EXPONENT_ACCEPTED =
+  /^an invalid body \("([^"]+)" set to an integer outside int64 written with an exponent\) accepted$/;
+
+/**
+ * An integer outside int64 written with an exponent (`1e19`) accepted and answered as that number, beside one in plain
+ * digits accepted for the same field, is one root cause: no range check (a JSON.parse reader's validator taking every
+ * double with no fraction as an integer). Its family stays apart from the plain digits' for a reader of leading
+ * digits (`1e19` taken as 1, as `0.5` as 0: the answer shows 1); here the answer shows the value read whole. Not
+ * folded where a failure of another defect shares its cause (a fraction accepted: that reading's finding).
+ */
+export function withExponentRangesFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const owners = new Map<string, string>();
+  const others = new Set<string>();
+  for (const check of checks)
+    for (const failure of check.status === 'fail' ? check.failures : []) {
+      if (failure.foldedInto !== undefined) continue;
+      const field = RANGE_ACCEPTED.exec(failure.defect ?? '')?.[1];
+      const { fingerprint } = identityOf(String(check.id), failure);
+      if (field !== undefined && !owners.has(field)) owners.set(field, fingerprint);
+      if (!EXPONENT_ACCEPTED.test(failure.defect ?? '')) others.add(fingerprint);
+    }
+  if (owners.size === 0) return [...checks];
+  return withFolded(checks, (checkId, failure) => {
+    const field = EXPONENT_ACCEPTED.exec(failure.defect ?? '')?.[1];
+    const into = field === undefined ? undefined : owners.get(field);
+    if (into === undefined || others.has(identityOf(checkId, failure).fingerprint)) return undefined;
+    return answersOutsideInt64(failure, field ?? '') ? into : undefined;
+  });
+}
+
+/** Whether the answer writes the member `field` (its last segment) as a number outside int64, read whole. */
+function answersOutsideInt64(failure: Failure, field: string): boolean {
+  const key = field.split('.').at(-1) ?? field;
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const written = new RegExp(`"${escaped}"\\s*:\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`).exec(
+    failure.response.body ?? '',
+  )?.[1];
+  return written !== undefined && Math.abs(Number(written)) >= 2 ** 63;
+}
+
 /**
  * A valid NewPlant refused that the document refuses once its strings are trimmed ({@link REFUSED_ONCE_TRIMMED}:
  * `"   "` under `minLength: 1`), or an invalid body accepted that is valid once trimmed ({@link ACCEPTED_ONCE_TRIMMED}:
@@ -876,6 +920,11 @@ const INVALID_CRASH = /^(status 5\d\d|.+) (?:for|on) an invalid body(?: \((.*)\)
 /** A crash on a lone surrogate escape, and on bytes that are not UTF-8: its way (a status or a lost answer) first. */
 const SURROGATE_CRASH = /^(status 5\d\d|.+) (?:for|on) JSON of unpredictable meaning$/;
 const NOT_UTF8_CRASH = /^(status 5\d\d|.+) (?:for|on) a body that is not valid UTF-8$/;
+/**
+ * A crash on a request whose body is a NewPlant sent with a bad credential, a broken parameter or another label:
+ * `status 500 for a request with an empty bearer token`, `… for a body with a missing or wrong Content-Type`.
+ */
+const REQUEST_CRASH = /^(status 5\d\d|.+) (?:for|on) (?:a request with|a body with a missing or wrong Content-Type)/;
 
 /**
  * A crash on a body whose only invalid bytes encode a surrogate (0xED 0xA0 0x80), beside the same crash (way and
@@ -942,7 +991,9 @@ export function withCharacterCrashesFolded(checks: readonly CheckResult[]): Chec
  * presence is the cause, whatever else the body breaks. HD13's Python server comparing `heightMm` with the string
  * "1e3" (PyYAML read `maximum: 1e3` as one) dropped every body holding it: a valid one and twelve invalid ones were 13
  * findings. So does a crash on bytes that are not UTF-8 or a lone surrogate whose shrunk body kept the member (ajv's
- * uniqueItems throwing on an item's `"toString": ""`, met again by a body with bad bytes). Without
+ * uniqueItems throwing on an item's `"toString": ""`, met again by a body with bad bytes), and a crash on a request
+ * whose bad credential, broken parameter or label the target never got to (Fastify validates the body before its
+ * security handlers: the toString crash again as `status 500 for a request with an empty bearer token`). Without
  * {@link RunSigns.requiredMembers} nothing folds (every body holds the required ones).
  */
 export function withMemberCrashesFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
@@ -955,7 +1006,7 @@ export function withMemberCrashesFolded(checks: readonly CheckResult[], signs: R
       const way = failure.foldedInto === undefined ? VALID_CRASH.exec(failure.defect ?? '')?.[1] : undefined;
       const body = way === undefined ? undefined : jsonOf(failure.request.body);
       if (way === undefined || !isObject(body)) continue;
-      for (const member of Object.keys(body).filter((key) => !required.has(key))) {
+      for (const member of crashMembers(body, required, signs.declaredNames, true)) {
         const key = `${crashWay(way, failure)}\u0000${member}`;
         if (!kept.has(key)) kept.set(key, identityOf(String(check.id), failure).fingerprint);
       }
@@ -964,13 +1015,67 @@ export function withMemberCrashesFolded(checks: readonly CheckResult[], signs: R
   if (kept.size === 0) return [...checks];
   return withFolded(checks, (_checkId, failure) => {
     const defect = failure.defect ?? '';
-    const way = [INVALID_CRASH, NOT_UTF8_CRASH, SURROGATE_CRASH].map((crash) => crash.exec(defect)?.[1]).find(Boolean);
+    const way = [INVALID_CRASH, NOT_UTF8_CRASH, SURROGATE_CRASH, REQUEST_CRASH]
+      .map((crash) => crash.exec(defect)?.[1])
+      .find(Boolean);
     const body = way === undefined ? undefined : jsonOf(failure.request.body);
     if (way === undefined || !isObject(body)) return undefined;
-    return Object.keys(body)
+    return crashMembers(body, required, signs.declaredNames, false)
       .map((member) => kept.get(`${crashWay(way, failure)}\u0000${member}`))
       .find((fingerprint) => fingerprint !== undefined);
   });
+}
+
+/**
+ * The members of a crash's body that may be its cause: its top-level members (those the document does not require,
+ * for a valid NewPlant's crash), and the member names at any depth that the document declares nowhere
+ * ({@link RunSigns.declaredNames}), marked `…` (ajv's uniqueItems throwing on an item's `"toString"` inside a required
+ * `beds`: shrinking kept it, so the crash needs it).
+ */
+function crashMembers(
+  body: Record<string, unknown>,
+  required: ReadonlySet<string>,
+  declared: ReadonlySet<string> | undefined,
+  valid: boolean,
+): string[] {
+  const top = Object.keys(body).filter((key) => !valid || !required.has(key));
+  if (declared === undefined) return top;
+  const nested: string[] = [];
+  const pending: unknown[] = Object.values(body);
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...(node as unknown[]));
+    else if (isObject(node))
+      for (const [key, item] of Object.entries(node)) {
+        if (!declared.has(key)) nested.push(`…${key}`);
+        pending.push(item);
+      }
+  }
+  return [...top, ...nested];
+}
+
+/**
+ * Every member name a schema declares at any depth (the keys of its `properties`, `required` and `dependent*`
+ * keywords): a name outside it is an extra member some body carries.
+ */
+export function declaredMemberNames(schema: unknown): ReadonlySet<string> {
+  const names = new Set<string>();
+  const seen = new Set<object>();
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node)) {
+      const keyword = node as Record<string, unknown>;
+      for (const name of ['properties', 'dependentRequired', 'dependentSchemas'])
+        if (isObject(keyword[name])) for (const key of Object.keys(keyword[name])) names.add(key);
+      if (Array.isArray(keyword.required))
+        for (const key of keyword.required) if (typeof key === 'string') names.add(key);
+    }
+    pending.push(...(Object.values(node) as unknown[]));
+  }
+  return names;
 }
 
 /**
@@ -1308,6 +1413,7 @@ const FOLDS: readonly ((checks: readonly CheckResult[], signs: RunSigns) => Chec
   withAbsentEchoesFolded,
   withUnsentLeftOutFolded,
   withLeadingDigitsFolded,
+  withExponentRangesFolded,
   withTrimmedRefusalsFolded,
   withLengthUnitsFolded,
   withNonFiniteEchoesFolded,

@@ -23,7 +23,7 @@ import { formatReplay } from './replay.js';
 import { couldNotJudge, RunEvidence, SPOKE_NO_HTTP } from './evidence.js';
 import { hangShrinking } from './shrink.js';
 import { AnswerTimes } from './answer-times.js';
-import { findingsOf, inFlightWhenGone, withRootCausesFolded } from './findings.js';
+import { declaredMemberNames, findingsOf, inFlightWhenGone, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
 import {
   judgedOf,
@@ -220,6 +220,7 @@ function conclude(
       invalidRefused: evidence.invalidRefused,
       inFlightWhenGone: inFlightWhenGone(outage),
       requiredMembers: objectView(settings.contract.compiled.newPlant.schema).required,
+      declaredNames: declaredMemberNames(settings.contract.compiled.newPlant.schema),
     },
   );
   const findings = findingsOf(folded);

@@ -5,6 +5,7 @@ import { int64OfJsonNumber } from '../fixtures/json-integer.js';
 import { listenOnLoopback } from '../fixtures/target-fixture.js';
 import { runConformance } from '../index.js';
 import { DOUBLES_DEFECT } from './defects.js';
+import { CRASH_GROUP_TITLES } from './crash-groups.js';
 import { NEWLINE_AFTER_MATCH_DEFECT, UNVALIDATED_DEFECT } from './findings.js';
 
 const TOKEN = 'same-cause-folds-token';
@@ -183,4 +184,59 @@ describe('a target that validates no body', () => {
       }
     }
   }, 120_000);
+});
+
+describe('a target failing every JSON object it is sent with the credential', () => {
+  it('is one finding, whatever the body: valid, invalid, unreadable past its parser, or unpredictable', async () => {
+    // express-openapi-validator with a document whose $ref it cannot resolve: express.json() refuses what is no
+    // object (400), and the validator throws on everything else, valid or not (it was 4 findings at every seed).
+    const target = await startServer((text, answer) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return answer(400, { error: 400, message: 'the body is not valid JSON' });
+      }
+      if (value === null || typeof value !== 'object') return answer(400, { error: 400, message: 'not an object' });
+      answer(500, { error: 500, message: 'internal error' });
+    });
+    try {
+      const report = await runConformance({ baseUrl: target.url, token: TOKEN, seed: 42, runs: 100, concurrency: 4 });
+      expect((report.findings ?? []).map((finding) => finding.title)).toEqual([
+        CRASH_GROUP_TITLES.everyRequest('status 500'),
+      ]);
+    } finally {
+      await target.close();
+    }
+  }, 90_000);
+});
+
+describe('a target whose every refusal but its own id check fails (an error writer that cannot write a 400)', () => {
+  it('is one finding for the refusal path, and one for the parser errors', async () => {
+    // Fastify's default error handler writing a 400 its response schema cannot serialize: each validation error
+    // and parse error is a 500; the handler's own check of the id's digits answers 400 (it was 5 findings).
+    const target = await startServer((text, answer) => {
+      const crash = () => answer(500, { error: 500, message: 'Failed to serialize an error' });
+      let body: Record<string, unknown>;
+      try {
+        body = parsedWithNumberTexts(text) as Record<string, unknown>;
+      } catch {
+        return crash();
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return crash();
+      const id = (body.id as { $n?: unknown } | null | undefined)?.$n;
+      if (typeof id !== 'string' || !Number.isInteger(Number(id))) return crash();
+      if (typeof body.name !== 'string' || !['undefined', 'string'].includes(typeof body.tag)) return crash();
+      if (int64OfJsonNumber(id) === undefined) return answer(400, { error: 6, message: 'id outside int64' });
+      answer(200, body.tag === undefined ? { name: body.name } : { name: body.name, tag: body.tag });
+    });
+    try {
+      const report = await runConformance({ baseUrl: target.url, token: TOKEN, seed: 42, runs: 100, concurrency: 4 });
+      expect((report.findings ?? []).map((finding) => finding.title).sort()).toEqual(
+        [CRASH_GROUP_TITLES.oneMemberRefused('status 500', 'id'), CRASH_GROUP_TITLES.parse('status 500')].sort(),
+      );
+    } finally {
+      await target.close();
+    }
+  }, 90_000);
 });
