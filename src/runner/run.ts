@@ -25,6 +25,7 @@ import { hangShrinking } from './shrink.js';
 import { AnswerTimes } from './answer-times.js';
 import { declaredMemberNames, findingsOf, inFlightWhenGone, withRootCausesFolded } from './findings.js';
 import { isTlsFailure } from './http/transport-errors.js';
+import { validatorReadings } from './validator-readings.js';
 import {
   judgedOf,
   metGatewayPage,
@@ -110,28 +111,14 @@ async function testTarget(
   client: TargetClient,
   onProgress: Progress,
 ): Promise<Report> {
-  const { contract, fresh, seed } = settings;
-  const arbitraries = createArbitraryCache(contract);
-  // Asked before anything else: a service that answers is there, so gateway pages to the requests after (a
-  // service brought down by the first of them, then restarted) are an outage, not what the URL answers.
-  const liveness = settings.replay === undefined ? await livenessOf(client) : 'none';
-  const serviceAnswered = liveness !== 'none';
-  // The preflight runs beside the first cases; their verdicts wait for what it learns. Its ids are claimed
-  // before any case is generated, as in a replay, whenever its answers come.
-  const early = claimingUntilEnd(fresh);
-  const preflight = probeTarget(client, contract, early.fresh, target.baseUrl, serviceAnswered).then(
-    (traits): { traits: TargetTraits; judgeContext: JudgeContext } => ({
-      traits,
-      judgeContext: judgeContextOf(traits, contract),
-    }),
-  );
-  early.end();
-  const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
+  const arbitraries = createArbitraryCache(settings.contract);
+  const { liveness, serviceAnswered, preflight } = await startPreflight(settings, target, client);
   const { cases, planned } = casesToSend(settings, arbitraries);
-  onProgress?.({ kind: 'run-start', target: targetInfo, seed, plannedCases: planned });
+  const targetInfo = { baseUrl: target.baseUrl, embedded: target.embedded };
+  onProgress?.({ kind: 'run-start', target: targetInfo, seed: settings.seed, plannedCases: planned });
   const sent = await sendAndJudge(settings, client, { cases, planned, serviceAnswered }, preflight, onProgress);
   const { traits, judgeContext } = await preflight;
-  const { settled, answeredAlone, timeoutsAnswered } = await settleChecks(settings, target, sent, {
+  const settledChecks = await settleChecks(settings, target, sent, {
     client,
     arbitraries,
     judgeContext,
@@ -139,39 +126,94 @@ async function testTarget(
     onProgress,
     ...(traits.acceptedPlant === undefined ? {} : { controlPlant: traits.acceptedPlant }),
   });
-  const { checks, findings, couldNotJudge } = conclude(settings, target, sent, settled, traits, liveness);
-  // Its outage is no outage: the could-not-judge reason says what every request met.
-  const spokeNoHttp = couldNotJudge !== undefined && SPOKE_NO_HTTP.has(couldNotJudge.code);
+  const concluded = conclude(settings, target, sent, settledChecks.settled, traits, liveness);
   // In report order, once final: a skipped check's reason names findings of checks settled after it.
-  for (const check of checks) onProgress?.({ kind: 'check', check });
+  for (const check of concluded.checks) onProgress?.({ kind: 'check', check });
+  return reportOf(settings, target, client, { sent, traits, settledChecks, concluded });
+}
+
+type Preflight = Promise<{ traits: TargetTraits; judgeContext: JudgeContext }>;
+type Liveness = Awaited<ReturnType<typeof livenessOf>>;
+type SettledChecks = Awaited<ReturnType<typeof settleChecks>>;
+
+/**
+ * Asks whether a service answers at all, then starts the preflight, which runs beside the first cases: their
+ * verdicts wait for what it learns.
+ */
+async function startPreflight(
+  settings: RunSettings,
+  target: Target,
+  client: TargetClient,
+): Promise<{ liveness: Liveness; serviceAnswered: boolean; preflight: Preflight }> {
+  const { contract, fresh } = settings;
+  // Asked before anything else: a service that answers is there, so gateway pages to the requests after (a
+  // service brought down by the first of them, then restarted) are an outage, not what the URL answers.
+  const liveness = settings.replay === undefined ? await livenessOf(client) : 'none';
+  const serviceAnswered = liveness !== 'none';
+  // Its ids are claimed before any case is generated, as in a replay, whenever its answers come.
+  const early = claimingUntilEnd(fresh);
+  const preflight = probeTarget(client, contract, early.fresh, target.baseUrl, serviceAnswered).then((traits) => ({
+    traits,
+    judgeContext: judgeContextOf(traits, contract),
+  }));
+  early.end();
+  return { liveness, serviceAnswered, preflight };
+}
+
+/** The report of a run whose checks are concluded: its summary, notes and verdict. */
+function reportOf(
+  settings: RunSettings,
+  target: Target,
+  client: TargetClient,
+  run: {
+    readonly sent: SentCases;
+    readonly traits: TargetTraits;
+    readonly settledChecks: SettledChecks;
+    readonly concluded: ReturnType<typeof conclude>;
+  },
+): Report {
+  const { sent, traits, concluded } = run;
+  const { checks, findings, couldNotJudge } = concluded;
   // Cases an outage cut without a verdict count as unsent: a run that lost them is incomplete.
   const unsent = sent.dispatched.unsent + unjudgedCases(sent.outage);
   const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, unsent);
+  const details = { ...traits, delaysBodies: client.delaysBodies?.() === true };
   return {
     tool: { name: 'plantstore', version: PACKAGE_VERSION },
-    target: targetInfo,
-    seed,
+    target: { baseUrl: target.baseUrl, embedded: target.embedded },
+    seed: settings.seed,
     startedAt: new Date(settings.started).toISOString(),
     summary,
     checks,
     ...notesOf(
       runNotes(
         sent.dispatched,
-        { ...traits, delaysBodies: client.delaysBodies?.() === true },
+        details,
         settings,
         target.embedded,
-        {
-          ...(spokeNoHttp || !sent.outage ? {} : { outage: sent.outage }),
-          answeredAlone,
-          ...(timeoutsAnswered
-            ? { timeoutsAnswered: { ...timeoutsAnswered, timeouts: sent.evidence.transport.get('timeout') ?? 0 } }
-            : {}),
-        },
+        outageNotes(sent, run.settledChecks, couldNotJudge),
       ),
     ),
     verdict: runVerdict(checks, summary, couldNotJudge),
     ...(couldNotJudge === undefined ? {} : { couldNotJudge }),
     findings,
+  };
+}
+
+/** What the notes say of the run's outage and of the requests answered when sent again alone. */
+function outageNotes(
+  sent: SentCases,
+  { answeredAlone, timeoutsAnswered }: SettledChecks,
+  couldNotJudge: CouldNotJudge | undefined,
+): Parameters<typeof runNotes>[4] {
+  // Its outage is no outage: the could-not-judge reason says what every request met.
+  const spokeNoHttp = couldNotJudge !== undefined && SPOKE_NO_HTTP.has(couldNotJudge.code);
+  return {
+    ...(spokeNoHttp || !sent.outage ? {} : { outage: sent.outage }),
+    answeredAlone,
+    ...(timeoutsAnswered
+      ? { timeoutsAnswered: { ...timeoutsAnswered, timeouts: sent.evidence.transport.get('timeout') ?? 0 } }
+      : {}),
   };
 }
 
@@ -221,6 +263,11 @@ function conclude(
       inFlightWhenGone: inFlightWhenGone(outage),
       requiredMembers: objectView(settings.contract.compiled.newPlant.schema).required,
       declaredNames: declaredMemberNames(settings.contract.compiled.newPlant.schema),
+      readings: validatorReadings(
+        settings.contract.schemas.newPlant,
+        settings.contract.document,
+        settings.contract.dialect,
+      ),
     },
   );
   const findings = findingsOf(folded);
@@ -305,6 +352,12 @@ class CaseJudge {
     this.evidence = new RunEvidence(settings.contract.success, settings.contract.refusal);
   }
 
+  /** What the run's judging kept so far: the tallies, the evidence and the counts. */
+  judged(): Pick<SentCases, 'tallies' | 'evidence' | 'failedCases' | 'refusedAsHeld'> {
+    const { tallies, evidence, failedCases, refusedAsHeld } = this;
+    return { tallies, evidence, failedCases, refusedAsHeld };
+  }
+
   ready(context: JudgeContext): void {
     this.context = context;
     for (const run of this.waiting.splice(0)) this.judge(run, context);
@@ -337,66 +390,98 @@ async function sendAndJudge(
   settings: RunSettings,
   client: TargetClient,
   start: { readonly cases: Iterable<GeneratedCase>; readonly planned: number; readonly serviceAnswered: boolean },
-  preflight: Promise<{ traits: TargetTraits; judgeContext: JudgeContext }>,
+  preflight: Preflight,
   onProgress: Progress,
 ): Promise<SentCases> {
-  const { cases, planned } = start;
   const judge = new CaseJudge(settings);
+  const sender = new CaseSender(settings, client, judge, start, onProgress);
   const ready = preflight.then((result) => judge.ready(result.judgeContext));
   // An unreachable target rejects the preflight: stop sending at once.
-  let preflightFailed = false;
-  ready.catch(() => (preflightFailed = true));
-  // One iterator for the whole run: a run that goes on after an outage sends the cases not yet sent.
-  const source = cases[Symbol.iterator]();
-  const remaining: Iterable<GeneratedCase> = { [Symbol.iterator]: () => source };
-  // One count of the answers' times for the whole run: dispatch's hang waits, then shrinking's.
-  const answerTimes = new AnswerTimes();
-  let { serviceAnswered } = start;
-  const send = (count: number, before: number, firstOrder = 0): Promise<DispatchResult> =>
-    dispatch(remaining, count, client, {
+  ready.catch(() => (sender.preflightFailed = true));
+  const [dispatched] = await Promise.all([sender.send(start.planned, 0), ready]);
+  const { answerTimes } = sender;
+  if (!dispatched.cut) return { dispatched, answerTimes, ...judge.judged() };
+  const { traits } = await preflight;
+  const settle = (cut: TargetStopped): Promise<Outage> => settleCut(cut, { settings, client, judge, sender, traits });
+  const send = sender.send.bind(sender);
+  const { cut } = dispatched;
+  const { outage, ...result } = await afterOutage(
+    { ...dispatched, cut },
+    start.planned,
+    settings.deadline,
+    settle,
+    send,
+  );
+  return { ...result, answerTimes, ...judge.judged(), outage };
+}
+
+/**
+ * Sends the run's cases, each judged as it finishes: one iterator for the whole run, so a run that goes on
+ * after an outage sends the cases not yet sent, and one count of the answers' times (dispatch's hang waits,
+ * then shrinking's).
+ */
+class CaseSender {
+  readonly answerTimes = new AnswerTimes();
+  /** Whether a service answered: gateway pages after it are an outage, not what the URL answers. */
+  serviceAnswered: boolean;
+  preflightFailed = false;
+  private readonly remaining: Iterable<GeneratedCase>;
+  private readonly planned: number;
+
+  constructor(
+    private readonly settings: RunSettings,
+    private readonly client: TargetClient,
+    private readonly judge: CaseJudge,
+    start: { readonly cases: Iterable<GeneratedCase>; readonly planned: number; readonly serviceAnswered: boolean },
+    private readonly onProgress: Progress,
+  ) {
+    const source = start.cases[Symbol.iterator]();
+    this.remaining = { [Symbol.iterator]: () => source };
+    this.serviceAnswered = start.serviceAnswered;
+    this.planned = start.planned;
+  }
+
+  /** Sends up to `count` more cases; `before` of the planned ones are done, `firstOrder` numbers the first. */
+  send(count: number, before: number, firstOrder = 0): Promise<DispatchResult> {
+    const { settings, judge } = this;
+    return dispatch(this.remaining, count, this.client, {
       concurrency: settings.concurrency,
       deadline: settings.deadline,
-      answerTimes,
+      answerTimes: this.answerTimes,
       // Orders stay unique across an outage: cases sent again alone are told apart by it.
       firstOrder,
       ...(hungCasesMayWait(settings) ? { timeoutMs: settings.timeoutMs } : {}),
-      serviceAnswered: () => serviceAnswered,
-      shouldStop: () => preflightFailed,
+      serviceAnswered: () => this.serviceAnswered,
+      shouldStop: () => this.preflightFailed,
       onCaseDone: (run, done) => {
         judge.add(run);
-        onProgress?.({ kind: 'case', done: before + done, planned, failed: judge.failedCases, phase: 'run' });
+        const progress = { done: before + done, planned: this.planned, failed: judge.failedCases };
+        this.onProgress?.({ kind: 'case', ...progress, phase: 'run' });
       },
     });
-  const [dispatched] = await Promise.all([send(planned, 0), ready]);
-  const { tallies, evidence } = judge;
-  const judged = { tallies, failedCases: judge.failedCases, refusedAsHeld: judge.refusedAsHeld };
-  if (!dispatched.cut) return { dispatched, evidence, answerTimes, ...judged };
-  const { traits } = await preflight;
-  const settle = async (cut: TargetStopped): Promise<Outage> => {
-    // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
-    const speaksOtherwise = evidence.answered === 0 && traits.answered !== true && cut.runs.every(metOtherProtocol);
-    const waitMs = speaksOtherwise ? 0 : outageWaitMs(cut, settings.timeoutMs);
-    // Fresh ids of their own for the requests sent alone, and others for the cut cases sent again after them.
-    const outage = await settleOutage(client, cut, { ...settings, waitMs, fresh: createFreshIds() });
-    if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true, ...wentAwayOf(outage) });
-    if (!answersAgain(outage)) return outage;
-    serviceAnswered = true;
-    // Back (a restart, a deploy): the cases it cut are judged on their answers now.
-    const again = await sendCutAgain(client, outage, { ...settings, fresh: createFreshIds() });
-    for (const run of again) judge.add(run);
-    return again.length === 0 ? outage : { ...outage, rejudged: again.length };
-  };
-  const { cut } = dispatched;
-  const { outage, ...result } = await afterOutage({ ...dispatched, cut }, planned, settings.deadline, settle, send);
-  return {
-    ...result,
-    evidence,
-    answerTimes,
-    tallies,
-    failedCases: judge.failedCases,
-    refusedAsHeld: judge.refusedAsHeld,
-    outage,
-  };
+  }
+}
+
+/**
+ * Settles the outage that cut the run's cases, and when the target is back (a restart, a deploy), sends the cases
+ * it cut again, judged on their answers now.
+ */
+async function settleCut(
+  cut: TargetStopped,
+  context: { settings: RunSettings; client: TargetClient; judge: CaseJudge; sender: CaseSender; traits: TargetTraits },
+): Promise<Outage> {
+  const { settings, client, judge, sender, traits } = context;
+  // A URL that never spoke HTTP (another protocol, a certificate not trusted) answers the same later.
+  const speaksOtherwise = judge.evidence.answered === 0 && traits.answered !== true && cut.runs.every(metOtherProtocol);
+  const waitMs = speaksOtherwise ? 0 : outageWaitMs(cut, settings.timeoutMs);
+  // Fresh ids of their own for the requests sent alone, and others for the cut cases sent again after them.
+  const outage = await settleOutage(client, cut, { ...settings, waitMs, fresh: createFreshIds() });
+  if (outage.judged) judge.add({ ...outage.judged, judgedForOutage: true, ...wentAwayOf(outage) });
+  if (!answersAgain(outage)) return outage;
+  sender.serviceAnswered = true;
+  const again = await sendCutAgain(client, outage, { ...settings, fresh: createFreshIds() });
+  for (const run of again) judge.add(run);
+  return again.length === 0 ? outage : { ...outage, rejudged: again.length };
 }
 
 /**
