@@ -21,7 +21,8 @@ export interface BodySchema {
 export interface OperationBodies {
   readonly newPlant: BodySchema | string;
   readonly plant: (BodySchema & { readonly status: string }) | string;
-  readonly error: (BodySchema & { readonly status: string }) | string;
+  /** `undocumented`: no 400, 4XX, default or 422 response has a JSON schema, so the Error is any JSON (`{}`). */
+  readonly error: (BodySchema & { readonly status: string; readonly undocumented?: true }) | string;
 }
 
 const MEDIA_TYPES_SOUGHT = 'application/json, application/json with parameters, or a type ending in +json';
@@ -69,8 +70,8 @@ function jsonSchemaOf(content: unknown, pointer: string, what: string, answer = 
  * Finds the NewPlant (request body), Plant (success response) and Error schemas of an operation of the
  * dereferenced document. The Plant schema is the 200 response's when there is one; else the first of
  * 201, the other 2xx codes in order and `2XX` that has a JSON schema. The Error schema is the 400
- * response's; failing that a `4XX`, `default` or 422 response's. Each one missing is explained in a sentence
- * naming where it was looked for.
+ * response's; failing that a `4XX`, `default` or 422 response's; failing those any JSON, marked `undocumented`. Each
+ * other one missing is explained in a sentence naming where it was looked for.
  */
 export function findBodies(operation: JsonObject, pointer: string, name: string): OperationBodies {
   const requestBody = operation.requestBody;
@@ -78,7 +79,7 @@ export function findBodies(operation: JsonObject, pointer: string, name: string)
     ? jsonSchemaOf(requestBody.content, `${pointer}/requestBody`, `The request body of ${name}`, false)
     : `${name} has no request body (looked for requestBody at ${pointer}); plantstore sends a NewPlant there.`;
   const responses = isObject(operation.responses) ? operation.responses : {};
-  return { newPlant, plant: findPlantBody(responses, pointer, name), error: findErrorBody(responses, pointer, name) };
+  return { newPlant, plant: findPlantBody(responses, pointer, name), error: findErrorBody(responses, pointer) };
 }
 
 /** The JSON schema of the response keyed `key` of an operation, or `undefined` when it documents none. */
@@ -121,7 +122,7 @@ function listedStatuses(statuses: readonly string[]): string {
   return statuses.length === 0 ? 'it documents no response' : `it documents ${statuses.join(', ')}`;
 }
 
-function findErrorBody(responses: JsonObject, pointer: string, name: string): OperationBodies['error'] {
+function findErrorBody(responses: JsonObject, pointer: string): OperationBodies['error'] {
   const candidates = [
     '400',
     ...Object.keys(responses).filter((key) => key.toUpperCase() === '4XX'),
@@ -135,8 +136,14 @@ function findErrorBody(responses: JsonObject, pointer: string, name: string): Op
     const found = jsonSchemaOf(response.content, `${pointer}/responses/${status}`, 'unused');
     if (typeof found !== 'string') return { ...found, status };
   }
-  return (
-    `${name} documents no Error schema: none of its 400, 4XX, default and 422 responses has a JSON schema ` +
-    `(looked under ${pointer}/responses; ${listedStatuses(Object.keys(responses))}). plantstore expects an Error with each 400.`
-  );
+  // drf-spectacular's default output, NestJS without @ApiBadRequestResponse({type}), a `400: {description}`: the
+  // document says nothing of a refusal's body, so any JSON body is the target's to write.
+  const listed = candidates.find((status) => isObject(responses[status])) ?? '400';
+  return {
+    schema: {},
+    pointer: `${pointer}/responses`,
+    mediaType: 'application/json',
+    status: listed,
+    undocumented: true,
+  };
 }

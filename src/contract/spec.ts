@@ -194,7 +194,7 @@ async function inspect(source: string, metaValidate: boolean): Promise<DocumentI
     version: version.version,
     problems,
     contract,
-    readings: contract && writtenReadings(contract, readings),
+    readings: contract && [...(built.readings ?? []), ...writtenReadings(contract, readings)],
   };
 }
 
@@ -216,7 +216,14 @@ function writtenReadings(contract: Contract, { raw, files }: Readings): Document
   );
 }
 
-type Assembled = { problems: DocumentProblem[]; contract?: Contract };
+type Assembled = { problems: DocumentProblem[]; contract?: Contract; readings?: DocumentReading[] };
+
+/** The read-as line of an operation documenting no refusal body (see `findBodies`). */
+const UNDOCUMENTED_ERROR =
+  'no Error schema: none of the 400, 4XX, default and 422 responses has a JSON schema (drf-spectacular and NestJS ' +
+  'document none unless asked), so refusals are judged by their status only (400, or a 4xx the document lists) and ' +
+  'their JSON bodies are the target\'s to write; serve and mock answer the contract\'s Error, {"error": …, ' +
+  '"message": …} (document a 400 response with its schema to have refusal bodies judged)';
 
 /** The document dereferenced, as written (with its other files), and its integers beyond 2^53. */
 interface Readings {
@@ -280,7 +287,9 @@ function assemble(source: string, readings: Readings, dialect: SchemaDialect): A
     authSchemes: auth.schemes,
     otherOperations: listOperations(document, { path: operationPath, method: OPERATION.method }),
   };
-  return { problems, contract };
+  const undocumented = found.error as { readonly undocumented?: true };
+  const errorReadings = undocumented.undocumented ? [{ pointer: operation.pointer, reading: UNDOCUMENTED_ERROR }] : [];
+  return { problems, contract, readings: errorReadings };
 }
 
 /**
