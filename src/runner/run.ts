@@ -517,6 +517,60 @@ function wentAwayOf({ cause, suspects }: Outage): Pick<CaseRun, 'wentAway'> {
   return cause.kind === 'gone' && !cause.listening ? { wentAway: { suspects, waitedMs: cause.waitedMs } } : {};
 }
 
+/** A run sends a case cut for want of an answer again, alone (a replay reports its one case as it went). */
+function aloneResends(
+  settings: RunSettings,
+  sent: SentCases,
+  context: { readonly client: TargetClient; readonly judgeContext: JudgeContext },
+): AloneResends {
+  return new AloneResends({
+    contract: settings.contract,
+    client: context.client,
+    fresh: settings.fresh,
+    judgeContext: context.judgeContext,
+    // A run that met only HTML pages (a gateway whose service never answered) has nothing to wait for.
+    steadyWaitMs: onlyPages(sent.evidence) ? 0 : Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * settings.timeoutMs),
+  });
+}
+
+/** How a failure's case is run again: its replay string (inside a replay's own path) as a command and as options. */
+function replayCommandOf(
+  settings: RunSettings,
+  target: Target,
+): (run: CaseRun, path: readonly number[], alwaysFresh: boolean) => Pick<Failure, 'replay' | 'rerun'> {
+  const { replay, fresh } = settings;
+  return (run, path, alwaysFresh) => {
+    const rerun = rerunOptions(
+      settings,
+      target,
+      formatReplay({
+        probe: run.generated.probe.name,
+        index: run.generated.index,
+        path: [...(replay?.path ?? []), ...path],
+        alwaysFresh: alwaysFresh || replay?.alwaysFresh === true,
+        nonce: run.nonce ?? fresh.nonce,
+      }),
+    );
+    return { replay: rerunCall(rerun), rerun };
+  };
+}
+
+/** Reports each shrink step as one more case done and planned. */
+function shrinkProgress(
+  sent: SentCases,
+  context: { readonly planned: number; readonly onProgress: Progress },
+): () => void {
+  let shrinkSteps = 0;
+  return () =>
+    context.onProgress?.({
+      kind: 'case',
+      done: sent.dispatched.sent + ++shrinkSteps,
+      planned: context.planned + shrinkSteps,
+      failed: sent.failedCases,
+      phase: 'shrink',
+    });
+}
+
 /** Whether a target that stopped answering is up again with none of its requests shown to stop it. */
 function answersAgain({ cause }: Outage): boolean {
   return cause.kind === 'restarted' || (cause.kind === 'caused' && !cause.stoppedAgain);
@@ -577,45 +631,9 @@ async function settleChecks(
   timeoutsAnswered?: TimeoutsAnsweredAlone;
 }> {
   const { replay, fresh } = settings;
-  // A replay reports its one case as it went; a run sends a case cut for want of an answer again, alone.
-  const resends =
-    replay === undefined
-      ? new AloneResends({
-          contract: settings.contract,
-          client: context.client,
-          fresh,
-          judgeContext: context.judgeContext,
-          // A run that met only HTML pages (a gateway whose service never answered) has nothing to wait for.
-          steadyWaitMs: onlyPages(sent.evidence) ? 0 : Math.min(MAX_GATEWAY_OUTAGE_WAIT_MS, 3 * settings.timeoutMs),
-        })
-      : undefined;
-  const replayCommand = (
-    run: CaseRun,
-    path: readonly number[],
-    alwaysFresh: boolean,
-  ): Pick<Failure, 'replay' | 'rerun'> => {
-    const rerun = rerunOptions(
-      settings,
-      target,
-      formatReplay({
-        probe: run.generated.probe.name,
-        index: run.generated.index,
-        path: [...(replay?.path ?? []), ...path],
-        alwaysFresh: alwaysFresh || replay?.alwaysFresh === true,
-        nonce: run.nonce ?? fresh.nonce,
-      }),
-    );
-    return { replay: rerunCall(rerun), rerun };
-  };
-  let shrinkSteps = 0;
-  const onShrinkStep = (): void =>
-    context.onProgress?.({
-      kind: 'case',
-      done: sent.dispatched.sent + ++shrinkSteps,
-      planned: context.planned + shrinkSteps,
-      failed: sent.failedCases,
-      phase: 'shrink',
-    });
+  const resends = replay === undefined ? aloneResends(settings, sent, context) : undefined;
+  const replayCommand = replayCommandOf(settings, target);
+  const onShrinkStep = shrinkProgress(sent, context);
   const hangs = hangShrinking(settings, {
     times: sent.answerTimes,
     timeouts: sent.evidence.transport.get('timeout') ?? 0,
