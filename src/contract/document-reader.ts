@@ -292,16 +292,20 @@ function withoutNamedLicenseProblem(problems: DocumentProblem[], document: JsonO
 /**
  * Writes `scheme: Bearer` (any case) of an http security scheme as `bearer`. Scheme names are
  * case-insensitive (RFC 9110, 11.1), but swagger-parser's OpenAPI 3.0 schema lists `bearer` alone, so a
- * 3.0 document writing `scheme: Bearer` beside a `bearerFormat` failed its meta-validation.
+ * 3.0 document writing `scheme: Bearer` beside a `bearerFormat` failed its meta-validation. An http scheme's
+ * `name` and `in` (an API key's members, which Litestar's JWTAuth and hand-written swagger-jsdoc comments add:
+ * `name: Authorization, in: header`) are left out: an http scheme's credential is always in `Authorization`, and
+ * OpenAPI's schema refused the whole document for them ('must NOT have unevaluated properties').
  */
 function lowerCaseBearerSchemes(document: JsonObject): void {
   const components = document.components;
   const schemes = isObject(components) ? components.securitySchemes : undefined;
   if (!isObject(schemes)) return;
   for (const scheme of Object.values(schemes)) {
-    if (isObject(scheme) && scheme.type === 'http' && typeof scheme.scheme === 'string') {
-      if (scheme.scheme.toLowerCase() === 'bearer') scheme.scheme = 'bearer';
-    }
+    if (!isObject(scheme) || scheme.type !== 'http') continue;
+    if (typeof scheme.scheme === 'string' && scheme.scheme.toLowerCase() === 'bearer') scheme.scheme = 'bearer';
+    delete scheme.name;
+    delete scheme.in;
   }
 }
 

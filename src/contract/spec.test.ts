@@ -425,6 +425,17 @@ describe('loadContract', () => {
     expect((await loadContract(file)).auth).toBe('bearer');
   });
 
+  it("reads an http bearer scheme carrying an API key's name and in (Litestar's JWTAuth) as bearer, in 3.0 and 3.1", async () => {
+    // Before: 'at /components/securitySchemes/jwt: must NOT have unevaluated properties' stopped every command.
+    const jwt = { type: 'http', scheme: 'Bearer', name: 'Authorization', in: 'header', bearerFormat: 'JWT' };
+    for (const version of ['3.0.3', '3.1.0']) {
+      const document = plantStore(version, {}, { security: [{ jwt: [] }] });
+      const file = write({ ...document, components: { schemas, securitySchemes: { jwt } } });
+      expect(await problemsOf(file)).toEqual([]);
+      expect((await loadContract(file)).auth).toBe('bearer');
+    }
+  });
+
   it('throws one ContractError listing every problem', async () => {
     const file = write(plantStore('3.1.0', { requestBody: undefined, responses: { '201': { description: 'made' } } }));
     const failure = await loadContract(file).then(
