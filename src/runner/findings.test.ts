@@ -30,6 +30,7 @@ import {
   withMemberRulesFolded,
   withNestedRequiredFolded,
   withNonFiniteEchoesFolded,
+  withRecursionDepthsFolded,
   withRootCausesFolded,
   withSharedRefusalBodiesFolded,
   withSharedRefusalLabelsFolded,
@@ -419,6 +420,33 @@ describe('findingsOf', () => {
     const leading = { ...exponent, response: answered('1') };
     expect(titles([failed('negative-rejection', [range, leading])])).toHaveLength(2);
     expect(titles([failed('response-schema', [exponent])])).toEqual([[exponent.defect, ['response-schema']]]);
+  });
+
+  it('folds one rule accepted at two depths of a recursive schema into the shallower: one schema read at every depth', () => {
+    const at = (
+      path: string,
+      rule = 'a member the document does not declare, where additionalProperties is false',
+    ) => ({
+      defect: `an invalid body ("${path}": ${rule}) accepted`,
+      reason: 'accepted',
+    });
+    const titles = (checks: CheckResult[]) =>
+      findingsOf(withRecursionDepthsFolded(checks)).map((finding) => finding.title);
+    const [shallow, deep] = [at('companions.0.unexpected'), at('companions.0.companions.0.unexpected')];
+    expect(titles([failed('negative-rejection', [deep, shallow])])).toEqual([shallow.defect]);
+    // The deeper alone (a validator that does not recurse), another rule, or items of items: apart.
+    expect(titles([failed('negative-rejection', [deep])])).toEqual([deep.defect]);
+    const required = at(
+      'companions.0.companions.0.name',
+      'companions.0.companions.0.name missing (required) (keyword required)',
+    );
+    expect(titles([failed('negative-rejection', [shallow, required])])).toHaveLength(2);
+    const matrix = [at('matrix.0', 'matrix.0 not of type array'), at('matrix.0.1', 'matrix.0.1 not of type array')];
+    expect(titles([failed('negative-rejection', matrix)])).toHaveLength(2);
+    const name = (path: string) => at(path, `${path} one code point longer than maxLength # (keyword maxLength)`);
+    expect(titles([failed('negative-rejection', [name('kids.0.name'), name('kids.0.kids.0.kids.0.name')])])).toEqual([
+      name('kids.0.name').defect,
+    ]);
   });
 
   it('folds a valid NewPlant refused once trimmed, or an invalid body valid once trimmed, into strings echoed trimmed: one trimming reader', () => {

@@ -28,6 +28,7 @@ import type { PlannedRequest } from './probe.js';
 import type { CheckResult, Failure, Finding } from './report.js';
 import { unansweredHow } from './judge.js';
 import type { Outage } from './outage.js';
+import type { ValidatorReading } from './validator-readings.js';
 import { WENT_AWAY_DEFECT } from './went-away.js';
 
 /**
@@ -111,6 +112,8 @@ export interface RunSigns {
   readonly requiredMembers?: ReadonlySet<string>;
   /** The member names the NewPlant schema declares at any depth ({@link declaredMemberNames}). */
   readonly declaredNames?: ReadonlySet<string>;
+  /** How older validators read the document's NewPlant ({@link validatorReadings}). */
+  readonly readings?: readonly ValidatorReading[];
 }
 
 const DOUBLES_FINGERPRINT = defectIdentity('', '', DOUBLES_DEFECT).fingerprint;
@@ -1407,8 +1410,124 @@ export function withNewlineMatchesFolded(checks: readonly CheckResult[]): CheckR
   );
 }
 
+/** The finding of the failures a validator's reading of the document explains ({@link withValidatorReadingsFolded}). */
+export function validatorReadingDefect(drops: string): string {
+  return `${drops} ignored, as an older JSON Schema draft's validator reads the document (invalid bodies accepted or valid NewPlants refused)`;
+}
+
+const REFUSED_VALID_PLANT = /^status \d{3} for a valid NewPlant$/;
+
+/**
+ * Failures that one reading of the document by an older validator explains ({@link RunSigns.readings}): invalid bodies
+ * accepted that the reading takes, valid NewPlants refused that it refuses. Two or more of them are one root cause,
+ * the validator (a Draft 7 one ignoring `maxLength` beside a `$ref` and `required` beside another; a Draft 4 one,
+ * which has no `const`, taking `"kind": "herbb"` and refusing a tree that now matches both branches of a `oneOf`):
+ * one fix, a validator of the document's dialect. The reading that explains most is taken; one failure alone keeps
+ * its own title.
+ */
+export function withValidatorReadingsFolded(checks: readonly CheckResult[], signs: RunSigns = {}): CheckResult[] {
+  const explained = (signs.readings ?? []).map((reading) => {
+    const members: { checkId: string; failure: Failure }[] = [];
+    for (const check of checks)
+      for (const failure of check.status === 'fail' ? check.failures : [])
+        if (failure.foldedInto === undefined && explains(reading, String(check.id), failure))
+          members.push({ checkId: String(check.id), failure });
+    const fingerprints = new Set(members.map(({ checkId, failure }) => identityOf(checkId, failure).fingerprint));
+    return { reading, members, fingerprints };
+  });
+  const best = explained.reduce<(typeof explained)[number] | undefined>(
+    (most, next) => (next.fingerprints.size > (most?.fingerprints.size ?? 1) ? next : most),
+    undefined,
+  );
+  if (best === undefined) return [...checks];
+  const shown = smallest(reproducibleFirst(best.members.map(({ failure }) => failure)));
+  const checkId = best.members.find(({ failure }) => failure === shown)?.checkId ?? 'negative-rejection';
+  const defect = validatorReadingDefect(best.reading.drops);
+  const named = withGroupsNamed(checks, [{ checkId, shown, defect, members: [...best.fingerprints] }]);
+  const how = checkId === 'positive-acceptance' ? 'refuses this NewPlant too' : 'takes this body as valid';
+  const why = ` A validator ignoring ${best.reading.drops} (an older JSON Schema draft's: Draft 7 and older ignore keywords beside a $ref, Draft 4 has no const) ${how}, and explains ${best.fingerprints.size} failures of this run.`;
+  return named.map((check) =>
+    check.status !== 'fail'
+      ? check
+      : {
+          ...check,
+          failures: check.failures.map((failure) =>
+            failure.defect === defect && failure.foldedInto === undefined
+              ? { ...failure, reason: `${failure.reason}${why}` }
+              : failure,
+          ),
+        },
+  );
+}
+
+/** Whether a reading explains a failure: an invalid body accepted that it takes, a valid NewPlant refused that it refuses. */
+function explains(reading: ValidatorReading, checkId: string, failure: Failure): boolean {
+  const body = failure.request.body;
+  if (body === null || failure.request.bodyBase64 !== undefined) return false;
+  if (checkId === 'negative-rejection' && BROKEN_AT_ACCEPTED.test(failure.defect ?? ''))
+    return reading.accepts(body) === true;
+  if (checkId === 'positive-acceptance' && REFUSED_VALID_PLANT.test(failure.defect ?? ''))
+    return reading.accepts(body) === false;
+  return false;
+}
+
+/** `an invalid body ("companions.0.unexpected": …) accepted`: the path broken and the rest of the description. */
+const BROKEN_AT_ACCEPTED = /^an invalid body \("([^"]+)"(.*)\) accepted$/;
+
+/**
+ * The same rule accepted broken at two depths of a recursive schema (`companions.0.unexpected` and
+ * `companions.0.companions.0.unexpected`, one `Companion` schema whose `additionalProperties` a validator drops) is one
+ * root cause: the rule is missing (or ignored) in the one schema every depth is read by, one fix. A validator that does
+ * not recurse refuses the shallower break, so it shows only the deeper: that finding alone. The deeper failures fold
+ * into the shallowest's finding.
+ */
+export function withRecursionDepthsFolded(checks: readonly CheckResult[]): CheckResult[] {
+  const shallowest = new Map<string, { depth: number; fingerprint: string }>();
+  for (const check of checks)
+    for (const failure of check.status === 'fail' ? check.failures : []) {
+      const at = failure.foldedInto === undefined ? recursionKey(failure.defect) : undefined;
+      const known = at === undefined ? undefined : shallowest.get(at.key);
+      if (at !== undefined && (known === undefined || at.depth < known.depth))
+        shallowest.set(at.key, { depth: at.depth, fingerprint: identityOf(String(check.id), failure).fingerprint });
+    }
+  return withFolded(checks, (checkId, failure) => {
+    const at = recursionKey(failure.defect);
+    const into = at === undefined ? undefined : shallowest.get(at.key);
+    return into === undefined ||
+      into.depth === at?.depth ||
+      into.fingerprint === identityOf(checkId, failure).fingerprint
+      ? undefined
+      : into.fingerprint;
+  });
+}
+
+/** An accepted break's path with repeated runs of segments collapsed (indices as `#`), and its depth. */
+function recursionKey(defect: string | undefined): { key: string; depth: number } | undefined {
+  const match = BROKEN_AT_ACCEPTED.exec(defect ?? '');
+  if (match?.[1] === undefined) return undefined;
+  const segments = match[1].split('.').map((segment) => (/^\d+$/.test(segment) ? '#' : segment));
+  const depth = segments.length;
+  for (let repeated = true; repeated;) {
+    repeated = false;
+    for (let size = 1; size * 2 <= segments.length && !repeated; size++)
+      for (let start = 0; start + size * 2 <= segments.length && !repeated; start++) {
+        const run = segments.slice(start, start + size);
+        // A member's name in the run: nested arrays (`matrix.#.#`) are items of items, each its own schema.
+        if (run.every((segment) => segment === '#')) continue;
+        if (run.join('.') !== segments.slice(start + size, start + size * 2).join('.')) continue;
+        segments.splice(start + size, size);
+        repeated = true;
+      }
+  }
+  // The description names the path again (`"care.light": care.light missing`): the rule is what is left.
+  const rule = (match[2] ?? '').split(match[1]).join('\u0001');
+  return { key: `${segments.join('.')}\u0000${rule}`, depth };
+}
+
 /** The folds after the doubles', the items' and the members', in order: each sees the failures the ones before it left unfolded. */
 const FOLDS: readonly ((checks: readonly CheckResult[], signs: RunSigns) => CheckResult[])[] = [
+  withValidatorReadingsFolded,
+  withRecursionDepthsFolded,
   withTruncationFolded,
   withAbsentEchoesFolded,
   withUnsentLeftOutFolded,
