@@ -173,9 +173,10 @@ function refusedValidDefect(exchange: Exchange, contract: Contract): string {
  */
 function prototypeHint(key: string | undefined, exchange: Exchange): string | undefined {
   if (key === undefined || exchange.response.status !== 400) return undefined;
-  // Fastify 5 says "Body is not valid JSON" of a body its onProtoPoisoning refuses.
+  // Fastify 5 says "Body is not valid JSON" of a body its onProtoPoisoning refuses, hapi 21 (@hapi/bourne's
+  // protoAction 'error') "Invalid request payload JSON format".
   const answer = exchange.response.body ?? '';
-  if (!/proto|constructor|valid JSON/i.test(answer) || refusesNulName(exchange)) return undefined;
+  if (!/proto|constructor|valid JSON|JSON format/i.test(answer) || refusesNulName(exchange)) return undefined;
   // An answer quoting one of the body's integers refuses that value ("not valid JSON: Numeric value
   // (9223371360692086574) out of range of int", Jackson on an Integer id), not the member.
   if ((exchange.plan.body?.match(QUOTABLE_INTEGER) ?? []).some((digits) => answer.includes(digits))) return undefined;

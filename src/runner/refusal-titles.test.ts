@@ -88,3 +88,21 @@ describe('a target that takes a body null and a NewPlant followed by text', () =
     expect(titles).toHaveLength(2);
   }, 120_000);
 });
+
+/*
+ * hapi 21 parses payloads with @hapi/bourne (protoAction 'error'): a body with a "__proto__" member is refused as
+ * "Invalid request payload JSON format", words the prototype hint did not know (HS14: titled 'status 400 for a valid
+ * NewPlant' with another reason, or folded into the doubles finding by the id beside it).
+ */
+describe('a target refusing a "__proto__" member in hapi\'s words', () => {
+  const target = findingTitles({
+    readExtra: (record) =>
+      Object.prototype.hasOwnProperty.call(record, '__proto__')
+        ? refuse(400, 'Invalid request payload JSON format')
+        : CORRECT_STEPS.readExtra(record),
+  });
+
+  it('gets the prototype member finding', async () => {
+    expect(await target.run()).toEqual(['status 400 for a valid NewPlant with a "__proto__" or "constructor" member']);
+  }, 120_000);
+});
