@@ -1,6 +1,8 @@
 import { REF_SIBLINGS, type ExactIntegers, type RefSiblings } from './document-reader.js';
 import type { SchemaDialect } from './schema/index.js';
 import { partRefusesNull, unionWithoutNull } from './schema/canonicalise.js';
+import { objectView } from './object-view.js';
+import type { JsonSchema } from './schemas.js';
 
 /** A place in the document that reads two ways, and how plantstore reads it. */
 export interface DocumentReading {
@@ -305,4 +307,19 @@ export function nullRootReading(schema: unknown, dialect: SchemaDialect): string
   const node = schema as Record<string, unknown>;
   const nullable = dialect === 'openapi-3.0' ? node.nullable === true : allowsNull(node);
   return nullable ? NULL_BODY : undefined;
+}
+
+const SHAPELESS_NEW_PLANT =
+  'the NewPlant schema declares no property (an object with an example only, as postman-to-openapi and other ' +
+  'converters of recorded requests write a body): any JSON object is a valid NewPlant, `{}` included, so test sends ' +
+  "such bodies as valid and serve and mock accept them (declare its properties and `required`, as the contract's " +
+  '`id` and `name`, to have them judged)';
+
+/** The reading of a NewPlant whose canonical schema declares, requires and closes nothing, or `undefined`. */
+export function shapelessNewPlantReading(schema: JsonSchema): string | undefined {
+  const view = objectView(schema);
+  const open = view.names.length === 0 && view.alternatives.size === 0 && view.additionalProperties === true;
+  return open && schema.patternProperties === undefined && schema.propertyNames === undefined
+    ? SHAPELESS_NEW_PLANT
+    : undefined;
 }

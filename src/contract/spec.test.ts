@@ -436,6 +436,21 @@ describe('loadContract', () => {
     }
   });
 
+  it('names a NewPlant schema declaring no property (postman-to-openapi: an object with an example only)', async () => {
+    // Before: nothing was said, and `{}` went as a valid NewPlant to a server that requires id and name.
+    const body = { type: 'object', example: { id: 1, name: 'Boston fern' } };
+    const post = { requestBody: { required: true, content: json(body) } };
+    const inspected = await inspectDocument(write(plantStore('3.0.3', post)));
+    expect(inspected.problems).toEqual([]);
+    expect(inspected.readings).toEqual([
+      {
+        pointer: '/paths/~1plants/post/requestBody/content/application~1json/schema',
+        reading: expect.stringMatching(/^the NewPlant schema declares no property/) as unknown,
+      },
+    ]);
+    expect((await inspectDocument(write(plantStore('3.0.3')))).readings).toEqual([]);
+  });
+
   it('throws one ContractError listing every problem', async () => {
     const file = write(plantStore('3.1.0', { requestBody: undefined, responses: { '201': { description: 'made' } } }));
     const failure = await loadContract(file).then(

@@ -2,7 +2,12 @@ import { findBodies, responseBody, type BodySchema } from './body-schemas.js';
 import { compileBody, withExactIntegers } from './compile-bodies.js';
 import { ContractError, describeProblems, type DocumentProblem } from './contract-error.js';
 import { documentPointer, isWritten, type DocumentFiles } from './document-pointer.js';
-import { documentReadings, nullRootReading, type DocumentReading } from './document-readings.js';
+import {
+  documentReadings,
+  nullRootReading,
+  shapelessNewPlantReading,
+  type DocumentReading,
+} from './document-readings.js';
 import {
   answerKeys,
   documentedAnswers,
@@ -205,8 +210,13 @@ function writtenReadings(contract: Contract, { raw, files }: Readings): Document
     schema: schemas[name],
     location: locations[name],
   }));
-  const root = nullRootReading(schemas.newPlant, dialect);
-  const rootReadings: DocumentReading[] = root === undefined ? [] : [{ pointer: locations.newPlant, reading: root }];
+  const root = [
+    nullRootReading(schemas.newPlant, dialect),
+    shapelessNewPlantReading(contract.compiled.newPlant.schema),
+  ];
+  const rootReadings: DocumentReading[] = root.flatMap((reading) =>
+    reading === undefined ? [] : [{ pointer: locations.newPlant, reading }],
+  );
   return [...rootReadings, ...documentReadings(tested, dialect, contract.exactIntegers)].map(
     ({ pointer, reading, written }) => {
       if (written === true) return { pointer, reading };
