@@ -1,4 +1,5 @@
-import { accessSync, constants, rmdirSync } from 'node:fs';
+import { accessSync, constants, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from './cli-errors.js';
 import { makeDirectory } from '../reports/report-file.js';
 
@@ -18,6 +19,21 @@ export function ensureWritableDirectory(dir: string, what = 'reports'): void {
     throw new UsageError(`cannot write ${what} to ${dir}: ${whyNotWritable(error)}; choose another --out.`);
   } finally {
     removeEmpty(made.reverse());
+  }
+}
+
+/**
+ * Removes the report files an earlier run left in `dir` (`files`: the names this run's reporters write), so a run
+ * that ends without a report (nothing listening at the target) leaves none of another run's for a CI job to
+ * publish as its own (a Jenkins workspace keeps `reports/` between builds). Other files stay.
+ */
+export function removeEarlierReports(dir: string, files: readonly string[]): void {
+  for (const file of files) {
+    try {
+      rmSync(join(dir, file), { force: true });
+    } catch {
+      // A directory by that name: the reporter says why it cannot write there when the run ends.
+    }
   }
 }
 

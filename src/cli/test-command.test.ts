@@ -106,6 +106,18 @@ describe('plantstore test', () => {
     expect(existsSync(join(cli.cwd, 'ci', 'baselines', 'plantstore.json'))).toBe(true);
   });
 
+  it("removes an earlier run's reports from --out when it starts: a run that writes none leaves none of another's", async () => {
+    const closed = await createReferenceServer({ tokens: [SENTINEL] });
+    await closed.close();
+    const cli = io({ PLANTSTORE_TOKEN: SENTINEL });
+    const out = join(cli.cwd, 'reports');
+    mkdirSync(out);
+    for (const file of ['junit.xml', 'report.json', 'report.html', 'notes.txt'])
+      writeFileSync(join(out, file), 'earlier');
+    expect(await runCli(['test', '--base-url', closed.url, '--runs', '3'], cli), cli.err()).toBe(2);
+    expect(readdirSync(out)).toEqual(['notes.txt']);
+  });
+
   it('exits 2 with one line when the target is unreachable, the token is missing or a check is unknown', async () => {
     const closed = await createReferenceServer({ tokens: [SENTINEL] });
     await closed.close();

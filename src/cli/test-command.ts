@@ -8,7 +8,7 @@ import type { Baseline } from '../reports/baseline.js';
 import { reportExitCode } from '../reports/outcome.js';
 import { makeDirectory } from '../reports/report-file.js';
 import { EXIT, UsageError } from './cli-errors.js';
-import { ensureWritableDirectory, whyNotWritable } from './out-directory.js';
+import { ensureWritableDirectory, removeEarlierReports, whyNotWritable } from './out-directory.js';
 import type { CliCommand, CliIo, IntegerRange, OptionValues } from './command.js';
 import { integerOption, listOption, stringOption, tokenOptions } from './cli-options.js';
 import { flagSpeaking, withFlags } from './flags.js';
@@ -96,8 +96,10 @@ finding the baseline does not list.`,
       secrets: options.token === undefined ? [] : [options.token],
     });
     // Found out now, not after a whole run whose reports then have nowhere to go.
-    if (reporters.reporters.some((reporter) => reporter.file !== undefined)) ensureWritableDirectory(outDir);
+    const reportFiles = reporters.reporters.flatMap((reporter) => reporter.file ?? []);
+    if (reportFiles.length > 0) ensureWritableDirectory(outDir);
     if (options.baseUrl !== undefined) warnAboutPlainHttp(options.baseUrl, io);
+    removeEarlierReports(outDir, reportFiles);
     const complete = await baselineStep(values, io);
     try {
       const report = complete(
