@@ -14,18 +14,25 @@ export function reportExitCode(report: Report): 0 | 1 | 2 {
   return 0;
 }
 
-/** No failure, but no verdict either: nothing was judged, or the run ended before every case was sent. */
+/**
+ * No failure, but no verdict either: nothing was judged, the run ended before every case was sent, or too many
+ * answers were throttled (the runner's verdict `incomplete`; a report without a verdict is read from its counts).
+ */
 export function isIncomplete(report: Report): boolean {
+  if (report.verdict !== undefined) return report.verdict === 'incomplete';
   const judged = report.checks.some((check) => check.status !== 'skip');
   return !judged || (report.summary.unsent ?? 0) > 0;
 }
 
 /** Why an incomplete run has no verdict, in one sentence for a report's reader. */
 export function incompleteReason(report: Report): string {
-  const unsent = report.summary.unsent ?? 0;
-  return unsent > 0
-    ? `No verdict: nothing failed, but ${unsent} planned cases were not sent or not judged (exit 2); the notes say why.`
-    : 'No verdict: no check judged anything (exit 2); the notes say why.';
+  const { unsent = 0, throttled = 0 } = report.summary;
+  const judged = report.checks.some((check) => check.status !== 'skip');
+  if (unsent > 0)
+    return `No verdict: nothing failed, but ${unsent} planned cases were not sent or not judged (exit 2); the notes say why.`;
+  if (judged && throttled > 0)
+    return `No verdict: nothing failed, but ${throttled} answers were still 429 or 503 after the waits, more than a tenth of the cases (exit 2); the notes say why.`;
+  return 'No verdict: no check judged anything (exit 2); the notes say why.';
 }
 
 /**

@@ -232,6 +232,8 @@ export interface Report {
     readonly skipped: number;
     /** Planned cases never sent: the budget ran out or the target stopped answering. */
     readonly unsent?: number;
+    /** Answers still 429 or 503 after the waits (not judged); absent when none. */
+    readonly throttled?: number;
     readonly durationMs: number;
   };
   readonly checks: readonly CheckResult[];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { createFreshIds } from './generate/fresh-ids.js';
-import { runNotes } from './run-report.js';
+import { runNotes, runVerdict } from './run-report.js';
+import type { CheckResult } from './report.js';
 import { CANARY_ID } from './target.js';
 
 const contract = await loadContract();
@@ -52,5 +53,17 @@ describe('the note about operations not tested', () => {
     expect(messageOf(notes, 'not-tested')).toBe(
       `Not tested: ${operations.slice(0, 12).join(', ')} and 1488 more. The document declares them; plantstore judges POST /plants, the contract's one operation.`,
     );
+  });
+});
+
+describe('runVerdict', () => {
+  const passed = [
+    { id: 'echo', title: 'echo', rule: '', status: 'pass', cases: 10, failures: [] },
+  ] as unknown as CheckResult[];
+
+  it('is incomplete when more than a tenth of the cases were left throttled, conformant at a tenth or fewer', () => {
+    expect(runVerdict(passed, { cases: 100, throttled: 11 }, undefined)).toBe('incomplete');
+    expect(runVerdict(passed, { cases: 100, throttled: 10 }, undefined)).toBe('conformant');
+    expect(runVerdict(passed, { cases: 100 }, undefined)).toBe('conformant');
   });
 });

@@ -12,12 +12,13 @@ import type { CheckResult, CouldNotJudge, Report, Rerun, RunNote, RunVerdict } f
 import type { RunSettings } from './run-settings.js';
 import { CANARY_ID, type Target, type TargetTraits } from './target.js';
 
-/** The summary counts of a report: checks by status, cases sent, time taken. */
+/** The summary counts of a report: checks by status, cases sent, time taken, answers left throttled. */
 export function summarize(
   checks: readonly CheckResult[],
   cases: number,
   durationMs: number,
   unsent = 0,
+  throttled = 0,
 ): Report['summary'] {
   const count = (status: CheckResult['status']): number => checks.filter((check) => check.status === status).length;
   return {
@@ -27,23 +28,32 @@ export function summarize(
     warnings: count('warn'),
     skipped: count('skip'),
     unsent,
+    ...(throttled > 0 ? { throttled } : {}),
     durationMs,
   };
 }
 
 /**
+ * More answers than this share of the cases sent left 429 or 503 after the waits: the verdict rests on too few
+ * judged answers to call the target conformant (a broken server behind a strict rate limiter passed so).
+ */
+export const THROTTLED_SHARE_LIMIT = 0.1;
+
+/**
  * The run's verdict: could-not-judge whatever the checks say when the URL is not a Plant Store;
- * else not-conformant on a failed check; incomplete when nothing was judged or cases went unsent.
+ * else not-conformant on a failed check; incomplete when nothing was judged, cases went unsent, or
+ * more than {@link THROTTLED_SHARE_LIMIT} of the answers were left throttled.
  */
 export function runVerdict(
   checks: readonly CheckResult[],
-  summary: Pick<Report['summary'], 'unsent'>,
+  summary: Pick<Report['summary'], 'unsent' | 'throttled' | 'cases'>,
   couldNotJudge: CouldNotJudge | undefined,
 ): RunVerdict {
   if (couldNotJudge) return 'could-not-judge';
   if (checks.some((check) => check.status === 'fail')) return 'not-conformant';
   const judged = checks.some((check) => check.status !== 'skip');
-  return !judged || (summary.unsent ?? 0) > 0 ? 'incomplete' : 'conformant';
+  const throttledMost = (summary.throttled ?? 0) > THROTTLED_SHARE_LIMIT * summary.cases;
+  return !judged || (summary.unsent ?? 0) > 0 || throttledMost ? 'incomplete' : 'conformant';
 }
 
 /** The options that re-run one case, in option names (the CLI shows them as a command). */
@@ -261,13 +271,16 @@ function dispatchNotes(dispatched: DispatchResult, budgetMs: number): RunNote[] 
         `The run's budget of ${budgetMs} ms ran out: ${dispatched.unsent} cases were not sent (raise \`budgetMs\`).`,
       ),
     );
-  if (dispatched.throttled > 0)
+  if (dispatched.throttled > 0) {
+    const tooMany = dispatched.throttled > THROTTLED_SHARE_LIMIT * dispatched.sent;
+    const verdict = tooMany ? ' More than a tenth of the cases: no verdict rests on so few answers.' : '';
     notes.push(
       note(
         'throttled',
-        `${dispatched.throttled} answers were 429 or 503 (throttling or unavailable): they were not judged. Lower \`concurrency\`.`,
+        `${dispatched.throttled} answers were 429 or 503 (throttling or unavailable) after waiting them out: they were not judged.${verdict} Lower \`concurrency\`.`,
       ),
     );
+  }
   return notes;
 }
 

@@ -176,7 +176,8 @@ function reportOf(
   const { checks, findings, couldNotJudge } = concluded;
   // Cases an outage cut without a verdict count as unsent: a run that lost them is incomplete.
   const unsent = sent.dispatched.unsent + unjudgedCases(sent.outage);
-  const summary = summarize(checks, sent.dispatched.sent, Date.now() - settings.started, unsent);
+  const elapsed = Date.now() - settings.started;
+  const summary = summarize(checks, sent.dispatched.sent, elapsed, unsent, sent.dispatched.throttled);
   const details = { ...traits, delaysBodies: client.delaysBodies?.() === true };
   return {
     tool: { name: 'plantstore', version: PACKAGE_VERSION },

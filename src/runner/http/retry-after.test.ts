@@ -52,21 +52,27 @@ const plan = {
   intent: { kind: 'invalid-body' },
 } as unknown as PlannedRequest;
 
-/** A target answering 429 with the given headers `throttled` times, then 400; it counts what it got. */
-async function throttling(throttled: number, headers: Record<string, string>): Promise<{ url: string; got(): number }> {
+/** A target answering `status` (429) with the given headers `throttled` times, then 400; it counts what it got. */
+async function throttling(
+  throttled: number,
+  headers: Record<string, string>,
+  status = 429,
+): Promise<{ url: string; got(): number; times: number[] }> {
   let got = 0;
+  const times: number[] = [];
   const target = await start((request, response) => {
     request.resume();
     got++;
-    if (got <= throttled) response.writeHead(429, headers).end();
+    times.push(Date.now());
+    if (got <= throttled) response.writeHead(status, headers).end();
     else response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":400,"message":"no"}');
   });
-  return { url: target.url, got: () => got };
+  return { url: target.url, got: () => got, times };
 }
 
-function clientOf(url: string, deadline = Date.now() + 60_000) {
+function clientOf(url: string, deadline = Date.now() + 60_000, unannouncedWaitMs = 5_000) {
   const client = createTargetClient({ baseUrl: url, token: '', concurrency: 2, timeoutMs: 5_000, maxBodyBytes: 4096 });
-  return { client: honouringRetryAfter(client, { deadline }), close: () => client.close() };
+  return { client: honouringRetryAfter(client, { deadline, unannouncedWaitMs }), close: () => client.close() };
 }
 
 describe('honouringRetryAfter', () => {
@@ -109,16 +115,31 @@ describe('honouringRetryAfter', () => {
     }
   });
 
-  it('returns a throttled answer as it came without Retry-After, with one too long, or past the deadline', async () => {
-    for (const [headers, deadline] of [
-      [{}, Date.now() + 60_000],
-      [{ 'retry-after': '3600' }, Date.now() + 60_000],
-      [{ 'retry-after': '1' }, Date.now()],
+  it('sends a 429 without Retry-After again after a wait that doubles, and returns the answer that follows', async () => {
+    const target = await throttling(2, {});
+    const { client, close } = clientOf(target.url, Date.now() + 60_000, 40);
+    try {
+      expect((await client.send(plan)).response.status).toBe(400);
+      expect(target.got()).toBe(3);
+      const [first = 0, second = 0, third = 0] = target.times;
+      expect(second - first).toBeGreaterThanOrEqual(35);
+      expect(third - second).toBeGreaterThanOrEqual(75);
+    } finally {
+      await close();
+    }
+  });
+
+  it('returns a throttled answer as it came: a 503 without Retry-After, one too long, past the deadline', async () => {
+    for (const [headers, deadline, status] of [
+      [{}, Date.now() + 60_000, 503],
+      [{ 'retry-after': '3600' }, Date.now() + 60_000, 429],
+      [{ 'retry-after': '1' }, Date.now(), 429],
+      [{}, Date.now(), 429],
     ] as const) {
-      const target = await throttling(1, headers);
+      const target = await throttling(1, headers, status);
       const { client, close } = clientOf(target.url, deadline);
       try {
-        expect((await client.send(plan)).response.status).toBe(429);
+        expect((await client.send(plan)).response.status).toBe(status);
         expect(target.got()).toBe(1);
       } finally {
         await close();
@@ -172,5 +193,40 @@ describe('runConformance against the reference behind a rate limiter that asks f
     expect(report.checks.filter((check) => check.status === 'skip').map((check) => check.id)).toEqual([]);
     expect(report.noteDetails?.map((note) => note.code)).not.toContain('throttled');
     expect(reportExitCode(report)).toBe(0);
+  }, 60_000);
+});
+
+/** The reference behind a quota: every third request answered 429 asking for an hour (so the run does not wait). */
+async function behindQuota(reference: StartedTarget): Promise<StartedTarget> {
+  let count = 0;
+  return start((request, response) => {
+    if (++count % 3 === 0) {
+      request.resume();
+      response.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{"message":"quota"}');
+      return;
+    }
+    const forwarded = httpRequest(`${reference.url}${request.url}`, {
+      method: request.method,
+      headers: request.headers,
+    });
+    forwarded.on('response', (upstream) => {
+      response.writeHead(upstream.statusCode ?? 502, upstream.headers);
+      upstream.pipe(response);
+    });
+    forwarded.on('error', () => response.writeHead(502).end());
+    request.pipe(forwarded);
+  });
+}
+
+describe('runConformance against a target that leaves many answers throttled', () => {
+  it('has no verdict (exit 2) when more than a tenth of the answers stay 429: a broken server would pass', async () => {
+    const reference = await start(createReferenceHandler(contract, { tokens: [TOKEN] }));
+    const limited = await behindQuota(reference);
+    const report = await runConformance({ baseUrl: limited.url, token: TOKEN, seed: 5, runs: 20, concurrency: 4 });
+    expect(report.findings ?? []).toEqual([]);
+    expect(report.summary.throttled).toBeGreaterThan(report.summary.cases / 10);
+    expect(report.verdict).toBe('incomplete');
+    expect(reportExitCode(report)).toBe(2);
+    expect(report.noteDetails?.find((note) => note.code === 'throttled')?.message).toContain('no verdict rests');
   }, 60_000);
 });
