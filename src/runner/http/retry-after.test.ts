@@ -149,25 +149,23 @@ describe('honouringRetryAfter', () => {
 });
 
 /**
- * The reference behind a rate limiter that answers each request 429 with `Retry-After: 0` the first time it sees
- * it (method, path, credential and body) and forwards it the next: a deterministic nginx `limit_req`.
+ * The reference behind a gate that answers a request 429 (JSON, with the headers `throttle` gives) when `throttle`
+ * gives any, and forwards it otherwise.
  */
-async function behindLimiter(reference: StartedTarget): Promise<StartedTarget> {
-  const seen = new Set<string>();
+async function behindGate(
+  reference: StartedTarget,
+  throttle: (request: IncomingMessage, body: Buffer) => Record<string, string> | undefined,
+): Promise<StartedTarget> {
   return start((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
-      const key = `${request.method} ${request.url} ${request.headers.authorization} ${body.toString('base64')}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        response
-          .writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' })
-          .end('{"message":"slow down"}');
+      const headers = throttle(request, body);
+      if (headers !== undefined) {
+        response.writeHead(429, { ...headers, 'content-type': 'application/json' }).end('{"message":"slow down"}');
         return;
       }
-      seen.delete(key);
       const forwarded = httpRequest(`${reference.url}${request.url}`, {
         method: request.method,
         headers: request.headers,
@@ -179,6 +177,20 @@ async function behindLimiter(reference: StartedTarget): Promise<StartedTarget> {
       forwarded.on('error', () => response.writeHead(502).end());
       forwarded.end(body);
     });
+  });
+}
+
+/**
+ * The reference behind a rate limiter that answers each request 429 with `Retry-After: 0` the first time it sees
+ * it (method, path, credential and body) and forwards it the next: a deterministic nginx `limit_req`.
+ */
+async function behindLimiter(reference: StartedTarget): Promise<StartedTarget> {
+  const seen = new Set<string>();
+  return behindGate(reference, (request, body) => {
+    const key = `${request.method} ${request.url} ${request.headers.authorization} ${body.toString('base64')}`;
+    if (seen.delete(key)) return undefined;
+    seen.add(key);
+    return { 'retry-after': '0' };
   });
 }
 
@@ -199,23 +211,7 @@ describe('runConformance against the reference behind a rate limiter that asks f
 /** The reference behind a quota: every third request answered 429 asking for an hour (so the run does not wait). */
 async function behindQuota(reference: StartedTarget): Promise<StartedTarget> {
   let count = 0;
-  return start((request, response) => {
-    if (++count % 3 === 0) {
-      request.resume();
-      response.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{"message":"quota"}');
-      return;
-    }
-    const forwarded = httpRequest(`${reference.url}${request.url}`, {
-      method: request.method,
-      headers: request.headers,
-    });
-    forwarded.on('response', (upstream) => {
-      response.writeHead(upstream.statusCode ?? 502, upstream.headers);
-      upstream.pipe(response);
-    });
-    forwarded.on('error', () => response.writeHead(502).end());
-    request.pipe(forwarded);
-  });
+  return behindGate(reference, () => (++count % 3 === 0 ? { 'retry-after': '3600' } : undefined));
 }
 
 describe('runConformance against a target that leaves many answers throttled', () => {
