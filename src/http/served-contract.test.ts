@@ -237,6 +237,26 @@ describe("a NestJS document's Error: {statusCode, message, error: the reason phr
   });
 });
 
+describe('an Error whose message is no free sentence', () => {
+  const reduced = (name: string) => fileURLToPath(new URL(`../fixtures/documents/reduced/${name}`, import.meta.url));
+
+  it("is served with the text tsoa's ValidateErrorJSON lists there (message: enum [Validation failed])", async () => {
+    // Before: ContractError 'field "message" must be equal to one of the allowed values'.
+    const contract = await loadContract(reduced('tsoa-validate-error-3.0.json'));
+    const body = serveContract(contract, validSamples(contract)).errorBody({ code: 1005, message: 'Invalid.' });
+    expect(JSON.parse(body)).toMatchObject({ message: 'Validation failed', details: {} });
+    expect(contract.check.error(parseExactJson(body))).toEqual([]);
+  });
+
+  it("is served as a list of the sentence in a DRF map of lists ({field: [msg]}), without the contract's error code", async () => {
+    // Before: ContractError 'field "error" must be an array, got a number'.
+    const contract = await loadContract(reduced('drf-error-map-3.0.yaml'));
+    const body = serveContract(contract, validSamples(contract)).errorBody({ code: 1005, message: 'Invalid.' });
+    expect(JSON.parse(body)).toEqual({ message: ['Invalid.'] });
+    expect(contract.check.error(parseExactJson(body))).toEqual([]);
+  });
+});
+
 describe("FastAPI's HTTPValidationError", () => {
   it('carries the refusal as FastAPI does: detail, a list of {loc, msg, type} naming the field', async () => {
     const contract = await loadContract(

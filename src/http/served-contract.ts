@@ -301,6 +301,28 @@ function errorCodeWriter(contract: Contract): (code: number, status: number) => 
   return (code, status) => [code, status, contract.refusal.status].find((value) => takes(value)) ?? code;
 }
 
+/** Whether the Error takes `value` as its member `name` (other members aside). */
+function takesMember(contract: Contract, name: string, value: unknown): boolean {
+  const violations = contract.check.error(parseExactJson(JSON.stringify({ [name]: value })));
+  return violations.every(({ field }) => field !== name && !field.startsWith(`${name}.`));
+}
+
+/**
+ * How the Error's `message` carries the refusal's words: as the sentence, else as a list of it (NestJS's
+ * ValidationPipe `message: [..]`, a DRF `{field: [msg]}` map documented as `additionalProperties: {type: array}`),
+ * else as the text the schema lists there (tsoa's ValidateErrorJSON, `message: {enum: [Validation failed]}`);
+ * `undefined` when it takes none of them (the member is left out).
+ */
+function messageWriter(contract: Contract): ((message: string) => string) | undefined {
+  const sentence = 'Invalid NewPlant: field "name" is required but missing.';
+  if (takesMember(contract, 'message', sentence)) return (message) => JSON.stringify(message);
+  if (takesMember(contract, 'message', [sentence])) return (message) => JSON.stringify([message]);
+  const listed = objectView(contract.compiled.error.schema).properties.get('message');
+  const texts: unknown[] = [...(Array.isArray(listed?.enum) ? (listed.enum as unknown[]) : []), listed?.const];
+  const text = texts.find((value) => typeof value === 'string' && takesMember(contract, 'message', value));
+  return text === undefined ? undefined : () => JSON.stringify(text);
+}
+
 /** Words naming an HTTP status in an enumerated text `error` (gRPC's and Google APIs' codes: `INVALID_ARGUMENT`). */
 const STATUS_WORDS: ReadonlyMap<number, RegExp> = new Map([
   [400, /INVALID|BAD.?REQUEST|VALIDATION|MALFORMED/i],
@@ -358,13 +380,16 @@ function createErrorWriter(contract: Contract, samples: ValidSamples): ServedCon
   const errorAsReason = error.properties.has('error') && takesReasonAsError(contract);
   const errorCode = errorCodeWriter(contract);
   const errorText = errorAsReason ? undefined : enumeratedErrorWriter(contract);
+  const messageText = messageWriter(contract);
+  // An `error` the schema does not declare, refused where undeclared members must be lists (DRF's {field: [msg]}).
+  const errorTaken = error.properties.has('error') || takesMember(contract, 'error', 1001);
   const write: ServedContract['errorBody'] = ({ code, message }, status = refusal) => {
     const members: string[] = [];
-    if (carries('error'))
+    if (carries('error') && errorTaken)
       members.push(
         `"error":${errorAsReason ? JSON.stringify(STATUS_CODES[status] ?? 'Error') : errorText !== undefined ? JSON.stringify(errorText(status)) : errorCode(code, status)}`,
       );
-    if (carries('message')) members.push(`"message":${JSON.stringify(message)}`);
+    if (carries('message') && messageText !== undefined) members.push(`"message":${messageText(message)}`);
     const title = TITLES.get(code) ?? message;
     const values = { type: 'about:blank', title, status, detail: message, statusCode: status };
     for (const name of problem) members.push(`${JSON.stringify(name)}:${JSON.stringify(values[name])}`);
