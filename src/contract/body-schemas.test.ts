@@ -44,6 +44,12 @@ describe('findBodies', () => {
     expect(status(['404'])).toBe('400');
     const none = findBodies(operation(['application/json'], ['404']), pointer, 'POST /plants').error;
     expect(none).toMatchObject({ schema: {}, status: '400', undocumented: true, pointer: `${pointer}/responses` });
+    // Goa labels its refusals application/vnd.goa.error, with no JSON type: the refusals keep that label.
+    const goa = { '400': { description: 'bad_request', content: { 'application/vnd.goa.error': { schema } } } };
+    expect(findBodies({ responses: goa }, pointer, 'POST /plants').error).toMatchObject({
+      mediaType: 'application/vnd.goa.error',
+      undocumented: true,
+    });
   });
 
   it('takes the Plant from 200, else 201, else the lowest other 2xx with a JSON schema, else 2XX, and says which', () => {

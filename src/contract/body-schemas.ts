@@ -139,11 +139,8 @@ function findErrorBody(responses: JsonObject, pointer: string): OperationBodies[
   // drf-spectacular's default output, NestJS without @ApiBadRequestResponse({type}), a `400: {description}`: the
   // document says nothing of a refusal's body, so any JSON body is the target's to write.
   const listed = candidates.find((status) => isObject(responses[status])) ?? '400';
-  return {
-    schema: {},
-    pointer: `${pointer}/responses`,
-    mediaType: 'application/json',
-    status: listed,
-    undocumented: true,
-  };
+  // Goa's `application/vnd.goa.error`: the label the document gives its refusals, if any.
+  const content = (responses[listed] as JsonObject | undefined)?.content;
+  const [mediaType = 'application/json'] = isObject(content) ? Object.keys(content) : [];
+  return { schema: {}, pointer: `${pointer}/responses`, mediaType, status: listed, undocumented: true };
 }

@@ -51,6 +51,11 @@ describe('the labels of the answers', () => {
       'application/json; charset=utf-8',
       'application/problem+json',
     ]);
+    // Goa's refusals, documented with no JSON type (so with no Error schema), keep their label; a range is JSON.
+    const goa = { ...seed, mediaTypes: { ...seed.mediaTypes, error: 'application/vnd.goa.error' } };
+    expect(serveContract(goa, validSamples(goa)).errorContentType).toBe('application/vnd.goa.error');
+    const range = { ...seed, mediaTypes: { ...seed.mediaTypes, error: '*/*' } };
+    expect(serveContract(range, validSamples(range)).errorContentType).toBe('application/json; charset=utf-8');
   });
 });
 

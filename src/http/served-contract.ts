@@ -460,8 +460,12 @@ function answerContentType(declared: string): string {
   return essence === 'application/json' ? JSON_CONTENT_TYPE : essence;
 }
 
-/** The essence of a declared JSON media type; `application/json` for anything else (a range such as `application/*`). */
+/**
+ * The essence of a declared JSON media type; `application/json` for a range (`application/*`, `*\/*`). A refusal the
+ * document labels with a type of its own and no schema (Goa's `application/vnd.goa.error`) keeps that type.
+ */
 function jsonMediaType(declared: string): string {
   const essence = mediaTypeEssence(declared);
-  return isJsonEssence(essence) ? essence : 'application/json';
+  if (isJsonEssence(essence)) return essence;
+  return essence.includes('*') ? 'application/json' : essence;
 }
