@@ -1,5 +1,6 @@
 import { REF_SIBLINGS, type ExactIntegers, type RefSiblings } from './document-reader.js';
 import type { SchemaDialect } from './schema/index.js';
+import { NUMBER_KEYWORDS } from './schema/keywords.js';
 import { partRefusesNull, unionWithoutNull } from './schema/canonicalise.js';
 import { objectView } from './object-view.js';
 import type { JsonSchema } from './schemas.js';
@@ -156,8 +157,6 @@ function arrayWithoutItems(node: Record<string, unknown>, dialect: SchemaDialect
     ? ARRAY_WITHOUT_ITEMS
     : undefined;
 }
-
-const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
 
 /**
  * Bounds beside a `type` that takes a number and a string, as .NET 10 writes a number with [Range] (`type: [integer,

@@ -1,12 +1,20 @@
 import { DISCRIMINATOR_VALUES, INHERITED_BASE } from '../discriminator-values.js';
 import { UnsupportedSchemaError, type SchemaDialect } from './compiled-schema.js';
-import { ASSERTIONS, childPointer, REFUSED, SCHEMA_LIST, SCHEMA_MAP, SCHEMA_SINGLE } from './keywords.js';
+import {
+  ASSERTIONS,
+  childPointer,
+  NUMBER_KEYWORDS,
+  REFUSED,
+  SCHEMA_LIST,
+  SCHEMA_MAP,
+  SCHEMA_SINGLE,
+} from './keywords.js';
 import { mergeSchemas } from './merge.js';
 import { LosslessNumber } from 'lossless-json';
 import { decimalText, toDecimal } from './decimal.js';
 import { mapLeaves, setOwnMember } from './json.js';
 
-const NUMERIC = new Set(['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf']);
+const NUMERIC: ReadonlySet<string> = new Set(NUMBER_KEYWORDS);
 
 /**
  * A bound as JSON can hold it: a JS number when that is exact, else a lossless number (its text),

@@ -3,6 +3,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { numberText } from '../exact-json.js';
 import { INT32, INT64, integerProblem, type IntegerFormat } from '../integers.js';
 import { mapLeaves, setOwnMember } from './json.js';
+import { NUMBER_KEYWORDS } from './keywords.js';
 import { compareDecimal, decimalText, isMultiple, parseDecimal, toDecimal, type Decimal } from './decimal.js';
 
 /**
@@ -12,13 +13,12 @@ import { compareDecimal, decimalText, isMultiple, parseDecimal, toDecimal, type 
  */
 export const EXACT_NUMBER_KEYWORD = 'x-plantstore-exact-number';
 
-const NUMERIC = ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf'] as const;
 /** Keywords whose values are data, not schemas: never rewritten. */
 const DATA = new Set(['enum', 'const', 'default', 'example', 'examples']);
 /** The integer formats judged exactly. */
 export const EXACT_FORMATS: Readonly<Record<string, IntegerFormat>> = { int32: INT32, int64: INT64 };
 
-type Limits = Partial<Record<(typeof NUMERIC)[number] | 'format', string>> & {
+type Limits = Partial<Record<(typeof NUMBER_KEYWORDS)[number] | 'format', string>> & {
   /** An `enum` or `const` listing an integer a double cannot hold: the number texts listed (`listedBy` the keyword). */
   listed?: readonly string[];
   listedBy?: 'enum' | 'const';
@@ -31,8 +31,8 @@ export function withExactNumbers(schema: unknown): unknown {
   const copy: Record<string, unknown> = {};
   const limits: Limits = {};
   for (const [key, value] of Object.entries(schema)) {
-    const decimal = (NUMERIC as readonly string[]).includes(key) ? toDecimal(value) : undefined;
-    if (decimal !== undefined) limits[key as (typeof NUMERIC)[number]] = decimalText(decimal);
+    const decimal = (NUMBER_KEYWORDS as readonly string[]).includes(key) ? toDecimal(value) : undefined;
+    if (decimal !== undefined) limits[key as (typeof NUMBER_KEYWORDS)[number]] = decimalText(decimal);
     else setOwnMember(copy, key, DATA.has(key) ? value : withExactNumbers(value));
   }
   for (const key of ['enum', 'const'] as const) {
@@ -88,7 +88,7 @@ function boundsOf(limits: Limits): readonly Bound[] {
   let bounds = boundsByLimits.get(limits);
   if (bounds === undefined) {
     bounds = Object.entries(limits)
-      .filter((entry): entry is [string, string] => (NUMERIC as readonly string[]).includes(entry[0]))
+      .filter((entry): entry is [string, string] => (NUMBER_KEYWORDS as readonly string[]).includes(entry[0]))
       .map(([keyword, text]) => ({ keyword, text, limit: parseDecimal(text) as Decimal }));
     boundsByLimits.set(limits, bounds);
   }

@@ -24,6 +24,9 @@ export const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** Keywords whose value maps names to schemas. */
 export const SCHEMA_MAP = ['properties', 'patternProperties', 'dependentSchemas'] as const;
 
+/** The keywords that bound a number. */
+export const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const;
+
 /** Assertion keywords kept as they are (besides the subschema keywords). */
 export const ASSERTIONS = new Set([
   'type',

@@ -4,7 +4,7 @@ import type { Schema } from './canonicalise.js';
 import type { ExactJson } from './compiled-schema.js';
 import type { Context, Place } from './context.js';
 import { anyJsonArbitrary, toExact } from './json.js';
-import { childPointer, JSON_TYPES, type JsonType } from './keywords.js';
+import { childPointer, JSON_TYPES, NUMBER_KEYWORDS, type JsonType } from './keywords.js';
 import { mergeSchemas } from './merge.js';
 import { arrayArbitrary } from './arrays.js';
 import { integerLeaf, numberLeaf } from './number-leaf.js';
@@ -275,7 +275,6 @@ function typeArbitrary(type: JsonType, schema: Node, place: Place, context: Cont
   }
 }
 
-const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 /** A number written as text: JSON's grammar, leading zeros and a plus sign allowed (.NET, Jackson read them). */
 const NUMBER_TEXT = /^([-+]?)0*(\d+)(\.\d+)?([eE][-+]?\d+)?$/;
 
