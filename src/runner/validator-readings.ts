@@ -3,6 +3,7 @@ import { parseExactJson } from '../contract/exact-json.js';
 import { DISCRIMINATOR_VALUES } from '../contract/discriminator-values.js';
 import { REF_SIBLINGS } from '../contract/document-reader.js';
 import { compileSchema } from '../contract/schema/index.js';
+import { graphCopier, setOwnMember } from '../contract/schema/json.js';
 import type { SchemaDialect } from '../contract/schema/compiled-schema.js';
 import type { SchemaCheck } from '../contract/schemas.js';
 
@@ -27,9 +28,9 @@ export function validatorReadings(
 ): ValidatorReading[] {
   const named = namedSchemas(document);
   const readings: ValidatorReading[] = [];
-  const siblings = rewritten(schema, (node) => refTarget(node, named));
+  const siblings = rewritten(schema, { standIn: (node) => refTarget(node, named) });
   if (siblings.changed) readings.push(reading('keywords beside a $ref', siblings.schema, dialect));
-  const constFree = rewritten(schema, withoutConst);
+  const constFree = rewritten(schema, { drop: draft4Unknowns });
   if (constFree.changed) readings.push(reading('const', constFree.schema, dialect));
   return readings;
 }
@@ -73,11 +74,11 @@ function namedSchemas(document: Record<string, unknown>): ReadonlySet<object> {
  * `$ref` first into `allOf` (3.1's reading, and 3.0's, marked {@link REF_SIBLINGS}), and dereferencing puts the named
  * schema there. Undefined for any other schema.
  */
-function refTarget(node: Record<string, unknown>, named: ReadonlySet<object>): Rewrite | undefined {
+function refTarget(node: Record<string, unknown>, named: ReadonlySet<object>): object | undefined {
   const first = Array.isArray(node.allOf) ? (node.allOf as unknown[])[0] : undefined;
   if (first === null || typeof first !== 'object' || !named.has(first)) return undefined;
   const besides = Object.keys(node).filter((key) => key !== 'allOf' && !ANNOTATIONS.has(key));
-  return besides.length > 0 || REF_SIBLINGS in node ? { standIn: first } : undefined;
+  return besides.length > 0 || REF_SIBLINGS in node ? first : undefined;
 }
 
 /** Keywords that constrain nothing: a `$ref` beside only these was never moved. */
@@ -93,13 +94,15 @@ const ANNOTATIONS = new Set([
 ]);
 
 /** The keywords a Draft 4 validator knows nothing of: `const`, and OpenAPI's `discriminator` (with what plantstore read of it). */
-function withoutConst(node: Record<string, unknown>): Rewrite | undefined {
-  const drop = ['const', 'discriminator', DISCRIMINATOR_VALUES].filter((key) => key in node);
-  return drop.length > 0 ? { drop } : undefined;
+function draft4Unknowns(node: Record<string, unknown>): readonly string[] {
+  return ['const', 'discriminator', DISCRIMINATOR_VALUES].filter((key) => key in node);
 }
 
-/** What stands for a schema object in a reading: another object of the graph, or the object without some keywords. */
-type Rewrite = { readonly standIn: object } | { readonly drop: readonly string[] };
+/** How a reading rewrites each schema object: another object of the graph in its place, or keywords dropped. */
+interface Rewrite {
+  readonly standIn?: (node: Record<string, unknown>) => object | undefined;
+  readonly drop?: (node: Record<string, unknown>) => readonly string[];
+}
 
 /**
  * A copy of a (possibly cyclic) schema graph with `rewrite` applied to every object, each copied once. `changed` says
@@ -107,32 +110,20 @@ type Rewrite = { readonly standIn: object } | { readonly drop: readonly string[]
  */
 function rewritten(
   schema: Record<string, unknown>,
-  rewrite: (node: Record<string, unknown>) => Rewrite | undefined,
+  rewrite: Rewrite,
 ): { schema: Record<string, unknown>; changed: boolean } {
-  const copies = new Map<object, unknown>();
   let changed = false;
-  const copy = (node: unknown): unknown => {
-    if (node === null || typeof node !== 'object') return node;
-    const done = copies.get(node);
-    if (done !== undefined) return done;
-    if (Array.isArray(node)) {
-      const items: unknown[] = [];
-      copies.set(node, items);
-      for (const item of node) items.push(copy(item));
-      return items;
-    }
-    const record = node as Record<string, unknown>;
-    const how = rewrite(record);
-    changed ||= how !== undefined;
-    if (how !== undefined && 'standIn' in how) {
-      const result = copy(how.standIn);
-      copies.set(node, result);
-      return result;
-    }
-    const out: Record<string, unknown> = {};
-    copies.set(node, out);
-    for (const [key, value] of Object.entries(record)) if (!how?.drop.includes(key)) out[key] = copy(value);
-    return out;
-  };
+  const copy = graphCopier(
+    (node, out) => {
+      const drop = rewrite.drop?.(node) ?? [];
+      changed ||= drop.length > 0;
+      for (const [key, value] of Object.entries(node)) if (!drop.includes(key)) setOwnMember(out, key, copy(value));
+    },
+    (node) => {
+      const standIn = rewrite.standIn?.(node);
+      changed ||= standIn !== undefined;
+      return standIn;
+    },
+  );
   return { schema: copy(schema) as Record<string, unknown>, changed };
 }

@@ -12,7 +12,7 @@ import {
 import { mergeSchemas } from './merge.js';
 import { LosslessNumber } from 'lossless-json';
 import { decimalText, toDecimal } from './decimal.js';
-import { mapLeaves, setOwnMember } from './json.js';
+import { graphCopier, mapLeaves, setOwnMember } from './json.js';
 
 const NUMERIC: ReadonlySet<string> = new Set(NUMBER_KEYWORDS);
 
@@ -210,30 +210,6 @@ export function bothReadings(canonical: Canonical): Record<string, unknown> {
 }
 
 /**
- * A copy of a schema graph, shared nodes and cycles kept (one copy per node): `fill` writes each plain object's
- * copy; `instead` may name another node to copy in a node's place.
- */
-function graphCopier(
-  fill: (node: Record<string, unknown>, out: Record<string, unknown>) => void,
-  instead?: (node: Record<string, unknown>) => unknown,
-): (node: unknown) => unknown {
-  const copies = new Map<object, unknown>();
-  const copy = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(copy);
-    if (!isObject(node) || !isPlain(node)) return node;
-    const other = instead?.(node);
-    if (other !== undefined) return copy(other);
-    const known = copies.get(node);
-    if (known !== undefined) return known;
-    const out: Record<string, unknown> = {};
-    copies.set(node, out);
-    fill(node, out);
-    return out;
-  };
-  return copy;
-}
-
-/**
  * Null added to an open node's `enum` (OpenAPI 3.0 `nullable` beside an enum), `type` (3.1's stray `nullable`)
  * or `anyOf`/`oneOf` (3.0's `nullable` beside a union without `type`).
  */
@@ -250,11 +226,6 @@ function joinNull(out: Record<string, unknown>, node: Record<string, unknown>): 
   }
   const types = Array.isArray(node.type) ? (node.type as unknown[]) : [node.type];
   if (!types.includes('null')) out.type = [...types, 'null'];
-}
-
-function isPlain(node: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(node);
-  return prototype === Object.prototype || prototype === null;
 }
 
 /** The subschemas directly inside a schema object, with their pointers. */

@@ -34,6 +34,31 @@ export function mapLeaves(value: unknown, leaf: (value: unknown) => unknown): un
   return copy;
 }
 
+/**
+ * A copy of a schema graph, shared nodes and cycles kept (one copy per node): `fill` writes each plain object's
+ * copy; `instead` may name another node to copy in a node's place.
+ */
+export function graphCopier(
+  fill: (node: Record<string, unknown>, out: Record<string, unknown>) => void,
+  instead?: (node: Record<string, unknown>) => unknown,
+): (node: unknown) => unknown {
+  const copies = new Map<object, unknown>();
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (node === null || typeof node !== 'object' || !hasPlainPrototype(node)) return node;
+    const record = node as Record<string, unknown>;
+    const other = instead?.(record);
+    if (other !== undefined) return copy(other);
+    const known = copies.get(node);
+    if (known !== undefined) return known;
+    const out: Record<string, unknown> = {};
+    copies.set(node, out);
+    fill(record, out);
+    return out;
+  };
+  return copy;
+}
+
 function hasPlainPrototype(value: object): boolean {
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === null || prototype === Object.prototype;
