@@ -206,32 +206,32 @@ function withFolded(
   into: (checkId: string, failure: Failure) => string | undefined,
 ): CheckResult[] {
   const moved = new Map<string, string>();
-  const folded = checks.map((check) => {
-    if (check.status !== 'fail') return check;
-    const failures = check.failures.map((failure) => {
-      const finding = failure.foldedInto === undefined ? into(String(check.id), failure) : undefined;
-      if (finding === undefined) return failure;
-      moved.set(identityOf(String(check.id), failure).fingerprint, finding);
-      return { ...failure, foldedInto: finding };
-    });
-    return { ...check, failures };
+  const folded = mapFailures(checks, (failure, checkId) => {
+    const finding = failure.foldedInto === undefined ? into(checkId, failure) : undefined;
+    if (finding === undefined) return failure;
+    moved.set(identityOf(checkId, failure).fingerprint, finding);
+    return { ...failure, foldedInto: finding };
   });
   if (moved.size === 0) return folded;
-  return folded.map((check) =>
+  return mapFailures(folded, (failure) => {
+    const follows = failure.foldedInto === undefined ? undefined : moved.get(failure.foldedInto);
+    return follows === undefined || follows === failure.foldedInto ? failure : { ...failure, foldedInto: follows };
+  });
+}
+
+/** The checks with each failed check's failures replaced by what `map` makes of them (given the check's id). */
+function mapFailures(
+  checks: readonly CheckResult[],
+  map: (failure: Failure, checkId: string) => Failure,
+): CheckResult[] {
+  return checks.map((check) =>
     check.status !== 'fail'
       ? check
-      : {
-          ...check,
-          failures: check.failures.map((failure) => {
-            const follows = failure.foldedInto === undefined ? undefined : moved.get(failure.foldedInto);
-            return follows === undefined || follows === failure.foldedInto
-              ? failure
-              : { ...failure, foldedInto: follows };
-          }),
-        },
+      : { ...check, failures: check.failures.map((failure) => map(failure, String(check.id))) },
   );
 }
 
+/** Whether a JSON body holds an integer just outside int64 that is the same double as the edge (2^63, -2^63-1). */
 function holdsEdgeNeighbour(body: string | null | undefined): boolean {
   return integersOf(body).some(
     (value) =>
@@ -473,15 +473,11 @@ function withGroupsNamed(checks: readonly CheckResult[], groups: readonly NamedG
     owners.set(shown, { ...shown, defect, fingerprint });
     for (const member of members) into.set(member, fingerprint);
   }
-  return checks.map((check) => {
-    if (check.status !== 'fail') return check;
-    const failures = check.failures.map((failure) => {
-      const owner = owners.get(failure);
-      if (owner !== undefined) return owner;
-      const moved = into.get(failure.foldedInto ?? identityOf(String(check.id), failure).fingerprint);
-      return moved === undefined ? failure : { ...failure, foldedInto: moved };
-    });
-    return { ...check, failures };
+  return mapFailures(checks, (failure, checkId) => {
+    const owner = owners.get(failure);
+    if (owner !== undefined) return owner;
+    const moved = into.get(failure.foldedInto ?? identityOf(checkId, failure).fingerprint);
+    return moved === undefined ? failure : { ...failure, foldedInto: moved };
   });
 }
 
@@ -1335,15 +1331,8 @@ function withOrphansReleased(checks: readonly CheckResult[]): CheckResult[] {
   for (const check of checks)
     for (const failure of check.status === 'fail' ? check.failures : [])
       if (failure.foldedInto === undefined) owned.add(identityOf(String(check.id), failure).fingerprint);
-  return checks.map((check) =>
-    check.status !== 'fail'
-      ? check
-      : {
-          ...check,
-          failures: check.failures.map((failure) =>
-            failure.foldedInto === undefined || owned.has(failure.foldedInto) ? failure : unfolded(failure),
-          ),
-        },
+  return mapFailures(checks, (failure) =>
+    failure.foldedInto === undefined || owned.has(failure.foldedInto) ? failure : unfolded(failure),
   );
 }
 
@@ -1446,17 +1435,10 @@ export function withValidatorReadingsFolded(checks: readonly CheckResult[], sign
   const named = withGroupsNamed(checks, [{ checkId, shown, defect, members: [...best.fingerprints] }]);
   const how = checkId === 'positive-acceptance' ? 'refuses this NewPlant too' : 'takes this body as valid';
   const why = ` A validator ignoring ${best.reading.drops} (an older JSON Schema draft's: Draft 7 and older ignore keywords beside a $ref, Draft 4 has no const) ${how}, and explains ${best.fingerprints.size} failures of this run.`;
-  return named.map((check) =>
-    check.status !== 'fail'
-      ? check
-      : {
-          ...check,
-          failures: check.failures.map((failure) =>
-            failure.defect === defect && failure.foldedInto === undefined
-              ? { ...failure, reason: `${failure.reason}${why}` }
-              : failure,
-          ),
-        },
+  return mapFailures(named, (failure) =>
+    failure.defect === defect && failure.foldedInto === undefined
+      ? { ...failure, reason: `${failure.reason}${why}` }
+      : failure,
   );
 }
 
