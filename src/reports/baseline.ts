@@ -1,5 +1,5 @@
 import type { BaselineComparison, Finding, Report } from '../runner/report.js';
-import { currentFingerprints, RETIRED_FINGERPRINTS } from './retired-fingerprints.js';
+import { currentFingerprints, RETIRED_FINGERPRINTS, type RetiredFingerprints } from './retired-fingerprints.js';
 
 /** One known finding in a baseline file: its fingerprint, and a title for the person reading the diff. */
 export interface BaselineEntry {
@@ -95,7 +95,7 @@ export function compareWithBaseline(
   report: Report,
   baseline: Baseline,
   file: string,
-  retired: Readonly<Record<string, string | readonly string[]>> = RETIRED_FINGERPRINTS,
+  retired: RetiredFingerprints = RETIRED_FINGERPRINTS,
 ): BaselineComparison {
   const seen = new Set((report.findings ?? []).map((finding: Finding) => finding.fingerprint));
   const today = new Map(baseline.findings.map((entry) => [entry, currentFingerprints(entry.fingerprint, retired)]));

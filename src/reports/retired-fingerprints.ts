@@ -1,3 +1,6 @@
+/** Retired fingerprint → the current one, or the current ones of a finding since split. */
+export type RetiredFingerprints = Readonly<Record<string, string | readonly string[]>>;
+
 /**
  * Fingerprints an older plantstore gave a finding that this one gives another: retired → current. A fingerprint
  * hashes the defect's words, so rewording a finding's title (or regrouping its cause) changes it, and a CI baseline
@@ -8,7 +11,7 @@
  * old fingerprint is listed here (and the new one in src/fixtures/corpus-fingerprints.ts). Never remove an entry:
  * baseline files live in users' repositories for years.
  */
-export const RETIRED_FINGERPRINTS: Readonly<Record<string, string | readonly string[]>> = {
+export const RETIRED_FINGERPRINTS: RetiredFingerprints = {
   // Recovered by running the faulty corpus at older commits (seed 20261122) and from the titles they wrote.
   // A fingerprint that still names a finding of its own today is never retired here, even where an older
   // plantstore gave it to more defects (`"name" not echoed as sent` before HTML escaping and trimming had findings
@@ -45,7 +48,7 @@ export const RETIRED_FINGERPRINTS: Readonly<Record<string, string | readonly str
  */
 export function currentFingerprints(
   fingerprint: string,
-  retired: Readonly<Record<string, string | readonly string[]>> = RETIRED_FINGERPRINTS,
+  retired: RetiredFingerprints = RETIRED_FINGERPRINTS,
 ): readonly string[] {
   const seen = new Set<string>();
   const pending = [fingerprint];

@@ -1,7 +1,7 @@
 import type { Exchange } from './http/client.js';
 import type { PlannedRequest } from './probe.js';
 import { brokenRule } from './defects.js';
-import { isClientError } from './judge.js';
+import { isClientError, isSuccess } from './judge.js';
 import { isQueryTwin } from './probes/rejections.js';
 
 /**
@@ -144,7 +144,7 @@ export function objectRefusals(exchanges: readonly Exchange[]): { fields: string
     ({ plan }) => plan.intent.kind === 'invalid-body' && !isQueryTwin(plan) && isJsonObject(plan.body),
   );
   const refused = objects.filter(({ plan, response }) => refusesBody(plan, response.status));
-  const accepted = objects.some(({ response }) => response.status >= 200 && response.status < 300);
+  const accepted = objects.some(({ response }) => isSuccess(response.status));
   const fields = refused.map(({ plan }) =>
     plan.intent.kind === 'invalid-body' ? (brokenRule(plan.intent.what).split('\u0000')[0] ?? '') : '',
   );
