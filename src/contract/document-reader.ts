@@ -238,7 +238,7 @@ export async function dereferenceDocument(
   const copy = (): JsonObject => {
     const copied = { ...structuredClone(raw), openapi: parserVersion(dialect) };
     if (isOpenApi32(raw)) asOpenApi31(copied);
-    lowerCaseBearerSchemes(copied);
+    normaliseHttpSchemes(copied);
     markDiscriminatorValues(copied);
     const found =
       read.exact === undefined ? new Map<object, Map<string, bigint>>() : findExactIntegers(read.exact, copied);
@@ -297,7 +297,7 @@ function withoutNamedLicenseProblem(problems: DocumentProblem[], document: JsonO
  * `name: Authorization, in: header`) are left out: an http scheme's credential is always in `Authorization`, and
  * OpenAPI's schema refused the whole document for them ('must NOT have unevaluated properties').
  */
-function lowerCaseBearerSchemes(document: JsonObject): void {
+function normaliseHttpSchemes(document: JsonObject): void {
   const components = document.components;
   const schemes = isObject(components) ? components.securitySchemes : undefined;
   if (!isObject(schemes)) return;
